@@ -1,0 +1,129 @@
+# pdwiz - SGLang PD deployment wizard and linter.
+# make            build ./pdwiz
+# make run        build and open the wizard
+# make check      build and run every test (installs missing packages)
+# make bench      rule engine and whole-process benchmarks
+
+PREFIX	?= /usr/local
+DESTDIR	?=
+BINDIR	 = $(PREFIX)/bin
+DATADIR	 = $(PREFIX)/share/pdwiz
+MANDIR	 = $(PREFIX)/share/man/man1
+COMPDIR	 = $(PREFIX)/share/bash-completion/completions
+
+CC	?= cc
+PKGS	 = ncursesw yaml-0.1
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
+
+WARN	 = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
+	   -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral \
+	   -Wwrite-strings -Wvla -Werror
+CFLAGS	?= -O2 -g
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) \
+	   -Isrc $(PKG_CFLAGS) -DPDWIZ_DATADIR_DEFAULT='"$(DATADIR)"'
+LDLIBS	 = $(PKG_LIBS) -lm
+
+BUILD	?= build
+LIB_SRC	 = $(wildcard src/core/*.c src/io/*.c src/tui/*.c src/deploy/*.c) \
+	   $(filter-out src/cli/main.c,$(wildcard src/cli/*.c))
+LIB_OBJ	 = $(LIB_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ = $(BUILD)/src/cli/main.o
+TESTS	 = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
+
+.PHONY: all run check deps test unit tmux-tests sanitize valgrind bench \
+	install uninstall clean coverage fuzz
+
+all: pdwiz
+
+pdwiz: $(MAIN_OBJ) $(BUILD)/libpdwiz.a
+	$(CC) $(ALL_CFLAGS) -o $@ $(MAIN_OBJ) $(BUILD)/libpdwiz.a $(LDLIBS)
+
+$(BUILD)/libpdwiz.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c $(wildcard src/*/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libpdwiz.a tests/unit/testutil.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libpdwiz.a \
+	    $(LDLIBS) $(CMOCKA_LIBS)
+
+# Install what the build and the tests need, where it is missing.
+deps:
+	@sh tests/deps.sh
+
+run: deps pdwiz
+	./pdwiz
+
+unit: $(TESTS)
+	@set -e; for t in $(TESTS); do echo "== $$t"; \
+	    PDWIZ_DATADIR=$(CURDIR) $$t; done
+
+tmux-tests: pdwiz
+	@sh tests/tmux/run.sh
+
+# Unit tests and the end-to-end suites again under ASan+UBSan.
+sanitize:
+	$(MAKE) BUILD=build-asan \
+	    CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	    LDFLAGS="-fsanitize=address,undefined" pdwiz-asan unit-asan
+
+pdwiz-asan: $(MAIN_OBJ) $(BUILD)/libpdwiz.a
+	$(CC) $(ALL_CFLAGS) -o $(BUILD)/pdwiz $(MAIN_OBJ) $(BUILD)/libpdwiz.a $(LDLIBS)
+
+unit-asan: $(TESTS)
+	@set -e; for t in $(TESTS); do echo "== (asan) $$t"; \
+	    ASAN_OPTIONS=detect_leaks=1 PDWIZ_DATADIR=$(CURDIR) $$t; done
+	@PDWIZ=$(CURDIR)/$(BUILD)/pdwiz sh tests/cli/run.sh
+
+valgrind: pdwiz $(TESTS)
+	@sh tests/valgrind.sh
+
+test: unit
+	@sh tests/cli/run.sh
+
+check: deps all
+	@$(MAKE) --no-print-directory unit
+	@sh tests/cli/run.sh
+	@$(MAKE) --no-print-directory tmux-tests
+	@$(MAKE) --no-print-directory sanitize
+	@$(MAKE) --no-print-directory valgrind
+	@echo "make check: all suites passed"
+
+bench: pdwiz $(BUILD)/bench/bench_engine
+	@sh tests/bench/run.sh $(BUILD)
+
+$(BUILD)/bench/bench_engine: tests/bench/bench_engine.c $(BUILD)/libpdwiz.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libpdwiz.a $(LDLIBS)
+
+coverage: pdwiz
+	./pdwiz coverage > rules/COVERAGE.txt
+	@echo "wrote rules/COVERAGE.txt"
+
+install: pdwiz
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/rules/checks \
+	    $(DESTDIR)$(DATADIR)/rules/deploy $(DESTDIR)$(DATADIR)/forms \
+	    $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR)
+	install -m 755 pdwiz $(DESTDIR)$(BINDIR)/pdwiz
+	install -m 644 rules/*.yaml $(DESTDIR)$(DATADIR)/rules/
+	install -m 644 rules/checks/*.yaml $(DESTDIR)$(DATADIR)/rules/checks/
+	if ls rules/deploy/*.yaml >/dev/null 2>&1; then \
+	    install -m 644 rules/deploy/*.yaml $(DESTDIR)$(DATADIR)/rules/deploy/; fi
+	if ls forms/*.yaml >/dev/null 2>&1; then \
+	    install -m 644 forms/*.yaml $(DESTDIR)$(DATADIR)/forms/; fi
+	install -m 644 share/pdwiz.1 $(DESTDIR)$(MANDIR)/pdwiz.1
+	install -m 644 share/bash-completion/pdwiz $(DESTDIR)$(COMPDIR)/pdwiz
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/pdwiz $(DESTDIR)$(MANDIR)/pdwiz.1 \
+	    $(DESTDIR)$(COMPDIR)/pdwiz
+	rm -rf $(DESTDIR)$(DATADIR)
+
+clean:
+	rm -rf build build-asan build-fuzz pdwiz

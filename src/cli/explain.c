@@ -1,0 +1,255 @@
+/* explain.c - `pdwiz explain`, `pdwiz rules`, `pdwiz coverage`. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli/cli.h"
+#include "core/describe.h"
+#include "core/engine.h"
+#include "core/util.h"
+#include "core/ydoc.h"
+#include "io/json.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+wrap(const char *indent, const char *text)
+{
+	const char	*p = text;
+	size_t		 col = 0;
+
+	fputs(indent, stdout);
+	while (*p != '\0') {
+		const char	*e = p;
+		size_t		 n;
+
+		while (*e != '\0' && *e != ' ' && *e != '\n')
+			e++;
+		n = (size_t)(e - p);
+		if (col > 0 && col + 1 + n > 76) {
+			printf("\n%s", indent);
+			col = 0;
+		} else if (col > 0) {
+			putchar(' ');
+			col++;
+		}
+		fwrite(p, 1, n, stdout);
+		col += n;
+		p = e;
+		while (*p == ' ' || *p == '\n')
+			p++;
+	}
+	putchar('\n');
+}
+
+int
+cmd_explain(int argc, char **argv)
+{
+	struct catalog		*cat;
+	const struct rule	*r;
+	size_t			 i;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: pdwiz explain RULE-ID\n");
+		return EXIT_USAGE;
+	}
+	if ((cat = cli_load_catalog()) == NULL)
+		return EXIT_USAGE;
+	if ((r = catalog_rule(cat, argv[1])) == NULL) {
+		const char	*best = NULL;
+		size_t		 bestd = 4;
+
+		for (i = 0; i < cat->nrules + cat->ndrules; i++) {
+			const struct rule *x = i < cat->nrules ? &cat->rules[i] :
+			    &cat->drules[i - cat->nrules];
+			size_t	d = edit_distance(argv[1], x->id);
+
+			if (d < bestd) {
+				bestd = d;
+				best = x->id;
+			}
+		}
+		fprintf(stderr, "pdwiz: no rule '%s'%s%s%s (pdwiz rules lists "
+		    "them)\n", argv[1], best ? "; did you mean '" : "",
+		    best ? best : "", best ? "'?" : "");
+		catalog_free(cat);
+		return EXIT_USAGE;
+	}
+	printf("%s  (%s%s, %s, at %s)\n\n", r->id, severity_name(r->sev),
+	    r->kind ? ", " : "", r->kind ? r->kind : "", stage_name(r->stage));
+	printf("Message\n");
+	wrap("  ", r->message_src);
+	printf("\nWhen (pdwiz's condition)\n");
+	wrap("  ", r->when_src);
+	putchar('\n');
+	if (r->explain != NULL) {
+		printf("What it means\n");
+		wrap("  ", r->explain);
+	}
+	if (r->nfixes > 0) {
+		printf("\nFixes\n");
+		for (i = 0; i < r->nfixes; i++) {
+			struct buf	b = { 0 };
+
+			describe_fix(cat, &r->fixes[i], &b);
+			printf("  %zu. %s: %s\n", i + 1, r->fixes[i].label, b.s);
+			buf_free(&b);
+		}
+	}
+	if (r->before != NULL || r->after != NULL) {
+		printf("\nExample fix\n");
+		if (r->before != NULL)
+			printf("  # before\n  %s\n", r->before);
+		if (r->after != NULL)
+			printf("  # after\n  %s\n", r->after);
+	}
+	if (r->src_file != NULL) {
+		printf("\nSource\n  sgl-project/sglang %s", r->src_file);
+		if (r->src_func != NULL)
+			printf(" (%s)", r->src_func);
+		if (r->src_commit != NULL)
+			printf("\n  at commit %s", r->src_commit);
+		putchar('\n');
+	}
+	printf("\nDefined in %s:%d\n", r->file, r->line);
+	catalog_free(cat);
+	return EXIT_OK;
+}
+
+int
+cmd_rules(int argc, char **argv)
+{
+	struct catalog	*cat;
+	bool		 json = false;
+	size_t		 i;
+
+	if (argc == 3 && strcmp(argv[1], "--format") == 0 &&
+	    strcmp(argv[2], "json") == 0)
+		json = true;
+	else if (argc != 1 && !(argc == 3 && strcmp(argv[1], "--format") == 0 &&
+	    strcmp(argv[2], "text") == 0)) {
+		fprintf(stderr, "usage: pdwiz rules [--format text|json]\n");
+		return EXIT_USAGE;
+	}
+	if ((cat = cli_load_catalog()) == NULL)
+		return EXIT_USAGE;
+	if (json) {
+		struct buf	b = { 0 };
+
+		buf_puts(&b, "[");
+		for (i = 0; i < cat->nrules + cat->ndrules; i++) {
+			const struct rule *r = i < cat->nrules ? &cat->rules[i] :
+			    &cat->drules[i - cat->nrules];
+
+			buf_puts(&b, i ? ",{\"id\":" : "{\"id\":");
+			json_str(&b, r->id);
+			buf_puts(&b, ",\"severity\":");
+			json_str(&b, severity_name(r->sev));
+			buf_puts(&b, ",\"scope\":");
+			json_str(&b, r->deploy ? "deployment" : "server");
+			buf_puts(&b, ",\"message\":");
+			json_str(&b, r->message_src);
+			buf_puts(&b, "}");
+		}
+		buf_puts(&b, "]\n");
+		fputs(b.s, stdout);
+		buf_free(&b);
+	} else {
+		for (i = 0; i < cat->nrules + cat->ndrules; i++) {
+			const struct rule *r = i < cat->nrules ? &cat->rules[i] :
+			    &cat->drules[i - cat->nrules];
+
+			printf("%-40s %-8s %s%.60s%s\n", r->id,
+			    severity_name(r->sev), r->deploy ? "[deployment] " :
+			    "", r->message_src,
+			    strlen(r->message_src) > 60 ? "..." : "");
+		}
+	}
+	catalog_free(cat);
+	return EXIT_OK;
+}
+
+/*
+ * coverage: every option of the catalog, and every check id listed in
+ * rules/not-modelled.yaml, mapped to the rules that read it or to the
+ * reason it is not modelled. Generated, never hand-written.
+ */
+struct reads {
+	const struct catalog	*cat;
+	unsigned char		*used;
+};
+
+static void
+mark(void *arg, int slot)
+{
+	struct reads	*r = arg;
+
+	r->used[(size_t)slot % r->cat->nopts] = 1;
+}
+
+int
+cmd_coverage(int argc, char **argv)
+{
+	struct catalog	*cat;
+	struct reads	 rd;
+	size_t		 i, j, k, nread = 0;
+	char		 err[1024], *path;
+	struct ynode	*nm;
+
+	(void)argv;
+	if (argc != 1) {
+		fprintf(stderr, "usage: pdwiz coverage\n");
+		return EXIT_USAGE;
+	}
+	if ((cat = cli_load_catalog()) == NULL)
+		return EXIT_USAGE;
+	printf("# pdwiz coverage: generated by `pdwiz coverage` from rules/\n");
+	printf("# option -> rules that read it (or: not read by any rule)\n\n");
+	for (i = 0; i < cat->nopts; i++) {
+		bool	any = false;
+
+		rd.cat = cat;
+		rd.used = xcalloc(cat->nopts, 1);
+		printf("%-55s", cat->opts[i].kind == OK_FLAG ? cat->opts[i].flag :
+		    cat->opts[i].name);
+		for (j = 0; j < cat->nrules + cat->ndrules; j++) {
+			const struct rule *r = j < cat->nrules ? &cat->rules[j] :
+			    &cat->drules[j - cat->nrules];
+
+			memset(rd.used, 0, cat->nopts);
+			rule_slots(r, mark, &rd);
+			if (rd.used[i]) {
+				printf("%s%s", any ? " " : " ", r->id);
+				any = true;
+			}
+		}
+		if (!any)
+			printf(" (not read by any rule%s)",
+			    cat->opts[i].modelled ? "" : "; known flag only");
+		else
+			nread++;
+		putchar('\n');
+		free(rd.used);
+	}
+	printf("\n# %zu of %zu options are read by rules; %zu rules, %zu "
+	    "deployment rules\n", nread, cat->nopts, cat->nrules, cat->ndrules);
+	path = xasprintf("%s/rules/not-modelled.yaml", cat->dir);
+	nm = ydoc_load(path, 1024 * 1024, err, sizeof err);
+	free(path);
+	if (nm != NULL) {
+		const struct ynode	*l = ynode_get(nm, "not_modelled");
+
+		printf("\n# SGLang checks not modelled, with the reason\n");
+		for (k = 0; l != NULL && l->kind == YN_SEQ && k < l->nkids; k++) {
+			const struct ynode	*id = ynode_get(l->kids[k], "id");
+			const struct ynode	*why = ynode_get(l->kids[k],
+			    "reason");
+
+			printf("%-45s not modelled: %s\n",
+			    id && id->kind == YN_SCALAR ? id->str : "?",
+			    why && why->kind == YN_SCALAR ? why->str : "?");
+		}
+		ynode_free(nm);
+	}
+	catalog_free(cat);
+	return EXIT_OK;
+}

@@ -1,0 +1,1108 @@
+/* catalog.c - load options, models and rules from the data directory. */
+#define _GNU_SOURCE
+#include "catalog.h"
+#include "config.h"
+#include "expr.h"
+#include "util.h"
+#include "ydoc.h"
+
+#include <dirent.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef PDWIZ_DATADIR_DEFAULT
+#define PDWIZ_DATADIR_DEFAULT "/usr/local/share/pdwiz"
+#endif
+
+#define DATA_MAX	(8 * 1024 * 1024)
+#define NROLES		4
+static const char *const role_prefix[NROLES] = { "", "prefill.", "decode.",
+	"router." };
+
+struct loadctx {
+	struct catalog	*cat;
+	const char	*file;
+	char		*err;
+	size_t		 errlen;
+	bool		 deploy;	/* resolving names of a deploy rule */
+};
+
+static int
+dir_has_rules(const char *dir)
+{
+	char		*p = xasprintf("%s/rules/options.yaml", dir);
+	struct stat	 st;
+	int		 ok = stat(p, &st) == 0;
+
+	free(p);
+	return ok;
+}
+
+char *
+catalog_find_datadir(const char *argv0)
+{
+	const char	*env = getenv("PDWIZ_DATADIR");
+	char		 exe[PATH_MAX];
+	ssize_t		 n;
+
+	(void)argv0;
+	if (env != NULL && *env != '\0')
+		return xstrdup(env);
+	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		char	*slash;
+
+		exe[n] = '\0';
+		if ((slash = strrchr(exe, '/')) != NULL) {
+			*slash = '\0';
+			if (dir_has_rules(exe))
+				return xstrdup(exe);
+			/* <prefix>/bin/pdwiz -> <prefix>/share/pdwiz */
+			if ((slash = strrchr(exe, '/')) != NULL) {
+				char	*p;
+
+				*slash = '\0';
+				p = xasprintf("%s/share/pdwiz", exe);
+				if (dir_has_rules(p))
+					return p;
+				free(p);
+			}
+		}
+	}
+	if (dir_has_rules(PDWIZ_DATADIR_DEFAULT))
+		return xstrdup(PDWIZ_DATADIR_DEFAULT);
+	return NULL;
+}
+
+/* ---- hashing ---- */
+
+static uint64_t
+hstr(const char *s)
+{
+	uint64_t	h = 1469598103934665603ULL;
+
+	while (*s != '\0') {
+		h ^= (unsigned char)*s++;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+static int
+hput(int **tab, size_t *cap, const char *key, int idx,
+    const char *(*keyof)(const struct catalog *, int), const struct catalog *cat)
+{
+	size_t	i;
+
+	if (*cap == 0) {
+		*cap = 4096;
+		*tab = xmalloc(*cap * sizeof **tab);
+		memset(*tab, 0xff, *cap * sizeof **tab);
+	}
+	i = hstr(key) & (*cap - 1);
+	while ((*tab)[i] >= 0) {
+		if (strcmp(keyof(cat, (*tab)[i]), key) == 0)
+			return (*tab)[i];
+		i = (i + 1) & (*cap - 1);
+	}
+	(*tab)[i] = idx;
+	return -1;
+}
+
+static const char *
+name_of(const struct catalog *cat, int i)
+{
+	return cat->opts[i].name;
+}
+
+/* Flag hash stores idx*64+alias_no (alias 0 = primary) to recover spelling. */
+static const char *
+flag_of(const struct catalog *cat, int code)
+{
+	const struct option	*o = &cat->opts[code / 64];
+	int			 a = code % 64;
+
+	return a == 0 ? o->flag : o->aliases[a - 1];
+}
+
+int
+catalog_find(const struct catalog *cat, const char *name)
+{
+	size_t	i;
+
+	if (cat->hcap == 0)
+		return -1;
+	i = hstr(name) & (cat->hcap - 1);
+	while (cat->hash[i] >= 0) {
+		if (strcmp(cat->opts[cat->hash[i]].name, name) == 0)
+			return cat->hash[i];
+		i = (i + 1) & (cat->hcap - 1);
+	}
+	return -1;
+}
+
+int
+catalog_find_flag(const struct catalog *cat, const char *flag)
+{
+	size_t	i;
+
+	if (cat->fcap == 0)
+		return -1;
+	i = hstr(flag) & (cat->fcap - 1);
+	while (cat->fhash[i] >= 0) {
+		if (strcmp(flag_of(cat, cat->fhash[i]), flag) == 0)
+			return cat->fhash[i] / 64;
+		i = (i + 1) & (cat->fcap - 1);
+	}
+	return -1;
+}
+
+const char *
+catalog_suggest_flag(const struct catalog *cat, const char *flag)
+{
+	const char	*best = NULL;
+	size_t		 bestd, i, a, len = strlen(flag);
+
+	bestd = len < 8 ? 2 : 3;
+	for (i = 0; i < cat->nopts; i++) {
+		const struct option	*o = &cat->opts[i];
+
+		if (o->kind != OK_FLAG)
+			continue;
+		for (a = 0; a <= o->naliases; a++) {
+			const char	*f = a == 0 ? o->flag : o->aliases[a - 1];
+			size_t		 d;
+
+			if (f == NULL)
+				continue;
+			d = edit_distance(flag, f);
+			if (d < bestd || (d == bestd && best == NULL &&
+			    d <= 1)) {
+				bestd = d;
+				best = f;
+			}
+		}
+	}
+	return best;
+}
+
+const struct rule *
+catalog_rule(const struct catalog *cat, const char *id)
+{
+	size_t	i;
+
+	for (i = 0; i < cat->nrules; i++)
+		if (strcmp(cat->rules[i].id, id) == 0)
+			return &cat->rules[i];
+	for (i = 0; i < cat->ndrules; i++)
+		if (strcmp(cat->drules[i].id, id) == 0)
+			return &cat->drules[i];
+	return NULL;
+}
+
+const char *
+severity_name(enum severity s)
+{
+	static const char *const n[] = { "error", "warning", "override",
+		"unknown" };
+
+	return n[s];
+}
+
+const char *
+stage_name(enum stage s)
+{
+	static const char *const n[] = { "launch", "startup",
+		"first-request" };
+
+	return n[s];
+}
+
+/* ---- scalar helpers ---- */
+
+static int
+want_scalar(struct loadctx *lc, const struct ynode *n, const char *what)
+{
+	if (n == NULL || n->kind != YN_SCALAR) {
+		ynode_err(lc->err, lc->errlen, lc->file, n,
+		    "%s must be a scalar", what);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *
+opt_str(struct loadctx *lc, const struct ynode *map, const char *key,
+    bool required, int *rc)
+{
+	const struct ynode	*n = ynode_get(map, key);
+
+	if (n == NULL || ynode_is_null(n)) {
+		if (required) {
+			ynode_err(lc->err, lc->errlen, lc->file, map,
+			    "missing required key '%s'", key);
+			*rc = -1;
+		}
+		return NULL;
+	}
+	if (want_scalar(lc, n, key) != 0) {
+		*rc = -1;
+		return NULL;
+	}
+	return intern(n->str);
+}
+
+static int
+yaml_bool(struct loadctx *lc, const struct ynode *n, bool *out)
+{
+	if (n == NULL)
+		return 0;
+	if (n->kind == YN_SCALAR && !n->quoted) {
+		if (strcmp(n->str, "true") == 0) {
+			*out = true;
+			return 0;
+		}
+		if (strcmp(n->str, "false") == 0) {
+			*out = false;
+			return 0;
+		}
+	}
+	ynode_err(lc->err, lc->errlen, lc->file, n,
+	    "expected true or false");
+	return -1;
+}
+
+/* Convert a YAML node into a value of the option's type. */
+static int
+yaml_value(struct loadctx *lc, const struct option *o, const struct ynode *n,
+    struct value *out)
+{
+	if (ynode_is_null(n)) {
+		*out = VAL_NULL;
+		return 0;
+	}
+	if (o->type == T_LIST && n->kind == YN_SEQ) {
+		struct buf	b = { 0 };
+		size_t		i;
+
+		for (i = 0; i < n->nkids; i++) {
+			if (want_scalar(lc, n->kids[i], "list item") != 0) {
+				buf_free(&b);
+				return -1;
+			}
+			if (i > 0)
+				buf_putc(&b, '\x1f');
+			buf_puts(&b, n->kids[i]->str);
+		}
+		*out = (struct value){ .t = V_LIST, .u.s = intern(b.s ? b.s :
+		    "") };
+		buf_free(&b);
+		return 0;
+	}
+	if (want_scalar(lc, n, "value") != 0)
+		return -1;
+	if ((o->type == T_BOOL || o->type == T_BOOLOPT) && o->kind != OK_ENV &&
+	    (n->quoted || (strcmp(n->str, "true") != 0 &&
+	    strcmp(n->str, "false") != 0))) {
+		ynode_err(lc->err, lc->errlen, lc->file, n,
+		    "%s takes true or false, not '%s'", o->name, n->str);
+		return -1;
+	}
+	if (val_parse(o->type, n->str, out) != 0) {
+		ynode_err(lc->err, lc->errlen, lc->file, n,
+		    "%s takes %s, not '%s'", o->name,
+		    o->type == T_INT ? "an integer" : "a number", n->str);
+		return -1;
+	}
+	return 0;
+}
+
+static const char **
+str_list(struct loadctx *lc, const struct ynode *n, size_t *count, int *rc)
+{
+	const char	**v;
+	size_t		  i;
+
+	*count = 0;
+	if (n == NULL || ynode_is_null(n))
+		return NULL;
+	if (n->kind != YN_SEQ) {
+		ynode_err(lc->err, lc->errlen, lc->file, n,
+		    "expected a list");
+		*rc = -1;
+		return NULL;
+	}
+	v = xcalloc(n->nkids, sizeof *v);
+	for (i = 0; i < n->nkids; i++) {
+		if (want_scalar(lc, n->kids[i], "list item") != 0) {
+			free(v);
+			*rc = -1;
+			return NULL;
+		}
+		v[i] = intern(n->kids[i]->str);
+	}
+	*count = n->nkids;
+	return v;
+}
+
+/* ---- options ---- */
+
+static const char *const option_keys[] = { "name", "kind", "flag", "aliases",
+	"type", "default", "choices", "help", "config", "deprecated",
+	"modelled", "label", "hint", "note", NULL };
+
+static int
+load_option(struct loadctx *lc, const struct ynode *n)
+{
+	struct catalog	*cat = lc->cat;
+	struct option	 o = { 0 };
+	const char	*kind, *type;
+	int		 rc = 0;
+	size_t		 i;
+
+	if (ynode_check_keys(n, option_keys, lc->file, lc->err, lc->errlen))
+		return -1;
+	o.line = n->line;
+	o.name = opt_str(lc, n, "name", true, &rc);
+	kind = opt_str(lc, n, "kind", true, &rc);
+	type = opt_str(lc, n, "type", true, &rc);
+	o.flag = opt_str(lc, n, "flag", false, &rc);
+	o.help = opt_str(lc, n, "help", false, &rc);
+	o.note = opt_str(lc, n, "note", false, &rc);
+	o.deprecated = opt_str(lc, n, "deprecated", false, &rc);
+	o.label = opt_str(lc, n, "label", false, &rc);
+	o.hint = opt_str(lc, n, "hint", false, &rc);
+	if (rc != 0)
+		return -1;
+	if (strcmp(kind, "flag") == 0)
+		o.kind = OK_FLAG;
+	else if (strcmp(kind, "env") == 0)
+		o.kind = OK_ENV;
+	else if (strcmp(kind, "fact") == 0)
+		o.kind = OK_FACT;
+	else if (strcmp(kind, "deploy") == 0)
+		o.kind = OK_DEPLOY;
+	else {
+		ynode_err(lc->err, lc->errlen, lc->file, ynode_get(n, "kind"),
+		    "kind must be flag, env, fact or deploy, not '%s'", kind);
+		return -1;
+	}
+	if (strcmp(type, "bool") == 0)
+		o.type = T_BOOL;
+	else if (strcmp(type, "boolopt") == 0)
+		o.type = T_BOOLOPT;
+	else if (strcmp(type, "int") == 0)
+		o.type = T_INT;
+	else if (strcmp(type, "float") == 0)
+		o.type = T_FLOAT;
+	else if (strcmp(type, "str") == 0)
+		o.type = T_STR;
+	else if (strcmp(type, "list") == 0)
+		o.type = T_LIST;
+	else {
+		ynode_err(lc->err, lc->errlen, lc->file, ynode_get(n, "type"),
+		    "type must be bool, boolopt, int, float, str or list, "
+		    "not '%s'", type);
+		return -1;
+	}
+	if (o.kind == OK_FLAG && o.flag == NULL) {
+		ynode_err(lc->err, lc->errlen, lc->file, n,
+		    "option '%s' of kind flag needs 'flag'", o.name);
+		return -1;
+	}
+	o.aliases = str_list(lc, ynode_get(n, "aliases"), &o.naliases, &rc);
+	o.choices = str_list(lc, ynode_get(n, "choices"), &o.nchoices, &rc);
+	o.config_ok = o.kind == OK_FLAG;
+	o.modelled = true;
+	if (rc != 0 || yaml_bool(lc, ynode_get(n, "config"), &o.config_ok) ||
+	    yaml_bool(lc, ynode_get(n, "modelled"), &o.modelled))
+		goto fail;
+	if (o.naliases >= 63) {
+		ynode_err(lc->err, lc->errlen, lc->file, n, "too many aliases");
+		goto fail;
+	}
+	if (o.kind == OK_FACT && ynode_get(n, "default") == NULL)
+		o.def = VAL_UNKNOWN;
+	else if (yaml_value(lc, &o, ynode_get(n, "default"), &o.def) != 0)
+		goto fail;
+	if (o.type == T_BOOL && o.def.t == V_NULL && o.kind == OK_FLAG)
+		o.def = val_bool(false);
+	cat->opts = xreallocarray(cat->opts, cat->nopts + 1, sizeof *cat->opts);
+	cat->opts[cat->nopts] = o;
+	if (hput(&cat->hash, &cat->hcap, o.name, (int)cat->nopts, name_of,
+	    cat) >= 0) {
+		ynode_err(lc->err, lc->errlen, lc->file, n,
+		    "duplicate option name '%s'", o.name);
+		goto fail_added;
+	}
+	for (i = 0; i <= o.naliases; i++) {
+		const char	*f = i == 0 ? o.flag : o.aliases[i - 1];
+		int		 prev;
+
+		if (f == NULL)
+			continue;
+		prev = hput(&cat->fhash, &cat->fcap, f,
+		    (int)(cat->nopts * 64 + i), flag_of, cat);
+		if (prev >= 0) {
+			ynode_err(lc->err, lc->errlen, lc->file, n,
+			    "flag %s of '%s' is already used by '%s'", f,
+			    o.name, cat->opts[prev / 64].name);
+			goto fail_added;
+		}
+	}
+	cat->nopts++;
+	if (cat->nopts > 2000 || cat->nopts * 2 > cat->hcap) {
+		ynode_err(lc->err, lc->errlen, lc->file, n,
+		    "too many options (limit 2000)");
+		return -1;
+	}
+	return 0;
+fail_added:
+	cat->nopts++;	/* so catalog_free releases its arrays */
+	return -1;
+fail:
+	free(o.aliases);
+	free(o.choices);
+	return -1;
+}
+
+static int
+load_options_file(struct loadctx *lc, const struct ynode *root)
+{
+	const struct ynode	*opts = ynode_get(root, "options");
+	const struct ynode	*sg = ynode_get(root, "sglang");
+	size_t			 i;
+
+	if (sg != NULL) {
+		const struct ynode	*cm = ynode_get(sg, "commits");
+
+		for (i = 0; cm != NULL && cm->kind == YN_SEQ && i < cm->nkids;
+		    i++) {
+			struct commit_ref	c = { 0 };
+			int			rc = 0;
+
+			c.shortname = opt_str(lc, cm->kids[i], "short", false,
+			    &rc);
+			c.path = opt_str(lc, cm->kids[i], "path", false, &rc);
+			c.commit = opt_str(lc, cm->kids[i], "commit", false,
+			    &rc);
+			if (rc != 0)
+				return -1;
+			lc->cat->commits = xreallocarray(lc->cat->commits,
+			    lc->cat->ncommits + 1, sizeof *lc->cat->commits);
+			lc->cat->commits[lc->cat->ncommits++] = c;
+		}
+	}
+	if (opts == NULL)
+		return 0;
+	if (opts->kind != YN_SEQ) {
+		ynode_err(lc->err, lc->errlen, lc->file, opts,
+		    "'options' must be a list");
+		return -1;
+	}
+	for (i = 0; i < opts->nkids; i++)
+		if (load_option(lc, opts->kids[i]) != 0)
+			return -1;
+	return 0;
+}
+
+/* ---- models ---- */
+
+static int
+load_models(struct loadctx *lc, const struct ynode *root)
+{
+	static const char *const keys[] = { "match", "facts", "note", NULL };
+	const struct ynode	*ms = ynode_get(root, "models");
+	size_t			 i, j;
+
+	if (ms == NULL || ms->kind != YN_SEQ) {
+		ynode_err(lc->err, lc->errlen, lc->file, ms ? ms : root,
+		    "expected a list under 'models'");
+		return -1;
+	}
+	for (i = 0; i < ms->nkids; i++) {
+		const struct ynode	*m = ms->kids[i], *facts;
+		struct model_entry	 e = { 0 };
+		int			 rc = 0;
+		char			*lower;
+
+		if (ynode_check_keys(m, keys, lc->file, lc->err, lc->errlen))
+			return -1;
+		e.match = opt_str(lc, m, "match", true, &rc);
+		if (rc != 0)
+			return -1;
+		lower = xstrdup(e.match);
+		for (j = 0; lower[j] != '\0'; j++)
+			lower[j] = (char)((lower[j] >= 'A' && lower[j] <= 'Z') ?
+			    lower[j] + 32 : lower[j]);
+		e.match = intern(lower);
+		free(lower);
+		facts = ynode_get(m, "facts");
+		if (facts == NULL || facts->kind != YN_MAP) {
+			ynode_err(lc->err, lc->errlen, lc->file, m,
+			    "model entry needs a 'facts' mapping");
+			return -1;
+		}
+		e.n = facts->nkids / 2;
+		e.opt = xcalloc(e.n, sizeof *e.opt);
+		e.val = xcalloc(e.n, sizeof *e.val);
+		lc->cat->models = xreallocarray(lc->cat->models,
+		    lc->cat->nmodels + 1, sizeof *lc->cat->models);
+		lc->cat->models[lc->cat->nmodels++] = e;
+		for (j = 0; j < e.n; j++) {
+			const struct ynode	*k = facts->kids[2 * j];
+			int			 o = catalog_find(lc->cat, k->str);
+
+			if (o < 0 || lc->cat->opts[o].kind != OK_FACT) {
+				ynode_err(lc->err, lc->errlen, lc->file, k,
+				    "'%s' is not a fact of the catalog",
+				    k->str);
+				return -1;
+			}
+			e.opt[j] = o;
+			if (yaml_value(lc, &lc->cat->opts[o],
+			    facts->kids[2 * j + 1], &e.val[j]) != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int
+catalog_model_facts(const struct catalog *cat, const char *model,
+    struct config *cfg)
+{
+	char		*lower, *cj;
+	size_t		 i, j;
+	int		 count = 0;
+	struct stat	 st;
+
+	if (model == NULL || *model == '\0')
+		return 0;
+	cj = xasprintf("%s/config.json", model);
+	if (stat(model, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    stat(cj, &st) == 0) {
+		char		 err[512];
+		struct ynode	*root = ydoc_load(cj, 4 * 1024 * 1024, err,
+		    sizeof err);
+
+		if (root != NULL && root->kind == YN_MAP) {
+			const struct ynode	*a = ynode_get(root,
+			    "architectures");
+			int			 o;
+
+			if (a != NULL && a->kind == YN_SEQ && a->nkids > 0 &&
+			    a->kids[0]->kind == YN_SCALAR &&
+			    (o = catalog_find(cat, "model_arch")) >= 0) {
+				config_set(cfg, o, val_str(a->kids[0]->str),
+				    SRC_MODEL, 0, 0);
+				count++;
+			}
+			if ((o = catalog_find(cat, "is_mla")) >= 0) {
+				config_set(cfg, o, val_bool(ynode_get(root,
+				    "kv_lora_rank") != NULL &&
+				    !ynode_is_null(ynode_get(root,
+				    "kv_lora_rank"))), SRC_MODEL, 0, 0);
+				count++;
+			}
+			if ((o = catalog_find(cat, "is_dsa")) >= 0) {
+				config_set(cfg, o, val_bool(ynode_get(root,
+				    "index_topk") != NULL), SRC_MODEL, 0, 0);
+				count++;
+			}
+			if ((o = catalog_find(cat, "is_moe")) >= 0) {
+				config_set(cfg, o, val_bool(
+				    ynode_get(root, "n_routed_experts") ||
+				    ynode_get(root, "num_experts") ||
+				    ynode_get(root, "num_local_experts")),
+				    SRC_MODEL, 0, 0);
+				count++;
+			}
+			if ((o = catalog_find(cat, "is_multimodal")) >= 0) {
+				config_set(cfg, o, val_bool(ynode_get(root,
+				    "vision_config") != NULL), SRC_MODEL, 0, 0);
+				count++;
+			}
+		}
+		ynode_free(root);
+		free(cj);
+		return count;
+	}
+	free(cj);
+	lower = xstrdup(model);
+	for (i = 0; lower[i] != '\0'; i++)
+		if (lower[i] >= 'A' && lower[i] <= 'Z')
+			lower[i] = (char)(lower[i] + 32);
+	for (i = 0; i < cat->nmodels; i++) {
+		if (fnmatch(cat->models[i].match, lower, 0) != 0)
+			continue;
+		for (j = 0; j < cat->models[i].n; j++) {
+			int	o = cat->models[i].opt[j];
+
+			if (cfg->s[o].src == SRC_USER)
+				continue;	/* --fact wins */
+			config_set(cfg, o, cat->models[i].val[j], SRC_MODEL, 0,
+			    0);
+			count++;
+		}
+		break;
+	}
+	free(lower);
+	return count;
+}
+
+/* ---- rules ---- */
+
+static int
+resolve_name(void *arg, const char *name)
+{
+	struct loadctx	*lc = arg;
+	size_t		 r;
+	int		 o;
+
+	if (lc->deploy) {
+		for (r = 1; r < NROLES; r++) {
+			size_t	pl = strlen(role_prefix[r]);
+
+			if (strncmp(name, role_prefix[r], pl) == 0) {
+				o = catalog_find(lc->cat, name + pl);
+				if (o < 0)
+					return -1;
+				return (int)(r * lc->cat->nopts) + o;
+			}
+		}
+	}
+	o = catalog_find(lc->cat, name);
+	if (o >= 0 && lc->cat->opts[o].kind == OK_DEPLOY && !lc->deploy)
+		return -1;
+	return o;
+}
+
+/* Report an expression error at the right column when the scalar is on one line. */
+static void
+expr_err(struct loadctx *lc, const struct ynode *n, const char *what,
+    const char *msg, size_t off)
+{
+	bool	oneline = strchr(n->str, '\n') == NULL && n->line > 0;
+	int	col = n->col + (oneline ? (int)off + (n->quoted ? 1 : 0) : 0);
+
+	snprintf(lc->err, lc->errlen, "%s:%d:%d: %s: %s%s%.40s%s", lc->file,
+	    n->line, col, what, msg, oneline ? "" : " (near '",
+	    oneline ? "" : n->str + (off < n->len ? off : n->len),
+	    oneline ? "" : "')");
+}
+
+static int
+parse_assigns(struct loadctx *lc, const struct ynode *m, struct assign **out,
+    size_t *nout)
+{
+	size_t	i;
+
+	*out = NULL;
+	*nout = 0;
+	if (m == NULL)
+		return 0;
+	if (m->kind != YN_MAP) {
+		ynode_err(lc->err, lc->errlen, lc->file, m,
+		    "expected a mapping of option: expression");
+		return -1;
+	}
+	*out = xcalloc(m->nkids / 2 + 1, sizeof **out);
+	for (i = 0; i + 1 < m->nkids; i += 2) {
+		const struct ynode	*k = m->kids[i], *v = m->kids[i + 1];
+		struct assign		 a;
+		char			 msg[256];
+		size_t			 off;
+
+		a.opt = resolve_name(lc, k->str);
+		if (a.opt < 0) {
+			ynode_err(lc->err, lc->errlen, lc->file, k,
+			    "unknown option '%s'", k->str);
+			return -1;
+		}
+		if (v->kind != YN_SCALAR) {
+			ynode_err(lc->err, lc->errlen, lc->file, v,
+			    "expected an expression");
+			return -1;
+		}
+		a.e = expr_parse(ynode_is_null(v) ? "null" : v->str,
+		    resolve_name, lc, msg, sizeof msg, &off);
+		if (a.e == NULL) {
+			expr_err(lc, v, "bad expression", msg, off);
+			return -1;
+		}
+		(*out)[(*nout)++] = a;
+	}
+	return 0;
+}
+
+static int
+parse_fixes(struct loadctx *lc, const struct ynode *fx, struct rule *r)
+{
+	static const char *const keys[] = { "label", "set", NULL };
+	size_t	i, j;
+
+	if (fx == NULL)
+		return 0;
+	if (fx->kind != YN_SEQ) {
+		ynode_err(lc->err, lc->errlen, lc->file, fx,
+		    "'fixes' must be a list");
+		return -1;
+	}
+	r->fixes = xcalloc(fx->nkids + 1, sizeof *r->fixes);
+	for (i = 0; i < fx->nkids; i++) {
+		const struct ynode	*f = fx->kids[i], *set;
+		struct fix		*x = &r->fixes[r->nfixes];
+		int			 rc = 0;
+
+		if (ynode_check_keys(f, keys, lc->file, lc->err, lc->errlen))
+			return -1;
+		x->label = opt_str(lc, f, "label", true, &rc);
+		if (rc != 0)
+			return -1;
+		set = ynode_get(f, "set");
+		if (set == NULL || set->kind != YN_MAP || set->nkids == 0) {
+			ynode_err(lc->err, lc->errlen, lc->file, f,
+			    "a fix needs a non-empty 'set' mapping");
+			return -1;
+		}
+		x->opt = xcalloc(set->nkids / 2, sizeof *x->opt);
+		x->val = xcalloc(set->nkids / 2, sizeof *x->val);
+		r->nfixes++;
+		for (j = 0; j + 1 < set->nkids; j += 2) {
+			int	slot = resolve_name(lc, set->kids[j]->str);
+
+			if (slot < 0) {
+				ynode_err(lc->err, lc->errlen, lc->file,
+				    set->kids[j], "unknown option '%s'",
+				    set->kids[j]->str);
+				return -1;
+			}
+			x->opt[x->n] = slot;
+			if (yaml_value(lc, &lc->cat->opts[(size_t)slot %
+			    lc->cat->nopts], set->kids[j + 1],
+			    &x->val[x->n]) != 0)
+				return -1;
+			x->n++;
+		}
+	}
+	return 0;
+}
+
+static const char *const rule_keys[] = { "id", "severity", "stage", "kind",
+	"when", "message", "explain", "fixes", "example", "source", "set",
+	"setdefault", "silent", "note", NULL };
+
+static int
+load_rule(struct loadctx *lc, const struct ynode *n, struct rule *r)
+{
+	const char		*sev, *stage, *when;
+	const struct ynode	*ex, *src, *wn;
+	char			 msg[256];
+	size_t			 off;
+	int			 rc = 0;
+
+	if (ynode_check_keys(n, rule_keys, lc->file, lc->err, lc->errlen))
+		return -1;
+	r->file = lc->file;
+	r->line = n->line;
+	r->deploy = lc->deploy;
+	r->id = opt_str(lc, n, "id", true, &rc);
+	sev = opt_str(lc, n, "severity", true, &rc);
+	stage = opt_str(lc, n, "stage", false, &rc);
+	r->kind = opt_str(lc, n, "kind", false, &rc);
+	when = opt_str(lc, n, "when", true, &rc);
+	r->message_src = opt_str(lc, n, "message", true, &rc);
+	r->explain = opt_str(lc, n, "explain", false, &rc);
+	if (rc != 0)
+		return -1;
+	if (strcmp(sev, "error") == 0)
+		r->sev = SEV_ERROR;
+	else if (strcmp(sev, "warning") == 0)
+		r->sev = SEV_WARNING;
+	else if (strcmp(sev, "override") == 0)
+		r->sev = SEV_OVERRIDE;
+	else {
+		ynode_err(lc->err, lc->errlen, lc->file,
+		    ynode_get(n, "severity"),
+		    "severity must be error, warning or override, not '%s'", sev);
+		return -1;
+	}
+	if (stage == NULL || strcmp(stage, "launch") == 0)
+		r->stage = ST_LAUNCH;
+	else if (strcmp(stage, "startup") == 0)
+		r->stage = ST_STARTUP;
+	else if (strcmp(stage, "first-request") == 0)
+		r->stage = ST_FIRST_REQUEST;
+	else {
+		ynode_err(lc->err, lc->errlen, lc->file, ynode_get(n, "stage"),
+		    "stage must be launch, startup or first-request, not '%s'",
+		    stage);
+		return -1;
+	}
+	if (yaml_bool(lc, ynode_get(n, "silent"), &r->silent) != 0)
+		return -1;
+	wn = ynode_get(n, "when");
+	r->when_src = when;
+	r->when = expr_parse(when, resolve_name, lc, msg, sizeof msg, &off);
+	if (r->when == NULL) {
+		expr_err(lc, wn, "bad condition", msg, off);
+		return -1;
+	}
+	r->message = tmpl_parse(r->message_src, resolve_name, lc, msg,
+	    sizeof msg, &off);
+	if (r->message == NULL) {
+		expr_err(lc, ynode_get(n, "message"), "bad message", msg, off);
+		return -1;
+	}
+	if ((ex = ynode_get(n, "example")) != NULL) {
+		static const char *const keys[] = { "before", "after", NULL };
+
+		if (ynode_check_keys(ex, keys, lc->file, lc->err, lc->errlen))
+			return -1;
+		r->before = opt_str(lc, ex, "before", false, &rc);
+		r->after = opt_str(lc, ex, "after", false, &rc);
+	}
+	if ((src = ynode_get(n, "source")) != NULL) {
+		static const char *const keys[] = { "file", "function",
+			"commit", "line", NULL };
+
+		if (ynode_check_keys(src, keys, lc->file, lc->err, lc->errlen))
+			return -1;
+		r->src_file = opt_str(lc, src, "file", false, &rc);
+		r->src_func = opt_str(lc, src, "function", false, &rc);
+		r->src_commit = opt_str(lc, src, "commit", false, &rc);
+	}
+	if (rc != 0)
+		return -1;
+	if (parse_fixes(lc, ynode_get(n, "fixes"), r) != 0 ||
+	    parse_assigns(lc, ynode_get(n, "set"), &r->set, &r->nset) != 0 ||
+	    parse_assigns(lc, ynode_get(n, "setdefault"), &r->setdefault,
+	    &r->nsetdefault) != 0)
+		return -1;
+	if (r->sev != SEV_OVERRIDE && (r->nset > 0 || r->nsetdefault > 0)) {
+		ynode_err(lc->err, lc->errlen, lc->file, n,
+		    "only override rules may have 'set' or 'setdefault'");
+		return -1;
+	}
+	return 0;
+}
+
+static void
+rule_free(struct rule *r)
+{
+	size_t	i;
+
+	expr_free(r->when);
+	tmpl_free(r->message);
+	for (i = 0; i < r->nfixes; i++) {
+		free(r->fixes[i].opt);
+		free(r->fixes[i].val);
+	}
+	free(r->fixes);
+	for (i = 0; i < r->nset; i++)
+		expr_free(r->set[i].e);
+	free(r->set);
+	for (i = 0; i < r->nsetdefault; i++)
+		expr_free(r->setdefault[i].e);
+	free(r->setdefault);
+	free(r->reads);
+}
+
+static int
+load_rules_file(struct loadctx *lc, const struct ynode *root)
+{
+	const struct ynode	*rs = ynode_get(root, "rules");
+	struct rule		**arr;
+	size_t			 *cnt, i, j;
+	static const char *const keys[] = { "rules", "options", NULL };
+
+	if (ynode_check_keys(root, keys, lc->file, lc->err, lc->errlen))
+		return -1;
+	if (rs == NULL)
+		return 0;
+	if (rs->kind != YN_SEQ) {
+		ynode_err(lc->err, lc->errlen, lc->file, rs,
+		    "'rules' must be a list");
+		return -1;
+	}
+	arr = lc->deploy ? &lc->cat->drules : &lc->cat->rules;
+	cnt = lc->deploy ? &lc->cat->ndrules : &lc->cat->nrules;
+	for (i = 0; i < rs->nkids; i++) {
+		struct rule	*r;
+
+		*arr = xreallocarray(*arr, *cnt + 1, sizeof **arr);
+		r = &(*arr)[*cnt];
+		memset(r, 0, sizeof *r);
+		(*cnt)++;
+		if (load_rule(lc, rs->kids[i], r) != 0)
+			return -1;
+		for (j = 0; j + 1 < *cnt; j++) {
+			if ((*arr)[j].id == r->id) {
+				ynode_err(lc->err, lc->errlen, lc->file,
+				    rs->kids[i], "duplicate rule id '%s' "
+				    "(first at %s:%d)", r->id, (*arr)[j].file,
+				    (*arr)[j].line);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Load every *.yaml in dir in name order through fn. */
+static int
+load_dir(struct loadctx *lc, const char *dir,
+    int (*fn)(struct loadctx *, const struct ynode *))
+{
+	DIR		*d = opendir(dir);
+	struct dirent	*de;
+	char		**names = NULL;
+	size_t		  n = 0, i;
+	int		  rc = 0;
+
+	if (d == NULL) {
+		snprintf(lc->err, lc->errlen, "%s: cannot open directory", dir);
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		size_t	len = strlen(de->d_name);
+
+		if (len > 5 && strcmp(de->d_name + len - 5, ".yaml") == 0 &&
+		    de->d_name[0] != '.') {
+			names = xreallocarray(names, n + 1, sizeof *names);
+			names[n++] = xasprintf("%s/%s", dir, de->d_name);
+		}
+	}
+	closedir(d);
+	qsort(names, n, sizeof *names, cmp_str);
+	for (i = 0; i < n && rc == 0; i++) {
+		struct ynode	*root = ydoc_load(names[i], DATA_MAX, lc->err,
+		    lc->errlen);
+
+		if (root == NULL) {
+			rc = -1;
+			break;
+		}
+		lc->file = intern(names[i]);
+		if (root->kind != YN_MAP) {
+			ynode_err(lc->err, lc->errlen, lc->file, root,
+			    "expected a mapping at the top level");
+			rc = -1;
+		} else
+			rc = fn(lc, root);
+		ynode_free(root);
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return rc;
+}
+
+static int
+load_one(struct loadctx *lc, const char *path,
+    int (*fn)(struct loadctx *, const struct ynode *))
+{
+	struct ynode	*root = ydoc_load(path, DATA_MAX, lc->err, lc->errlen);
+	int		 rc;
+
+	if (root == NULL)
+		return -1;
+	lc->file = intern(path);
+	if (root->kind != YN_MAP) {
+		ynode_err(lc->err, lc->errlen, lc->file, root,
+		    "expected a mapping at the top level");
+		ynode_free(root);
+		return -1;
+	}
+	rc = fn(lc, root);
+	ynode_free(root);
+	return rc;
+}
+
+struct catalog *
+catalog_load(const char *datadir, char *err, size_t errlen)
+{
+	struct catalog	*cat = xcalloc(1, sizeof *cat);
+	struct loadctx	 lc = { cat, NULL, err, errlen, false };
+	char		*p;
+	int		 rc;
+
+	cat->dir = intern(datadir);
+	p = xasprintf("%s/rules/options.yaml", datadir);
+	rc = load_one(&lc, p, load_options_file);
+	free(p);
+	if (rc != 0)
+		goto fail;
+	/* Deployment-level options first, so per-server rules can't see them. */
+	p = xasprintf("%s/rules/models.yaml", datadir);
+	rc = load_one(&lc, p, load_models);
+	free(p);
+	if (rc != 0)
+		goto fail;
+	p = xasprintf("%s/rules/checks", datadir);
+	rc = load_dir(&lc, p, load_rules_file);
+	free(p);
+	if (rc != 0)
+		goto fail;
+	lc.deploy = true;
+	p = xasprintf("%s/rules/deploy", datadir);
+	{
+		struct stat	st;
+
+		if (stat(p, &st) == 0) {
+			/* All deployment options first: slots depend on nopts. */
+			rc = load_dir(&lc, p, load_options_file);
+			if (rc == 0)
+				rc = load_dir(&lc, p, load_rules_file);
+		}
+	}
+	free(p);
+	if (rc != 0)
+		goto fail;
+	return cat;
+fail:
+	catalog_free(cat);
+	return NULL;
+}
+
+void
+catalog_free(struct catalog *cat)
+{
+	size_t	i;
+
+	if (cat == NULL)
+		return;
+	for (i = 0; i < cat->nopts; i++) {
+		free(cat->opts[i].aliases);
+		free(cat->opts[i].choices);
+	}
+	free(cat->opts);
+	for (i = 0; i < cat->nrules; i++)
+		rule_free(&cat->rules[i]);
+	free(cat->rules);
+	for (i = 0; i < cat->ndrules; i++)
+		rule_free(&cat->drules[i]);
+	free(cat->drules);
+	for (i = 0; i < cat->nmodels; i++) {
+		free(cat->models[i].opt);
+		free(cat->models[i].val);
+	}
+	free(cat->models);
+	free(cat->commits);
+	free(cat->hash);
+	free(cat->fhash);
+	free(cat);
+}

@@ -1,0 +1,314 @@
+/* engine.c - rule evaluation with overrides, taint and three-valued logic. */
+#include "engine.h"
+#include "expr.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void
+result_init(struct result *r)
+{
+	memset(r, 0, sizeof *r);
+}
+
+void
+result_free(struct result *r)
+{
+	size_t	i;
+
+	for (i = 0; i < r->n; i++) {
+		free(r->d[i].msg);
+		free(r->d[i].note);
+		free(r->d[i].hint);
+	}
+	free(r->d);
+	config_free(&r->eff);
+	memset(r, 0, sizeof *r);
+}
+
+static void
+add_diag(struct result *r, struct diag d)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 16;
+		r->d = xreallocarray(r->d, r->cap, sizeof *r->d);
+	}
+	r->d[r->n++] = d;
+	switch (d.sev) {
+	case SEV_ERROR:
+		r->nerrors++;
+		break;
+	case SEV_WARNING:
+		r->nwarnings++;
+		break;
+	case SEV_UNKNOWN:
+		r->nunknown++;
+		break;
+	case SEV_OVERRIDE:
+		r->noverrides++;
+		break;
+	}
+}
+
+void
+result_add(struct result *r, const char *id, enum severity sev,
+    const char *msg, const char *hint, int line, int col)
+{
+	struct diag	d = { 0 };
+
+	d.id = intern(id);
+	d.sev = sev;
+	d.msg = xstrdup(msg);
+	d.hint = hint ? xstrdup(hint) : NULL;
+	d.opt = -1;
+	d.line = line;
+	d.col = col;
+	add_diag(r, d);
+}
+
+void
+result_take(struct result *dst, struct result *src, int cmd)
+{
+	size_t	i;
+
+	for (i = 0; i < src->n; i++) {
+		src->d[i].cmd = cmd;
+		add_diag(dst, src->d[i]);
+	}
+	free(src->d);
+	src->d = NULL;
+	src->n = src->cap = 0;
+}
+
+/* Pick the option the rule is best attached to: the first one it reads that
+ * was given explicitly (so the line points at the operator's flag). */
+struct locate {
+	const struct config	*cfg;
+	size_t			 nopts;
+	int			 opt;
+	int			 fallback;
+};
+
+static void
+locate_cb(void *arg, int slot)
+{
+	struct locate	*l = arg;
+	size_t		 o = (size_t)slot % l->nopts;
+
+	if ((size_t)slot / l->nopts != 0)
+		return;
+	if (l->fallback < 0)
+		l->fallback = (int)o;
+	if (l->opt < 0 && config_is_set(l->cfg, (int)o))
+		l->opt = (int)o;
+}
+
+struct runner {
+	const struct catalog	*cat;
+	const struct config	*cfgs[4];
+	struct config		*eff;		/* cfgs[0], writable */
+	unsigned char		*taint;		/* NULL unless availability */
+	struct result		*out;		/* NULL: only find blocking rule */
+	const struct rule	*blocker;
+};
+
+static void
+fire_override(struct runner *rn, const struct rule *r, size_t ri,
+    struct evalctx *ec)
+{
+	struct value	vals[32];
+	size_t		i, n = r->nset < 32 ? r->nset : 32;
+	bool		tainted = ec->read_taint;
+
+	/* Evaluate every right-hand side before assigning any. */
+	for (i = 0; i < n; i++) {
+		ec->read_taint = false;
+		vals[i] = expr_eval(r->set[i].e, ec);
+		if (ec->read_taint)
+			tainted = true;
+	}
+	for (i = 0; i < n; i++) {
+		struct slot	*s = &rn->eff->s[r->set[i].opt];
+
+		if (vals[i].t == V_UNKNOWN)
+			continue;
+		s->v = vals[i];
+		s->src = SRC_OVERRIDE;
+		s->rule = (short)ri;
+		if (rn->taint != NULL && tainted)
+			rn->taint[r->set[i].opt] = 1;
+	}
+	for (i = 0; i < r->nsetdefault; i++) {
+		struct slot	*s = &rn->eff->s[r->setdefault[i].opt];
+		struct value	 v;
+
+		if (s->v.t != V_NULL)
+			continue;
+		ec->read_taint = false;
+		v = expr_eval(r->setdefault[i].e, ec);
+		if (v.t == V_UNKNOWN)
+			continue;
+		s->v = v;
+		s->src = SRC_OVERRIDE;
+		s->rule = (short)ri;
+		if (rn->taint != NULL && (tainted || ec->read_taint))
+			rn->taint[r->setdefault[i].opt] = 1;
+	}
+}
+
+static void
+report(struct runner *rn, const struct rule *r, enum severity sev,
+    int unknown_slot, struct evalctx *ec)
+{
+	struct buf	b = { 0 };
+	struct diag	d = { 0 };
+	struct locate	l = { rn->cfgs[0], rn->cat->nopts, -1, -1 };
+
+	d.rule = r;
+	d.id = r->id;
+	d.sev = sev;
+	tmpl_render(r->message, ec, &b);
+	d.msg = buf_steal(&b);
+	if (sev == SEV_UNKNOWN) {
+		const struct option	*o = &rn->cat->opts[(size_t)unknown_slot %
+		    rn->cat->nopts];
+
+		d.note = xasprintf("could not check: %s unknown%s%s",
+		    o->label ? o->label : o->name, o->hint ? "; " : "",
+		    o->hint ? o->hint : "");
+	}
+	if (rn->cfgs[0] != NULL) {
+		expr_slots(r->when, locate_cb, &l);
+		d.opt = l.opt >= 0 ? l.opt : l.fallback;
+		if (d.opt >= 0) {
+			d.line = rn->cfgs[0]->s[d.opt].line;
+			d.col = rn->cfgs[0]->s[d.opt].col;
+		}
+	} else
+		d.opt = -1;
+	add_diag(rn->out, d);
+}
+
+static void
+run(struct runner *rn, const struct rule *rules, size_t nrules)
+{
+	size_t	i;
+
+	for (i = 0; i < nrules; i++) {
+		const struct rule	*r = &rules[i];
+		struct evalctx		 ec = { 0 };
+		struct value		 c;
+
+		ec.cfgs = rn->cfgs;
+		ec.nopts = rn->cat->nopts;
+		ec.taint = rn->taint;
+		ec.unknown_slot = -1;
+		c = expr_eval(r->when, &ec);
+		if (c.t == V_UNKNOWN) {
+			if (r->sev == SEV_ERROR && rn->out != NULL &&
+			    ec.unknown_slot >= 0)
+				report(rn, r, SEV_UNKNOWN, ec.unknown_slot,
+				    &ec);
+			continue;
+		}
+		if (!val_truthy(c))
+			continue;
+		if (r->sev == SEV_OVERRIDE && rn->eff != NULL)
+			fire_override(rn, r, i, &ec);
+		if (rn->out != NULL) {
+			ec.read_taint = false;
+			report(rn, r, r->sev, -1, &ec);
+		} else if (r->sev == SEV_ERROR && ec.read_taint) {
+			rn->blocker = r;
+			break;
+		}
+	}
+}
+
+void
+engine_run(const struct catalog *cat, const struct config *in,
+    struct result *out)
+{
+	struct runner	rn = { 0 };
+
+	config_copy(&out->eff, in);
+	rn.cat = cat;
+	rn.eff = &out->eff;
+	rn.cfgs[0] = rn.eff;
+	rn.out = out;
+	run(&rn, cat->rules, cat->nrules);
+}
+
+void
+engine_run_deploy(const struct catalog *cat,
+    const struct config *const roles[4], struct result *out)
+{
+	struct runner	rn = { 0 };
+	size_t		i;
+
+	rn.cat = cat;
+	for (i = 0; i < 4; i++)
+		rn.cfgs[i] = roles[i];
+	rn.out = out;
+	run(&rn, cat->drules, cat->ndrules);
+}
+
+const struct rule *
+engine_blocks(const struct catalog *cat, const struct config *in, int opt,
+    struct value v)
+{
+	struct runner	rn = { 0 };
+	struct config	eff = { 0 };
+	unsigned char	*taint = xcalloc(cat->nopts, 1);
+
+	config_copy(&eff, in);
+	eff.s[opt].v = v;
+	eff.s[opt].src = SRC_USER;
+	taint[opt] = 1;
+	rn.cat = cat;
+	rn.eff = &eff;
+	rn.cfgs[0] = &eff;
+	rn.taint = taint;
+	run(&rn, cat->rules, cat->nrules);
+	config_free(&eff);
+	free(taint);
+	return rn.blocker;
+}
+
+void
+engine_apply_fix(const struct rule *r, size_t i, struct config *cfg)
+{
+	const struct fix	*f;
+	size_t			 j, nopts = cfg->cat->nopts;
+
+	if (i >= r->nfixes)
+		return;
+	f = &r->fixes[i];
+	for (j = 0; j < f->n; j++) {
+		size_t	o = (size_t)f->opt[j] % nopts;
+
+		if (f->val[j].t == V_NULL)
+			config_set(cfg, (int)o, cfg->cat->opts[o].def,
+			    SRC_DEFAULT, 0, 0);
+		else
+			config_set(cfg, (int)o, f->val[j], SRC_USER, 0, 0);
+	}
+}
+
+void
+rule_slots(const struct rule *r, void (*fn)(void *, int), void *arg)
+{
+	size_t	i;
+
+	expr_slots(r->when, fn, arg);
+	tmpl_slots(r->message, fn, arg);
+	for (i = 0; i < r->nset; i++) {
+		fn(arg, r->set[i].opt);
+		expr_slots(r->set[i].e, fn, arg);
+	}
+	for (i = 0; i < r->nsetdefault; i++) {
+		fn(arg, r->setdefault[i].opt);
+		expr_slots(r->setdefault[i].e, fn, arg);
+	}
+}

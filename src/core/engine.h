@@ -1,0 +1,70 @@
+/*
+ * engine.h - evaluate the rules over a configuration, in SGLang's order.
+ *
+ * Override rules change the effective configuration as they fire, so every
+ * later rule sees the values SGLang would see. Errors do not stop the run:
+ * pdwiz reports every problem at once, where SGLang stops at the first.
+ */
+#ifndef PDWIZ_ENGINE_H
+#define PDWIZ_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "catalog.h"
+#include "config.h"
+
+struct diag {
+	const struct rule	*rule;	/* NULL for reader diagnostics (argparse, loader) */
+	const char		*id;	/* rule id, or a reader's id such as argparse-choice */
+	char			*hint;	/* extra advice ("did you mean --tp-size?"); owned or NULL */
+	enum severity		 sev;	/* SEV_UNKNOWN: condition needs an unknown fact */
+	char			*msg;	/* SGLang's message, rendered; owned */
+	char			*note;	/* "could not check: ..." for unknown; owned or NULL */
+	int			 opt;	/* option the diagnostic is best attached to, or -1 */
+	int			 line, col;	/* where that option was given, 0 if unknown */
+	int			 cmd;	/* caller's command / role index */
+};
+
+struct result {
+	struct diag	*d;
+	size_t		 n, cap;
+	struct config	 eff;		/* effective configuration after overrides */
+	size_t		 nerrors, nwarnings, nunknown, noverrides;
+};
+
+void	result_init(struct result *);
+void	result_free(struct result *);
+/* Append the diagnostics of src (moving ownership), tagging them with cmd. */
+void	result_take(struct result *dst, struct result *src, int cmd);
+/* Add a reader diagnostic (not from a rule); msg and hint are copied. */
+void	result_add(struct result *, const char *id, enum severity,
+	    const char *msg, const char *hint, int line, int col);
+
+/* Run the per-server rules on in; out must be result_init'ed. */
+void	engine_run(const struct catalog *, const struct config *in,
+	    struct result *out);
+
+/*
+ * Run the deployment rules. roles[0] is the deployment-level config (deploy
+ * facts), roles[1..3] prefill, decode and router (effective configs); any
+ * may be NULL (then names of that role are unknown).
+ */
+void	engine_run_deploy(const struct catalog *,
+	    const struct config *const roles[4], struct result *out);
+
+/*
+ * Availability: with opt set to v (everything else as in `in`), does an
+ * error rule fire that depends on opt (directly, or through an override
+ * that read it)? Returns that rule, or NULL when v is allowed.
+ */
+const struct rule *engine_blocks(const struct catalog *,
+	    const struct config *in, int opt, struct value v);
+
+/* Every slot a rule reads or writes (condition, message, assignments). */
+void	rule_slots(const struct rule *, void (*fn)(void *, int), void *);
+
+/* Apply fix number i of rule r to cfg (per-server rules). */
+void	engine_apply_fix(const struct rule *, size_t i, struct config *);
+
+#endif

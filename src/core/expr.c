@@ -1,0 +1,1117 @@
+/* expr.c - parse and evaluate rule expressions (three-valued, Python-like). */
+#define _POSIX_C_SOURCE 200809L
+#include "expr.h"
+#include "config.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXPR_MAX_DEPTH	64
+
+enum ekind {
+	E_LIT, E_NAME, E_LIST, E_NOT, E_NEG, E_AND, E_OR, E_CMP, E_ARITH,
+	E_IN, E_NOTIN, E_CALL
+};
+
+enum eop { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
+	OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FDIV, OP_MOD };
+
+enum efn { FN_LOWER, FN_UPPER, FN_CONTAINS, FN_STARTSWITH, FN_ENDSWITH,
+	FN_MIN, FN_MAX, FN_INT, FN_STR, FN_LEN, FN_IS_SET, FN_STRIP };
+
+static const struct {
+	const char	*name;
+	int		 nargs;
+} fns[] = {
+	{ "lower", 1 }, { "upper", 1 }, { "contains", 2 },
+	{ "startswith", 2 }, { "endswith", 2 }, { "min", 2 }, { "max", 2 },
+	{ "int", 1 }, { "str", 1 }, { "len", 1 }, { "is_set", 1 },
+	{ "strip", 1 },
+};
+
+struct expr {
+	enum ekind	  k;
+	int		  op;		/* enum eop / enum efn */
+	struct value	  v;		/* E_LIT */
+	int		  slot;		/* E_NAME */
+	struct expr	**kids;
+	size_t		  nkids;
+};
+
+struct tseg {
+	const char	*lit;		/* interned literal text before expr */
+	struct expr	*e;		/* NULL for a trailing literal */
+	bool		 repr;
+};
+
+struct tmpl {
+	struct tseg	*segs;
+	size_t		 nsegs;
+};
+
+/* ---- lexer ---- */
+
+enum tok { T_EOF, T_NUM, T_STRLIT, T_IDENT, T_OP, T_LP, T_RP, T_LB, T_RB,
+	T_COMMA, T_STOP, T_ERR };	/* T_STOP: '}' or '!' ending a placeholder */
+
+struct lexer {
+	const char	*s;
+	size_t		 pos, tpos;	/* current position, start of token */
+	enum tok	 t;
+	char		 text[256];	/* identifier / operator / string */
+	struct value	 num;
+	char		*err;
+	size_t		 errlen;
+	size_t		 erroff;
+	bool		 failed;
+	expr_resolve_fn	 resolve;
+	void		*rctx;
+	int		 depth;
+};
+
+static void
+lex_fail(struct lexer *l, size_t off, const char *fmt, const char *arg)
+{
+	if (l->failed)
+		return;
+	l->failed = true;
+	l->erroff = off;
+	snprintf(l->err, l->errlen, fmt, arg);
+}
+
+static void
+lex_next(struct lexer *l)
+{
+	const char	*s = l->s;
+	size_t		 p = l->pos;
+
+	while (s[p] == ' ' || s[p] == '\t' || s[p] == '\n' || s[p] == '\r')
+		p++;
+	l->tpos = p;
+	l->text[0] = '\0';
+	if (s[p] == '\0') {
+		l->t = T_EOF;
+		l->pos = p;
+		return;
+	}
+	if (isdigit((unsigned char)s[p]) ||
+	    (s[p] == '.' && isdigit((unsigned char)s[p + 1]))) {
+		size_t	q = p;
+		bool	isf = false;
+		char	buf[64];
+
+		while (isdigit((unsigned char)s[q]) || s[q] == '.' ||
+		    s[q] == 'e' || s[q] == 'E' || s[q] == '_' ||
+		    ((s[q] == '+' || s[q] == '-') && q > p &&
+		    (s[q - 1] == 'e' || s[q - 1] == 'E'))) {
+			if (s[q] == '.' || s[q] == 'e' || s[q] == 'E')
+				isf = true;
+			q++;
+		}
+		if (q - p >= sizeof buf) {
+			lex_fail(l, p, "number too long%s", "");
+			l->t = T_ERR;
+			return;
+		}
+		{
+			size_t	i, n = 0;
+			char	*end;
+
+			for (i = p; i < q; i++)
+				if (s[i] != '_')
+					buf[n++] = s[i];
+			buf[n] = '\0';
+			errno = 0;
+			if (isf)
+				l->num = val_float(strtod(buf, &end));
+			else
+				l->num = val_int(strtoll(buf, &end, 10));
+			if (*end != '\0' || errno != 0) {
+				lex_fail(l, p, "bad number '%s'", buf);
+				l->t = T_ERR;
+				return;
+			}
+		}
+		l->t = T_NUM;
+		l->pos = q;
+		return;
+	}
+	if (s[p] == '\'' || s[p] == '"') {
+		char	q = s[p];
+		size_t	n = 0, i = p + 1;
+
+		while (s[i] != q) {
+			if (s[i] == '\0') {
+				lex_fail(l, p, "unterminated string%s", "");
+				l->t = T_ERR;
+				return;
+			}
+			if (s[i] == '\\' && s[i + 1] != '\0')
+				i++;
+			if (n + 1 >= sizeof l->text) {
+				lex_fail(l, p, "string literal too long%s", "");
+				l->t = T_ERR;
+				return;
+			}
+			l->text[n++] = s[i++];
+		}
+		l->text[n] = '\0';
+		l->t = T_STRLIT;
+		l->pos = i + 1;
+		return;
+	}
+	if (isalpha((unsigned char)s[p]) || s[p] == '_') {
+		size_t	q = p, n;
+
+		while (isalnum((unsigned char)s[q]) || s[q] == '_' ||
+		    (s[q] == '.' && (isalpha((unsigned char)s[q + 1]) ||
+		    s[q + 1] == '_')))
+			q++;
+		n = q - p;
+		if (n >= sizeof l->text) {
+			lex_fail(l, p, "name too long%s", "");
+			l->t = T_ERR;
+			return;
+		}
+		memcpy(l->text, s + p, n);
+		l->text[n] = '\0';
+		l->t = T_IDENT;
+		l->pos = q;
+		return;
+	}
+	l->pos = p + 1;
+	switch (s[p]) {
+	case '(':
+		l->t = T_LP;
+		return;
+	case ')':
+		l->t = T_RP;
+		return;
+	case '[':
+		l->t = T_LB;
+		return;
+	case ']':
+		l->t = T_RB;
+		return;
+	case ',':
+		l->t = T_COMMA;
+		return;
+	case '}':
+		l->t = T_STOP;
+		return;
+	case '!':
+		if (s[p + 1] != '=') {
+			l->t = T_STOP;
+			return;
+		}
+		/* FALLTHROUGH */
+	case '=':
+	case '<':
+	case '>':
+		l->t = T_OP;
+		l->text[0] = s[p];
+		l->text[1] = '\0';
+		if (s[p + 1] == '=') {
+			l->text[1] = '=';
+			l->text[2] = '\0';
+			l->pos++;
+		} else if (s[p] == '=' || s[p] == '!') {
+			lex_fail(l, p, "expected '==' or '!='%s", "");
+			l->t = T_ERR;
+		}
+		return;
+	case '/':
+		l->t = T_OP;
+		strcpy(l->text, s[p + 1] == '/' ? "//" : "/");
+		if (s[p + 1] == '/')
+			l->pos++;
+		return;
+	case '+':
+	case '-':
+	case '*':
+	case '%':
+		l->t = T_OP;
+		l->text[0] = s[p];
+		l->text[1] = '\0';
+		return;
+	default: {
+		char	c[2] = { s[p], '\0' };
+
+		lex_fail(l, p, "unexpected character '%s'", c);
+		l->t = T_ERR;
+		return;
+	}
+	}
+}
+
+/* ---- parser ---- */
+
+static struct expr *
+node(enum ekind k, int op)
+{
+	struct expr	*e = xcalloc(1, sizeof *e);
+
+	e->k = k;
+	e->op = op;
+	e->slot = -1;
+	return e;
+}
+
+static void
+kid(struct expr *e, struct expr *k)
+{
+	e->kids = xreallocarray(e->kids, e->nkids + 1, sizeof *e->kids);
+	e->kids[e->nkids++] = k;
+}
+
+static struct expr	*p_or(struct lexer *);
+
+static bool
+is_word(struct lexer *l, const char *w)
+{
+	return l->t == T_IDENT && strcmp(l->text, w) == 0;
+}
+
+static struct expr *
+p_atom(struct lexer *l)
+{
+	struct expr	*e;
+
+	if (l->failed)
+		return NULL;
+	switch (l->t) {
+	case T_NUM:
+		e = node(E_LIT, 0);
+		e->v = l->num;
+		lex_next(l);
+		return e;
+	case T_STRLIT:
+		e = node(E_LIT, 0);
+		e->v = val_str(l->text);
+		lex_next(l);
+		return e;
+	case T_LP:
+		lex_next(l);
+		e = p_or(l);
+		if (l->failed) {
+			expr_free(e);
+			return NULL;
+		}
+		if (l->t != T_RP) {
+			lex_fail(l, l->tpos, "expected ')'%s", "");
+			expr_free(e);
+			return NULL;
+		}
+		lex_next(l);
+		return e;
+	case T_LB:
+		e = node(E_LIST, 0);
+		lex_next(l);
+		while (l->t != T_RB) {
+			struct expr	*item = p_or(l);
+
+			if (l->failed) {
+				expr_free(item);
+				expr_free(e);
+				return NULL;
+			}
+			kid(e, item);
+			if (l->t == T_COMMA)
+				lex_next(l);
+			else if (l->t != T_RB) {
+				lex_fail(l, l->tpos, "expected ',' or ']'%s",
+				    "");
+				expr_free(e);
+				return NULL;
+			}
+		}
+		lex_next(l);
+		return e;
+	case T_IDENT: {
+		char	name[256];
+		size_t	npos = l->tpos, i;
+
+		if (is_word(l, "true") || is_word(l, "True")) {
+			e = node(E_LIT, 0);
+			e->v = val_bool(true);
+			lex_next(l);
+			return e;
+		}
+		if (is_word(l, "false") || is_word(l, "False")) {
+			e = node(E_LIT, 0);
+			e->v = val_bool(false);
+			lex_next(l);
+			return e;
+		}
+		if (is_word(l, "null") || is_word(l, "None")) {
+			e = node(E_LIT, 0);
+			e->v = VAL_NULL;
+			lex_next(l);
+			return e;
+		}
+		snprintf(name, sizeof name, "%s", l->text);
+		lex_next(l);
+		if (l->t == T_LP) {
+			for (i = 0; i < sizeof fns / sizeof fns[0]; i++)
+				if (strcmp(fns[i].name, name) == 0)
+					break;
+			if (i == sizeof fns / sizeof fns[0]) {
+				lex_fail(l, npos, "unknown function '%s'", name);
+				return NULL;
+			}
+			e = node(E_CALL, (int)i);
+			lex_next(l);
+			while (l->t != T_RP) {
+				struct expr	*a = p_or(l);
+
+				if (l->failed) {
+					expr_free(a);
+					expr_free(e);
+					return NULL;
+				}
+				kid(e, a);
+				if (l->t == T_COMMA)
+					lex_next(l);
+				else if (l->t != T_RP) {
+					lex_fail(l, l->tpos,
+					    "expected ',' or ')'%s", "");
+					expr_free(e);
+					return NULL;
+				}
+			}
+			lex_next(l);
+			if ((int)e->nkids != fns[i].nargs) {
+				lex_fail(l, npos,
+				    "wrong number of arguments to %s()", name);
+				expr_free(e);
+				return NULL;
+			}
+			if (i == FN_IS_SET && e->kids[0]->k != E_NAME) {
+				lex_fail(l, npos, "is_set() takes an option name%s",
+				    "");
+				expr_free(e);
+				return NULL;
+			}
+			return e;
+		}
+		e = node(E_NAME, 0);
+		e->slot = l->resolve(l->rctx, name);
+		if (e->slot < 0) {
+			lex_fail(l, npos, "unknown name '%s'", name);
+			expr_free(e);
+			return NULL;
+		}
+		return e;
+	}
+	case T_EOF:
+		lex_fail(l, l->tpos, "unexpected end of expression%s", "");
+		return NULL;
+	default:
+		{
+			char	c[2] = { l->s[l->tpos], '\0' };
+
+			lex_fail(l, l->tpos, "unexpected '%s'",
+			    l->text[0] ? l->text : c);
+		}
+		return NULL;
+	}
+}
+
+static struct expr *
+p_unary(struct lexer *l)
+{
+	if (l->t == T_OP && strcmp(l->text, "-") == 0) {
+		struct expr	*e = node(E_NEG, 0), *a;
+
+		lex_next(l);
+		if (++l->depth > EXPR_MAX_DEPTH) {
+			lex_fail(l, l->tpos, "expression nested too deeply%s", "");
+			expr_free(e);
+			return NULL;
+		}
+		a = p_unary(l);
+		l->depth--;
+		if (a == NULL) {
+			expr_free(e);
+			return NULL;
+		}
+		kid(e, a);
+		return e;
+	}
+	return p_atom(l);
+}
+
+static struct expr *
+binary(int kind, int op, struct expr *a, struct expr *b)
+{
+	struct expr	*e = node((enum ekind)kind, op);
+
+	kid(e, a);
+	kid(e, b);
+	return e;
+}
+
+static struct expr *
+p_prod(struct lexer *l)
+{
+	struct expr	*a = p_unary(l);
+
+	while (a != NULL && !l->failed && l->t == T_OP &&
+	    (strcmp(l->text, "*") == 0 || strcmp(l->text, "/") == 0 ||
+	    strcmp(l->text, "//") == 0 || strcmp(l->text, "%") == 0)) {
+		int		 op = l->text[0] == '*' ? OP_MUL :
+		    l->text[0] == '%' ? OP_MOD :
+		    l->text[1] == '/' ? OP_FDIV : OP_DIV;
+		struct expr	*b;
+
+		lex_next(l);
+		if ((b = p_unary(l)) == NULL) {
+			expr_free(a);
+			return NULL;
+		}
+		a = binary(E_ARITH, op, a, b);
+	}
+	return a;
+}
+
+static struct expr *
+p_sum(struct lexer *l)
+{
+	struct expr	*a = p_prod(l);
+
+	while (a != NULL && !l->failed && l->t == T_OP &&
+	    (strcmp(l->text, "+") == 0 || strcmp(l->text, "-") == 0)) {
+		int		 op = l->text[0] == '+' ? OP_ADD : OP_SUB;
+		struct expr	*b;
+
+		lex_next(l);
+		if ((b = p_prod(l)) == NULL) {
+			expr_free(a);
+			return NULL;
+		}
+		a = binary(E_ARITH, op, a, b);
+	}
+	return a;
+}
+
+static struct expr *
+p_cmp(struct lexer *l)
+{
+	struct expr	*a = p_sum(l), *b;
+	int		 kind, op = 0;
+
+	if (a == NULL || l->failed)
+		return a;
+	if (l->t == T_OP && (l->text[0] == '=' || l->text[0] == '!' ||
+	    l->text[0] == '<' || l->text[0] == '>')) {
+		kind = E_CMP;
+		if (strcmp(l->text, "==") == 0)
+			op = OP_EQ;
+		else if (strcmp(l->text, "!=") == 0)
+			op = OP_NE;
+		else if (strcmp(l->text, "<") == 0)
+			op = OP_LT;
+		else if (strcmp(l->text, "<=") == 0)
+			op = OP_LE;
+		else if (strcmp(l->text, ">") == 0)
+			op = OP_GT;
+		else
+			op = OP_GE;
+		lex_next(l);
+	} else if (is_word(l, "in")) {
+		kind = E_IN;
+		lex_next(l);
+	} else if (is_word(l, "not")) {
+		lex_next(l);
+		if (!is_word(l, "in")) {
+			lex_fail(l, l->tpos, "expected 'in' after 'not'%s", "");
+			expr_free(a);
+			return NULL;
+		}
+		kind = E_NOTIN;
+		lex_next(l);
+	} else
+		return a;
+	if ((b = p_sum(l)) == NULL) {
+		expr_free(a);
+		return NULL;
+	}
+	return binary(kind, op, a, b);
+}
+
+static struct expr *
+p_not(struct lexer *l)
+{
+	if (is_word(l, "not")) {
+		struct expr	*e = node(E_NOT, 0), *a;
+
+		lex_next(l);
+		if (++l->depth > EXPR_MAX_DEPTH) {
+			lex_fail(l, l->tpos, "expression nested too deeply%s", "");
+			expr_free(e);
+			return NULL;
+		}
+		a = p_not(l);
+		l->depth--;
+		if (a == NULL) {
+			expr_free(e);
+			return NULL;
+		}
+		kid(e, a);
+		return e;
+	}
+	return p_cmp(l);
+}
+
+static struct expr *
+p_and(struct lexer *l)
+{
+	struct expr	*a = p_not(l), *b;
+
+	while (a != NULL && !l->failed && is_word(l, "and")) {
+		lex_next(l);
+		if ((b = p_not(l)) == NULL) {
+			expr_free(a);
+			return NULL;
+		}
+		a = binary(E_AND, 0, a, b);
+	}
+	return a;
+}
+
+static struct expr *
+p_or(struct lexer *l)
+{
+	struct expr	*a, *b;
+
+	if (++l->depth > EXPR_MAX_DEPTH) {
+		lex_fail(l, l->tpos, "expression nested too deeply%s", "");
+		return NULL;
+	}
+	a = p_and(l);
+	while (a != NULL && !l->failed && is_word(l, "or")) {
+		lex_next(l);
+		if ((b = p_and(l)) == NULL) {
+			expr_free(a);
+			return NULL;
+		}
+		a = binary(E_OR, 0, a, b);
+	}
+	l->depth--;
+	if (l->failed) {
+		expr_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+static struct expr *
+parse_at(const char *text, size_t *pos, bool until_brace, expr_resolve_fn fn,
+    void *ctx, char *err, size_t errlen, size_t *erroff)
+{
+	struct lexer	 l = { 0 };
+	struct expr	*e;
+
+	l.s = text;
+	l.pos = *pos;
+	l.err = err;
+	l.errlen = errlen;
+	l.resolve = fn;
+	l.rctx = ctx;
+	lex_next(&l);
+	e = p_or(&l);
+	if (e != NULL && !l.failed) {
+		if (until_brace) {
+			/* The template parser checks what follows. */
+			*pos = l.tpos;
+		} else if (l.t != T_EOF) {
+			char	c[2] = { text[l.tpos], '\0' };
+
+			lex_fail(&l, l.tpos, "unexpected '%s' after expression",
+			    l.text[0] ? l.text : c);
+		}
+	}
+	if (l.failed) {
+		expr_free(e);
+		*erroff = l.erroff;
+		return NULL;
+	}
+	return e;
+}
+
+struct expr *
+expr_parse(const char *text, expr_resolve_fn fn, void *ctx, char *err,
+    size_t errlen, size_t *erroff)
+{
+	size_t	pos = 0;
+
+	return parse_at(text, &pos, false, fn, ctx, err, errlen, erroff);
+}
+
+void
+expr_free(struct expr *e)
+{
+	size_t	i;
+
+	if (e == NULL)
+		return;
+	for (i = 0; i < e->nkids; i++)
+		expr_free(e->kids[i]);
+	free(e->kids);
+	free(e);
+}
+
+/* ---- templates ---- */
+
+struct tmpl *
+tmpl_parse(const char *text, expr_resolve_fn fn, void *ctx, char *err,
+    size_t errlen, size_t *erroff)
+{
+	struct tmpl	*t = xcalloc(1, sizeof *t);
+	struct buf	 lit = { 0 };
+	size_t		 p = 0;
+
+	for (;;) {
+		struct tseg	 seg = { 0 };
+		char		 c = text[p];
+
+		if (c == '{' && text[p + 1] == '{') {
+			buf_putc(&lit, '{');
+			p += 2;
+			continue;
+		}
+		if (c == '}' && text[p + 1] == '}') {
+			buf_putc(&lit, '}');
+			p += 2;
+			continue;
+		}
+		if (c == '}') {
+			snprintf(err, errlen, "single '}' in message (use '}}')");
+			*erroff = p;
+			goto fail;
+		}
+		if (c != '{' && c != '\0') {
+			buf_putc(&lit, c);
+			p++;
+			continue;
+		}
+		seg.lit = intern(lit.s ? lit.s : "");
+		buf_free(&lit);
+		if (c == '\0') {
+			t->segs = xreallocarray(t->segs, t->nsegs + 1,
+			    sizeof *t->segs);
+			t->segs[t->nsegs++] = seg;
+			break;
+		}
+		p++;
+		seg.e = parse_at(text, &p, true, fn, ctx, err, errlen, erroff);
+		if (seg.e == NULL)
+			goto fail;
+		if (strncmp(text + p, "!r}", 3) == 0) {
+			seg.repr = true;
+			p += 3;
+		} else if (strncmp(text + p, "!s}", 3) == 0)
+			p += 3;
+		else if (text[p] == '}')
+			p++;
+		else {
+			snprintf(err, errlen, "expected '}' to close placeholder");
+			*erroff = p;
+			expr_free(seg.e);
+			goto fail;
+		}
+		t->segs = xreallocarray(t->segs, t->nsegs + 1, sizeof *t->segs);
+		t->segs[t->nsegs++] = seg;
+	}
+	return t;
+fail:
+	buf_free(&lit);
+	tmpl_free(t);
+	return NULL;
+}
+
+void
+tmpl_free(struct tmpl *t)
+{
+	size_t	i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->nsegs; i++)
+		expr_free(t->segs[i].e);
+	free(t->segs);
+	free(t);
+}
+
+/* ---- evaluation ---- */
+
+static struct value
+slot_value(struct evalctx *c, int slot)
+{
+	size_t			 role = (size_t)slot / c->nopts;
+	size_t			 opt = (size_t)slot % c->nopts;
+	const struct config	*cfg = c->cfgs[role];
+	struct value		 v;
+
+	if (cfg == NULL)
+		v = VAL_UNKNOWN;
+	else
+		v = cfg->s[opt].v;
+	if (c->taint != NULL && role == 0 && c->taint[opt])
+		c->read_taint = true;
+	if (v.t == V_UNKNOWN && c->unknown_slot < 0)
+		c->unknown_slot = slot;
+	return v;
+}
+
+static bool
+numeric(struct value v)
+{
+	return v.t == V_INT || v.t == V_FLOAT || v.t == V_BOOL;
+}
+
+static double
+as_f(struct value v)
+{
+	return v.t == V_FLOAT ? v.u.f : v.t == V_BOOL ? v.u.b : (double)v.u.i;
+}
+
+static long long
+as_i(struct value v)
+{
+	return v.t == V_BOOL ? v.u.b : v.u.i;
+}
+
+static struct value
+arith(int op, struct value a, struct value b)
+{
+	if (a.t == V_STR && b.t == V_STR && op == OP_ADD) {
+		char		*s = xasprintf("%s%s", a.u.s, b.u.s);
+		struct value	 v = val_str(s);
+
+		free(s);
+		return v;
+	}
+	if (!numeric(a) || !numeric(b))
+		return VAL_NULL;
+	if (a.t != V_FLOAT && b.t != V_FLOAT && op != OP_DIV) {
+		long long	x = as_i(a), y = as_i(b), r;
+
+		switch (op) {
+		case OP_ADD:
+			return val_int(x + y);
+		case OP_SUB:
+			return val_int(x - y);
+		case OP_MUL:
+			return val_int(x * y);
+		case OP_FDIV:
+			if (y == 0)
+				return VAL_NULL;
+			r = x / y;
+			if ((x % y != 0) && ((x < 0) != (y < 0)))
+				r--;
+			return val_int(r);
+		case OP_MOD:
+			if (y == 0)
+				return VAL_NULL;
+			r = x % y;
+			if (r != 0 && ((r < 0) != (y < 0)))
+				r += y;
+			return val_int(r);
+		}
+	} else {
+		double	x = as_f(a), y = as_f(b);
+
+		switch (op) {
+		case OP_ADD:
+			return val_float(x + y);
+		case OP_SUB:
+			return val_float(x - y);
+		case OP_MUL:
+			return val_float(x * y);
+		case OP_DIV:
+			return y == 0 ? VAL_NULL : val_float(x / y);
+		case OP_FDIV:
+			return y == 0 ? VAL_NULL : val_float(floor(x / y));
+		case OP_MOD:
+			return y == 0 ? VAL_NULL :
+			    val_float(x - y * floor(x / y));
+		}
+	}
+	return VAL_NULL;
+}
+
+static struct value
+compare(int op, struct value a, struct value b)
+{
+	int	c;
+
+	if (op == OP_EQ)
+		return val_bool(val_equal(a, b));
+	if (op == OP_NE)
+		return val_bool(!val_equal(a, b));
+	if (numeric(a) && numeric(b)) {
+		double	x = as_f(a), y = as_f(b);
+
+		c = x < y ? -1 : x > y ? 1 : 0;
+	} else if (a.t == V_STR && b.t == V_STR)
+		c = strcmp(a.u.s, b.u.s);
+	else
+		return val_bool(false);
+	switch (op) {
+	case OP_LT:
+		return val_bool(c < 0);
+	case OP_LE:
+		return val_bool(c <= 0);
+	case OP_GT:
+		return val_bool(c > 0);
+	default:
+		return val_bool(c >= 0);
+	}
+}
+
+static struct value
+member(const struct expr *list, struct value a, struct value b,
+    struct evalctx *c)
+{
+	size_t	i;
+	bool	unknown = false;
+
+	if (list->k == E_LIST) {
+		for (i = 0; i < list->nkids; i++) {
+			struct value	item = expr_eval(list->kids[i], c);
+
+			if (item.t == V_UNKNOWN)
+				unknown = true;
+			else if (val_equal(a, item))
+				return val_bool(true);
+		}
+		return unknown ? VAL_UNKNOWN : val_bool(false);
+	}
+	if (b.t == V_STR && a.t == V_STR)
+		return val_bool(strstr(b.u.s, a.u.s) != NULL);
+	if (b.t == V_LIST && a.t == V_STR) {
+		const char	*p = b.u.s;
+		size_t		 n = strlen(a.u.s);
+
+		while (*p != '\0') {
+			const char	*e = strchr(p, '\x1f');
+			size_t		 len = e ? (size_t)(e - p) : strlen(p);
+
+			if (len == n && strncmp(p, a.u.s, n) == 0)
+				return val_bool(true);
+			p += len + (e != NULL);
+		}
+	}
+	return val_bool(false);
+}
+
+static struct value
+call(const struct expr *e, struct evalctx *c)
+{
+	struct value	a, b = VAL_NULL;
+	struct buf	bb = { 0 };
+	struct value	r;
+	size_t		i;
+
+	if (e->op == FN_IS_SET) {
+		int			 slot = e->kids[0]->slot;
+		const struct config	*cfg = c->cfgs[(size_t)slot / c->nopts];
+
+		if (cfg == NULL)
+			return VAL_UNKNOWN;
+		return val_bool(config_is_set(cfg, (int)((size_t)slot %
+		    c->nopts)));
+	}
+	a = expr_eval(e->kids[0], c);
+	if (e->nkids > 1)
+		b = expr_eval(e->kids[1], c);
+	if (a.t == V_UNKNOWN || b.t == V_UNKNOWN)
+		return VAL_UNKNOWN;
+	switch (e->op) {
+	case FN_LOWER:
+	case FN_UPPER:
+	case FN_STRIP:
+		if (a.t != V_STR)
+			return a;
+		if (e->op == FN_STRIP) {
+			const char	*s = a.u.s, *end;
+
+			while (*s == ' ' || *s == '\t' || *s == '\n')
+				s++;
+			end = s + strlen(s);
+			while (end > s && (end[-1] == ' ' || end[-1] == '\t' ||
+			    end[-1] == '\n'))
+				end--;
+			return (struct value){ .t = V_STR,
+			    .u.s = intern_n(s, (size_t)(end - s)) };
+		}
+		buf_puts(&bb, a.u.s);
+		for (i = 0; i < bb.len; i++)
+			bb.s[i] = (char)(e->op == FN_LOWER ?
+			    tolower((unsigned char)bb.s[i]) :
+			    toupper((unsigned char)bb.s[i]));
+		r = val_str(bb.s ? bb.s : "");
+		buf_free(&bb);
+		return r;
+	case FN_CONTAINS:
+		if (a.t != V_STR || b.t != V_STR)
+			return val_bool(false);
+		return val_bool(strstr(a.u.s, b.u.s) != NULL);
+	case FN_STARTSWITH:
+		if (a.t != V_STR || b.t != V_STR)
+			return val_bool(false);
+		return val_bool(strncmp(a.u.s, b.u.s, strlen(b.u.s)) == 0);
+	case FN_ENDSWITH: {
+		size_t	la, lb;
+
+		if (a.t != V_STR || b.t != V_STR)
+			return val_bool(false);
+		la = strlen(a.u.s);
+		lb = strlen(b.u.s);
+		return val_bool(la >= lb && strcmp(a.u.s + la - lb, b.u.s) == 0);
+	}
+	case FN_MIN:
+	case FN_MAX:
+		if (!numeric(a) || !numeric(b))
+			return VAL_NULL;
+		if (as_f(a) <= as_f(b))
+			return e->op == FN_MIN ? a : b;
+		return e->op == FN_MIN ? b : a;
+	case FN_INT:
+		if (a.t == V_FLOAT)
+			return val_int((long long)a.u.f);
+		if (a.t == V_BOOL)
+			return val_int(a.u.b);
+		if (a.t == V_STR) {
+			if (val_parse(T_INT, a.u.s, &r) == 0)
+				return r;
+			return VAL_NULL;
+		}
+		return a;
+	case FN_STR:
+		val_str_py(&bb, a);
+		r = val_str(bb.s ? bb.s : "");
+		buf_free(&bb);
+		return r;
+	case FN_LEN:
+		if (a.t == V_STR)
+			return val_int((long long)strlen(a.u.s));
+		return val_int(0);
+	}
+	return VAL_NULL;
+}
+
+struct value
+expr_eval(const struct expr *e, struct evalctx *c)
+{
+	struct value	a, b;
+
+	switch (e->k) {
+	case E_LIT:
+		return e->v;
+	case E_NAME:
+		return slot_value(c, e->slot);
+	case E_LIST:
+		return VAL_NULL;	/* only meaningful on the right of 'in' */
+	case E_NOT:
+		a = expr_eval(e->kids[0], c);
+		if (a.t == V_UNKNOWN)
+			return a;
+		return val_bool(!val_truthy(a));
+	case E_NEG:
+		a = expr_eval(e->kids[0], c);
+		if (a.t == V_INT)
+			return val_int(-a.u.i);
+		if (a.t == V_FLOAT)
+			return val_float(-a.u.f);
+		return a.t == V_UNKNOWN ? a : VAL_NULL;
+	case E_AND:
+		a = expr_eval(e->kids[0], c);
+		if (a.t != V_UNKNOWN && !val_truthy(a))
+			return a;
+		b = expr_eval(e->kids[1], c);
+		if (a.t == V_UNKNOWN)
+			return (b.t != V_UNKNOWN && !val_truthy(b)) ? b : a;
+		return b;
+	case E_OR:
+		a = expr_eval(e->kids[0], c);
+		if (a.t != V_UNKNOWN && val_truthy(a))
+			return a;
+		b = expr_eval(e->kids[1], c);
+		if (a.t == V_UNKNOWN)
+			return (b.t != V_UNKNOWN && val_truthy(b)) ? b : a;
+		return b;
+	case E_CMP:
+		a = expr_eval(e->kids[0], c);
+		b = expr_eval(e->kids[1], c);
+		if (a.t == V_UNKNOWN || b.t == V_UNKNOWN)
+			return VAL_UNKNOWN;
+		return compare(e->op, a, b);
+	case E_ARITH:
+		a = expr_eval(e->kids[0], c);
+		b = expr_eval(e->kids[1], c);
+		if (a.t == V_UNKNOWN || b.t == V_UNKNOWN)
+			return VAL_UNKNOWN;
+		return arith(e->op, a, b);
+	case E_IN:
+	case E_NOTIN:
+		a = expr_eval(e->kids[0], c);
+		b = e->kids[1]->k == E_LIST ? VAL_NULL :
+		    expr_eval(e->kids[1], c);
+		if (a.t == V_UNKNOWN || b.t == V_UNKNOWN)
+			return VAL_UNKNOWN;
+		b = member(e->kids[1], a, b, c);
+		if (b.t == V_UNKNOWN || e->k == E_IN)
+			return b;
+		return val_bool(!b.u.b);
+	case E_CALL:
+		return call(e, c);
+	}
+	return VAL_UNKNOWN;
+}
+
+void
+tmpl_render(const struct tmpl *t, struct evalctx *c, struct buf *b)
+{
+	size_t	i;
+
+	for (i = 0; i < t->nsegs; i++) {
+		buf_puts(b, t->segs[i].lit);
+		if (t->segs[i].e != NULL) {
+			struct value	v = expr_eval(t->segs[i].e, c);
+
+			if (t->segs[i].repr)
+				val_repr_py(b, v);
+			else
+				val_str_py(b, v);
+		}
+	}
+}
+
+void
+expr_slots(const struct expr *e, void (*fn)(void *, int), void *arg)
+{
+	size_t	i;
+
+	if (e == NULL)
+		return;
+	if (e->k == E_NAME)
+		fn(arg, e->slot);
+	for (i = 0; i < e->nkids; i++)
+		expr_slots(e->kids[i], fn, arg);
+}
+
+void
+tmpl_slots(const struct tmpl *t, void (*fn)(void *, int), void *arg)
+{
+	size_t	i;
+
+	for (i = 0; i < t->nsegs; i++)
+		expr_slots(t->segs[i].e, fn, arg);
+}

@@ -1,0 +1,360 @@
+/* util.c - allocation, buffers, files, interning. */
+#define _POSIX_C_SOURCE 200809L
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void
+oom(void)
+{
+	fputs("pdwiz: out of memory\n", stderr);
+	abort();
+}
+
+void *
+xmalloc(size_t n)
+{
+	void	*p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t sz)
+{
+	void	*p = calloc(n ? n : 1, sz ? sz : 1);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+void *
+xreallocarray(void *p, size_t n, size_t sz)
+{
+	if (sz != 0 && n > SIZE_MAX / sz)
+		oom();
+	return xrealloc(p, n * sz);
+}
+
+char *
+xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char	*p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	struct buf	b = { 0 };
+	va_list		ap;
+	int		n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		oom();
+	b.cap = (size_t)n + 1;
+	b.s = xmalloc(b.cap);
+	va_start(ap, fmt);
+	vsnprintf(b.s, b.cap, fmt, ap);
+	va_end(ap);
+	return b.s;
+}
+
+void
+buf_add(struct buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t	cap = b->cap ? b->cap : 64;
+
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		b->s = xrealloc(b->s, cap);
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void
+buf_puts(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+void
+buf_putc(struct buf *b, char c)
+{
+	buf_add(b, &c, 1);
+}
+
+void
+buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+	char	small[256];
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof small) {
+		buf_add(b, small, (size_t)n);
+		return;
+	}
+	buf_add(b, "", 0);
+	if (b->len + (size_t)n + 1 > b->cap) {
+		b->cap = b->len + (size_t)n + 1;
+		b->s = xrealloc(b->s, b->cap);
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+char *
+buf_steal(struct buf *b)
+{
+	char	*s = b->s ? b->s : xstrdup("");
+
+	b->s = NULL;
+	b->len = b->cap = 0;
+	return s;
+}
+
+void
+buf_free(struct buf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+}
+
+char *
+read_file(const char *path, size_t max, size_t *lenp, char *err, size_t errlen)
+{
+	struct buf	b = { 0 };
+	char		chunk[65536];
+	FILE		*f;
+	size_t		n;
+
+	if (strcmp(path, "-") == 0)
+		f = stdin;
+	else if ((f = fopen(path, "rb")) == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (f != stdin) {
+		struct stat	st;
+
+		if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+			snprintf(err, errlen, "%s: is a directory", path);
+			fclose(f);
+			return NULL;
+		}
+	}
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+		if (b.len + n > max) {
+			snprintf(err, errlen, "%s: file is larger than %zu bytes",
+			    strcmp(path, "-") == 0 ? "<stdin>" : path, max);
+			buf_free(&b);
+			if (f != stdin)
+				fclose(f);
+			return NULL;
+		}
+		buf_add(&b, chunk, n);
+	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
+		buf_free(&b);
+		if (f != stdin)
+			fclose(f);
+		return NULL;
+	}
+	if (f != stdin)
+		fclose(f);
+	buf_add(&b, "", 0);
+	*lenp = b.len;
+	return buf_steal(&b);
+}
+
+int
+write_file_atomic(const char *path, const char *data, size_t len, char *err,
+    size_t errlen)
+{
+	char	*tmp = xasprintf("%s.pdwiz-tmp.XXXXXX", path);
+	int	 fd;
+	size_t	 off = 0;
+
+	if ((fd = mkstemp(tmp)) == -1) {
+		snprintf(err, errlen, "%s: cannot create temporary file: %s",
+		    path, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	while (off < len) {
+		ssize_t	w = write(fd, data + off, len - off);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		off += (size_t)w;
+	}
+	if (fsync(fd) != 0)
+		goto fail;
+	if (close(fd) != 0) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path) != 0)
+		goto fail;
+	free(tmp);
+	return 0;
+fail:
+	snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (fd != -1)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	return -1;
+}
+
+size_t
+edit_distance(const char *a, const char *b)
+{
+	size_t	la = strlen(a), lb = strlen(b), i, j;
+	size_t	*row;
+	size_t	 d;
+
+	if (la > 64 || lb > 64)
+		return 99;
+	row = xcalloc(lb + 1, sizeof *row);
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t	prev = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t	tmp = row[j];
+			size_t	cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			size_t	best = prev + cost;
+
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
+
+/* Interning: open-addressing hash table of owned strings. */
+static char	**itab;
+static size_t	  icap, icount;
+
+static uint64_t
+hash_n(const char *s, size_t n)
+{
+	uint64_t	h = 1469598103934665603ULL;
+	size_t		i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+const char *
+intern_n(const char *s, size_t n)
+{
+	size_t	i;
+
+	if (icount * 2 >= icap) {
+		size_t	  ncap = icap ? icap * 2 : 1024;
+		char	**nt = xcalloc(ncap, sizeof *nt);
+
+		for (i = 0; i < icap; i++) {
+			if (itab[i] != NULL) {
+				size_t	j = hash_n(itab[i], strlen(itab[i])) &
+				    (ncap - 1);
+
+				while (nt[j] != NULL)
+					j = (j + 1) & (ncap - 1);
+				nt[j] = itab[i];
+			}
+		}
+		free(itab);
+		itab = nt;
+		icap = ncap;
+	}
+	i = hash_n(s, n) & (icap - 1);
+	while (itab[i] != NULL) {
+		if (strncmp(itab[i], s, n) == 0 && itab[i][n] == '\0')
+			return itab[i];
+		i = (i + 1) & (icap - 1);
+	}
+	itab[i] = xstrndup(s, n);
+	icount++;
+	return itab[i];
+}
+
+const char *
+intern(const char *s)
+{
+	return intern_n(s, strlen(s));
+}
+
+void
+intern_free_all(void)
+{
+	size_t	i;
+
+	for (i = 0; i < icap; i++)
+		free(itab[i]);
+	free(itab);
+	itab = NULL;
+	icap = icount = 0;
+}

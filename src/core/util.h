@@ -1,0 +1,45 @@
+/* util.h - allocation, growable buffers, small string helpers. */
+#ifndef PDWIZ_UTIL_H
+#define PDWIZ_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+void	*xmalloc(size_t);
+void	*xcalloc(size_t, size_t);
+void	*xrealloc(void *, size_t);
+void	*xreallocarray(void *, size_t, size_t);
+char	*xstrdup(const char *);
+char	*xstrndup(const char *, size_t);
+char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
+
+/* Growable byte buffer; always NUL-terminated once anything was added. */
+struct buf {
+	char	*s;
+	size_t	 len, cap;
+};
+void	 buf_add(struct buf *, const char *, size_t);
+void	 buf_puts(struct buf *, const char *);
+void	 buf_putc(struct buf *, char);
+void	 buf_printf(struct buf *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+char	*buf_steal(struct buf *);	/* returns owned string, resets buf */
+void	 buf_free(struct buf *);
+
+/* Read a whole file (at most max bytes); NULL + errno-ish message on failure. */
+char	*read_file(const char *path, size_t max, size_t *len, char *err,
+	    size_t errlen);
+/* Write atomically: temp file in the same directory, fsync, rename. */
+int	 write_file_atomic(const char *path, const char *data, size_t len,
+	    char *err, size_t errlen);
+
+/* Levenshtein distance, capped; for "did you mean". */
+size_t	 edit_distance(const char *, const char *);
+
+/* Interned strings: equal text -> same pointer. Never freed individually. */
+const char	*intern(const char *);
+const char	*intern_n(const char *, size_t);
+void		 intern_free_all(void);
+
+#endif

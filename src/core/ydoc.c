@@ -1,0 +1,384 @@
+/* ydoc.c - YAML event stream to a checked tree. */
+#define _POSIX_C_SOURCE 200809L
+#include "ydoc.h"
+#include "util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+static struct ynode *
+node_new(enum ynode_kind kind, const yaml_mark_t *m)
+{
+	struct ynode	*n = xcalloc(1, sizeof *n);
+
+	n->kind = kind;
+	n->line = (int)m->line + 1;
+	n->col = (int)m->column + 1;
+	return n;
+}
+
+static void
+node_add(struct ynode *parent, struct ynode *kid)
+{
+	if ((parent->nkids & (parent->nkids - 1)) == 0 || parent->nkids == 0)
+		parent->kids = xreallocarray(parent->kids,
+		    parent->nkids ? parent->nkids * 2 : 4, sizeof *parent->kids);
+	parent->kids[parent->nkids++] = kid;
+}
+
+void
+ynode_free(struct ynode *n)
+{
+	/* Iterative to survive any shape: push children onto a stack. */
+	struct ynode	**stack;
+	size_t		  sp = 0, cap = 64, i;
+
+	if (n == NULL)
+		return;
+	stack = xmalloc(cap * sizeof *stack);
+	stack[sp++] = n;
+	while (sp > 0) {
+		struct ynode	*c = stack[--sp];
+
+		for (i = 0; i < c->nkids; i++) {
+			if (sp == cap) {
+				cap *= 2;
+				stack = xreallocarray(stack, cap, sizeof *stack);
+			}
+			stack[sp++] = c->kids[i];
+		}
+		free(c->kids);
+		free(c->str);
+		free(c);
+	}
+	free(stack);
+}
+
+static void
+mark_err(char *err, size_t errlen, const char *name, const yaml_mark_t *m,
+    const char *what)
+{
+	snprintf(err, errlen, "%s:%zu:%zu: %s", name, m->line + 1,
+	    m->column + 1, what);
+}
+
+static void
+parser_err(yaml_parser_t *p, const char *name, char *err, size_t errlen)
+{
+	char	what[512];
+
+	switch (p->error) {
+	case YAML_MEMORY_ERROR:
+		snprintf(err, errlen, "%s: out of memory while reading YAML",
+		    name);
+		return;
+	case YAML_READER_ERROR:
+		if (p->problem_value != -1)
+			snprintf(err, errlen, "%s: byte offset %zu: %s (#%X)",
+			    name, p->problem_offset, p->problem,
+			    (unsigned)p->problem_value);
+		else
+			snprintf(err, errlen, "%s: byte offset %zu: %s", name,
+			    p->problem_offset, p->problem);
+		return;
+	default:
+		if (p->context != NULL)
+			snprintf(what, sizeof what, "%s %s", p->problem,
+			    p->context);
+		else
+			snprintf(what, sizeof what, "%s",
+			    p->problem ? p->problem : "YAML syntax error");
+		mark_err(err, errlen, name, &p->problem_mark, what);
+		return;
+	}
+}
+
+/* Find the line/col of byte offset off in text. */
+static void
+offset_pos(const char *text, size_t off, int *line, int *col)
+{
+	size_t	i;
+
+	*line = 1;
+	*col = 1;
+	for (i = 0; i < off; i++) {
+		if (text[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else
+			(*col)++;
+	}
+}
+
+static int
+check_dup_key(struct ynode *map, const char *name, char *err, size_t errlen)
+{
+	struct ynode	*key = map->kids[map->nkids - 1];
+	size_t		 i;
+
+	if (key->kind != YN_SCALAR) {
+		ynode_err(err, errlen, name, key,
+		    "mapping keys must be plain strings");
+		return -1;
+	}
+	/* Compare with earlier keys (even positions). */
+	for (i = 0; i + 1 < map->nkids; i += 2) {
+		if (strcmp(map->kids[i]->str, key->str) == 0) {
+			ynode_err(err, errlen, name, key,
+			    "duplicate key '%s' (first at line %d)", key->str,
+			    map->kids[i]->line);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+struct ynode *
+ydoc_parse(const char *name, const char *text, size_t len, bool allow_empty,
+    char *err, size_t errlen)
+{
+	yaml_parser_t	  p;
+	yaml_event_t	  ev;
+	struct ynode	 *stack[YDOC_MAX_DEPTH + 2];
+	struct ynode	 *root = NULL;
+	size_t		  depth = 0, nodes = 0, docs = 0;
+	int		  ok = 0, done = 0;
+
+	if (memchr(text, '\0', len) != NULL) {
+		int	line, col;
+
+		offset_pos(text, (size_t)((const char *)memchr(text, '\0', len) -
+		    text), &line, &col);
+		snprintf(err, errlen, "%s:%d:%d: NUL byte in input", name, line,
+		    col);
+		return NULL;
+	}
+	if (!yaml_parser_initialize(&p)) {
+		snprintf(err, errlen, "%s: cannot initialise YAML parser", name);
+		return NULL;
+	}
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
+	while (!done) {
+		struct ynode	*n = NULL;
+
+		if (!yaml_parser_parse(&p, &ev)) {
+			parser_err(&p, name, err, errlen);
+			goto out;
+		}
+		switch (ev.type) {
+		case YAML_STREAM_END_EVENT:
+			done = 1;
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			if (++docs > 1) {
+				mark_err(err, errlen, name, &ev.start_mark,
+				    "more than one YAML document in the file");
+				yaml_event_delete(&ev);
+				goto out;
+			}
+			break;
+		case YAML_ALIAS_EVENT:
+			mark_err(err, errlen, name, &ev.start_mark,
+			    "YAML aliases (*name) are not supported");
+			yaml_event_delete(&ev);
+			goto out;
+		case YAML_SCALAR_EVENT:
+			if (ev.data.scalar.anchor != NULL) {
+				mark_err(err, errlen, name, &ev.start_mark,
+				    "YAML anchors (&name) are not supported");
+				yaml_event_delete(&ev);
+				goto out;
+			}
+			if (ev.data.scalar.length > YDOC_MAX_SCALAR) {
+				mark_err(err, errlen, name, &ev.start_mark,
+				    "scalar value longer than 1 MiB");
+				yaml_event_delete(&ev);
+				goto out;
+			}
+			n = node_new(YN_SCALAR, &ev.start_mark);
+			n->str = xstrndup((const char *)ev.data.scalar.value,
+			    ev.data.scalar.length);
+			n->len = ev.data.scalar.length;
+			n->quoted = ev.data.scalar.style !=
+			    YAML_PLAIN_SCALAR_STYLE;
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			if ((ev.type == YAML_SEQUENCE_START_EVENT ?
+			    ev.data.sequence_start.anchor :
+			    ev.data.mapping_start.anchor) != NULL) {
+				mark_err(err, errlen, name, &ev.start_mark,
+				    "YAML anchors (&name) are not supported");
+				yaml_event_delete(&ev);
+				goto out;
+			}
+			if (depth >= YDOC_MAX_DEPTH) {
+				mark_err(err, errlen, name, &ev.start_mark,
+				    "nesting deeper than 64 levels");
+				yaml_event_delete(&ev);
+				goto out;
+			}
+			n = node_new(ev.type == YAML_SEQUENCE_START_EVENT ?
+			    YN_SEQ : YN_MAP, &ev.start_mark);
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			depth--;
+			if (depth == 0)
+				root = stack[0];
+			break;
+		default:
+			break;
+		}
+		if (n != NULL) {
+			if (++nodes > YDOC_MAX_NODES) {
+				mark_err(err, errlen, name, &ev.start_mark,
+				    "too many YAML nodes");
+				ynode_free(n);
+				yaml_event_delete(&ev);
+				goto out;
+			}
+			if (depth == 0) {
+				if (n->kind == YN_SCALAR)
+					root = n;
+				else
+					stack[depth++] = n;
+			} else {
+				struct ynode	*parent = stack[depth - 1];
+
+				node_add(parent, n);
+				if (parent->kind == YN_MAP &&
+				    parent->nkids % 2 == 1 &&
+				    check_dup_key(parent, name, err,
+				    errlen) != 0) {
+					yaml_event_delete(&ev);
+					goto out;
+				}
+				if (n->kind != YN_SCALAR)
+					stack[depth++] = n;
+			}
+		}
+		yaml_event_delete(&ev);
+	}
+	ok = 1;
+out:
+	yaml_parser_delete(&p);
+	if (!ok) {
+		if (depth > 0)
+			ynode_free(stack[0]);
+		else if (root != NULL)
+			ynode_free(root);
+		return NULL;
+	}
+	if (root == NULL) {
+		yaml_mark_t	m = { 0, 0, 0 };
+
+		if (!allow_empty) {
+			snprintf(err, errlen, "%s:1:1: file is empty", name);
+			return NULL;
+		}
+		root = node_new(YN_MAP, &m);
+	}
+	return root;
+}
+
+struct ynode *
+ydoc_load(const char *path, size_t maxsize, char *err, size_t errlen)
+{
+	size_t		 len;
+	char		*text = read_file(path, maxsize, &len, err, errlen);
+	struct ynode	*n;
+
+	if (text == NULL)
+		return NULL;
+	n = ydoc_parse(strcmp(path, "-") == 0 ? "<stdin>" : path, text, len,
+	    false, err, errlen);
+	free(text);
+	return n;
+}
+
+struct ynode *
+ynode_get(const struct ynode *map, const char *key)
+{
+	size_t	i;
+
+	if (map == NULL || map->kind != YN_MAP)
+		return NULL;
+	for (i = 0; i + 1 < map->nkids; i += 2)
+		if (strcmp(map->kids[i]->str, key) == 0)
+			return map->kids[i + 1];
+	return NULL;
+}
+
+bool
+ynode_is_null(const struct ynode *n)
+{
+	if (n == NULL)
+		return true;
+	if (n->kind != YN_SCALAR || n->quoted)
+		return false;
+	return n->len == 0 || strcmp(n->str, "~") == 0 ||
+	    strcmp(n->str, "null") == 0 || strcmp(n->str, "Null") == 0 ||
+	    strcmp(n->str, "NULL") == 0;
+}
+
+void
+ynode_err(char *err, size_t errlen, const char *name, const struct ynode *n,
+    const char *fmt, ...)
+{
+	char	msg[1024];
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (n != NULL)
+		snprintf(err, errlen, "%s:%d:%d: %s", name, n->line, n->col,
+		    msg);
+	else
+		snprintf(err, errlen, "%s: %s", name, msg);
+}
+
+int
+ynode_check_keys(const struct ynode *map, const char *const *allowed,
+    const char *name, char *err, size_t errlen)
+{
+	size_t	i, j;
+
+	if (map->kind != YN_MAP) {
+		ynode_err(err, errlen, name, map, "expected a mapping");
+		return -1;
+	}
+	for (i = 0; i + 1 < map->nkids; i += 2) {
+		const char	*k = map->kids[i]->str;
+		const char	*best = NULL;
+		size_t		 bestd = 3;
+
+		for (j = 0; allowed[j] != NULL; j++) {
+			size_t	d;
+
+			if (strcmp(allowed[j], k) == 0)
+				break;
+			d = edit_distance(k, allowed[j]);
+			if (d < bestd) {
+				bestd = d;
+				best = allowed[j];
+			}
+		}
+		if (allowed[j] == NULL) {
+			if (best != NULL)
+				ynode_err(err, errlen, name, map->kids[i],
+				    "unknown key '%s' (did you mean '%s'?)", k,
+				    best);
+			else
+				ynode_err(err, errlen, name, map->kids[i],
+				    "unknown key '%s'", k);
+			return -1;
+		}
+	}
+	return 0;
+}

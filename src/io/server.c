@@ -1,0 +1,120 @@
+/* server.c - assemble a server configuration from what the operator wrote. */
+#define _POSIX_C_SOURCE 200809L
+#include "io/server.h"
+#include "io/argv.h"
+#include "core/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+model_facts(const struct catalog *cat, struct config *cfg)
+{
+	int	mo = catalog_find(cat, "model_path");
+
+	if (mo >= 0 && cfg->s[mo].v.t == V_STR)
+		catalog_model_facts(cat, cfg->s[mo].v.u.s, cfg);
+}
+
+int
+server_from_cmd(const struct catalog *cat, const struct sh_cmd *cmd,
+    const struct config *base, struct config *out, struct result *diags,
+    const char *base_dir)
+{
+	struct env_entry	*env = xcalloc(cmd->nenv + 1, sizeof *env);
+	struct argword		*w;
+	size_t			 i, n = cmd->nwords - cmd->argstart;
+	int			 nerr;
+
+	config_copy(out, base);
+	for (i = 0; i < cmd->nenv; i++) {
+		env[i].name = cmd->env[i].name;
+		env[i].value = cmd->env[i].value;
+		env[i].line = cmd->env[i].line;
+		env[i].col = cmd->env[i].col;
+		env[i].unresolved = cmd->env[i].unresolved;
+	}
+	nerr = env_apply(cat, env, cmd->nenv, out, diags);
+	free(env);
+	w = xcalloc(n + 1, sizeof *w);
+	for (i = 0; i < n; i++) {
+		const struct sh_word	*sw = &cmd->words[cmd->argstart + i];
+
+		w[i].text = sw->text;
+		w[i].line = sw->line;
+		w[i].col = sw->col;
+		w[i].unresolved = sw->unresolved;
+		w[i].src = SRC_CLI;
+	}
+	nerr += argv_parse(cat, w, n, out, diags, base_dir);
+	free(w);
+	model_facts(cat, out);
+	return nerr;
+}
+
+int
+server_from_sgconfig(const struct catalog *cat, const char *name,
+    const char *text, size_t len, const struct config *base,
+    struct config *out, struct result *diags)
+{
+	struct argword	*w;
+	size_t		 n;
+	size_t		 nerr = diags->nerrors;
+
+	config_copy(out, base);
+	sgconfig_read_text(cat, name, text, len, &w, &n, diags);
+	argv_parse(cat, w, n, out, diags, NULL);
+	argwords_free(w, n);
+	model_facts(cat, out);
+	return (int)(diags->nerrors - nerr);
+}
+
+int
+facts_set(const struct catalog *cat, struct config *cfg, const char *name,
+    const char *value, char *err, size_t errlen)
+{
+	int			 o = catalog_find(cat, name);
+	const struct option	*op;
+	struct value		 v;
+	size_t			 i, j;
+
+	if (o < 0 || cat->opts[o].kind != OK_FACT) {
+		snprintf(err, errlen, "unknown fact '%s'", name);
+		return -1;
+	}
+	op = &cat->opts[o];
+	if (val_parse(op->type, value, &v) != 0) {
+		snprintf(err, errlen, "fact %s: invalid value '%s'", name, value);
+		return -1;
+	}
+	if (op->nchoices > 0) {
+		for (i = 0; i < op->nchoices; i++)
+			if (strcmp(op->choices[i], value) == 0)
+				break;
+		if (i == op->nchoices) {
+			snprintf(err, errlen, "fact %s: '%s' is not one of the "
+			    "known values", name, value);
+			return -1;
+		}
+	}
+	config_set(cfg, o, v, SRC_USER, 0, 0);
+	if (strcmp(name, "model_arch") != 0)
+		return 0;
+	for (i = 0; i < cat->nmodels; i++) {
+		const struct model_entry	*m = &cat->models[i];
+
+		for (j = 0; j < m->n; j++)
+			if (m->opt[j] == o && m->val[j].t == V_STR &&
+			    strcmp(m->val[j].u.s, value) == 0)
+				break;
+		if (j == m->n)
+			continue;
+		for (j = 0; j < m->n; j++)
+			if (cfg->s[m->opt[j]].src != SRC_USER)
+				config_set(cfg, m->opt[j], m->val[j], SRC_USER,
+				    0, 0);
+		break;
+	}
+	return 0;
+}

@@ -1,0 +1,65 @@
+/*
+ * shell.h - read shell snippets the way an operator writes launch scripts.
+ *
+ * Not a shell: it splits a script into simple commands, with quoting,
+ * comments, backslash-newline continuations, `export VAR=...` lines,
+ * `VAR=... cmd` prefixes and plain `VAR=...` assignments, and expands
+ * $VAR / ${VAR} from assignments made earlier in the same script.
+ * Anything it cannot expand stays as text and is flagged.
+ */
+#ifndef PDWIZ_SHELL_H
+#define PDWIZ_SHELL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum sh_kind {
+	SH_OTHER = 0,		/* anything else: ignored by pdwiz check */
+	SH_SERVER,		/* python[3] -m sglang.launch_server, sglang serve, ... */
+	SH_ROUTER		/* python[3] -m sglang_router.launch_router, sgl-router, ... */
+};
+
+struct sh_word {
+	char	*text;		/* after quote removal and expansion; owned */
+	int	 line, col;	/* 1-based position of the word's first char */
+	bool	 unresolved;	/* contained $VAR, $(...), `...` that could not be expanded */
+};
+
+struct sh_env {
+	char	*name;		/* owned */
+	char	*value;		/* owned */
+	int	 line, col;
+	bool	 unresolved;
+};
+
+struct sh_cmd {
+	enum sh_kind	 kind;
+	struct sh_word	*words;		/* all words of the simple command, prefixes excluded */
+	size_t		 nwords;
+	size_t		 argstart;	/* index of the first SGLang/router argument in words */
+	struct sh_env	*env;		/* effective environment: exports so far, then VAR=.. prefixes */
+	size_t		 nenv;
+	int		 line;		/* line of the command's first word */
+	int		 endline;	/* last line (continuations) */
+};
+
+struct sh_script {
+	struct sh_cmd	*cmds;		/* every simple command, in order */
+	size_t		 ncmds;
+};
+
+/*
+ * Parse NUL-terminated text of length len. Returns 0 and fills *out, or -1
+ * with a message "LINE:COL: what" in err (size errlen), e.g. an unterminated
+ * quote. Never crashes on any input (NUL bytes are an error).
+ */
+int	sh_parse(const char *text, size_t len, struct sh_script *out,
+	    char *err, size_t errlen);
+void	sh_script_free(struct sh_script *);
+
+/* Quote s so that bash reads it back as exactly s (single quotes, '\'' for '). 
+ * Returns a malloc'd string. Plain words made only of [A-Za-z0-9_@%+=:,./-]
+ * are returned unquoted. */
+char	*sh_quote(const char *s);
+
+#endif

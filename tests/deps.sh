@@ -1,0 +1,27 @@
+#!/bin/sh
+# Install the packages pdwiz needs to build and test, where missing.
+# Debian package names; runs apt-get as root, else prints the command.
+need=""
+pkg-config --exists ncursesw 2>/dev/null || need="$need libncurses-dev"
+pkg-config --exists yaml-0.1 2>/dev/null || need="$need libyaml-dev"
+pkg-config --exists cmocka 2>/dev/null || need="$need libcmocka-dev"
+command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
+command -v cc >/dev/null 2>&1 || need="$need gcc"
+command -v make >/dev/null 2>&1 || need="$need make"
+command -v tmux >/dev/null 2>&1 || need="$need tmux"
+command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
+command -v shellcheck >/dev/null 2>&1 || need="$need shellcheck"
+command -v python3 >/dev/null 2>&1 || need="$need python3"
+locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || need="$need locales"
+[ -z "$need" ] && exit 0
+echo "pdwiz: missing packages:$need"
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq && apt-get install -y -qq $need >/dev/null || {
+		echo "pdwiz: apt-get install failed; run: apt-get install$need" >&2
+		exit 1
+	}
+else
+	echo "pdwiz: run as root: apt-get update && apt-get install$need" >&2
+	exit 1
+fi
