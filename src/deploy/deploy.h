@@ -1,0 +1,234 @@
+/*
+ * deploy.h - a PD deployment: prefill and decode instances and a router,
+ * over one or more nodes. The unit pdwiz reasons about and emits.
+ *
+ * The model is plain data (text values, as an operator writes them) so the
+ * wizard can edit it in memory; deployment_role_config() and
+ * deployment_plan() turn it into typed configs and launch commands. The file
+ * format is documented in share/deployment-format.md.
+ *
+ * Stability: the wizard builds on this header. Add functions and fields at
+ * the end of structs; do not change existing signatures.
+ */
+#ifndef PDWIZ_DEPLOY_H
+#define PDWIZ_DEPLOY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/catalog.h"
+#include "core/config.h"
+#include "core/engine.h"
+
+/* Role indexes. ROLE_SINGLE is reserved (a non-PD server); deployment files
+ * have prefill, decode and router. Engine slot roles are role + 1. */
+enum role { ROLE_PREFILL = 0, ROLE_DECODE, ROLE_ROUTER, ROLE_SINGLE, NROLE };
+
+#define DEPLOY_FORMAT_VERSION	1
+
+struct kv {				/* an SGLang option or env var, as text */
+	char	*name;			/* option name (dest) or env var name */
+	char	*value;			/* NULL = flag without value / unset;
+					   lists: items joined by '\x1f' */
+	int	 line, col;		/* in the deployment file / script */
+};
+
+struct endpoint {			/* a router --prefill / --decode entry */
+	char	*url;
+	int	 bootstrap_port;	/* -1: not given on the router line */
+	int	 line, col;
+};
+
+struct role_spec {
+	bool		 enabled;
+	int		 instances;		/* prefill/decode instances (router: 1) */
+	int		 nodes_per_instance;
+	int		 gpus_per_node;		/* 0 = not stated (import) */
+	char		**hosts;		/* one per node, instance-major */
+	size_t		 nhosts;
+	int		 port;			/* HTTP port (router: its port) */
+	int		 bootstrap_port;	/* prefill; -1 = SGLang default */
+	int		 dist_init_port;	/* multi-node rendezvous port; -1 none */
+	int		 base_gpu_id;		/* -1 = not given */
+	struct kv	*opts;			/* SGLang options for this role */
+	size_t		 nopts;
+	struct kv	*env;
+	size_t		 nenv;
+	char		*policy;		/* router: --policy (NULL: default) */
+	/* --- added by the deployment work --- */
+	int		 port_step;		/* instance i: port + i*port_step, also
+						   bootstrap and dist-init ports */
+	int		 gpu_step;		/* instance i: base_gpu_id + i*gpu_step */
+	struct endpoint	*prefill_urls;		/* router: explicit list (import);
+						   empty = generated from the plan */
+	size_t		 nprefill_urls;
+	struct endpoint	*decode_urls;
+	size_t		 ndecode_urls;
+	char		**extra_args;		/* router: words passed through */
+	size_t		 nextra_args;
+	int		 line;			/* where the role was defined */
+	char		*bind_host;		/* --host for servers/router; NULL =
+						   the node's host */
+};
+
+struct deployment {
+	char		*name;
+	char		*model;			/* --model-path */
+	struct kv	*facts;			/* model facts given explicitly */
+	size_t		 nfacts;
+	char		*sglang_version;
+	struct kv	*shared;		/* options shared by prefill+decode */
+	size_t		 nshared;
+	struct kv	*shared_env;
+	size_t		 nshared_env;
+	struct role_spec role[NROLE];
+	char		*path;			/* file it was loaded from */
+	/* --- added by the deployment work --- */
+	char		*k8s_image;		/* k8s: container image (NULL: default) */
+	char		*k8s_namespace;		/* NULL: none written */
+	int		 model_line;
+};
+
+const char	*role_name(enum role);		/* "prefill", "decode", "router" */
+
+void	deployment_init(struct deployment *);	/* empty, all ports -1 */
+void	deployment_free(struct deployment *);
+/* A minimal valid 1P1D on one host: the wizard's starting point. */
+void	deployment_default(struct deployment *, const char *model);
+
+/*
+ * Read/write the deployment YAML file. Read errors: every problem as
+ * "file:line:col: message" lines in err, return -1 (the CLI exits 2).
+ */
+int	deployment_load(const struct catalog *, const char *path,
+	    struct deployment *, char *err, size_t errlen);
+int	deployment_parse(const struct catalog *, const char *name,
+	    const char *text, size_t len, struct deployment *, char *err,
+	    size_t errlen);
+char	*deployment_to_yaml(const struct catalog *, const struct deployment *);
+/* Does this text look like a deployment file (top-level `roles:` key)? */
+bool	deployment_sniff(const char *text, size_t len);
+
+/*
+ * Edit in memory. name is an option name (tp_size), a flag spelling
+ * (--tp-size) or an environment variable known to the catalog; value NULL
+ * removes it. For ROLE_ROUTER, name is a router option (policy,
+ * prefill_policy, ...). Returns 0, or -1 with a message in err.
+ */
+int	deployment_set(const struct catalog *, struct deployment *, enum role,
+	    const char *name, const char *value, char *err, size_t errlen);
+int	deployment_set_shared(const struct catalog *, struct deployment *,
+	    const char *name, const char *value, char *err, size_t errlen);
+/* The value text as given for the role (role, then shared), or NULL. */
+const char *deployment_get(const struct catalog *, const struct deployment *,
+	    enum role, const char *name);
+int	deployment_set_fact(const struct catalog *, struct deployment *,
+	    const char *name, const char *value, char *err, size_t errlen);
+
+/* One launch command of the expanded deployment. */
+struct launch {
+	enum role	 role;
+	int		 instance, node_rank;
+	const char	*host;		/* points into the deployment */
+	char		**argv;		/* full argv incl. python -m ... ; owned */
+	size_t		 argc;
+	struct kv	*env;		/* owned */
+	size_t		 nenv;
+	struct config	 cfg;		/* the server's config (not for the router) */
+	/* --- added --- */
+	int		*argline;	/* per argv word: file line (0 unknown) */
+	int		*argcol;
+	size_t		 argstart;	/* first SGLang argument in argv */
+};
+
+struct plan {
+	struct launch	*l;
+	size_t		 n;
+};
+
+/*
+ * Expand instances x nodes into launch commands (multi-node: --nnodes,
+ * --node-rank, --dist-init-addr MASTER:PORT; router lists every instance,
+ * or the explicit endpoint list). Launch configs are read back through
+ * SGLang's argument parser; reader diagnostics go to diags (may be NULL).
+ * Returns the number of reader errors.
+ */
+int	deployment_plan(const struct catalog *, const struct deployment *,
+	    struct plan *, struct result *diags);
+void	plan_free(struct plan *);
+
+/*
+ * The representative config of a role (instance 0, node rank 0): defaults,
+ * model facts, shared settings, role options, per-node settings, read
+ * through SGLang's parser. out is initialised here. ROLE_ROUTER gets
+ * defaults plus host/port. Returns reader errors (diags may be NULL).
+ */
+int	deployment_role_config(const struct catalog *, const struct deployment *,
+	    enum role, struct config *out, struct result *diags);
+
+/*
+ * Per-server rules on every command + cross-role rules on the whole.
+ * Diagnostics: cmd = index of the launch in the plan (cross-role ones: the
+ * first launch of the role they are attributed to), line/col in the file.
+ */
+void	deployment_check(const struct catalog *, const struct deployment *,
+	    struct result *out);
+
+/*
+ * Cross-role rules only, on per-role effective configs (the engine's
+ * result eff; any may be NULL). cmd of each diagnostic = enum role it is
+ * attributed to. Used by `pdwiz check` on scripts.
+ */
+void	deployment_check_cross(const struct catalog *, const struct deployment *,
+	    const struct config *eff[3], struct result *out);
+/* Role a cross-role diagnostic belongs to (by the options its rule reads). */
+enum role deploy_diag_role(const struct catalog *, const struct diag *,
+	    const struct config *eff[3]);
+
+/*
+ * Import a launch script (prefill/decode/router commands, exports, several
+ * nodes). Things that cannot be placed are reported in notes (warnings,
+ * with lines), never dropped silently. Returns 0, or -1 with err.
+ */
+int	deployment_import(const struct catalog *, const char *name,
+	    const char *text, size_t len, struct deployment *,
+	    struct result *notes, char *err, size_t errlen);
+
+/* ---- emitters: deterministic bytes, shared by `pdwiz emit` and the wizard ---- */
+
+enum emit_format { EMIT_SHELL, EMIT_RUNBOOK, EMIT_CONFIG, EMIT_K8S, EMIT_YAML };
+
+#define EMIT_FORCE	0x1	/* emit despite errors; output marked failing */
+
+struct emit_file {
+	char	*name;		/* suggested file name */
+	char	*data;
+};
+
+struct emission {
+	struct emit_file	*f;
+	size_t			 n;
+};
+
+int	emit_format_parse(const char *, enum emit_format *);
+/*
+ * Check, then emit. A deployment with errors is refused (-1, reason in
+ * err) unless EMIT_FORCE. One file for every format but config (one YAML
+ * per role plus the launch script that uses them).
+ */
+int	deployment_emit(const struct catalog *, const struct deployment *,
+	    enum emit_format, unsigned flags, struct emission *, char *err,
+	    size_t errlen);
+void	emission_free(struct emission *);
+
+/* Single formats (no checking; failing = mark output as failing validation). */
+char	*emit_shell(const struct catalog *, const struct deployment *,
+	    bool failing);
+char	*emit_runbook(const struct catalog *, const struct deployment *,
+	    bool failing);
+char	*emit_k8s(const struct catalog *, const struct deployment *,
+	    bool failing);
+int	 emit_config(const struct catalog *, const struct deployment *,
+	    bool failing, struct emission *);
+
+#endif
