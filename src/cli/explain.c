@@ -74,7 +74,7 @@ cmd_explain(int argc, char **argv)
 		catalog_free(cat);
 		return EXIT_USAGE;
 	}
-	printf("%s  (%s%s, %s, at %s)\n\n", r->id, severity_name(r->sev),
+	printf("%s  (%s%s%s, at %s)\n\n", r->id, severity_name(r->sev),
 	    r->kind ? ", " : "", r->kind ? r->kind : "", stage_name(r->stage));
 	printf("Message\n");
 	wrap("  ", r->message_src);

@@ -81,7 +81,7 @@ result_take(struct result *dst, struct result *src, int cmd)
 	src->n = src->cap = 0;
 }
 
-/* Pick the option the rule is best attached to: the first one it reads that
+/* Pick the option the rule is best attached to: the last one it reads that
  * was given explicitly (so the line points at the operator's flag). */
 struct locate {
 	const struct config	*cfg;
@@ -100,8 +100,8 @@ locate_cb(void *arg, int slot)
 		return;
 	if (l->fallback < 0)
 		l->fallback = (int)o;
-	if (l->opt < 0 && config_is_set(l->cfg, (int)o))
-		l->opt = (int)o;
+	if (config_is_set(l->cfg, (int)o))
+		l->opt = (int)o;	/* the last one given: usually the culprit */
 }
 
 struct runner {
@@ -214,12 +214,18 @@ run(struct runner *rn, const struct rule *rules, size_t nrules)
 		}
 		if (!val_truthy(c))
 			continue;
+		if (rn->out != NULL) {
+			/* Render first: override messages quote the old values. */
+			bool	tainted = ec.read_taint;
+
+			report(rn, r, r->sev, -1, &ec);
+			ec.read_taint = tainted;
+		}
 		if (r->sev == SEV_OVERRIDE && rn->eff != NULL)
 			fire_override(rn, r, i, &ec);
-		if (rn->out != NULL) {
-			ec.read_taint = false;
-			report(rn, r, r->sev, -1, &ec);
-		} else if (r->sev == SEV_ERROR && ec.read_taint) {
+		if (rn->out != NULL)
+			continue;
+		if (r->sev == SEV_ERROR && ec.read_taint) {
 			rn->blocker = r;
 			break;
 		}

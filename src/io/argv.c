@@ -354,9 +354,7 @@ argv_parse(const struct catalog *cat, const struct argword *w, size_t n,
 		}
 		if (strncmp(w[i].text, "--config=", 9) == 0)
 			continue;
-		all[nall] = w[i];
-		all[nall].src = SRC_CLI;
-		nall++;
+		all[nall++] = w[i];
 	}
 	parse_words(cat, all, nall, cfg, out);
 	free(all);

@@ -1,0 +1,165 @@
+#!/bin/sh
+# CLI-level tests of pdwiz check/explain/rules: the real binary, as an
+# operator runs it. Prints "N passed, M failed"; exits 1 on any failure.
+# PDWIZ may point at another build (the ASan one).
+cd "$(dirname "$0")/../.." || exit 2
+PDWIZ=${PDWIZ:-./pdwiz}
+export PDWIZ_DATADIR="$PWD"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# expect_rc NAME RC CMD... : run CMD, compare exit code
+expect_rc() {
+	name=$1 want=$2; shift 2
+	"$@" >"$T/out" 2>"$T/err"; got=$?
+	if [ "$got" = "$want" ]; then ok; else
+		bad "$name: exit $got, want $want"; sed 's/^/  | /' "$T/out" "$T/err" | head -20
+	fi
+}
+
+# json_has NAME RULE SEVERITY MESSAGE FILE-or-- [ARGS] : JSON output has a
+# diagnostic RULE with SEVERITY (and exact MESSAGE unless empty)
+json_check() {
+	name=$1; shift
+	python3 - "$T/out" "$@" <<'PY' || { bad "$name"; sed 's/^/  | /' "$T/out" | head -c 2000; echo; }
+import json, sys
+out = json.load(open(sys.argv[1]))
+mode = sys.argv[2]
+if mode == "has":
+    rule, sev, msg = sys.argv[3], sys.argv[4], sys.argv[5]
+    hits = [d for d in out["diagnostics"] if d["rule"] == rule and d["severity"] == sev]
+    assert hits, f"no {sev} {rule}"
+    if msg:
+        assert any(d["message"] == msg for d in hits), f"message differs: {hits[0]['message']!r}"
+    assert all(d["source"] is None or d["source"]["commit"] for d in hits)
+elif mode == "lacks":
+    rule = sys.argv[3]
+    assert not [d for d in out["diagnostics"] if d["rule"] == rule], f"{rule} present"
+elif mode == "clean":
+    errs = [d for d in out["diagnostics"] if d["severity"] == "error"]
+    assert not errs and out["valid"], f"errors: {[e['message'] for e in errs]}"
+elif mode == "only":
+    allowed = set(sys.argv[3].split(","))
+    errs = [d["rule"] for d in out["diagnostics"] if d["severity"] == "error"]
+    assert set(errs) <= allowed, f"unexpected errors: {errs}"
+PY
+	[ $? = 0 ] && ok
+}
+
+L="python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3.2-Exp --trust-remote-code"
+DSA_P="$L --disaggregation-mode prefill --enable-prefill-cp --cp-strategy interleave --enable-dsa-cache-layer-split"
+
+# --- the five seed scenarios: exact SGLang message; the fix checks clean ---
+seed() {
+	name=$1 rule=$2 msg=$3 before=$4 after=$5
+	printf '%s\n' "$before" > "$T/before.sh"
+	expect_rc "$name before exit" 1 $PDWIZ check --format json "$T/before.sh"
+	json_check "$name message" has "$rule" error "$msg"
+	printf '%s\n' "$after" > "$T/after.sh"
+	expect_rc "$name after exit" 0 $PDWIZ check --format json "$T/after.sh"
+	json_check "$name after clean" clean
+}
+seed seed-000 cp-dsa-cache-layer-split-backend \
+    "--enable-dsa-cache-layer-split currently only supports the mooncake transfer backend (mooncake / mooncake_tcp). Got --disaggregation-transfer-backend 'nixl'. mori/nixl support will be added later by the community." \
+    "$DSA_P --disaggregation-transfer-backend nixl" \
+    "$DSA_P --disaggregation-transfer-backend mooncake"
+seed seed-001 cp-dsa-cache-layer-split-pp \
+    "--enable-dsa-cache-layer-split is not supported with pipeline parallelism (pp_size > 1) yet. It requires prefill context parallelism, and CP + PP has not been validated for this feature." \
+    "$DSA_P --tp-size 8 --pp-size 2" \
+    "$DSA_P --tp-size 8 --pp-size 1"
+seed seed-002 stg-backend \
+    "SGLANG_DISAGG_STAGING_BUFFER requires disaggregation_transfer_backend='mooncake' or 'nixl', got 'mori'." \
+    "SGLANG_DISAGG_STAGING_BUFFER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend mori" \
+    "SGLANG_DISAGG_STAGING_BUFFER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend mooncake"
+seed seed-003 dec-offload-storage \
+    "The argument disaggregation-decode-enable-offload-kvcache is only supported when hicache-storage-backend is provided." \
+    "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache" \
+    "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend mooncake"
+seed seed-004 stg-pp-mooncake \
+    "SGLANG_DISAGG_STAGING_BUFFER with pp_size > 1 is only supported by Mooncake." \
+    "export SGLANG_DISAGG_STAGING_BUFFER=1
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend nixl --pipeline-parallel-size 2" \
+    "export SGLANG_DISAGG_STAGING_BUFFER=1
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend mooncake --pipeline-parallel-size 2"
+
+# The seed pages' own "after" lines name flags SGLang does not have
+# (--cp-size, --hicache-storage-backend-mooncake-config-path): pdwiz must say
+# so, with a hint, and nothing else.
+printf '%s\n' "$DSA_P --pp-size 1 --cp-size 2" > "$T/s1.sh"
+expect_rc "seed-001 page after: fake flag reported" 1 $PDWIZ check --format json "$T/s1.sh"
+json_check "seed-001 page after: only argparse" only argparse-unrecognized
+
+# --- documented launch commands check clean ---
+for f in share/examples/*.sh share/examples/config.yaml; do
+	expect_rc "example $f" 0 $PDWIZ check --format json "$f"
+	json_check "example $f clean" clean
+done
+
+# --- argparse-faithful errors ---
+expect_rc "unknown flag" 1 $PDWIZ check -- --model-path m --tp-sizee 2
+grep -q "error: unrecognized arguments: --tp-sizee 2 \[argparse-unrecognized\]" "$T/out" && ok || bad "unknown flag message"
+grep -q "hint: did you mean --tp-size?" "$T/out" && ok || bad "did-you-mean hint"
+expect_rc "bad choice" 1 $PDWIZ check -- --model-path m --disaggregation-transfer-backend rdma
+grep -q "argument --disaggregation-transfer-backend: invalid choice: 'rdma' (choose from 'mooncake', 'nixl', 'ascend', 'fake', 'mori', 'mooncake_tcp')" "$T/out" && ok || bad "choice message"
+expect_rc "bad int" 1 $PDWIZ check -- --model-path m --tp-size x
+grep -q "argument --tp-size: invalid int value: 'x'" "$T/out" && ok || bad "int message"
+
+# --- text format: FILE:LINE: severity: message [rule] + fix ---
+printf '# prefill\nexport SGLANG_DISAGG_STAGING_BUFFER=1\npython -m sglang.launch_server \\\n  --model-path meta-llama/Llama-3.1-8B-Instruct \\\n  --disaggregation-mode prefill \\\n  --disaggregation-transfer-backend ascend\n' > "$T/l.sh"
+expect_rc "text exit" 1 env NO_COLOR=1 $PDWIZ check "$T/l.sh"
+grep -q "^$T/l.sh:6: error: SGLANG_DISAGG_STAGING_BUFFER requires disaggregation_transfer_backend='mooncake' or 'nixl', got 'ascend'. \[stg-backend\]$" "$T/out" && ok || bad "text line format"
+grep -q "^    fix: " "$T/out" && ok || bad "text fix line"
+grep -q "$(printf '\033')" "$T/out" && bad "colour when piped" || ok
+
+# --- --config YAML: loader rules ---
+printf 'model-path: m\nenable-tp-lm-head-all-to-all: true\n' > "$T/c.yaml"
+expect_rc "config unsupported action" 1 $PDWIZ check --format json "$T/c.yaml"
+json_check "config unsupported action msg" has config-unsupported-action error "Unsupported config option 'enable-tp-lm-head-all-to-all' with action 'BooleanOptionalAction'"
+printf 'model-path: m\ndisaggregation-mode: decode\nenable-hierarchical-cache: true\n' > "$T/d.yaml"
+expect_rc "config rules run" 1 $PDWIZ check --format json "$T/d.yaml"
+json_check "config decode hicache" has hc-radix-exclusive error ""
+
+# --- unusable input: exit 2, clear message ---
+expect_rc "missing file" 2 $PDWIZ check "$T/nope.sh"
+grep -q "nope.sh: No such file or directory" "$T/err" && ok || bad "missing file message"
+printf 'python -m sglang.launch_server --model-path "m\n' > "$T/q.sh"
+expect_rc "unterminated quote" 2 $PDWIZ check "$T/q.sh"
+grep -q "q.sh:1:.*unterminated" "$T/err" && ok || bad "unterminated quote message"
+printf 'a\0b' > "$T/bin.sh"
+expect_rc "binary input" 2 $PDWIZ check "$T/bin.sh"
+printf 'model-path: [m\n' > "$T/bad.yaml"
+expect_rc "bad yaml" 2 $PDWIZ check "$T/bad.yaml"
+grep -q "bad.yaml:2:1:" "$T/err" && ok || bad "bad yaml position: $(cat "$T/err")"
+printf 'echo hello\n' > "$T/none.sh"
+expect_rc "no sglang command" 2 $PDWIZ check "$T/none.sh"
+expect_rc "bad option" 2 $PDWIZ check --frobnicate x
+expect_rc "bad format" 2 $PDWIZ check --format xml "$T/l.sh"
+
+# --- JSON is valid for hostile input ---
+printf 'python -m sglang.launch_server --model-path "$(printf \\"\\x01\\t\\")" --served-model-name "\xff\xfe\\\\u0000" --tp-size 2\n' > "$T/h.sh"
+$PDWIZ check --format json "$T/h.sh" > "$T/out" 2>/dev/null
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/out" && ok || bad "json on hostile input"
+
+# --- explain, rules, version, help ---
+expect_rc "explain" 0 $PDWIZ explain stg-backend
+for s in "SGLANG_DISAGG_STAGING_BUFFER requires" "What it means" "Fixes" "Example fix" "Source" "pd_disaggregation_hook.py"; do
+	grep -q "$s" "$T/out" && ok || bad "explain lacks '$s'"
+done
+expect_rc "explain unknown" 2 $PDWIZ explain stg-backnd
+grep -q "did you mean 'stg-backend'" "$T/err" && ok || bad "explain did-you-mean"
+expect_rc "rules json" 0 $PDWIZ rules --format json
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert len(r) > 150' "$T/out" && ok || bad "rules json"
+expect_rc "version" 0 $PDWIZ --version
+grep -q "00e1106f4ab55cfb7dceeba2dfbc04b0cc40bb6f" "$T/out" && ok || bad "version lacks commits"
+expect_rc "help" 0 $PDWIZ --help
+
+# --- PDWIZ_DATADIR pointing nowhere is a clear error ---
+expect_rc "bad datadir" 2 env PDWIZ_DATADIR=/nonexistent $PDWIZ check "$T/l.sh"
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,254 @@
+/* test_engine.c - rule evaluation: SGLang's order and overrides, the
+ * subtleties the issue names, availability (engine_blocks), unknown facts. */
+#define _POSIX_C_SOURCE 200809L
+#include "testutil.h"
+
+#include <string.h>
+
+#include "core/config.h"
+#include "core/engine.h"
+#include "io/server.h"
+#include "io/shell.h"
+
+static struct catalog	*cat;
+
+/* Run the engine on one command line; returns the result (caller frees). */
+static void
+run(const char *cmd, const char *arch, struct result *res, struct config *cfg)
+{
+	struct sh_script	sc = { 0 };
+	struct config		base = { 0 };
+	struct result		diags;
+	char			err[256];
+
+	config_init(&base, cat);
+	if (arch != NULL)
+		assert_int_equal(facts_set(cat, &base, "model_arch", arch, err,
+		    sizeof err), 0);
+	assert_int_equal(sh_parse(cmd, strlen(cmd), &sc, err, sizeof err), 0);
+	assert_true(sc.ncmds >= 1);
+	result_init(&diags);
+	result_init(res);
+	config_init(cfg, cat);
+	server_from_cmd(cat, &sc.cmds[sc.ncmds - 1], &base, cfg, &diags, NULL);
+	if (diags.nerrors > 0)
+		fail_msg("reader: %s", diags.d[0].msg);
+	engine_run(cat, cfg, res);
+	result_free(&diags);
+	config_free(&base);
+	sh_script_free(&sc);
+}
+
+static const struct diag *
+find(const struct result *r, const char *id)
+{
+	size_t	i;
+
+	for (i = 0; i < r->n; i++)
+		if (strcmp(r->d[i].id, id) == 0)
+			return &r->d[i];
+	return NULL;
+}
+
+#define LAUNCH "python -m sglang.launch_server --model-path m "
+
+static void
+test_mooncake_tcp_is_mooncake(void **state)
+{
+	struct result	r;
+	struct config	c;
+	const char	*dsa = "DeepseekV32ForCausalLM";
+
+	(void)state;
+	run(LAUNCH "--disaggregation-mode prefill --enable-prefill-cp "
+	    "--cp-strategy interleave --enable-dsa-cache-layer-split "
+	    "--disaggregation-transfer-backend mooncake_tcp", dsa, &r, &c);
+	assert_null(find(&r, "cp-dsa-cache-layer-split-backend"));
+	assert_non_null(find(&r, "tb-mooncake-tcp-rewrite"));
+	/* the effective config shows the rewrite and its provenance */
+	assert_string_equal(r.eff.s[catalog_find(cat,
+	    "disaggregation_transfer_backend")].v.u.s, "mooncake");
+	assert_int_equal(r.eff.s[catalog_find(cat,
+	    "disaggregation_transfer_backend")].src, SRC_OVERRIDE);
+	assert_string_equal(r.eff.s[catalog_find(cat, "MC_FORCE_TCP")].v.u.s,
+	    "1");
+	result_free(&r);
+	config_free(&c);
+	run(LAUNCH "--disaggregation-mode prefill --enable-prefill-cp "
+	    "--cp-strategy interleave --enable-dsa-cache-layer-split "
+	    "--disaggregation-transfer-backend nixl", dsa, &r, &c);
+	assert_non_null(find(&r, "cp-dsa-cache-layer-split-backend"));
+	assert_string_equal(find(&r, "cp-dsa-cache-layer-split-backend")->msg,
+	    "--enable-dsa-cache-layer-split currently only supports the "
+	    "mooncake transfer backend (mooncake / mooncake_tcp). Got "
+	    "--disaggregation-transfer-backend 'nixl'. mori/nixl support will "
+	    "be added later by the community.");
+	result_free(&r);
+	config_free(&c);
+}
+
+static void
+test_staging_only_in_pd(void **state)
+{
+	struct result	r;
+	struct config	c;
+
+	(void)state;
+	run("SGLANG_DISAGG_STAGING_BUFFER=1 " LAUNCH
+	    "--disaggregation-transfer-backend mori", NULL, &r, &c);
+	assert_null(find(&r, "stg-backend"));
+	result_free(&r);
+	config_free(&c);
+	run("SGLANG_DISAGG_STAGING_BUFFER=1 " LAUNCH
+	    "--disaggregation-mode decode --disaggregation-transfer-backend mori",
+	    NULL, &r, &c);
+	assert_non_null(find(&r, "stg-backend"));
+	assert_int_equal(find(&r, "stg-backend")->sev, SEV_ERROR);
+	result_free(&r);
+	config_free(&c);
+}
+
+static void
+test_decode_hicache_needs_radix(void **state)
+{
+	struct result	r;
+	struct config	c;
+	int		rdx = catalog_find(cat, "disable_radix_cache");
+
+	(void)state;
+	run(LAUNCH "--disaggregation-mode decode --enable-hierarchical-cache",
+	    NULL, &r, &c);
+	assert_non_null(find(&r, "dec-chunk-cache-default"));
+	assert_non_null(find(&r, "hc-radix-exclusive"));
+	assert_true(r.eff.s[rdx].v.u.b);
+	assert_int_equal(r.eff.s[rdx].src, SRC_OVERRIDE);
+	result_free(&r);
+	config_free(&c);
+	run(LAUNCH "--disaggregation-mode decode --enable-hierarchical-cache "
+	    "--disaggregation-decode-enable-radix-cache", NULL, &r, &c);
+	assert_null(find(&r, "hc-radix-exclusive"));
+	result_free(&r);
+	config_free(&c);
+}
+
+static void
+test_chunked_page_skips_decode(void **state)
+{
+	struct result	r;
+	struct config	c;
+
+	(void)state;
+	run(LAUNCH "--disaggregation-mode prefill --page-size 64 "
+	    "--chunked-prefill-size 1000", NULL, &r, &c);
+	assert_non_null(find(&r, "pd-chunked-page"));
+	result_free(&r);
+	config_free(&c);
+	run(LAUNCH "--disaggregation-mode decode --page-size 64 "
+	    "--chunked-prefill-size 1000", NULL, &r, &c);
+	assert_null(find(&r, "pd-chunked-page"));
+	result_free(&r);
+	config_free(&c);
+}
+
+static void
+test_blocks(void **state)
+{
+	struct result		 r;
+	struct config		 c;
+	const struct rule	*why;
+	int			 hc = catalog_find(cat, "enable_hierarchical_cache");
+	int			 be = catalog_find(cat,
+	    "disaggregation_transfer_backend");
+	int			 drc = catalog_find(cat,
+	    "disaggregation_decode_enable_radix_cache");
+
+	(void)state;
+	run(LAUNCH "--disaggregation-mode decode", NULL, &r, &c);
+	why = engine_blocks(cat, &c, hc, val_bool(true));
+	assert_non_null(why);
+	assert_string_equal(why->id, "hc-radix-exclusive");
+	assert_null(engine_blocks(cat, &c, hc, val_bool(false)));
+	/* the fix: enabling decode radix cache makes the value available */
+	config_set(&c, drc, val_bool(true), SRC_USER, 0, 0);
+	assert_null(engine_blocks(cat, &c, hc, val_bool(true)));
+	result_free(&r);
+	config_free(&c);
+
+	run(LAUNCH "--disaggregation-mode prefill --enable-prefill-cp "
+	    "--cp-strategy interleave --enable-dsa-cache-layer-split",
+	    "DeepseekV32ForCausalLM", &r, &c);
+	why = engine_blocks(cat, &c, be, val_str("nixl"));
+	assert_non_null(why);
+	assert_string_equal(why->id, "cp-dsa-cache-layer-split-backend");
+	assert_null(engine_blocks(cat, &c, be, val_str("mooncake")));
+	assert_null(engine_blocks(cat, &c, be, val_str("mooncake_tcp")));
+	result_free(&r);
+	config_free(&c);
+}
+
+static void
+test_unknown_fact(void **state)
+{
+	struct result		 r;
+	struct config		 c;
+	const struct diag	*d;
+
+	(void)state;
+	run("SGLANG_DISAGG_STAGING_BUFFER=1 " LAUNCH
+	    "--disaggregation-mode prefill", NULL, &r, &c);
+	d = find(&r, "stg-mla-prefill");
+	assert_non_null(d);
+	assert_int_equal(d->sev, SEV_UNKNOWN);
+	assert_non_null(strstr(d->note, "could not check:"));
+	result_free(&r);
+	config_free(&c);
+	run("SGLANG_DISAGG_STAGING_BUFFER=1 " LAUNCH
+	    "--disaggregation-mode prefill", "LlamaForCausalLM", &r, &c);
+	assert_null(find(&r, "stg-mla-prefill"));
+	result_free(&r);
+	config_free(&c);
+}
+
+static void
+test_fix_applies(void **state)
+{
+	struct result		 r, r2;
+	struct config		 c;
+	const struct diag	*d;
+
+	(void)state;
+	run("SGLANG_DISAGG_STAGING_BUFFER=1 " LAUNCH
+	    "--disaggregation-mode prefill --disaggregation-transfer-backend "
+	    "mori", "LlamaForCausalLM", &r, &c);
+	d = find(&r, "stg-backend");
+	assert_non_null(d);
+	assert_true(d->rule->nfixes > 0);
+	engine_apply_fix(d->rule, 0, &c);
+	result_init(&r2);
+	engine_run(cat, &c, &r2);
+	assert_null(find(&r2, "stg-backend"));
+	result_free(&r2);
+	result_free(&r);
+	config_free(&c);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest	tests[] = {
+		cmocka_unit_test(test_mooncake_tcp_is_mooncake),
+		cmocka_unit_test(test_staging_only_in_pd),
+		cmocka_unit_test(test_decode_hicache_needs_radix),
+		cmocka_unit_test(test_chunked_page_skips_decode),
+		cmocka_unit_test(test_blocks),
+		cmocka_unit_test(test_unknown_fact),
+		cmocka_unit_test(test_fix_applies),
+	};
+	int	rc;
+
+	cat = test_catalog();
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	catalog_free(cat);
+	intern_free_all();
+	return rc;
+}

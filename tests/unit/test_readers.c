@@ -1,0 +1,270 @@
+/* test_readers.c - the YAML tree reader, the argparse-faithful argument
+ * reader, environment variables and SGLang --config files. */
+#define _POSIX_C_SOURCE 200809L
+#include "testutil.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/config.h"
+#include "core/engine.h"
+#include "core/ydoc.h"
+#include "io/argv.h"
+
+static struct catalog	*cat;
+
+static void
+test_ydoc_bad(void **state)
+{
+	static const struct {
+		const char	*text;
+		const char	*want;
+	} bad[] = {
+		{ "a: 1\na: 2\n", "t.yaml:2:1: duplicate key 'a' (first at line 1)" },
+		{ "a: &x 1\nb: *x\n", "t.yaml:1:4: YAML anchors" },
+		{ "a: [1, 2\n", "t.yaml:" },
+		{ "a: 1\n---\nb: 2\n", "more than one YAML document" },
+		{ "a:\n\tb: 1\n", "t.yaml:" },
+		{ "", "t.yaml:1:1: file is empty" },
+		{ "? [a]\n: 1\n", "mapping keys must be plain strings" },
+	};
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char		 err[512] = "";
+		struct ynode	*n = ydoc_parse("t.yaml", bad[i].text,
+		    strlen(bad[i].text), false, err, sizeof err);
+
+		if (n != NULL)
+			fail_msg("'%s' parsed", bad[i].text);
+		if (strstr(err, bad[i].want) == NULL)
+			fail_msg("'%s': got '%s', want '%s'", bad[i].text, err,
+			    bad[i].want);
+	}
+}
+
+static void
+test_ydoc_limits(void **state)
+{
+	struct buf	 b = { 0 };
+	char		 err[512];
+	struct ynode	*n;
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < 100000; i++)
+		buf_putc(&b, '[');
+	n = ydoc_parse("deep.yaml", b.s, b.len, false, err, sizeof err);
+	assert_null(n);
+	assert_non_null(strstr(err, "nesting deeper than 64"));
+	buf_free(&b);
+	n = ydoc_parse("nul.yaml", "a: 1\nb\0: 2", 10, false, err, sizeof err);
+	assert_null(n);
+	assert_string_equal(err, "nul.yaml:2:2: NUL byte in input");
+	n = ydoc_parse("u.yaml", "a: \xff\xfe\n", 6, false, err, sizeof err);
+	assert_null(n);
+	n = ydoc_parse("ok.yaml", "a: 1\nb: [x, y]\n", 15, false, err,
+	    sizeof err);
+	assert_non_null(n);
+	assert_int_equal(ynode_get(n, "b")->line, 2);
+	assert_int_equal(ynode_get(n, "b")->col, 4);
+	ynode_free(n);
+}
+
+/* Parse words (space separated) as SGLang arguments. */
+static void
+parse(const char *line, struct config *cfg, struct result *res)
+{
+	struct argword	 w[64];
+	char		*copy = xstrdup(line), *save = NULL, *tok;
+	size_t		 n = 0;
+
+	config_init(cfg, cat);
+	result_init(res);
+	for (tok = strtok_r(copy, " ", &save); tok != NULL && n < 64;
+	    tok = strtok_r(NULL, " ", &save)) {
+		w[n].text = tok;
+		w[n].line = 1;
+		w[n].col = (int)(tok - copy) + 1;
+		w[n].unresolved = false;
+		w[n].src = SRC_CLI;
+		n++;
+	}
+	argv_parse(cat, w, n, cfg, res, NULL);
+	/* Messages are copied into res; the words may go. */
+	free(copy);
+}
+
+static const char *
+first_error(const struct result *r)
+{
+	size_t	i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->d[i].sev == SEV_ERROR)
+			return r->d[i].msg;
+	return "";
+}
+
+static void
+test_argparse_messages(void **state)
+{
+	static const struct {
+		const char	*args;
+		const char	*want;
+	} cases[] = {
+		{ "--model-path m --tp-sizee 2",
+		  "unrecognized arguments: --tp-sizee 2" },
+		{ "--model-path m --tp-size x",
+		  "argument --tp-size: invalid int value: 'x'" },
+		{ "--model-path m --mem-fraction-static high",
+		  "argument --mem-fraction-static: invalid float value: 'high'" },
+		{ "--model-path m --disaggregation-transfer-backend rdma",
+		  "argument --disaggregation-transfer-backend: invalid choice: "
+		  "'rdma' (choose from 'mooncake', 'nixl', 'ascend', 'fake', "
+		  "'mori', 'mooncake_tcp')" },
+		{ "--model-path m --tp-size",
+		  "argument --tp-size: expected one argument" },
+		{ "--model-path m --enable-dp-attention=1",
+		  "argument --enable-dp-attention: ignored explicit argument '1'" },
+		{ "--tp-size 2", "the following arguments are required: --model-path" },
+		{ "--model-path m --config a.json",
+		  "Config file must be YAML format, got: .json" },
+		{ "--model-path m --config nope.yaml",
+		  "Config file not found: nope.yaml" },
+		{ "--model-path m --config",
+		  "No config file specified after --config flag!" },
+	};
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct config	c;
+		struct result	r;
+
+		parse(cases[i].args, &c, &r);
+		if (strcmp(first_error(&r), cases[i].want) != 0)
+			fail_msg("%s: got '%s', want '%s'", cases[i].args,
+			    first_error(&r), cases[i].want);
+		result_free(&r);
+		config_free(&c);
+	}
+}
+
+static void
+test_argparse_values(void **state)
+{
+	struct config	c;
+	struct result	r;
+	int		tp = catalog_find(cat, "tp_size");
+	int		dpa = catalog_find(cat, "enable_dp_attention");
+	int		be = catalog_find(cat, "disaggregation_transfer_backend");
+
+	(void)state;
+	parse("--model m --tensor-parallel-size 4 --enable-dp-attention "
+	    "--disaggregation-transfer-backend=nixl", &c, &r);
+	assert_int_equal(r.nerrors, 0);
+	assert_int_equal(c.s[tp].v.u.i, 4);
+	assert_int_equal(c.s[tp].src, SRC_CLI);
+	assert_int_equal(c.s[tp].col, 11);	/* points at the flag */
+	assert_true(c.s[dpa].v.u.b);
+	assert_string_equal(c.s[be].v.u.s, "nixl");
+	result_free(&r);
+	config_free(&c);
+	/* the last occurrence wins, like argparse */
+	parse("--model m --tp-size 2 --tp-size 8", &c, &r);
+	assert_int_equal(c.s[tp].v.u.i, 8);
+	result_free(&r);
+	config_free(&c);
+}
+
+static void
+test_env(void **state)
+{
+	struct config		c;
+	struct result		r;
+	struct env_entry	e[] = {
+		{ "SGLANG_DISAGG_STAGING_BUFFER", "1", 1, 1, false },
+		{ "SGLANG_DISAGGREGATION_QUEUE_SIZE", "many", 2, 1, false },
+		{ "SOME_OTHER_VAR", "x", 3, 1, false },
+	};
+	int			sb = catalog_find(cat, "SGLANG_DISAGG_STAGING_BUFFER");
+
+	(void)state;
+	config_init(&c, cat);
+	result_init(&r);
+	assert_int_equal(env_apply(cat, e, 3, &c, &r), 1);
+	assert_true(c.s[sb].v.t == V_BOOL && c.s[sb].v.u.b);
+	assert_int_equal(c.s[sb].src, SRC_ENV);
+	assert_string_equal(r.d[0].msg, "environment variable "
+	    "SGLANG_DISAGGREGATION_QUEUE_SIZE: invalid int value: 'many'");
+	result_free(&r);
+	config_free(&c);
+}
+
+static void
+test_sgconfig(void **state)
+{
+	static const char	 good[] =
+	    "model-path: meta-llama/Meta-Llama-3-8B-Instruct\n"
+	    "host: 0.0.0.0\nport: 30000\ntensor-parallel-size: 2\n"
+	    "enable-dp-attention: true\ntrust-remote-code: false\n";
+	struct argword		*w;
+	size_t			 n, i;
+	struct result		 r;
+	struct config		 c;
+
+	(void)state;
+	result_init(&r);
+	assert_int_equal(sgconfig_read_text(cat, "c.yaml", good,
+	    sizeof good - 1, &w, &n, &r), 0);
+	assert_int_equal(r.n, 0);
+	config_init(&c, cat);
+	argv_parse(cat, w, n, &c, &r, NULL);
+	assert_int_equal(r.nerrors, 0);
+	assert_int_equal(c.s[catalog_find(cat, "tp_size")].v.u.i, 2);
+	assert_int_equal(c.s[catalog_find(cat, "tp_size")].src, SRC_CONFIG);
+	assert_int_equal(c.s[catalog_find(cat, "tp_size")].line, 4);
+	assert_false(c.s[catalog_find(cat, "trust_remote_code")].v.u.b);
+	for (i = 0; i < n; i++)
+		assert_true(w[i].src == SRC_CONFIG);
+	argwords_free(w, n);
+	config_free(&c);
+	result_free(&r);
+
+	result_init(&r);
+	sgconfig_read_text(cat, "c.yaml", "- a\n- b\n", 8, &w, &n, &r);
+	assert_string_equal(r.d[0].msg,
+	    "Config file must contain a dictionary at root level");
+	argwords_free(w, n);
+	result_free(&r);
+
+	result_init(&r);
+	sgconfig_read_text(cat, "c.yaml", "enable-tp-lm-head-all-to-all: true\n",
+	    35, &w, &n, &r);
+	assert_string_equal(r.d[0].msg, "Unsupported config option "
+	    "'enable-tp-lm-head-all-to-all' with action 'BooleanOptionalAction'");
+	argwords_free(w, n);
+	result_free(&r);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest	tests[] = {
+		cmocka_unit_test(test_ydoc_bad),
+		cmocka_unit_test(test_ydoc_limits),
+		cmocka_unit_test(test_argparse_messages),
+		cmocka_unit_test(test_argparse_values),
+		cmocka_unit_test(test_env),
+		cmocka_unit_test(test_sgconfig),
+	};
+	int	rc;
+
+	cat = test_catalog();
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	catalog_free(cat);
+	intern_free_all();
+	return rc;
+}

@@ -1,0 +1,28 @@
+/* testutil.h - shared helpers for the cmocka suites. */
+#ifndef PDWIZ_TESTUTIL_H
+#define PDWIZ_TESTUTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "core/catalog.h"
+#include "core/util.h"
+
+/* The catalog of the source tree (PDWIZ_DATADIR or the current directory). */
+static inline struct catalog *
+test_catalog(void)
+{
+	const char	*dir = getenv("PDWIZ_DATADIR");
+	char		 err[2048];
+	struct catalog	*cat = catalog_load(dir ? dir : ".", err, sizeof err);
+
+	if (cat == NULL)
+		fail_msg("catalog: %s", err);
+	return cat;
+}
+
+#endif
