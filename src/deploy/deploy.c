@@ -1,0 +1,957 @@
+/*
+ * deploy.c - the deployment model: editing, expansion into launch commands
+ * (the plan), per-role configs, and the per-server + cross-role checks.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "deploy/deploy.h"
+#include "deploy/deploy_int.h"
+#include "core/util.h"
+#include "io/argv.h"
+#include "io/server.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const role_names[NROLE] = { "prefill", "decode", "router",
+    "single" };
+
+const char *
+role_name(enum role r)
+{
+	return (unsigned)r < NROLE ? role_names[r] : "?";
+}
+
+/* ---- router options: sglang_router's CLI, the ones pdwiz models ---- */
+
+const struct router_opt router_opts[] = {
+	{ "policy", RT_STR },
+	{ "prefill_policy", RT_STR },
+	{ "decode_policy", RT_STR },
+	{ "worker_startup_timeout_secs", RT_INT },
+	{ "worker_startup_check_interval", RT_INT },
+	{ "request_timeout_secs", RT_INT },
+	{ "max_concurrent_requests", RT_INT },
+	{ "max_payload_size", RT_INT },
+	{ "disable_circuit_breaker", RT_BOOL },
+	{ "disable_retries", RT_BOOL },
+	{ "cb_failure_threshold", RT_INT },
+	{ "retry_max_retries", RT_INT },
+	{ "health_check_interval_secs", RT_INT },
+	{ "health_check_timeout_secs", RT_INT },
+	{ "log_level", RT_STR },
+	{ "log_dir", RT_STR },
+	{ "prometheus_host", RT_STR },
+	{ "prometheus_port", RT_INT },
+	{ NULL, RT_STR }
+};
+
+const struct router_opt *
+router_opt_find(const char *name)
+{
+	const struct router_opt	*r;
+
+	for (r = router_opts; r->name != NULL; r++)
+		if (strcmp(r->name, name) == 0)
+			return r;
+	return NULL;
+}
+
+/* ---- small helpers ---- */
+
+void
+kv_set(struct kv **arr, size_t *n, const char *name, const char *value,
+    int line, int col)
+{
+	size_t	i;
+
+	for (i = 0; i < *n; i++)
+		if (strcmp((*arr)[i].name, name) == 0)
+			break;
+	if (i < *n) {
+		free((*arr)[i].value);
+		if (value == NULL) {
+			free((*arr)[i].name);
+			memmove(&(*arr)[i], &(*arr)[i + 1], (*n - i - 1) *
+			    sizeof **arr);
+			(*n)--;
+			return;
+		}
+		(*arr)[i].value = xstrdup(value);
+		(*arr)[i].line = line;
+		(*arr)[i].col = col;
+		return;
+	}
+	if (value == NULL)
+		return;
+	*arr = xreallocarray(*arr, *n + 1, sizeof **arr);
+	(*arr)[*n].name = xstrdup(name);
+	(*arr)[*n].value = xstrdup(value);
+	(*arr)[*n].line = line;
+	(*arr)[*n].col = col;
+	(*n)++;
+}
+
+const struct kv *
+kv_get(const struct kv *arr, size_t n, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(arr[i].name, name) == 0)
+			return &arr[i];
+	return NULL;
+}
+
+int
+kv_name_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct kv *)a)->name,
+	    ((const struct kv *)b)->name);
+}
+
+static void
+kv_free(struct kv *arr, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(arr[i].name);
+		free(arr[i].value);
+	}
+	free(arr);
+}
+
+static void
+endpoints_free(struct endpoint *e, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(e[i].url);
+	free(e);
+}
+
+static void
+strv_free(char **v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void
+role_spec_init(struct role_spec *r)
+{
+	memset(r, 0, sizeof *r);
+	r->nodes_per_instance = 1;
+	r->port = -1;
+	r->bootstrap_port = -1;
+	r->dist_init_port = -1;
+	r->base_gpu_id = -1;
+}
+
+void
+deployment_init(struct deployment *d)
+{
+	int	i;
+
+	memset(d, 0, sizeof *d);
+	for (i = 0; i < NROLE; i++)
+		role_spec_init(&d->role[i]);
+}
+
+void
+role_spec_free(struct role_spec *r)
+{
+	strv_free(r->hosts, r->nhosts);
+	kv_free(r->opts, r->nopts);
+	kv_free(r->env, r->nenv);
+	free(r->policy);
+	endpoints_free(r->prefill_urls, r->nprefill_urls);
+	endpoints_free(r->decode_urls, r->ndecode_urls);
+	strv_free(r->extra_args, r->nextra_args);
+	free(r->bind_host);
+	role_spec_init(r);
+}
+
+void
+deployment_free(struct deployment *d)
+{
+	int	i;
+
+	free(d->name);
+	free(d->model);
+	kv_free(d->facts, d->nfacts);
+	free(d->sglang_version);
+	kv_free(d->shared, d->nshared);
+	kv_free(d->shared_env, d->nshared_env);
+	for (i = 0; i < NROLE; i++)
+		role_spec_free(&d->role[i]);
+	free(d->path);
+	free(d->k8s_image);
+	free(d->k8s_namespace);
+	deployment_init(d);
+}
+
+void
+deployment_default(struct deployment *d, const char *model)
+{
+	int	i;
+
+	deployment_init(d);
+	d->name = xstrdup("pd");
+	d->model = xstrdup(model != NULL ? model :
+	    "meta-llama/Llama-3.1-8B-Instruct");
+	for (i = 0; i < 3; i++) {
+		struct role_spec	*r = &d->role[i];
+
+		r->enabled = true;
+		r->instances = 1;
+		r->gpus_per_node = i == ROLE_ROUTER ? 0 : 1;
+		r->hosts = xcalloc(1, sizeof *r->hosts);
+		r->hosts[0] = xstrdup("127.0.0.1");
+		r->nhosts = 1;
+	}
+	d->role[ROLE_PREFILL].port = 30000;
+	d->role[ROLE_PREFILL].bootstrap_port = 8998;
+	d->role[ROLE_PREFILL].base_gpu_id = 0;
+	d->role[ROLE_DECODE].port = 30001;
+	d->role[ROLE_DECODE].base_gpu_id = 1;
+	d->role[ROLE_ROUTER].port = 8000;
+}
+
+/* Option name, or flag spelling, to a catalog index of a flag or env var. */
+int
+deploy_resolve(const struct catalog *cat, const char *name)
+{
+	int	o;
+
+	if (name[0] == '-')
+		o = catalog_find_flag(cat, name);
+	else
+		o = catalog_find(cat, name);
+	if (o >= 0 && cat->opts[o].kind != OK_FLAG && cat->opts[o].kind !=
+	    OK_ENV)
+		return -1;
+	return o;
+}
+
+/* Check value text against the option's type and choices. */
+int
+deploy_check_value(const struct catalog *cat, int o, const char *value,
+    char *err, size_t errlen)
+{
+	const struct option	*op = &cat->opts[o];
+	struct value		 v;
+	size_t			 i;
+
+	if (op->type == T_LIST)
+		return 0;
+	if (val_parse(op->type, value, &v) != 0) {
+		snprintf(err, errlen, "%s: '%s' is not a valid %s", op->name,
+		    value, op->type == T_INT ? "integer" : op->type ==
+		    T_FLOAT ? "number" : "boolean (true or false)");
+		return -1;
+	}
+	if (op->nchoices > 0 && op->type == T_STR) {
+		for (i = 0; i < op->nchoices; i++)
+			if (strcmp(op->choices[i], value) == 0)
+				return 0;
+		snprintf(err, errlen, "%s: '%s' is not one of the choices "
+		    "(%s%s)", op->name, value, op->choices[0],
+		    op->nchoices > 1 ? ", ..." : "");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+set_in(const struct catalog *cat, struct kv **opts, size_t *nopts,
+    struct kv **env, size_t *nenv, const char *name, const char *value,
+    char *err, size_t errlen)
+{
+	int	o = deploy_resolve(cat, name);
+
+	if (o < 0) {
+		snprintf(err, errlen, "unknown SGLang option or environment "
+		    "variable '%s'", name);
+		return -1;
+	}
+	if (value != NULL && deploy_check_value(cat, o, value, err, errlen))
+		return -1;
+	if (cat->opts[o].kind == OK_ENV)
+		kv_set(env, nenv, cat->opts[o].name, value, 0, 0);
+	else
+		kv_set(opts, nopts, cat->opts[o].name, value, 0, 0);
+	return 0;
+}
+
+int
+deployment_set(const struct catalog *cat, struct deployment *d, enum role r,
+    const char *name, const char *value, char *err, size_t errlen)
+{
+	struct role_spec	*rs;
+
+	if ((unsigned)r >= NROLE) {
+		snprintf(err, errlen, "no such role");
+		return -1;
+	}
+	rs = &d->role[r];
+	if (r == ROLE_ROUTER) {
+		const struct router_opt	*ro;
+
+		if (strncmp(name, "--", 2) == 0)
+			name += 2;
+		if ((ro = router_opt_find(name)) == NULL) {
+			snprintf(err, errlen, "unknown router option '%s'",
+			    name);
+			return -1;
+		}
+		if (strcmp(name, "policy") == 0) {
+			free(rs->policy);
+			rs->policy = value ? xstrdup(value) : NULL;
+			return 0;
+		}
+		kv_set(&rs->opts, &rs->nopts, name, value, 0, 0);
+		return 0;
+	}
+	return set_in(cat, &rs->opts, &rs->nopts, &rs->env, &rs->nenv, name,
+	    value, err, errlen);
+}
+
+int
+deployment_set_shared(const struct catalog *cat, struct deployment *d,
+    const char *name, const char *value, char *err, size_t errlen)
+{
+	return set_in(cat, &d->shared, &d->nshared, &d->shared_env,
+	    &d->nshared_env, name, value, err, errlen);
+}
+
+int
+deployment_set_fact(const struct catalog *cat, struct deployment *d,
+    const char *name, const char *value, char *err, size_t errlen)
+{
+	int	o = catalog_find(cat, name);
+
+	if (o < 0 || cat->opts[o].kind != OK_FACT) {
+		snprintf(err, errlen, "unknown fact '%s'", name);
+		return -1;
+	}
+	if (value != NULL && deploy_check_value(cat, o, value, err, errlen))
+		return -1;
+	kv_set(&d->facts, &d->nfacts, name, value, 0, 0);
+	return 0;
+}
+
+const char *
+deployment_get(const struct catalog *cat, const struct deployment *d,
+    enum role r, const char *name)
+{
+	const struct kv	*k;
+	int		 o;
+
+	if ((unsigned)r >= NROLE)
+		return NULL;
+	if (r == ROLE_ROUTER) {
+		if (strcmp(name, "policy") == 0)
+			return d->role[r].policy;
+		k = kv_get(d->role[r].opts, d->role[r].nopts, name);
+		return k ? k->value : NULL;
+	}
+	if ((o = deploy_resolve(cat, name)) < 0)
+		return NULL;
+	name = cat->opts[o].name;
+	if (cat->opts[o].kind == OK_ENV) {
+		if ((k = kv_get(d->role[r].env, d->role[r].nenv, name)) != NULL)
+			return k->value;
+		k = kv_get(d->shared_env, d->nshared_env, name);
+		return k ? k->value : NULL;
+	}
+	if ((k = kv_get(d->role[r].opts, d->role[r].nopts, name)) != NULL)
+		return k->value;
+	k = kv_get(d->shared, d->nshared, name);
+	return k ? k->value : NULL;
+}
+
+/* ---- the plan ---- */
+
+struct wl {
+	char	**w;
+	int	 *line, *col;
+	size_t	  n, cap;
+};
+
+static void
+wl_add(struct wl *l, const char *s, int line, int col)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 32;
+		l->w = xreallocarray(l->w, l->cap, sizeof *l->w);
+		l->line = xreallocarray(l->line, l->cap, sizeof *l->line);
+		l->col = xreallocarray(l->col, l->cap, sizeof *l->col);
+	}
+	l->w[l->n] = xstrdup(s);
+	l->line[l->n] = line;
+	l->col[l->n] = col;
+	l->n++;
+}
+
+static void
+wl_addf(struct wl *l, int line, const char *fmt, int v)
+{
+	char	tmp[64];
+
+	snprintf(tmp, sizeof tmp, fmt, v);
+	wl_add(l, tmp, line, 0);
+}
+
+/* Words for one option kv: --flag [value...]. */
+static void
+kv_words(const struct catalog *cat, const struct kv *k, struct wl *l)
+{
+	int			 o = catalog_find(cat, k->name);
+	const struct option	*op;
+	struct value		 v;
+	const char		*p, *q;
+
+	if (o < 0)
+		return;
+	op = &cat->opts[o];
+	switch (op->type) {
+	case T_BOOL:
+		if (val_parse(T_BOOL, k->value ? k->value : "true", &v) == 0 &&
+		    v.u.b)
+			wl_add(l, op->flag, k->line, k->col);
+		else if (val_parse(T_BOOL, k->value, &v) != 0) {
+			wl_add(l, op->flag, k->line, k->col);
+			wl_add(l, k->value, k->line, k->col);
+		}
+		return;
+	case T_BOOLOPT:
+		if (val_parse(T_BOOL, k->value ? k->value : "true", &v) == 0 &&
+		    !v.u.b) {
+			char	*neg = xasprintf("--no-%s", op->flag + 2);
+
+			wl_add(l, neg, k->line, k->col);
+			free(neg);
+		} else
+			wl_add(l, op->flag, k->line, k->col);
+		return;
+	case T_LIST:
+		wl_add(l, op->flag, k->line, k->col);
+		for (p = k->value ? k->value : ""; *p != '\0'; p = q) {
+			char	*item;
+
+			q = strchr(p, '\x1f');
+			if (q == NULL)
+				q = p + strlen(p);
+			item = xstrndup(p, (size_t)(q - p));
+			wl_add(l, item, k->line, k->col);
+			free(item);
+			if (*q == '\x1f')
+				q++;
+		}
+		return;
+	default:
+		wl_add(l, op->flag, k->line, k->col);
+		wl_add(l, k->value ? k->value : "", k->line, k->col);
+		return;
+	}
+}
+
+const char *
+role_host(const struct role_spec *r, int inst, int rank)
+{
+	size_t	i = (size_t)inst * (size_t)r->nodes_per_instance + (size_t)rank;
+
+	if (r->nhosts == 0)
+		return "127.0.0.1";
+	if (r->nhosts == 1 || i >= r->nhosts)
+		return r->hosts[r->nhosts == 1 ? 0 : r->nhosts - 1];
+	return r->hosts[i];
+}
+
+int
+role_port(const struct role_spec *r, int base, int inst)
+{
+	return base < 0 ? base : base + inst * r->port_step;
+}
+
+int
+role_bootstrap_port(const struct catalog *cat, const struct role_spec *r,
+    int inst)
+{
+	int	o;
+
+	if (r->bootstrap_port >= 0)
+		return role_port(r, r->bootstrap_port, inst);
+	o = catalog_find(cat, "disaggregation_bootstrap_port");
+	return o >= 0 && cat->opts[o].def.t == V_INT ?
+	    (int)cat->opts[o].def.u.i : 8998;
+}
+
+char *
+url_for(const char *host, int port)
+{
+	if (strchr(host, ':') != NULL && host[0] != '[')
+		return xasprintf("http://[%s]:%d", host, port);
+	return xasprintf("http://%s:%d", host, port);
+}
+
+/* Merge env: shared then role (role wins), as an owned kv array. */
+static void
+merged_env(const struct deployment *d, enum role r, struct kv **out,
+    size_t *n)
+{
+	size_t	i;
+
+	*out = NULL;
+	*n = 0;
+	if (r != ROLE_ROUTER)
+		for (i = 0; i < d->nshared_env; i++)
+			kv_set(out, n, d->shared_env[i].name,
+			    d->shared_env[i].value, d->shared_env[i].line,
+			    d->shared_env[i].col);
+	for (i = 0; i < d->role[r].nenv; i++)
+		kv_set(out, n, d->role[r].env[i].name, d->role[r].env[i].value,
+		    d->role[r].env[i].line, d->role[r].env[i].col);
+}
+
+static void
+server_words(const struct catalog *cat, const struct deployment *d,
+    enum role role, int inst, int rank, struct wl *l)
+{
+	const struct role_spec	*r = &d->role[role];
+	size_t			 i;
+	int			 ln = r->line;
+
+	wl_add(l, "python3", ln, 0);
+	wl_add(l, "-m", ln, 0);
+	wl_add(l, "sglang.launch_server", ln, 0);
+	wl_add(l, "--model-path", d->model_line, 0);
+	wl_add(l, d->model ? d->model : "", d->model_line, 0);
+	wl_add(l, "--disaggregation-mode", ln, 0);
+	wl_add(l, role_name(role), ln, 0);
+	wl_add(l, "--host", ln, 0);
+	wl_add(l, r->bind_host ? r->bind_host : role_host(r, inst, rank), ln,
+	    0);
+	if (r->port >= 0) {
+		wl_add(l, "--port", ln, 0);
+		wl_addf(l, ln, "%d", role_port(r, r->port, inst));
+	}
+	if (role == ROLE_PREFILL && r->bootstrap_port >= 0) {
+		wl_add(l, "--disaggregation-bootstrap-port", ln, 0);
+		wl_addf(l, ln, "%d", role_port(r, r->bootstrap_port, inst));
+	}
+	if (r->base_gpu_id >= 0) {
+		wl_add(l, "--base-gpu-id", ln, 0);
+		wl_addf(l, ln, "%d", r->base_gpu_id + inst * r->gpu_step);
+	}
+	if (r->nodes_per_instance > 1) {
+		char	*a = xasprintf("%s:%d", role_host(r, inst, 0),
+		    role_port(r, r->dist_init_port, inst));
+
+		wl_add(l, "--dist-init-addr", ln, 0);
+		wl_add(l, a, ln, 0);
+		free(a);
+		wl_add(l, "--nnodes", ln, 0);
+		wl_addf(l, ln, "%d", r->nodes_per_instance);
+		wl_add(l, "--node-rank", ln, 0);
+		wl_addf(l, ln, "%d", rank);
+	}
+	/* Shared options the role does not override, then the role's, each
+	 * sorted by name: the same deployment always gives the same words. */
+	{
+		struct kv	*all = xcalloc(d->nshared + r->nopts + 1,
+		    sizeof *all);
+		size_t		 n = 0;
+
+		for (i = 0; i < d->nshared; i++)
+			if (kv_get(r->opts, r->nopts, d->shared[i].name) == NULL)
+				all[n++] = d->shared[i];
+		qsort(all, n, sizeof *all, kv_name_cmp);
+		memcpy(all + n, r->opts, r->nopts * sizeof *all);
+		qsort(all + n, r->nopts, sizeof *all, kv_name_cmp);
+		n += r->nopts;
+		for (i = 0; i < n; i++)
+			kv_words(cat, &all[i], l);
+		free(all);
+	}
+}
+
+/* The router's endpoint lists: explicit, or one per instance. */
+void
+router_endpoints(const struct catalog *cat, const struct deployment *d,
+    struct endpoint **pe, size_t *npe, struct endpoint **de, size_t *nde)
+{
+	const struct role_spec	*rr = &d->role[ROLE_ROUTER];
+	const struct role_spec	*p = &d->role[ROLE_PREFILL];
+	const struct role_spec	*dc = &d->role[ROLE_DECODE];
+	int			 i;
+	size_t			 k;
+
+	*pe = NULL;
+	*de = NULL;
+	*npe = *nde = 0;
+	if (rr->nprefill_urls > 0 || rr->ndecode_urls > 0) {
+		*pe = xcalloc(rr->nprefill_urls + 1, sizeof **pe);
+		for (k = 0; k < rr->nprefill_urls; k++) {
+			(*pe)[k] = rr->prefill_urls[k];
+			(*pe)[k].url = xstrdup(rr->prefill_urls[k].url);
+		}
+		*npe = rr->nprefill_urls;
+		*de = xcalloc(rr->ndecode_urls + 1, sizeof **de);
+		for (k = 0; k < rr->ndecode_urls; k++) {
+			(*de)[k] = rr->decode_urls[k];
+			(*de)[k].url = xstrdup(rr->decode_urls[k].url);
+		}
+		*nde = rr->ndecode_urls;
+		return;
+	}
+	if (p->enabled && p->instances > 0) {
+		*pe = xcalloc((size_t)p->instances, sizeof **pe);
+		for (i = 0; i < p->instances; i++) {
+			(*pe)[i].url = url_for(role_host(p, i, 0),
+			    role_port(p, p->port < 0 ? 30000 : p->port, i));
+			(*pe)[i].bootstrap_port = role_bootstrap_port(cat, p, i);
+			(*pe)[i].line = rr->line;
+		}
+		*npe = (size_t)p->instances;
+	}
+	if (dc->enabled && dc->instances > 0) {
+		*de = xcalloc((size_t)dc->instances, sizeof **de);
+		for (i = 0; i < dc->instances; i++) {
+			(*de)[i].url = url_for(role_host(dc, i, 0),
+			    role_port(dc, dc->port < 0 ? 30000 : dc->port, i));
+			(*de)[i].bootstrap_port = -1;
+			(*de)[i].line = rr->line;
+		}
+		*nde = (size_t)dc->instances;
+	}
+}
+
+void
+endpoints_release(struct endpoint *e, size_t n)
+{
+	endpoints_free(e, n);
+}
+
+static void
+router_words(const struct catalog *cat, const struct deployment *d,
+    struct wl *l)
+{
+	const struct role_spec	*r = &d->role[ROLE_ROUTER];
+	struct endpoint		*pe, *de;
+	size_t			 npe, nde, i;
+	int			 ln = r->line;
+
+	wl_add(l, "python3", ln, 0);
+	wl_add(l, "-m", ln, 0);
+	wl_add(l, "sglang_router.launch_router", ln, 0);
+	wl_add(l, "--pd-disaggregation", ln, 0);
+	router_endpoints(cat, d, &pe, &npe, &de, &nde);
+	for (i = 0; i < npe; i++) {
+		wl_add(l, "--prefill", pe[i].line, pe[i].col);
+		wl_add(l, pe[i].url, pe[i].line, pe[i].col);
+		if (pe[i].bootstrap_port >= 0)
+			wl_addf(l, pe[i].line, "%d", pe[i].bootstrap_port);
+	}
+	for (i = 0; i < nde; i++) {
+		wl_add(l, "--decode", de[i].line, de[i].col);
+		wl_add(l, de[i].url, de[i].line, de[i].col);
+	}
+	endpoints_free(pe, npe);
+	endpoints_free(de, nde);
+	wl_add(l, "--host", ln, 0);
+	wl_add(l, r->bind_host ? r->bind_host : role_host(r, 0, 0), ln, 0);
+	if (r->port >= 0) {
+		wl_add(l, "--port", ln, 0);
+		wl_addf(l, ln, "%d", r->port);
+	}
+	if (r->policy != NULL) {
+		wl_add(l, "--policy", ln, 0);
+		wl_add(l, r->policy, ln, 0);
+	}
+	for (i = 0; i < r->nopts; i++) {
+		const struct router_opt	*ro = router_opt_find(r->opts[i].name);
+		char			*flag = xasprintf("--%s",
+		    r->opts[i].name);
+		char			*p;
+
+		for (p = flag; *p != '\0'; p++)
+			if (*p == '_')
+				*p = '-';
+		if (ro != NULL && ro->type == RT_BOOL) {
+			struct value	v;
+
+			if (val_parse(T_BOOL, r->opts[i].value ?
+			    r->opts[i].value : "true", &v) == 0 && v.u.b)
+				wl_add(l, flag, r->opts[i].line, r->opts[i].col);
+		} else {
+			wl_add(l, flag, r->opts[i].line, r->opts[i].col);
+			wl_add(l, r->opts[i].value ? r->opts[i].value : "",
+			    r->opts[i].line, r->opts[i].col);
+		}
+		free(flag);
+	}
+	for (i = 0; i < r->nextra_args; i++)
+		wl_add(l, r->extra_args[i], ln, 0);
+}
+
+/* Config of a server launch: facts, env, then the arguments via argparse. */
+static int
+launch_config(const struct catalog *cat, const struct deployment *d,
+    struct launch *la, struct result *diags)
+{
+	struct env_entry	*env;
+	struct argword		*w;
+	size_t			 i, n = la->argc - la->argstart;
+	int			 nerr = 0, mo;
+	char			 err[256];
+
+	config_init(&la->cfg, cat);
+	if (la->role == ROLE_ROUTER) {
+		int	ho = catalog_find(cat, "host"), po = catalog_find(cat,
+		    "port");
+
+		if (ho >= 0)
+			config_set(&la->cfg, ho, val_str(la->host), SRC_USER,
+			    d->role[ROLE_ROUTER].line, 0);
+		if (po >= 0 && d->role[ROLE_ROUTER].port >= 0)
+			config_set(&la->cfg, po,
+			    val_int(d->role[ROLE_ROUTER].port), SRC_USER,
+			    d->role[ROLE_ROUTER].line, 0);
+		return 0;
+	}
+	for (i = 0; i < d->nfacts; i++) {
+		if (d->facts[i].value == NULL)
+			continue;
+		if (facts_set(cat, &la->cfg, d->facts[i].name,
+		    d->facts[i].value, err, sizeof err) != 0) {
+			result_add(diags, "deploy-fact", SEV_ERROR, err, NULL,
+			    d->facts[i].line, d->facts[i].col);
+			nerr++;
+		}
+	}
+	env = xcalloc(la->nenv + 1, sizeof *env);
+	for (i = 0; i < la->nenv; i++) {
+		env[i].name = la->env[i].name;
+		env[i].value = la->env[i].value ? la->env[i].value : "";
+		env[i].line = la->env[i].line;
+		env[i].col = la->env[i].col;
+	}
+	nerr += env_apply(cat, env, la->nenv, &la->cfg, diags);
+	free(env);
+	w = xcalloc(n + 1, sizeof *w);
+	for (i = 0; i < n; i++) {
+		w[i].text = la->argv[la->argstart + i];
+		w[i].line = la->argline[la->argstart + i];
+		w[i].col = la->argcol[la->argstart + i];
+		w[i].unresolved = strchr(w[i].text, '$') != NULL;
+		w[i].src = SRC_CLI;
+	}
+	nerr += argv_parse(cat, w, n, &la->cfg, diags, NULL);
+	free(w);
+	mo = catalog_find(cat, "model_path");
+	if (mo >= 0 && la->cfg.s[mo].v.t == V_STR)
+		catalog_model_facts(cat, la->cfg.s[mo].v.u.s, &la->cfg);
+	return nerr;
+}
+
+static int
+build_launch(const struct catalog *cat, const struct deployment *d,
+    enum role role, int inst, int rank, struct launch *la,
+    struct result *diags)
+{
+	struct wl	l = { 0 };
+
+	memset(la, 0, sizeof *la);
+	la->role = role;
+	la->instance = inst;
+	la->node_rank = rank;
+	la->host = role_host(&d->role[role], inst, rank);
+	if (role == ROLE_ROUTER)
+		router_words(cat, d, &l);
+	else
+		server_words(cat, d, role, inst, rank, &l);
+	la->argv = l.w;
+	la->argc = l.n;
+	la->argline = l.line;
+	la->argcol = l.col;
+	la->argstart = 3;
+	merged_env(d, role, &la->env, &la->nenv);
+	return launch_config(cat, d, la, diags);
+}
+
+static void
+launch_free(struct launch *la)
+{
+	size_t	i;
+
+	for (i = 0; i < la->argc; i++)
+		free(la->argv[i]);
+	free(la->argv);
+	free(la->argline);
+	free(la->argcol);
+	kv_free(la->env, la->nenv);
+	config_free(&la->cfg);
+}
+
+int
+deployment_plan(const struct catalog *cat, const struct deployment *d,
+    struct plan *p, struct result *diags)
+{
+	struct result	 scratch;
+	int		 role, i, k, nerr = 0;
+
+	result_init(&scratch);
+	if (diags == NULL)
+		diags = &scratch;
+	memset(p, 0, sizeof *p);
+	for (role = 0; role < 3; role++) {
+		const struct role_spec	*r = &d->role[role];
+		int			 ninst = role == ROLE_ROUTER ? 1 :
+		    r->instances;
+		int			 nn = role == ROLE_ROUTER ? 1 :
+		    r->nodes_per_instance;
+
+		if (!r->enabled)
+			continue;
+		for (i = 0; i < ninst; i++)
+			for (k = 0; k < (nn > 0 ? nn : 1); k++) {
+				struct result	rd;
+
+				result_init(&rd);
+				p->l = xreallocarray(p->l, p->n + 1,
+				    sizeof *p->l);
+				nerr += build_launch(cat, d, (enum role)role, i,
+				    k, &p->l[p->n], &rd);
+				result_take(diags, &rd, (int)p->n);
+				result_free(&rd);
+				p->n++;
+			}
+	}
+	result_free(&scratch);
+	return nerr;
+}
+
+void
+plan_free(struct plan *p)
+{
+	size_t	i;
+
+	for (i = 0; i < p->n; i++)
+		launch_free(&p->l[i]);
+	free(p->l);
+	memset(p, 0, sizeof *p);
+}
+
+int
+deployment_role_config(const struct catalog *cat, const struct deployment *d,
+    enum role role, struct config *out, struct result *diags)
+{
+	struct launch	la;
+	struct result	scratch;
+	int		nerr;
+
+	result_init(&scratch);
+	if ((unsigned)role >= 3) {
+		config_init(out, cat);
+		return 0;
+	}
+	nerr = build_launch(cat, d, role, 0, 0, &la, diags ? diags : &scratch);
+	*out = la.cfg;
+	memset(&la.cfg, 0, sizeof la.cfg);
+	launch_free(&la);
+	result_free(&scratch);
+	return nerr;
+}
+
+/* ---- checks ---- */
+
+void
+result_move_keep(struct result *dst, struct result *src)
+{
+	size_t	i;
+
+	for (i = 0; i < src->n; i++) {
+		struct result	one;
+		int		cmd = src->d[i].cmd;
+
+		result_init(&one);
+		one.d = xcalloc(1, sizeof *one.d);
+		one.d[0] = src->d[i];
+		one.n = one.cap = 1;
+		result_take(dst, &one, cmd);
+		result_free(&one);
+	}
+	free(src->d);
+	src->d = NULL;
+	src->n = src->cap = 0;
+	src->nerrors = src->nwarnings = src->nunknown = src->noverrides = 0;
+}
+
+void
+deployment_check(const struct catalog *cat, const struct deployment *d,
+    struct result *out)
+{
+	struct plan		 p;
+	struct result		 rd;
+	struct config		 effs[3];
+	const struct config	*eff[3] = { NULL, NULL, NULL };
+	int			 first[3] = { -1, -1, -1 };
+	size_t			 i;
+
+	memset(effs, 0, sizeof effs);
+	result_init(&rd);
+	deployment_plan(cat, d, &p, &rd);
+	for (i = 0; i < rd.n; i++) {
+		if (rd.d[i].line == 0 && (size_t)rd.d[i].cmd < p.n)
+			rd.d[i].line = d->role[p.l[rd.d[i].cmd].role].line;
+	}
+	result_move_keep(out, &rd);
+	result_free(&rd);
+	for (i = 0; i < p.n; i++) {
+		struct launch	*la = &p.l[i];
+		struct result	 res;
+		size_t		 j;
+
+		if (first[la->role] < 0)
+			first[la->role] = (int)i;
+		if (la->role == ROLE_ROUTER) {
+			if (eff[ROLE_ROUTER] == NULL) {
+				config_copy(&effs[ROLE_ROUTER], &la->cfg);
+				eff[ROLE_ROUTER] = &effs[ROLE_ROUTER];
+			}
+			continue;
+		}
+		result_init(&res);
+		engine_run(cat, &la->cfg, &res);
+		for (j = 0; j < res.n; j++)
+			if (res.d[j].line == 0)
+				res.d[j].line = d->role[la->role].line;
+		if (eff[la->role] == NULL) {
+			effs[la->role] = res.eff;
+			memset(&res.eff, 0, sizeof res.eff);
+			eff[la->role] = &effs[la->role];
+		}
+		result_take(out, &res, (int)i);
+		result_free(&res);
+	}
+	result_init(&rd);
+	deployment_check_cross(cat, d, eff, &rd);
+	for (i = 0; i < rd.n; i++) {
+		int	r = rd.d[i].cmd;
+
+		rd.d[i].cmd = r >= 0 && r < 3 && first[r] >= 0 ? first[r] : 0;
+	}
+	result_move_keep(out, &rd);
+	result_free(&rd);
+	for (i = 0; i < 3; i++)
+		if (eff[i] != NULL)
+			config_free(&effs[i]);
+	plan_free(&p);
+}

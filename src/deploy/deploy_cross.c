@@ -1,0 +1,472 @@
+/*
+ * deploy_cross.c - cross-role checks. The rules themselves are data
+ * (rules/deploy/ files); this file computes the deployment-level facts they
+ * read (deploy.* options of rules/deploy/00-facts.yaml): router endpoint
+ * lists against the instances, reachability, port and GPU collisions.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "deploy/deploy.h"
+#include "deploy/deploy_int.h"
+#include "core/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool
+host_is_loopback(const char *h)
+{
+	return strcmp(h, "127.0.0.1") == 0 || strcmp(h, "localhost") == 0 ||
+	    strcmp(h, "::1") == 0 || strncmp(h, "127.", 4) == 0;
+}
+
+bool
+host_is_wildcard(const char *h)
+{
+	return strcmp(h, "0.0.0.0") == 0 || strcmp(h, "::") == 0;
+}
+
+int
+url_split(const char *url, char **host, int *port)
+{
+	const char	*p = strstr(url, "://"), *h, *e;
+	char		*end;
+	long		 v;
+
+	*host = NULL;
+	*port = -1;
+	p = p ? p + 3 : url;
+	if (*p == '[') {
+		h = p + 1;
+		if ((e = strchr(h, ']')) == NULL)
+			return -1;
+		*host = xstrndup(h, (size_t)(e - h));
+		p = e + 1;
+	} else {
+		h = p;
+		e = h + strcspn(h, ":/");
+		*host = xstrndup(h, (size_t)(e - h));
+		p = e;
+	}
+	if (*p == ':') {
+		v = strtol(p + 1, &end, 10);
+		if (end == p + 1 || v < 0 || v > 65535)
+			return -1;
+		*port = (int)v;
+	}
+	return 0;
+}
+
+static bool
+same_host(const char *a, const char *b)
+{
+	if (strcmp(a, b) == 0)
+		return true;
+	if (host_is_loopback(a) && host_is_loopback(b))
+		return true;
+	return host_is_wildcard(a) || host_is_wildcard(b);
+}
+
+/* Host as a key for "same machine": loopback names are one machine. */
+static const char *
+host_key(const char *h)
+{
+	return host_is_loopback(h) || host_is_wildcard(h) ? "127.0.0.1" : h;
+}
+
+static long long
+cfg_int(const struct config *c, const char *name, long long def)
+{
+	int	o = catalog_find(c->cat, name);
+
+	if (o < 0 || c->s[o].v.t != V_INT)
+		return def;
+	return c->s[o].v.u.i;
+}
+
+static bool
+cfg_bool(const struct config *c, const char *name)
+{
+	int	o = catalog_find(c->cat, name);
+
+	return o >= 0 && c->s[o].v.t == V_BOOL && c->s[o].v.u.b;
+}
+
+static const char *
+cfg_str(const struct config *c, const char *name)
+{
+	int	o = catalog_find(c->cat, name);
+
+	return o >= 0 && c->s[o].v.t == V_STR ? c->s[o].v.u.s : NULL;
+}
+
+struct facts {
+	const struct catalog	*cat;
+	struct config		*cfg;
+};
+
+static void
+fact_str(struct facts *f, const char *name, const char *s, int line)
+{
+	int	o = catalog_find(f->cat, name);
+
+	if (o < 0)
+		return;
+	config_set(f->cfg, o, s ? val_str(s) : VAL_NULL, SRC_USER, line, 0);
+}
+
+static void
+fact_val(struct facts *f, const char *name, struct value v)
+{
+	int	o = catalog_find(f->cat, name);
+
+	if (o >= 0)
+		config_set(f->cfg, o, v, SRC_USER, 0, 0);
+}
+
+/* Router endpoints against the instances. */
+static void
+router_facts(struct facts *f, const struct deployment *d,
+    const struct plan *p)
+{
+	struct endpoint	*pe, *de;
+	size_t		 npe, nde, i, j;
+	struct buf	 mism = { 0 }, miss = { 0 }, unk = { 0 }, loc = { 0 };
+	int		 lmism = 0, lunk = 0, lloc = 0, k;
+	bool		 multi = false;
+	const char	*first = NULL;
+
+	/* More than one machine among the servers and the router? */
+	for (i = 0; i < p->n; i++) {
+		const char	*h = host_key(p->l[i].host);
+
+		if (first == NULL)
+			first = h;
+		else if (strcmp(first, h) != 0)
+			multi = true;
+	}
+	fact_val(f, "deploy.multi_host", val_bool(multi));
+	fact_val(f, "deploy.router", val_bool(d->role[ROLE_ROUTER].enabled));
+	if (!d->role[ROLE_ROUTER].enabled)
+		return;
+	router_endpoints(f->cat, d, &pe, &npe, &de, &nde);
+	for (k = 0; k < 2; k++) {
+		enum role	 r = k == 0 ? ROLE_PREFILL : ROLE_DECODE;
+		struct endpoint	*e = k == 0 ? pe : de;
+		size_t		 ne = k == 0 ? npe : nde;
+		bool		*used = xcalloc(ne + 1, sizeof *used);
+
+		for (i = 0; i < p->n; i++) {
+			const struct launch	*la = &p->l[i];
+			bool			 found = false;
+			int			 port;
+
+			if (la->role != r || la->node_rank != 0)
+				continue;
+			port = (int)cfg_int(&la->cfg, "port", 30000);
+			for (j = 0; j < ne; j++) {
+				char	*h;
+				int	 up;
+
+				if (url_split(e[j].url, &h, &up) != 0 ||
+				    up != port || !same_host(h, la->host)) {
+					free(h);
+					continue;
+				}
+				free(h);
+				found = used[j] = true;
+				if (r == ROLE_PREFILL) {
+					int	want = (int)cfg_int(&la->cfg,
+					    "disaggregation_bootstrap_port",
+					    8998);
+					int	got = e[j].bootstrap_port >= 0 ?
+					    e[j].bootstrap_port : 8998;
+
+					if (want != got && mism.len == 0) {
+						buf_printf(&mism, "the router "
+						    "gives bootstrap port %d%s "
+						    "for %s, but that prefill "
+						    "serves its bootstrap server "
+						    "on port %d", got,
+						    e[j].bootstrap_port < 0 ?
+						    " (the default)" : "",
+						    e[j].url, want);
+						lmism = e[j].line;
+					}
+				}
+				break;
+			}
+			if (!found && miss.len == 0)
+				buf_printf(&miss, "%s instance %d (%s:%d) is not "
+				    "listed by the router", role_name(r),
+				    la->instance, la->host, port);
+		}
+		for (j = 0; j < ne; j++) {
+			char	*h;
+			int	 up;
+
+			if (!used[j] && unk.len == 0) {
+				buf_printf(&unk, "the router's --%s %s matches no "
+				    "%s instance", role_name(r), e[j].url,
+				    role_name(r));
+				lunk = e[j].line;
+			}
+			if (url_split(e[j].url, &h, &up) == 0 && multi &&
+			    (host_is_loopback(h) || host_is_wildcard(h)) &&
+			    loc.len == 0) {
+				buf_printf(&loc, "--%s %s", role_name(r),
+				    e[j].url);
+				lloc = e[j].line;
+			}
+			free(h);
+		}
+		free(used);
+	}
+	fact_str(f, "deploy.router_bootstrap_mismatch", mism.s, lmism);
+	fact_str(f, "deploy.router_missing", miss.s, d->role[ROLE_ROUTER].line);
+	fact_str(f, "deploy.router_unknown", unk.s, lunk);
+	fact_str(f, "deploy.router_local_url", loc.s, lloc);
+	buf_free(&mism);
+	buf_free(&miss);
+	buf_free(&unk);
+	buf_free(&loc);
+	endpoints_release(pe, npe);
+	endpoints_release(de, nde);
+}
+
+struct use {
+	const char	*host;
+	int		 lo, hi;	/* port, or GPU range [lo, hi) */
+	char		*what;
+	int		 line;
+};
+
+static void
+use_add(struct use **u, size_t *n, const char *host, int lo, int hi,
+    char *what, int line)
+{
+	*u = xreallocarray(*u, *n + 1, sizeof **u);
+	(*u)[*n].host = host_key(host);
+	(*u)[*n].lo = lo;
+	(*u)[*n].hi = hi;
+	(*u)[*n].what = what;
+	(*u)[*n].line = line;
+	(*n)++;
+}
+
+static void
+collide(struct facts *f, const char *fact, struct use *u, size_t n,
+    bool ports)
+{
+	size_t		i, j;
+	struct buf	b = { 0 };
+	int		line = 0;
+
+	for (i = 0; i < n && b.len == 0; i++)
+		for (j = i + 1; j < n && b.len == 0; j++) {
+			if (strcmp(u[i].host, u[j].host) != 0 ||
+			    u[i].lo >= u[j].hi || u[j].lo >= u[i].hi)
+				continue;
+			if (ports)
+				buf_printf(&b, "port %d on %s is used by %s and "
+				    "by %s", u[i].lo, u[i].host, u[i].what,
+				    u[j].what);
+			else
+				buf_printf(&b, "GPUs %d-%d of %s (%s) overlap "
+				    "GPUs %d-%d (%s)", u[i].lo, u[i].hi - 1,
+				    u[i].host, u[i].what, u[j].lo, u[j].hi - 1,
+				    u[j].what);
+			line = u[j].line;
+		}
+	fact_str(f, fact, b.s, line);
+	buf_free(&b);
+	for (i = 0; i < n; i++)
+		free(u[i].what);
+	free(u);
+}
+
+static void
+resource_facts(struct facts *f, const struct deployment *d,
+    const struct plan *p)
+{
+	struct use	*pu = NULL, *gu = NULL;
+	size_t		 npu = 0, ngu = 0, i;
+
+	for (i = 0; i < p->n; i++) {
+		const struct launch	*la = &p->l[i];
+		const struct config	*c = &la->cfg;
+		const char		*rn = role_name(la->role);
+		int			 line = d->role[la->role].line;
+		long long		 tp, pp, dp, nn, per, base;
+		bool			 cvd = false;
+		size_t			 k;
+
+		if (la->role == ROLE_ROUTER) {
+			use_add(&pu, &npu, la->host, d->role[ROLE_ROUTER].port,
+			    d->role[ROLE_ROUTER].port + 1,
+			    xstrdup("the router (HTTP)"), line);
+			continue;
+		}
+		use_add(&pu, &npu, la->host, (int)cfg_int(c, "port", 30000),
+		    (int)cfg_int(c, "port", 30000) + 1, xasprintf("%s %d rank "
+		    "%d (HTTP --port)", rn, la->instance, la->node_rank), line);
+		if (la->role == ROLE_PREFILL && la->node_rank == 0) {
+			int	bp = (int)cfg_int(c,
+			    "disaggregation_bootstrap_port", 8998);
+
+			use_add(&pu, &npu, la->host, bp, bp + 1,
+			    xasprintf("%s %d (bootstrap server)", rn,
+			    la->instance), line);
+		}
+		if (cfg_int(c, "nccl_port", -1) >= 0) {
+			int	np = (int)cfg_int(c, "nccl_port", -1);
+
+			use_add(&pu, &npu, la->host, np, np + 1,
+			    xasprintf("%s %d rank %d (--nccl-port)", rn,
+			    la->instance, la->node_rank), line);
+		}
+		if (la->node_rank == 0 && cfg_str(c, "dist_init_addr") != NULL) {
+			const char	*a = cfg_str(c, "dist_init_addr");
+			const char	*colon = strrchr(a, ':');
+			int		 dp_ = colon ? atoi(colon + 1) : 0;
+
+			if (dp_ > 0)
+				use_add(&pu, &npu, la->host, dp_, dp_ + 1,
+				    xasprintf("%s %d (--dist-init-addr)", rn,
+				    la->instance), line);
+		}
+		for (k = 0; k < la->nenv; k++)
+			if (strcmp(la->env[k].name, "CUDA_VISIBLE_DEVICES") == 0)
+				cvd = true;
+		if (cvd)
+			continue;
+		tp = cfg_int(c, "tp_size", 1);
+		pp = cfg_int(c, "pp_size", 1);
+		dp = cfg_bool(c, "enable_dp_attention") ? 1 :
+		    cfg_int(c, "dp_size", 1);
+		nn = cfg_int(c, "nnodes", 1);
+		if (nn < 1 || tp < 1 || pp < 1 || dp < 1)
+			continue;
+		per = tp * pp * dp / nn;
+		base = cfg_int(c, "base_gpu_id", 0);
+		if (per < 1 || per > 4096 || base < 0 || base > 4096)
+			continue;
+		use_add(&gu, &ngu, la->host, (int)base, (int)(base + per),
+		    xasprintf("%s %d rank %d", rn, la->instance, la->node_rank),
+		    line);
+	}
+	collide(f, "deploy.port_collision", pu, npu, true);
+	collide(f, "deploy.gpu_collision", gu, ngu, false);
+	for (i = 0; i < 2; i++) {
+		const struct role_spec	*r = &d->role[i];
+
+		fact_val(f, i == 0 ? "deploy.prefill_gpus" : "deploy.decode_gpus",
+		    r->enabled && r->gpus_per_node > 0 ?
+		    val_int((long long)r->nodes_per_instance * r->gpus_per_node) :
+		    VAL_NULL);
+	}
+}
+
+static void
+role_cb(void *arg, int slot)
+{
+	int	*slots = arg;
+
+	if (slots[0] < 64)
+		slots[1 + slots[0]++] = slot;
+}
+
+enum role
+deploy_diag_role(const struct catalog *cat, const struct diag *dg,
+    const struct config *eff[3])
+{
+	int	slots[65] = { 0 };
+	int	i, first = -1;
+
+	if (dg->rule == NULL)
+		return ROLE_PREFILL;
+	rule_slots(dg->rule, role_cb, slots);
+	for (i = 1; i <= slots[0]; i++) {
+		int	r = slots[i] / (int)cat->nopts;
+		int	o = slots[i] % (int)cat->nopts;
+
+		if (r == 0) {
+			const char	*n = cat->opts[o].name;
+
+			if (strncmp(n, "deploy.router", 13) == 0)
+				return ROLE_ROUTER;
+			if (strncmp(n, "deploy.decode", 13) == 0)
+				return ROLE_DECODE;
+			if (strncmp(n, "deploy.prefill", 14) == 0)
+				return ROLE_PREFILL;
+			continue;
+		}
+		if (first < 0)
+			first = r - 1;
+		if (r <= 3 && eff[r - 1] != NULL && config_is_set(eff[r - 1], o))
+			return (enum role)(r - 1);
+	}
+	return first >= 0 ? (enum role)first : ROLE_PREFILL;
+}
+
+/* Line of the first option of role r the rule reads that was set. */
+static int
+diag_line(const struct catalog *cat, const struct diag *dg, enum role role,
+    const struct config *eff[3])
+{
+	int	slots[65] = { 0 };
+	int	i;
+
+	if (dg->rule == NULL || eff[role] == NULL)
+		return 0;
+	rule_slots(dg->rule, role_cb, slots);
+	for (i = 1; i <= slots[0]; i++) {
+		int	r = slots[i] / (int)cat->nopts;
+		int	o = slots[i] % (int)cat->nopts;
+
+		if (r == (int)role + 1 && config_is_set(eff[role], o) &&
+		    eff[role]->s[o].line > 0)
+			return eff[role]->s[o].line;
+	}
+	return 0;
+}
+
+void
+deployment_check_cross(const struct catalog *cat, const struct deployment *d,
+    const struct config *eff[3], struct result *out)
+{
+	struct config		 dc;
+	struct facts		 f = { cat, &dc };
+	struct plan		 p;
+	struct result		 res;
+	const struct config	*roles[4];
+	size_t			 i;
+
+	config_init(&dc, cat);
+	deployment_plan(cat, d, &p, NULL);
+	router_facts(&f, d, &p);
+	resource_facts(&f, d, &p);
+	roles[0] = &dc;
+	roles[1] = eff[0];
+	roles[2] = eff[1];
+	roles[3] = eff[2];
+	result_init(&res);
+	engine_run_deploy(cat, roles, &res);
+	for (i = 0; i < res.n; i++) {
+		struct diag	*dg = &res.d[i];
+		enum role	 r = deploy_diag_role(cat, dg, eff);
+		int		 ln = diag_line(cat, dg, r, eff);
+
+		if (ln > 0 && (dg->line == 0 || dg->opt < 0 ||
+		    cat->opts[dg->opt].kind != OK_DEPLOY ||
+		    !config_is_set(&dc, dg->opt)))
+			dg->line = ln;
+		if (dg->line == 0)
+			dg->line = d->role[r].line;
+		dg->cmd = (int)r;
+	}
+	result_move_keep(out, &res);
+	result_free(&res);
+	plan_free(&p);
+	config_free(&dc);
+}

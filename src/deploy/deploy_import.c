@@ -1,0 +1,577 @@
+/*
+ * deploy_import.c - a launch script (prefill, decode and router commands,
+ * exports, several nodes) to a deployment. Server arguments are read by the
+ * argparse-faithful reader, so the deployment holds exactly what SGLang would
+ * see. What cannot be placed in the model is reported, never dropped quietly.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "deploy/deploy.h"
+#include "deploy/deploy_int.h"
+#include "core/util.h"
+#include "io/server.h"
+#include "io/shell.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct icmd {
+	const struct sh_cmd	*sc;
+	struct config		 cfg;
+	enum role		 role;
+	int			 nnodes, rank, port, bport, base_gpu, gpus;
+	const char		*host;		/* --host (interned) or NULL */
+	const char		*dist;		/* --dist-init-addr or NULL */
+	struct kv		*opts;
+	size_t			 nopts;
+	struct kv		*env;
+	size_t			 nenv;
+	int			 inst;
+};
+
+static const char *const managed[] = { "model_path", "disaggregation_mode",
+	"host", "port", "disaggregation_bootstrap_port", "base_gpu_id",
+	"dist_init_addr", "nnodes", "node_rank", NULL };
+
+static bool
+is_managed(const char *n)
+{
+	size_t	i;
+
+	for (i = 0; managed[i] != NULL; i++)
+		if (strcmp(managed[i], n) == 0)
+			return true;
+	return false;
+}
+
+static void
+note(struct result *notes, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+note(struct result *notes, int line, const char *fmt, ...)
+{
+	va_list	ap;
+	char	msg[1024];
+
+	if (notes == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	result_add(notes, "import", SEV_WARNING, msg, NULL, line, 0);
+}
+
+static char *
+value_text(struct value v)
+{
+	struct buf	b = { 0 };
+
+	if (v.t == V_STR || v.t == V_LIST)
+		return xstrdup(v.u.s);
+	val_cli(&b, v);
+	return buf_steal(&b);
+}
+
+static long long
+ival(const struct config *c, const char *name, long long def)
+{
+	int	o = catalog_find(c->cat, name);
+
+	return o >= 0 && c->s[o].v.t == V_INT ? c->s[o].v.u.i : def;
+}
+
+static const char *
+sval(const struct config *c, const char *name)
+{
+	int	o = catalog_find(c->cat, name);
+
+	return o >= 0 && c->s[o].v.t == V_STR ? c->s[o].v.u.s : NULL;
+}
+
+static bool
+given(const struct config *c, const char *name)
+{
+	int	o = catalog_find(c->cat, name);
+
+	return o >= 0 && (c->s[o].src == SRC_CLI || c->s[o].src == SRC_CONFIG);
+}
+
+static void
+read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
+{
+	struct config	base;
+	struct result	diags;
+	size_t		i;
+	long long	tp, pp, dp;
+	int		o;
+
+	config_init(&base, cat);
+	result_init(&diags);
+	server_from_cmd(cat, ic->sc, &base, &ic->cfg, &diags, NULL);
+	result_free(&diags);
+	config_free(&base);
+	ic->nnodes = (int)ival(&ic->cfg, "nnodes", 1);
+	ic->rank = (int)ival(&ic->cfg, "node_rank", 0);
+	ic->port = (int)ival(&ic->cfg, "port", 30000);
+	ic->bport = given(&ic->cfg, "disaggregation_bootstrap_port") ?
+	    (int)ival(&ic->cfg, "disaggregation_bootstrap_port", 8998) : -1;
+	ic->base_gpu = given(&ic->cfg, "base_gpu_id") ?
+	    (int)ival(&ic->cfg, "base_gpu_id", 0) : -1;
+	ic->host = given(&ic->cfg, "host") ? sval(&ic->cfg, "host") : NULL;
+	ic->dist = sval(&ic->cfg, "dist_init_addr");
+	tp = ival(&ic->cfg, "tp_size", 1);
+	pp = ival(&ic->cfg, "pp_size", 1);
+	o = catalog_find(cat, "enable_dp_attention");
+	dp = o >= 0 && ic->cfg.s[o].v.t == V_BOOL && ic->cfg.s[o].v.u.b ? 1 :
+	    ival(&ic->cfg, "dp_size", 1);
+	ic->gpus = ic->nnodes > 0 ? (int)(tp * pp * dp / ic->nnodes) : 1;
+	if (ic->gpus < 1)
+		ic->gpus = 1;
+	for (i = 0; i < cat->nopts; i++) {
+		const struct slot	*s = &ic->cfg.s[i];
+		char			*t;
+
+		if (cat->opts[i].kind != OK_FLAG || (s->src != SRC_CLI &&
+		    s->src != SRC_CONFIG) || is_managed(cat->opts[i].name))
+			continue;
+		if (s->v.t == V_UNKNOWN || s->v.t == V_NULL) {
+			note(notes, s->line ? s->line : ic->sc->line,
+			    "%s: value could not be read; not placed",
+			    cat->opts[i].flag);
+			continue;
+		}
+		t = value_text(s->v);
+		kv_set(&ic->opts, &ic->nopts, cat->opts[i].name, t, s->line,
+		    s->col);
+		free(t);
+	}
+	for (i = 0; i < ic->sc->nenv; i++) {
+		const struct sh_env	*e = &ic->sc->env[i];
+
+		if (!e->exported)
+			continue;
+		o = catalog_find(cat, e->name);
+		if (o < 0 || cat->opts[o].kind != OK_ENV) {
+			note(notes, e->line, "environment variable %s is not "
+			    "in pdwiz's catalog; not placed in the deployment "
+			    "(add it to the emitted script by hand)", e->name);
+			continue;
+		}
+		kv_set(&ic->env, &ic->nenv, e->name, e->value, e->line, e->col);
+	}
+}
+
+static bool
+kvs_equal(const struct kv *a, size_t na, const struct kv *b, size_t nb,
+    const char **diff)
+{
+	size_t	i;
+
+	*diff = NULL;
+	for (i = 0; i < na; i++) {
+		const struct kv	*k = kv_get(b, nb, a[i].name);
+
+		if (k == NULL || strcmp(k->value, a[i].value) != 0) {
+			*diff = a[i].name;
+			return false;
+		}
+	}
+	for (i = 0; i < nb; i++)
+		if (kv_get(a, na, b[i].name) == NULL) {
+			*diff = b[i].name;
+			return false;
+		}
+	return true;
+}
+
+static char *
+host_of_addr(const char *addr)
+{
+	const char	*c = strrchr(addr, ':');
+
+	if (addr[0] == '[') {
+		const char	*e = strchr(addr, ']');
+
+		return e ? xstrndup(addr + 1, (size_t)(e - addr - 1)) :
+		    xstrdup(addr);
+	}
+	return c ? xstrndup(addr, (size_t)(c - addr)) : xstrdup(addr);
+}
+
+static void
+push_host(struct role_spec *r, const char *h)
+{
+	r->hosts = xreallocarray(r->hosts, r->nhosts + 1, sizeof *r->hosts);
+	r->hosts[r->nhosts++] = xstrdup(h);
+}
+
+/* Build a role from its commands (already in instance/rank order). */
+static void
+build_role(const struct catalog *cat, struct deployment *d, enum role role,
+    struct icmd **cs, size_t n, struct result *notes)
+{
+	struct role_spec	*r = &d->role[role];
+	struct icmd		*c0 = cs[0];
+	size_t			 i;
+	int			 ninst = 0;
+	const char		*diff;
+
+	(void)cat;
+	r->enabled = true;
+	r->line = c0->sc->line;
+	r->nodes_per_instance = c0->nnodes > 0 ? c0->nnodes : 1;
+	r->gpus_per_node = c0->gpus;
+	r->port = c0->port;
+	r->bootstrap_port = role == ROLE_PREFILL ? c0->bport : -1;
+	r->base_gpu_id = c0->base_gpu;
+	if (c0->dist != NULL && r->nodes_per_instance > 1) {
+		const char	*col = strrchr(c0->dist, ':');
+
+		r->dist_init_port = col ? atoi(col + 1) : -1;
+	}
+	for (i = 0; i < c0->nopts; i++)
+		kv_set(&r->opts, &r->nopts, c0->opts[i].name, c0->opts[i].value,
+		    c0->opts[i].line, c0->opts[i].col);
+	for (i = 0; i < c0->nenv; i++)
+		kv_set(&r->env, &r->nenv, c0->env[i].name, c0->env[i].value,
+		    c0->env[i].line, c0->env[i].col);
+	for (i = 0; i < n; i++) {
+		struct icmd	*c = cs[i];
+		const char	*h;
+		char		*dh = NULL;
+
+		if (c->inst + 1 > ninst)
+			ninst = c->inst + 1;
+		if (c->host != NULL && !host_is_wildcard(c->host))
+			h = c->host;
+		else if (c->dist != NULL && c->rank == 0 && c->nnodes > 1)
+			h = dh = host_of_addr(c->dist);
+		else {
+			if (c->host != NULL && r->bind_host == NULL)
+				r->bind_host = xstrdup(c->host);
+			h = "127.0.0.1";
+		}
+		push_host(r, h);
+		free(dh);
+		if (i == 0)
+			continue;
+		if (!kvs_equal(c0->opts, c0->nopts, c->opts, c->nopts, &diff))
+			note(notes, c->sc->line, "this %s command differs from "
+			    "the one at line %d in %s; the deployment keeps the "
+			    "first", role_name(role), c0->sc->line, diff);
+		if (!kvs_equal(c0->env, c0->nenv, c->env, c->nenv, &diff))
+			note(notes, c->sc->line, "this %s command's environment "
+			    "differs from the one at line %d in %s; the "
+			    "deployment keeps the first", role_name(role),
+			    c0->sc->line, diff);
+		if (c->nnodes != c0->nnodes)
+			note(notes, c->sc->line, "--nnodes %d differs from %d at "
+			    "line %d; the deployment keeps the first",
+			    c->nnodes, c0->nnodes, c0->sc->line);
+		if (c->inst == 1 && c->port != c0->port)
+			r->port_step = c->port - c0->port;
+		if (c->inst > 0 && c->port != c0->port + c->inst * r->port_step)
+			note(notes, c->sc->line, "--port %d does not follow "
+			    "port %d + %d per instance; not representable",
+			    c->port, c0->port, r->port_step);
+		if (c->inst == 1 && c->base_gpu != c0->base_gpu &&
+		    c->base_gpu >= 0 && c0->base_gpu >= 0)
+			r->gpu_step = c->base_gpu - c0->base_gpu;
+		if (role == ROLE_PREFILL && c->rank == 0) {
+			int	want = c0->bport < 0 ? -1 : c0->bport + c->inst *
+			    r->port_step;
+
+			if (c->bport != want)
+				note(notes, c->sc->line, "bootstrap port of this "
+				    "prefill (%d) does not follow the first "
+				    "instance's; not representable", c->bport);
+		}
+	}
+	r->instances = ninst;
+	/* One host for all when every node says the same. */
+	for (i = 1; i < r->nhosts; i++)
+		if (strcmp(r->hosts[i], r->hosts[0]) != 0)
+			break;
+	if (i == r->nhosts && r->nodes_per_instance == 1 && r->nhosts > 1) {
+		while (r->nhosts > 1)
+			free(r->hosts[--r->nhosts]);
+	}
+}
+
+static int
+parse_port(const char *s)
+{
+	char	*end;
+	long	 v = strtol(s, &end, 10);
+
+	return *s != '\0' && *end == '\0' && v > 0 && v < 65536 ? (int)v : -1;
+}
+
+static void
+read_router(const struct sh_cmd *sc, struct deployment *d,
+    struct result *notes)
+{
+	struct role_spec	*r = &d->role[ROLE_ROUTER];
+	size_t			 i;
+
+	r->enabled = true;
+	r->instances = 1;
+	r->line = sc->line;
+	r->port = 30000;		/* the router's default --port */
+	for (i = sc->argstart; i < sc->nwords; i++) {
+		const struct sh_word	*w = &sc->words[i];
+		const char		*a = w->text;
+		const struct router_opt	*ro;
+		char			*name, *p;
+
+		if (strcmp(a, "--pd-disaggregation") == 0)
+			continue;
+		if (strcmp(a, "--prefill") == 0 || strcmp(a, "--decode") == 0) {
+			bool		 pf = a[2] == 'p';
+			struct endpoint	 e = { NULL, -1, w->line, w->col };
+
+			if (i + 1 >= sc->nwords) {
+				note(notes, w->line, "%s without a URL", a);
+				continue;
+			}
+			e.url = xstrdup(sc->words[++i].text);
+			if (pf && i + 1 < sc->nwords &&
+			    parse_port(sc->words[i + 1].text) > 0)
+				e.bootstrap_port = parse_port(sc->words[++i].text);
+			if (pf) {
+				r->prefill_urls = xreallocarray(r->prefill_urls,
+				    r->nprefill_urls + 1, sizeof e);
+				r->prefill_urls[r->nprefill_urls++] = e;
+			} else {
+				r->decode_urls = xreallocarray(r->decode_urls,
+				    r->ndecode_urls + 1, sizeof e);
+				r->decode_urls[r->ndecode_urls++] = e;
+			}
+			continue;
+		}
+		if (strcmp(a, "--host") == 0 && i + 1 < sc->nwords) {
+			const char	*h = sc->words[++i].text;
+
+			if (host_is_wildcard(h)) {
+				r->bind_host = xstrdup(h);
+				push_host(r, "127.0.0.1");
+			} else
+				push_host(r, h);
+			continue;
+		}
+		if (strcmp(a, "--port") == 0 && i + 1 < sc->nwords &&
+		    parse_port(sc->words[i + 1].text) > 0) {
+			r->port = parse_port(sc->words[++i].text);
+			continue;
+		}
+		if (strncmp(a, "--", 2) != 0) {
+			note(notes, w->line, "router argument '%s' not "
+			    "understood; kept as an extra argument", a);
+			goto extra;
+		}
+		name = xstrdup(a + 2);
+		for (p = name; *p != '\0'; p++)
+			if (*p == '-')
+				*p = '_';
+		ro = router_opt_find(name);
+		if (ro != NULL && ro->type == RT_BOOL) {
+			kv_set(&r->opts, &r->nopts, name, "true", w->line,
+			    w->col);
+			free(name);
+			continue;
+		}
+		if (ro != NULL && i + 1 < sc->nwords) {
+			if (strcmp(name, "policy") == 0) {
+				free(r->policy);
+				r->policy = xstrdup(sc->words[++i].text);
+			} else
+				kv_set(&r->opts, &r->nopts, name,
+				    sc->words[++i].text, w->line, w->col);
+			free(name);
+			continue;
+		}
+		free(name);
+		note(notes, w->line, "router option %s is not modelled by pdwiz; "
+		    "kept as an extra argument", a);
+extra:
+		r->extra_args = xreallocarray(r->extra_args, r->nextra_args + 1,
+		    sizeof *r->extra_args);
+		r->extra_args[r->nextra_args++] = xstrdup(a);
+		/* Carry the flag's value words along. */
+		while (strncmp(a, "--", 2) == 0 && i + 1 < sc->nwords &&
+		    strncmp(sc->words[i + 1].text, "--", 2) != 0) {
+			r->extra_args = xreallocarray(r->extra_args,
+			    r->nextra_args + 1, sizeof *r->extra_args);
+			r->extra_args[r->nextra_args++] =
+			    xstrdup(sc->words[++i].text);
+		}
+	}
+	if (r->nhosts == 0)
+		push_host(r, "127.0.0.1");
+}
+
+/* Move options and env equal on prefill and decode to shared. */
+static void
+hoist_shared(struct deployment *d)
+{
+	struct role_spec	*p = &d->role[ROLE_PREFILL];
+	struct role_spec	*dc = &d->role[ROLE_DECODE];
+	size_t			 i;
+
+	for (i = 0; i < p->nopts;) {
+		const struct kv	*k = kv_get(dc->opts, dc->nopts, p->opts[i].name);
+
+		if (k != NULL && strcmp(k->value, p->opts[i].value) == 0) {
+			char	*name = xstrdup(p->opts[i].name);
+
+			kv_set(&d->shared, &d->nshared, name, p->opts[i].value,
+			    p->opts[i].line, p->opts[i].col);
+			kv_set(&p->opts, &p->nopts, name, NULL, 0, 0);
+			kv_set(&dc->opts, &dc->nopts, name, NULL, 0, 0);
+			free(name);
+		} else
+			i++;
+	}
+	for (i = 0; i < p->nenv;) {
+		const struct kv	*k = kv_get(dc->env, dc->nenv, p->env[i].name);
+
+		if (k != NULL && strcmp(k->value, p->env[i].value) == 0) {
+			char	*name = xstrdup(p->env[i].name);
+
+			kv_set(&d->shared_env, &d->nshared_env, name,
+			    p->env[i].value, p->env[i].line, p->env[i].col);
+			kv_set(&p->env, &p->nenv, name, NULL, 0, 0);
+			kv_set(&dc->env, &dc->nenv, name, NULL, 0, 0);
+			free(name);
+		} else
+			i++;
+	}
+}
+
+static int
+icmd_cmp(const void *a, const void *b)
+{
+	const struct icmd	*x = *(struct icmd *const *)a;
+	const struct icmd	*y = *(struct icmd *const *)b;
+
+	if (x->inst != y->inst)
+		return x->inst - y->inst;
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	return x->sc->line - y->sc->line;
+}
+
+int
+deployment_import(const struct catalog *cat, const char *name,
+    const char *text, size_t len, struct deployment *d,
+    struct result *notes, char *err, size_t errlen)
+{
+	struct sh_script	 sc = { 0 };
+	struct icmd		*ic;
+	struct icmd		**byrole[2];
+	size_t			 nby[2] = { 0, 0 }, i, j, nic = 0;
+	int			 nrouter = 0, r;
+	char			 perr[512];
+
+	deployment_init(d);
+	if (sh_parse(text, len, &sc, perr, sizeof perr) != 0) {
+		snprintf(err, errlen, "%s:%s", name, perr);
+		return -1;
+	}
+	ic = xcalloc(sc.ncmds + 1, sizeof *ic);
+	byrole[0] = xcalloc(sc.ncmds + 1, sizeof **byrole);
+	byrole[1] = xcalloc(sc.ncmds + 1, sizeof **byrole);
+	d->path = xstrdup(name);
+	for (i = 0; i < sc.ncmds; i++) {
+		const struct sh_cmd	*c = &sc.cmds[i];
+		struct icmd		*x;
+		const char		*mode;
+
+		if (c->kind == SH_ROUTER) {
+			if (nrouter++ > 0) {
+				note(notes, c->line, "a second router command; "
+				    "only the first is placed");
+				continue;
+			}
+			read_router(c, d, notes);
+			continue;
+		}
+		if (c->kind != SH_SERVER)
+			continue;
+		x = &ic[nic++];
+		x->sc = c;
+		read_server(cat, x, notes);
+		mode = sval(&x->cfg, "disaggregation_mode");
+		if (mode == NULL || (strcmp(mode, "prefill") != 0 &&
+		    strcmp(mode, "decode") != 0)) {
+			note(notes, c->line, "a server without "
+			    "--disaggregation-mode prefill|decode; not placed");
+			continue;
+		}
+		x->role = strcmp(mode, "prefill") == 0 ? ROLE_PREFILL :
+		    ROLE_DECODE;
+		if (d->model == NULL && sval(&x->cfg, "model_path") != NULL) {
+			d->model = xstrdup(sval(&x->cfg, "model_path"));
+			d->model_line = c->line;
+		} else if (d->model != NULL && (sval(&x->cfg, "model_path") ==
+		    NULL || strcmp(d->model, sval(&x->cfg, "model_path")) != 0))
+			note(notes, c->line, "--model-path differs from the first "
+			    "server's (%s); the deployment keeps the first",
+			    d->model);
+		byrole[x->role][nby[x->role]++] = x;
+	}
+	/* Instances: multi-node commands grouped by --dist-init-addr. */
+	for (r = 0; r < 2; r++) {
+		int	ninst = 0;
+
+		for (i = 0; i < nby[r]; i++) {
+			struct icmd	*x = byrole[r][i];
+
+			x->inst = -1;
+			if (x->nnodes > 1 && x->dist != NULL)
+				for (j = 0; j < i; j++)
+					if (byrole[r][j]->dist != NULL &&
+					    strcmp(byrole[r][j]->dist,
+					    x->dist) == 0) {
+						x->inst = byrole[r][j]->inst;
+						break;
+					}
+			if (x->inst < 0)
+				x->inst = ninst++;
+		}
+		if (nby[r] == 0)
+			continue;
+		qsort(byrole[r], nby[r], sizeof *byrole[r], icmd_cmp);
+		build_role(cat, d, (enum role)r, byrole[r], nby[r], notes);
+	}
+	if (nby[0] > 0 && nby[1] > 0)
+		hoist_shared(d);
+	if (d->model == NULL)
+		d->model = xstrdup("");
+	for (i = 0; i < nic; i++) {
+		config_free(&ic[i].cfg);
+		for (j = 0; j < ic[i].nopts; j++) {
+			free(ic[i].opts[j].name);
+			free(ic[i].opts[j].value);
+		}
+		free(ic[i].opts);
+		for (j = 0; j < ic[i].nenv; j++) {
+			free(ic[i].env[j].name);
+			free(ic[i].env[j].value);
+		}
+		free(ic[i].env);
+	}
+	free(ic);
+	free(byrole[0]);
+	free(byrole[1]);
+	sh_script_free(&sc);
+	if (nby[0] == 0 && nby[1] == 0 && nrouter == 0) {
+		snprintf(err, errlen, "%s: no prefill, decode or router command "
+		    "found", name);
+		deployment_free(d);
+		return -1;
+	}
+	return 0;
+}

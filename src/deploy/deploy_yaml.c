@@ -1,0 +1,919 @@
+/*
+ * deploy_yaml.c - the deployment file: read with the ydoc tree (which
+ * refuses aliases, duplicate keys, NUL bytes, deep nesting), checked field by
+ * field with every problem reported as file:line:col; written with libyaml's
+ * emitter, keys in a fixed order, strings always quoted.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "deploy/deploy.h"
+#include "deploy/deploy_int.h"
+#include "core/util.h"
+#include "core/ydoc.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#define DEPLOY_MAX_FILE		(4 * 1024 * 1024)
+#define MAX_ERRORS		50
+
+struct pctx {
+	const struct catalog	*cat;
+	const char		*name;
+	struct buf		 err;
+	int			 nerr;
+};
+
+static void perr(struct pctx *, const struct ynode *, const char *, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+perr(struct pctx *pc, const struct ynode *n, const char *fmt, ...)
+{
+	va_list	ap;
+	char	msg[1024];
+
+	pc->nerr++;
+	if (pc->nerr > MAX_ERRORS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	buf_printf(&pc->err, "%s%s:%d:%d: %s", pc->err.len ? "\n" : "",
+	    pc->name, n ? n->line : 1, n ? n->col : 1, msg);
+}
+
+static const char *
+nearest(const char *key, const char *const *allowed)
+{
+	const char	*best = NULL;
+	size_t		 bd = 4, d;
+
+	for (; *allowed != NULL; allowed++) {
+		d = edit_distance(key, *allowed);
+		if (d < bd) {
+			bd = d;
+			best = *allowed;
+		}
+	}
+	return best;
+}
+
+/* Every unknown key of a mapping, with a did-you-mean. */
+static bool
+check_keys(struct pctx *pc, const struct ynode *m, const char *what,
+    const char *const *allowed)
+{
+	size_t	i;
+	bool	ok = true;
+
+	if (m->kind != YN_MAP) {
+		perr(pc, m, "%s must be a mapping", what);
+		return false;
+	}
+	for (i = 0; i + 1 < m->nkids; i += 2) {
+		const struct ynode	*k = m->kids[i];
+		const char *const	*a;
+		const char		*s;
+
+		for (a = allowed; *a != NULL; a++)
+			if (strcmp(*a, k->str) == 0)
+				break;
+		if (*a != NULL)
+			continue;
+		s = nearest(k->str, allowed);
+		perr(pc, k, "unknown key '%s' in %s%s%s%s", k->str, what,
+		    s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+		ok = false;
+	}
+	return ok;
+}
+
+static const struct ynode *
+need(struct pctx *pc, const struct ynode *m, const char *key, const char *what)
+{
+	const struct ynode	*n = ynode_get(m, key);
+
+	if (n == NULL)
+		perr(pc, m, "%s: missing required key '%s'", what, key);
+	return n;
+}
+
+static char *
+get_str(struct pctx *pc, const struct ynode *n, const char *what)
+{
+	if (n == NULL)
+		return NULL;
+	if (n->kind != YN_SCALAR || (ynode_is_null(n) && !n->quoted)) {
+		perr(pc, n, "%s must be a string", what);
+		return NULL;
+	}
+	return xstrdup(n->str);
+}
+
+static int
+get_int(struct pctx *pc, const struct ynode *n, const char *what, int lo,
+    int hi, int *out)
+{
+	char	*end;
+	long	 v;
+
+	if (n == NULL)
+		return 0;
+	if (n->kind != YN_SCALAR || n->quoted || n->len == 0) {
+		perr(pc, n, "%s must be an integer", what);
+		return -1;
+	}
+	errno = 0;
+	v = strtol(n->str, &end, 10);
+	if (*end != '\0' || errno != 0) {
+		perr(pc, n, "%s must be an integer, not '%s'", what, n->str);
+		return -1;
+	}
+	if (v < lo || v > hi) {
+		perr(pc, n, "%s must be between %d and %d, not %ld", what, lo,
+		    hi, v);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+/* An option or env value: a scalar, or a list for list options. */
+static char *
+opt_value(struct pctx *pc, const struct ynode *v, int o)
+{
+	const struct option	*op = &pc->cat->opts[o];
+	struct buf		 b = { 0 };
+	char			 err[512];
+	size_t			 i;
+
+	if (v->kind == YN_SEQ && op->type == T_LIST) {
+		for (i = 0; i < v->nkids; i++) {
+			if (v->kids[i]->kind != YN_SCALAR) {
+				perr(pc, v->kids[i], "%s: list items must be "
+				    "scalars", op->name);
+				buf_free(&b);
+				return NULL;
+			}
+			if (i > 0)
+				buf_putc(&b, '\x1f');
+			buf_puts(&b, v->kids[i]->str);
+		}
+		if (b.s == NULL)
+			buf_puts(&b, "");
+		return buf_steal(&b);
+	}
+	if (v->kind != YN_SCALAR) {
+		perr(pc, v, "%s: expected a %s", op->name, op->type == T_LIST ?
+		    "list or a scalar" : "scalar");
+		return NULL;
+	}
+	if (ynode_is_null(v) && !v->quoted) {
+		perr(pc, v, "%s: a value is required (delete the key to use "
+		    "SGLang's default)", op->name);
+		return NULL;
+	}
+	if ((op->type == T_BOOL || op->type == T_BOOLOPT) && (v->quoted ||
+	    (strcmp(v->str, "true") != 0 && strcmp(v->str, "false") != 0))) {
+		perr(pc, v, "%s: expected true or false, not %s%s%s", op->name,
+		    v->quoted ? "'" : "", v->str, v->quoted ? "'" : "");
+		return NULL;
+	}
+	if (op->kind == OK_FLAG && deploy_check_value(pc->cat, o, v->str, err,
+	    sizeof err) != 0) {
+		perr(pc, v, "%s", err);
+		return NULL;
+	}
+	if (op->kind == OK_ENV && op->type != T_STR &&
+	    deploy_check_value(pc->cat, o, v->str, err, sizeof err) != 0) {
+		perr(pc, v, "environment variable %s", err);
+		return NULL;
+	}
+	return xstrdup(v->str);
+}
+
+/* Did-you-mean over option names of one kind. */
+static const char *
+suggest_opt(const struct catalog *cat, const char *key, enum okind kind)
+{
+	const char	*best = NULL;
+	size_t		 bd = 4, d, i;
+	char		 flag[256];
+	int		 o;
+
+	snprintf(flag, sizeof flag, "--%s", key);
+	if (kind == OK_FLAG && (o = catalog_find_flag(cat, flag)) >= 0)
+		return cat->opts[o].name;
+	for (i = 0; i < cat->nopts; i++) {
+		if (cat->opts[i].kind != kind)
+			continue;
+		d = edit_distance(key, cat->opts[i].name);
+		if (d < bd) {
+			bd = d;
+			best = cat->opts[i].name;
+		}
+	}
+	return best;
+}
+
+static void
+read_opts(struct pctx *pc, const struct ynode *m, enum okind kind,
+    const char *what, struct kv **arr, size_t *n)
+{
+	size_t	i;
+
+	if (m == NULL)
+		return;
+	if (m->kind != YN_MAP) {
+		if (!ynode_is_null(m))
+			perr(pc, m, "%s must be a mapping of name: value", what);
+		return;
+	}
+	for (i = 0; i + 1 < m->nkids; i += 2) {
+		const struct ynode	*k = m->kids[i], *v = m->kids[i + 1];
+		int			 o = catalog_find(pc->cat, k->str);
+		char			*val;
+
+		if (o < 0 || pc->cat->opts[o].kind != kind) {
+			const char	*s = suggest_opt(pc->cat, k->str, kind);
+
+			if (o >= 0 && kind == OK_FLAG &&
+			    pc->cat->opts[o].kind == OK_ENV)
+				perr(pc, k, "'%s' is an environment variable: "
+				    "put it under env", k->str);
+			else if (o >= 0 && pc->cat->opts[o].kind == OK_FACT)
+				perr(pc, k, "'%s' is a model fact: put it under "
+				    "model.facts", k->str);
+			else
+				perr(pc, k, "unknown %s '%s'%s%s%s", kind ==
+				    OK_ENV ? "environment variable" :
+				    "SGLang option", k->str, s ?
+				    " (did you mean '" : "", s ? s : "", s ?
+				    "'?)" : "");
+			continue;
+		}
+		if ((val = opt_value(pc, v, o)) == NULL)
+			continue;
+		kv_set(arr, n, pc->cat->opts[o].name, val, k->line, k->col);
+		free(val);
+	}
+}
+
+static void
+read_router_opts(struct pctx *pc, const struct ynode *m, struct role_spec *r)
+{
+	size_t	i;
+
+	if (m == NULL)
+		return;
+	if (m->kind != YN_MAP) {
+		perr(pc, m, "router options must be a mapping");
+		return;
+	}
+	for (i = 0; i + 1 < m->nkids; i += 2) {
+		const struct ynode	*k = m->kids[i], *v = m->kids[i + 1];
+		const struct router_opt	*ro = router_opt_find(k->str);
+		int			 iv;
+
+		if (ro == NULL || strcmp(k->str, "policy") == 0) {
+			const char	*names[64];
+			size_t		 j;
+
+			for (j = 0; router_opts[j].name && j < 63; j++)
+				names[j] = router_opts[j].name;
+			names[j] = NULL;
+			if (ro != NULL)
+				perr(pc, k, "policy is a key of the router role, "
+				    "not an option");
+			else {
+				const char	*s = nearest(k->str, names);
+
+				perr(pc, k, "unknown router option '%s'%s%s%s "
+				    "(other router flags: extra_args)", k->str,
+				    s ? " (did you mean '" : "", s ? s : "",
+				    s ? "'?)" : "");
+			}
+			continue;
+		}
+		if (v->kind != YN_SCALAR || ynode_is_null(v)) {
+			perr(pc, v, "%s: expected a scalar value", k->str);
+			continue;
+		}
+		if (ro->type == RT_INT && get_int(pc, v, k->str, INT_MIN,
+		    INT_MAX, &iv) != 0)
+			continue;
+		if (ro->type == RT_BOOL && (v->quoted ||
+		    (strcmp(v->str, "true") != 0 && strcmp(v->str, "false") != 0))) {
+			perr(pc, v, "%s: expected true or false", k->str);
+			continue;
+		}
+		kv_set(&r->opts, &r->nopts, k->str, v->str, k->line, k->col);
+	}
+}
+
+static void
+read_strlist(struct pctx *pc, const struct ynode *n, const char *what,
+    char ***out, size_t *nout)
+{
+	size_t	i;
+
+	if (n == NULL)
+		return;
+	if (n->kind != YN_SEQ) {
+		perr(pc, n, "%s must be a list", what);
+		return;
+	}
+	for (i = 0; i < n->nkids; i++) {
+		char	*s = get_str(pc, n->kids[i], what);
+
+		if (s == NULL)
+			continue;
+		*out = xreallocarray(*out, *nout + 1, sizeof **out);
+		(*out)[(*nout)++] = s;
+	}
+}
+
+static void
+read_endpoints(struct pctx *pc, const struct ynode *n, const char *what,
+    bool prefill, struct endpoint **out, size_t *nout)
+{
+	static const char *const pk[] = { "url", "bootstrap_port", NULL };
+	static const char *const dk[] = { "url", NULL };
+	size_t	i;
+
+	if (n == NULL)
+		return;
+	if (n->kind != YN_SEQ) {
+		perr(pc, n, "%s must be a list", what);
+		return;
+	}
+	for (i = 0; i < n->nkids; i++) {
+		const struct ynode	*e = n->kids[i];
+		struct endpoint		 ep = { NULL, -1, e->line, e->col };
+
+		if (!check_keys(pc, e, what, prefill ? pk : dk))
+			continue;
+		ep.url = get_str(pc, need(pc, e, "url", what), "url");
+		if (get_int(pc, ynode_get(e, "bootstrap_port"), "bootstrap_port",
+		    1, 65535, &ep.bootstrap_port) != 0 || ep.url == NULL) {
+			free(ep.url);
+			continue;
+		}
+		*out = xreallocarray(*out, *nout + 1, sizeof **out);
+		(*out)[(*nout)++] = ep;
+	}
+}
+
+static void
+read_role(struct pctx *pc, const struct ynode *m, enum role role,
+    struct role_spec *r)
+{
+	static const char *const server_keys[] = { "instances",
+	    "nodes_per_instance", "gpus_per_node", "hosts", "bind_host", "port",
+	    "port_step", "bootstrap_port", "dist_init_port", "base_gpu_id",
+	    "gpu_step", "options", "env", NULL };
+	static const char *const router_keys[] = { "hosts", "bind_host",
+	    "port", "policy", "options", "env", "prefill_urls", "decode_urls",
+	    "extra_args", NULL };
+	const char	*rn = role_name(role);
+	char		 what[64];
+	size_t		 need_hosts;
+
+	snprintf(what, sizeof what, "roles.%s", rn);
+	r->enabled = true;
+	r->line = m->line;
+	if (!check_keys(pc, m, what, role == ROLE_ROUTER ? router_keys :
+	    server_keys))
+		return;
+	read_strlist(pc, need(pc, m, "hosts", what), "hosts", &r->hosts,
+	    &r->nhosts);
+	r->bind_host = get_str(pc, ynode_get(m, "bind_host"), "bind_host");
+	get_int(pc, need(pc, m, "port", what), "port", 1, 65535, &r->port);
+	if (role == ROLE_ROUTER) {
+		r->instances = 1;
+		r->policy = get_str(pc, ynode_get(m, "policy"), "policy");
+		read_router_opts(pc, ynode_get(m, "options"), r);
+		read_opts(pc, ynode_get(m, "env"), OK_ENV, "env", &r->env,
+		    &r->nenv);
+		read_endpoints(pc, ynode_get(m, "prefill_urls"), "prefill_urls",
+		    true, &r->prefill_urls, &r->nprefill_urls);
+		read_endpoints(pc, ynode_get(m, "decode_urls"), "decode_urls",
+		    false, &r->decode_urls, &r->ndecode_urls);
+		read_strlist(pc, ynode_get(m, "extra_args"), "extra_args",
+		    &r->extra_args, &r->nextra_args);
+		if (r->nhosts > 1)
+			perr(pc, ynode_get(m, "hosts"), "the router runs on one "
+			    "host");
+		return;
+	}
+	get_int(pc, need(pc, m, "instances", what), "instances", 1, 1024,
+	    &r->instances);
+	get_int(pc, ynode_get(m, "nodes_per_instance"), "nodes_per_instance",
+	    1, 1024, &r->nodes_per_instance);
+	get_int(pc, need(pc, m, "gpus_per_node", what), "gpus_per_node", 1,
+	    1024, &r->gpus_per_node);
+	get_int(pc, ynode_get(m, "port_step"), "port_step", 0, 1000,
+	    &r->port_step);
+	if (ynode_get(m, "bootstrap_port") != NULL && role != ROLE_PREFILL)
+		perr(pc, ynode_get(m, "bootstrap_port"), "bootstrap_port is "
+		    "a prefill setting (the decode contacts the prefill's)");
+	get_int(pc, ynode_get(m, "bootstrap_port"), "bootstrap_port", 1, 65535,
+	    &r->bootstrap_port);
+	get_int(pc, ynode_get(m, "dist_init_port"), "dist_init_port", 1, 65535,
+	    &r->dist_init_port);
+	get_int(pc, ynode_get(m, "base_gpu_id"), "base_gpu_id", 0, 1023,
+	    &r->base_gpu_id);
+	get_int(pc, ynode_get(m, "gpu_step"), "gpu_step", 0, 1024,
+	    &r->gpu_step);
+	read_opts(pc, ynode_get(m, "options"), OK_FLAG, "options", &r->opts,
+	    &r->nopts);
+	read_opts(pc, ynode_get(m, "env"), OK_ENV, "env", &r->env, &r->nenv);
+	if (r->nodes_per_instance > 1 && r->dist_init_port < 0)
+		perr(pc, m, "%s: nodes_per_instance is %d, so dist_init_port "
+		    "(the --dist-init-addr port of each instance's first node) "
+		    "is required", what, r->nodes_per_instance);
+	need_hosts = (size_t)r->instances * (size_t)r->nodes_per_instance;
+	if (r->nhosts != 0 && r->nhosts != 1 && r->nhosts != need_hosts)
+		perr(pc, ynode_get(m, "hosts"), "%s: %zu hosts given; expected "
+		    "one per node (instances x nodes_per_instance = %zu), or one "
+		    "for all", what, r->nhosts, need_hosts);
+	if (r->nhosts == 1 && r->nodes_per_instance > 1)
+		perr(pc, ynode_get(m, "hosts"), "%s: an instance spans %d "
+		    "nodes; list one host per node", what,
+		    r->nodes_per_instance);
+}
+
+/* Option names the role machinery sets itself: not allowed in options. */
+static const char *const managed[] = { "model_path", "disaggregation_mode",
+	"host", "port", "disaggregation_bootstrap_port", "base_gpu_id",
+	"dist_init_addr", "nnodes", "node_rank", NULL };
+
+static void
+check_managed(struct pctx *pc, const struct kv *arr, size_t n)
+{
+	size_t	i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; managed[j] != NULL; j++)
+			if (strcmp(arr[i].name, managed[j]) == 0) {
+				struct ynode	at = { 0 };
+
+				at.line = arr[i].line;
+				at.col = arr[i].col;
+				perr(pc, &at, "'%s' is set by the deployment "
+				    "itself (model.path, hosts, port, "
+				    "bootstrap_port, base_gpu_id, "
+				    "nodes_per_instance, dist_init_port); it "
+				    "cannot be an option", arr[i].name);
+			}
+}
+
+int
+deployment_parse(const struct catalog *cat, const char *name,
+    const char *text, size_t len, struct deployment *d, char *err,
+    size_t errlen)
+{
+	static const char *const top[] = { "pdwiz", "name", "sglang", "model",
+	    "shared", "roles", "k8s", NULL };
+	static const char *const model_keys[] = { "path", "facts", NULL };
+	static const char *const shared_keys[] = { "options", "env", NULL };
+	static const char *const role_keys[] = { "prefill", "decode", "router",
+	    NULL };
+	static const char *const k8s_keys[] = { "image", "namespace", NULL };
+	struct pctx		 pc = { cat, name, { 0 }, 0 };
+	struct ynode		*root;
+	const struct ynode	*n, *m;
+	int			 ver = 0, i;
+
+	deployment_init(d);
+	if ((root = ydoc_parse(name, text, len, false, err, errlen)) == NULL)
+		return -1;
+	d->path = xstrdup(name);
+	if (!check_keys(&pc, root, "the deployment file", top))
+		goto done;
+	if ((n = need(&pc, root, "pdwiz", "the deployment file")) != NULL &&
+	    get_int(&pc, n, "pdwiz (format version)", 1, INT_MAX, &ver) == 0 &&
+	    ver != DEPLOY_FORMAT_VERSION)
+		perr(&pc, n, "deployment format version %d is not supported "
+		    "(this pdwiz reads version %d)", ver, DEPLOY_FORMAT_VERSION);
+	d->name = get_str(&pc, ynode_get(root, "name"), "name");
+	d->sglang_version = get_str(&pc, ynode_get(root, "sglang"), "sglang");
+	if ((m = need(&pc, root, "model", "the deployment file")) != NULL &&
+	    check_keys(&pc, m, "model", model_keys)) {
+		n = need(&pc, m, "path", "model");
+		d->model = get_str(&pc, n, "model.path");
+		d->model_line = n ? n->line : 0;
+		if ((n = ynode_get(m, "facts")) != NULL)
+			read_opts(&pc, n, OK_FACT, "model.facts", &d->facts,
+			    &d->nfacts);
+	}
+	if ((m = ynode_get(root, "shared")) != NULL &&
+	    check_keys(&pc, m, "shared", shared_keys)) {
+		read_opts(&pc, ynode_get(m, "options"), OK_FLAG,
+		    "shared.options", &d->shared, &d->nshared);
+		read_opts(&pc, ynode_get(m, "env"), OK_ENV, "shared.env",
+		    &d->shared_env, &d->nshared_env);
+		check_managed(&pc, d->shared, d->nshared);
+	}
+	if ((m = need(&pc, root, "roles", "the deployment file")) != NULL &&
+	    check_keys(&pc, m, "roles", role_keys)) {
+		for (i = 0; i < 3; i++) {
+			n = need(&pc, m, role_names_for_file(i), "roles");
+			if (n != NULL) {
+				read_role(&pc, n, (enum role)i, &d->role[i]);
+				if (i != ROLE_ROUTER)
+					check_managed(&pc, d->role[i].opts,
+					    d->role[i].nopts);
+			}
+		}
+	}
+	if ((m = ynode_get(root, "k8s")) != NULL &&
+	    check_keys(&pc, m, "k8s", k8s_keys)) {
+		d->k8s_image = get_str(&pc, ynode_get(m, "image"), "k8s.image");
+		d->k8s_namespace = get_str(&pc, ynode_get(m, "namespace"),
+		    "k8s.namespace");
+	}
+done:
+	ynode_free(root);
+	if (pc.nerr > 0) {
+		if (pc.nerr > MAX_ERRORS)
+			buf_printf(&pc.err, "\n%s: ... %d more problems", name,
+			    pc.nerr - MAX_ERRORS);
+		snprintf(err, errlen, "%s", pc.err.s);
+		buf_free(&pc.err);
+		deployment_free(d);
+		return -1;
+	}
+	buf_free(&pc.err);
+	return 0;
+}
+
+const char *
+role_names_for_file(int i)
+{
+	return role_name((enum role)i);
+}
+
+int
+deployment_load(const struct catalog *cat, const char *path,
+    struct deployment *d, char *err, size_t errlen)
+{
+	char	*text;
+	size_t	 len;
+	int	 rc;
+
+	deployment_init(d);
+	if ((text = read_file(path, DEPLOY_MAX_FILE, &len, err, errlen)) ==
+	    NULL)
+		return -1;
+	rc = deployment_parse(cat, path, text, len, d, err, errlen);
+	free(text);
+	return rc;
+}
+
+bool
+deployment_sniff(const char *text, size_t len)
+{
+	const char	*p = text, *end = text + len;
+
+	/* A line that starts with "roles:" at column 1. */
+	while (p < end) {
+		if ((size_t)(end - p) >= 6 && strncmp(p, "roles:", 6) == 0)
+			return true;
+		p = memchr(p, '\n', (size_t)(end - p));
+		if (p == NULL)
+			break;
+		p++;
+	}
+	return false;
+}
+
+/* ---- writer ---- */
+
+struct yw {
+	yaml_emitter_t	e;
+	struct buf	out;
+	bool		failed;
+};
+
+static int
+yw_write(void *arg, unsigned char *data, size_t size)
+{
+	struct yw	*w = arg;
+
+	buf_add(&w->out, (const char *)data, size);
+	return 1;
+}
+
+static void
+yw_ev(struct yw *w, yaml_event_t *ev)
+{
+	if (w->failed) {
+		yaml_event_delete(ev);
+		return;
+	}
+	if (!yaml_emitter_emit(&w->e, ev))
+		w->failed = true;
+}
+
+static void
+yw_scalar(struct yw *w, const char *s, bool quoted)
+{
+	yaml_event_t	ev;
+
+	yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)(uintptr_t)s,
+	    (int)strlen(s), !quoted, 1, quoted ?
+	    YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_PLAIN_SCALAR_STYLE);
+	yw_ev(w, &ev);
+}
+
+static void
+yw_int(struct yw *w, int v)
+{
+	char	tmp[32];
+
+	snprintf(tmp, sizeof tmp, "%d", v);
+	yw_scalar(w, tmp, false);
+}
+
+static void
+yw_map(struct yw *w, bool start, bool flow)
+{
+	yaml_event_t	ev;
+
+	if (start)
+		yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, flow ?
+		    YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
+	else
+		yaml_mapping_end_event_initialize(&ev);
+	yw_ev(w, &ev);
+}
+
+static void
+yw_seq(struct yw *w, bool start, bool flow)
+{
+	yaml_event_t	ev;
+
+	if (start)
+		yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, flow ?
+		    YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
+	else
+		yaml_sequence_end_event_initialize(&ev);
+	yw_ev(w, &ev);
+}
+
+static void
+yw_key(struct yw *w, const char *k)
+{
+	yw_scalar(w, k, false);
+}
+
+/* A kv value as YAML: typed scalars plain, strings quoted, lists as seqs. */
+static void
+yw_kv_value(struct yw *w, const struct catalog *cat, const struct kv *k)
+{
+	int			 o = catalog_find(cat, k->name);
+	enum otype		 t = o >= 0 ? cat->opts[o].type : T_STR;
+	const char		*v = k->value ? k->value : "";
+	struct value		 pv;
+
+	if (o >= 0 && cat->opts[o].kind == OK_ENV)
+		t = T_STR;	/* env values are text */
+	if (t == T_LIST) {
+		const char	*p = v, *q;
+
+		yw_seq(w, true, true);
+		while (*p != '\0') {
+			char	*item;
+
+			q = strchr(p, '\x1f');
+			if (q == NULL)
+				q = p + strlen(p);
+			item = xstrndup(p, (size_t)(q - p));
+			yw_scalar(w, item, true);
+			free(item);
+			p = *q ? q + 1 : q;
+		}
+		yw_seq(w, false, true);
+		return;
+	}
+	if ((t == T_INT || t == T_FLOAT || t == T_BOOL || t == T_BOOLOPT) &&
+	    val_parse(t, v, &pv) == 0 && strcmp(v, "") != 0) {
+		yw_scalar(w, v, false);
+		return;
+	}
+	yw_scalar(w, v, true);
+}
+
+static int
+kv_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct kv *)a)->name, ((const struct kv *)b)->name);
+}
+
+static void
+yw_kvs(struct yw *w, const struct catalog *cat, const char *key,
+    const struct kv *arr, size_t n, bool router)
+{
+	struct kv	*s;
+	size_t		 i;
+
+	if (n == 0)
+		return;
+	s = xcalloc(n, sizeof *s);
+	memcpy(s, arr, n * sizeof *s);
+	qsort(s, n, sizeof *s, kv_cmp);
+	yw_key(w, key);
+	yw_map(w, true, false);
+	for (i = 0; i < n; i++) {
+		yw_key(w, s[i].name);
+		if (router) {
+			const struct router_opt	*ro = router_opt_find(s[i].name);
+
+			yw_scalar(w, s[i].value ? s[i].value : "", ro == NULL ||
+			    ro->type == RT_STR);
+		} else
+			yw_kv_value(w, cat, &s[i]);
+	}
+	yw_map(w, false, false);
+	free(s);
+}
+
+static void
+yw_strs(struct yw *w, const char *key, char **v, size_t n, bool flow)
+{
+	size_t	i;
+
+	yw_key(w, key);
+	yw_seq(w, true, flow);
+	for (i = 0; i < n; i++)
+		yw_scalar(w, v[i], true);
+	yw_seq(w, false, flow);
+}
+
+static void
+yw_role(struct yw *w, const struct catalog *cat, const struct role_spec *r,
+    enum role role)
+{
+	size_t	i;
+
+	yw_key(w, role_name(role));
+	yw_map(w, true, false);
+	if (role != ROLE_ROUTER) {
+		yw_key(w, "instances");
+		yw_int(w, r->instances);
+		yw_key(w, "nodes_per_instance");
+		yw_int(w, r->nodes_per_instance);
+		yw_key(w, "gpus_per_node");
+		yw_int(w, r->gpus_per_node);
+	}
+	yw_strs(w, "hosts", r->hosts, r->nhosts, true);
+	if (r->bind_host != NULL) {
+		yw_key(w, "bind_host");
+		yw_scalar(w, r->bind_host, true);
+	}
+	if (r->port >= 0) {
+		yw_key(w, "port");
+		yw_int(w, r->port);
+	}
+	if (role != ROLE_ROUTER) {
+		if (r->port_step != 0) {
+			yw_key(w, "port_step");
+			yw_int(w, r->port_step);
+		}
+		if (role == ROLE_PREFILL && r->bootstrap_port >= 0) {
+			yw_key(w, "bootstrap_port");
+			yw_int(w, r->bootstrap_port);
+		}
+		if (r->dist_init_port >= 0) {
+			yw_key(w, "dist_init_port");
+			yw_int(w, r->dist_init_port);
+		}
+		if (r->base_gpu_id >= 0) {
+			yw_key(w, "base_gpu_id");
+			yw_int(w, r->base_gpu_id);
+		}
+		if (r->gpu_step != 0) {
+			yw_key(w, "gpu_step");
+			yw_int(w, r->gpu_step);
+		}
+		yw_kvs(w, cat, "options", r->opts, r->nopts, false);
+		yw_kvs(w, cat, "env", r->env, r->nenv, false);
+	} else {
+		if (r->policy != NULL) {
+			yw_key(w, "policy");
+			yw_scalar(w, r->policy, true);
+		}
+		yw_kvs(w, cat, "options", r->opts, r->nopts, true);
+		yw_kvs(w, cat, "env", r->env, r->nenv, false);
+		for (i = 0; i < 2; i++) {
+			const struct endpoint	*e = i == 0 ? r->prefill_urls :
+			    r->decode_urls;
+			size_t			 n = i == 0 ? r->nprefill_urls :
+			    r->ndecode_urls, j;
+
+			if (n == 0)
+				continue;
+			yw_key(w, i == 0 ? "prefill_urls" : "decode_urls");
+			yw_seq(w, true, false);
+			for (j = 0; j < n; j++) {
+				yw_map(w, true, true);
+				yw_key(w, "url");
+				yw_scalar(w, e[j].url, true);
+				if (i == 0 && e[j].bootstrap_port >= 0) {
+					yw_key(w, "bootstrap_port");
+					yw_int(w, e[j].bootstrap_port);
+				}
+				yw_map(w, false, true);
+			}
+			yw_seq(w, false, false);
+		}
+		if (r->nextra_args > 0)
+			yw_strs(w, "extra_args", r->extra_args, r->nextra_args,
+			    true);
+	}
+	yw_map(w, false, false);
+}
+
+char *
+deployment_to_yaml(const struct catalog *cat, const struct deployment *d)
+{
+	struct yw	w;
+	yaml_event_t	ev;
+	int		i;
+
+	memset(&w, 0, sizeof w);
+	if (!yaml_emitter_initialize(&w.e))
+		return NULL;
+	yaml_emitter_set_output(&w.e, yw_write, &w);
+	yaml_emitter_set_unicode(&w.e, 1);
+	yaml_emitter_set_width(&w.e, -1);
+	yaml_emitter_set_indent(&w.e, 2);
+	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+	yw_ev(&w, &ev);
+	yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
+	yw_ev(&w, &ev);
+	yw_map(&w, true, false);
+	yw_key(&w, "pdwiz");
+	yw_int(&w, DEPLOY_FORMAT_VERSION);
+	if (d->name != NULL) {
+		yw_key(&w, "name");
+		yw_scalar(&w, d->name, true);
+	}
+	if (d->sglang_version != NULL) {
+		yw_key(&w, "sglang");
+		yw_scalar(&w, d->sglang_version, true);
+	}
+	yw_key(&w, "model");
+	yw_map(&w, true, false);
+	yw_key(&w, "path");
+	yw_scalar(&w, d->model ? d->model : "", true);
+	if (d->nfacts > 0)
+		yw_kvs(&w, cat, "facts", d->facts, d->nfacts, false);
+	yw_map(&w, false, false);
+	if (d->nshared + d->nshared_env > 0) {
+		yw_key(&w, "shared");
+		yw_map(&w, true, false);
+		yw_kvs(&w, cat, "options", d->shared, d->nshared, false);
+		yw_kvs(&w, cat, "env", d->shared_env, d->nshared_env, false);
+		yw_map(&w, false, false);
+	}
+	yw_key(&w, "roles");
+	yw_map(&w, true, false);
+	for (i = 0; i < 3; i++)
+		if (d->role[i].enabled)
+			yw_role(&w, cat, &d->role[i], (enum role)i);
+	yw_map(&w, false, false);
+	if (d->k8s_image != NULL || d->k8s_namespace != NULL) {
+		yw_key(&w, "k8s");
+		yw_map(&w, true, false);
+		if (d->k8s_image != NULL) {
+			yw_key(&w, "image");
+			yw_scalar(&w, d->k8s_image, true);
+		}
+		if (d->k8s_namespace != NULL) {
+			yw_key(&w, "namespace");
+			yw_scalar(&w, d->k8s_namespace, true);
+		}
+		yw_map(&w, false, false);
+	}
+	yw_map(&w, false, false);
+	yaml_document_end_event_initialize(&ev, 1);
+	yw_ev(&w, &ev);
+	yaml_stream_end_event_initialize(&ev);
+	yw_ev(&w, &ev);
+	if (w.failed && getenv("PDWIZ_DEBUG_YAML"))
+		fprintf(stderr, "yaml emitter: %s\n", w.e.problem ? w.e.problem : "?");
+	yaml_emitter_delete(&w.e);
+	if (w.failed) {
+		buf_free(&w.out);
+		return NULL;
+	}
+	return buf_steal(&w.out);
+}
