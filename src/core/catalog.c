@@ -94,18 +94,14 @@ hstr(const char *s)
 	return h;
 }
 
+/* Insert key -> idx; returns the existing index if key is present, else -1.
+ * The caller keeps the table at most half full (hreserve). */
 static int
 hput(int **tab, size_t *cap, const char *key, int idx,
     const char *(*keyof)(const struct catalog *, int), const struct catalog *cat)
 {
-	size_t	i;
+	size_t	i = hstr(key) & (*cap - 1);
 
-	if (*cap == 0) {
-		*cap = 4096;
-		*tab = xmalloc(*cap * sizeof **tab);
-		memset(*tab, 0xff, *cap * sizeof **tab);
-	}
-	i = hstr(key) & (*cap - 1);
 	while ((*tab)[i] >= 0) {
 		if (strcmp(keyof(cat, (*tab)[i]), key) == 0)
 			return (*tab)[i];
@@ -113,6 +109,27 @@ hput(int **tab, size_t *cap, const char *key, int idx,
 	}
 	(*tab)[i] = idx;
 	return -1;
+}
+
+/* Make room for `want` entries at load factor 1/2, re-inserting old ones. */
+static void
+hreserve(int **tab, size_t *cap, size_t want,
+    const char *(*keyof)(const struct catalog *, int), const struct catalog *cat)
+{
+	int	*old = *tab;
+	size_t	 oldcap = *cap, ncap = oldcap ? oldcap : 1024, i;
+
+	while (ncap < want * 2)
+		ncap *= 2;
+	if (ncap == oldcap)
+		return;
+	*tab = xmalloc(ncap * sizeof **tab);
+	memset(*tab, 0xff, ncap * sizeof **tab);
+	*cap = ncap;
+	for (i = 0; i < oldcap; i++)
+		if (old[i] >= 0)
+			hput(tab, cap, keyof(cat, old[i]), old[i], keyof, cat);
+	free(old);
 }
 
 static const char *
@@ -435,6 +452,9 @@ load_option(struct loadctx *lc, const struct ynode *n)
 		o.def = val_bool(false);
 	cat->opts = xreallocarray(cat->opts, cat->nopts + 1, sizeof *cat->opts);
 	cat->opts[cat->nopts] = o;
+	hreserve(&cat->hash, &cat->hcap, cat->nopts + 1, name_of, cat);
+	cat->nflags += o.naliases + 1;
+	hreserve(&cat->fhash, &cat->fcap, cat->nflags, flag_of, cat);
 	if (hput(&cat->hash, &cat->hcap, o.name, (int)cat->nopts, name_of,
 	    cat) >= 0) {
 		ynode_err(lc->err, lc->errlen, lc->file, n,
@@ -457,9 +477,9 @@ load_option(struct loadctx *lc, const struct ynode *n)
 		}
 	}
 	cat->nopts++;
-	if (cat->nopts > 2000 || cat->nopts * 2 > cat->hcap) {
+	if (cat->nopts > 100000) {
 		ynode_err(lc->err, lc->errlen, lc->file, n,
-		    "too many options (limit 2000)");
+		    "too many options (limit 100000)");
 		return -1;
 	}
 	return 0;
@@ -795,6 +815,19 @@ parse_fixes(struct loadctx *lc, const struct ynode *fx, struct rule *r)
 	return 0;
 }
 
+static void
+add_read(void *arg, int slot)
+{
+	struct rule	*r = arg;
+	size_t		 i;
+
+	for (i = 0; i < r->nreads; i++)
+		if (r->reads[i] == slot)
+			return;
+	r->reads = xreallocarray(r->reads, r->nreads + 1, sizeof *r->reads);
+	r->reads[r->nreads++] = slot;
+}
+
 static const char *const rule_keys[] = { "id", "severity", "stage", "kind",
 	"when", "message", "explain", "fixes", "example", "source", "set",
 	"setdefault", "silent", "note", NULL };
@@ -886,6 +919,7 @@ load_rule(struct loadctx *lc, const struct ynode *n, struct rule *r)
 	    parse_assigns(lc, ynode_get(n, "setdefault"), &r->setdefault,
 	    &r->nsetdefault) != 0)
 		return -1;
+	expr_slots(r->when, add_read, r);
 	if (r->sev != SEV_OVERRIDE && (r->nset > 0 || r->nsetdefault > 0)) {
 		ynode_err(lc->err, lc->errlen, lc->file, n,
 		    "only override rules may have 'set' or 'setdefault'");

@@ -79,7 +79,8 @@ struct rule {
 	const char	 *src_file, *src_func, *src_commit;
 	const char	 *file;		/* rules file it came from */
 	int		  line;
-	unsigned char	 *reads;	/* bitmap over options: names the rule reads */
+	int		 *reads;	/* slots the condition reads (deduplicated) */
+	size_t		  nreads;
 };
 
 struct commit_ref {
@@ -103,6 +104,7 @@ struct catalog {
 	size_t			 hcap;
 	int			*fhash;		/* flag spelling -> index */
 	size_t			 fcap;
+	size_t			 nflags;	/* spellings in fhash */
 	size_t			 nroles;	/* deploy name space: see deploy.h */
 };
 

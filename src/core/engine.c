@@ -200,6 +200,20 @@ run(struct runner *rn, const struct rule *rules, size_t nrules)
 		struct evalctx		 ec = { 0 };
 		struct value		 c;
 
+		if (rn->out == NULL && r->sev != SEV_OVERRIDE) {
+			/* Availability: only an error that reads a value the
+			 * candidate changed can block it. */
+			size_t	k;
+
+			if (r->sev != SEV_ERROR)
+				continue;
+			for (k = 0; k < r->nreads; k++)
+				if ((size_t)r->reads[k] < rn->cat->nopts &&
+				    rn->taint[r->reads[k]])
+					break;
+			if (k == r->nreads)
+				continue;
+		}
 		ec.cfgs = rn->cfgs;
 		ec.nopts = rn->cat->nopts;
 		ec.taint = rn->taint;

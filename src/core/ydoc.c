@@ -358,18 +358,18 @@ ynode_check_keys(const struct ynode *map, const char *const *allowed,
 		const char	*best = NULL;
 		size_t		 bestd = 3;
 
-		for (j = 0; allowed[j] != NULL; j++) {
-			size_t	d;
-
+		for (j = 0; allowed[j] != NULL; j++)
 			if (strcmp(allowed[j], k) == 0)
 				break;
-			d = edit_distance(k, allowed[j]);
-			if (d < bestd) {
-				bestd = d;
-				best = allowed[j];
-			}
-		}
 		if (allowed[j] == NULL) {
+			for (j = 0; allowed[j] != NULL; j++) {
+				size_t	d = edit_distance(k, allowed[j]);
+
+				if (d < bestd) {
+					bestd = d;
+					best = allowed[j];
+				}
+			}
 			if (best != NULL)
 				ynode_err(err, errlen, name, map->kids[i],
 				    "unknown key '%s' (did you mean '%s'?)", k,

@@ -1,0 +1,48 @@
+#!/bin/sh
+# make bench: the rule engine per keystroke (shipped catalog and a synthetic
+# one 10x larger) and `pdwiz check` as a whole process against python3 and
+# /bin/true, side by side in one run. Numbers, not pass/fail.
+cd "$(dirname "$0")/../.." || exit 2
+BUILD=${1:-build}
+B=$BUILD/bench/bench_engine
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+# Synthetic catalog: every option and every rule ten times.
+mkdir -p "$T/big/rules/checks"
+cp rules/models.yaml "$T/big/rules/"
+python3 - "$T/big" <<'PY'
+import re, sys, glob, os
+out = sys.argv[1]
+opts = open("rules/options.yaml").read()
+head, body = opts.split("\noptions:\n", 1)
+extra = []
+for k in range(1, 10):
+    b = re.sub(r"(\n  - name: )(\S+)", lambda m: f"{m.group(1)}{m.group(2)}_x{k}", "\n" + body)
+    b = re.sub(r"(flag: |\n      - |aliases: \[)(--[\w-]+)", lambda m: f"{m.group(1)}{m.group(2)}-x{k}", b)
+    b = re.sub(r"(aliases: \[)([^\]]*)\]", lambda m: m.group(1) + ", ".join(a.strip() + f"-x{k}" for a in m.group(2).split(",")) + "]", b)
+    extra.append(b)
+open(f"{out}/rules/options.yaml", "w").write(head + "\noptions:\n" + body + "".join(extra))
+for f in sorted(glob.glob("rules/checks/*.yaml")):
+    text = open(f).read()
+    base = os.path.basename(f)[:-5]
+    for k in range(10):
+        t = text if k == 0 else re.sub(r"(\n  - id: )(\S+)", lambda m: f"{m.group(1)}{m.group(2)}-x{k}", text)
+        open(f"{out}/rules/checks/{base}-{k}.yaml", "w").write(t)
+PY
+if [ -d rules/deploy ]; then mkdir -p "$T/big/rules/deploy"; cp rules/deploy/*.yaml "$T/big/rules/deploy/" 2>/dev/null; fi
+
+echo "== rule engine: one keystroke = evaluate all rules + availability of every value on a page"
+$B keystroke "$PWD"
+$B keystroke "$T/big"
+
+cat > "$T/two.sh" <<'SH'
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct \
+  --disaggregation-mode prefill --port 30000 --disaggregation-ib-device mlx5_roce0
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct \
+  --disaggregation-mode decode --port 30001 --base-gpu-id 1 --disaggregation-ib-device mlx5_roce0
+SH
+echo "== whole process, 30 runs each (mean wall time, peak RSS)"
+$B exec 30 ./pdwiz check "$T/two.sh"
+$B exec 30 python3 -c pass
+$B exec 30 /bin/true

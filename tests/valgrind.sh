@@ -1,0 +1,32 @@
+#!/bin/sh
+# Unit suites and representative CLI runs under valgrind memcheck: zero
+# errors and zero leaks (definite, indirect, possible) required.
+cd "$(dirname "$0")/.." || exit 2
+export PDWIZ_DATADIR="$PWD"
+VG="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99"
+pass=0 fail=0
+run() {
+	name=$1; shift
+	$VG "$@" >/dev/null 2>/tmp/pdwiz-vg.$$
+	rc=$?
+	if [ "$rc" = 99 ] || grep -q "==[0-9]*==" /tmp/pdwiz-vg.$$; then
+		fail=$((fail + 1)); echo "FAIL (valgrind): $name"; head -30 /tmp/pdwiz-vg.$$
+	else
+		pass=$((pass + 1))
+	fi
+}
+for t in build/tests/test_*; do
+	[ -x "$t" ] && run "$t" "$t"
+done
+for f in share/examples/*.sh share/examples/*.yaml; do
+	[ -f "$f" ] && run "check $f" ./pdwiz check --format json "$f"
+done
+run "check --" ./pdwiz check -- --model-path m --tp-sizee 2 --disaggregation-transfer-backend rdma
+run "explain" ./pdwiz explain stg-backend
+run "rules" ./pdwiz rules
+run "coverage" ./pdwiz coverage
+printf 'python -m sglang.launch_server --model-path "x\n' > /tmp/pdwiz-vg-q.$$
+run "bad input" ./pdwiz check /tmp/pdwiz-vg-q.$$
+rm -f /tmp/pdwiz-vg.$$ /tmp/pdwiz-vg-q.$$
+echo "valgrind: $pass passed, $fail failed"
+[ "$fail" = 0 ]
