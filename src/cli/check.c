@@ -5,6 +5,7 @@
 #include "core/engine.h"
 #include "core/util.h"
 #include "core/ydoc.h"
+#include "deploy/deploy.h"
 #include "io/json.h"
 #include "io/server.h"
 #include "io/shell.h"
@@ -127,6 +128,73 @@ check_config_text(struct check *ck, const struct config *base,
 	config_free(&cfg);
 }
 
+static void
+check_cross_script(struct check *ck, const char *text, size_t len,
+    struct config effs[3], const int first[3])
+{
+	struct deployment	 d;
+	struct result		 res;
+	const struct config	*eff[3];
+	char			 err[512];
+	size_t			 i;
+
+	if (deployment_import(ck->cat, ck->name, text, len, &d, NULL, err,
+	    sizeof err) != 0)
+		return;
+	for (i = 0; i < 3; i++)
+		eff[i] = first[i] >= 0 && effs[i].s != NULL ? &effs[i] : NULL;
+	result_init(&res);
+	deployment_check_cross(ck->cat, &d, eff, &res);
+	for (i = 0; i < res.n; i++) {
+		struct result	one;
+		int		r = res.d[i].cmd;
+
+		result_init(&one);
+		one.d = xcalloc(1, sizeof *one.d);
+		one.d[0] = res.d[i];
+		one.n = one.cap = 1;
+		result_take(&ck->all, &one, r >= 0 && r < 3 && first[r] >= 0 ?
+		    first[r] : first[ROLE_PREFILL]);
+		result_free(&one);
+	}
+	free(res.d);
+	res.d = NULL;
+	res.n = 0;
+	result_free(&res);
+	deployment_free(&d);
+}
+
+static void
+check_deploy_text(struct check *ck, const struct deployment *d)
+{
+	struct plan	p;
+	size_t		i, j;
+
+	deployment_plan(ck->cat, d, &p, NULL);
+	for (i = 0; i < p.n; i++) {
+		struct checked	*c;
+		struct buf	 b = { 0 };
+
+		ck->cmds = xreallocarray(ck->cmds, ck->ncmds + 1,
+		    sizeof *ck->cmds);
+		c = &ck->cmds[ck->ncmds++];
+		c->kind = p.l[i].role == ROLE_ROUTER ? SH_ROUTER : SH_SERVER;
+		c->line = d->role[p.l[i].role].line;
+		c->mode = role_name(p.l[i].role);
+		for (j = 0; j < p.l[i].argc; j++) {
+			char	*q = sh_quote(p.l[i].argv[j]);
+
+			if (j > 0)
+				buf_putc(&b, ' ');
+			buf_puts(&b, q);
+			free(q);
+		}
+		c->text = buf_steal(&b);
+	}
+	plan_free(&p);
+	deployment_check(ck->cat, d, &ck->all);
+}
+
 static int
 check_shell_text(struct check *ck, const struct config *base, const char *text,
     size_t len, const char *base_dir)
@@ -140,6 +208,10 @@ check_shell_text(struct check *ck, const struct config *base, const char *text,
 		fprintf(stderr, "%s:%s\n", ck->name, err);
 		return -1;
 	}
+	struct config		 effs[3];
+	int			 first[3] = { -1, -1, -1 };
+
+	memset(effs, 0, sizeof effs);
 	for (i = 0; i < sc.ncmds; i++) {
 		const struct sh_cmd	*c = &sc.cmds[i];
 		struct config		 cfg = { 0 };
@@ -147,6 +219,8 @@ check_shell_text(struct check *ck, const struct config *base, const char *text,
 
 		if (c->kind == SH_ROUTER) {
 			add_cmd(ck, SH_ROUTER, c->line, "router", c);
+			if (first[ROLE_ROUTER] < 0)
+				first[ROLE_ROUTER] = (int)ck->ncmds - 1;
 			continue;
 		}
 		if (c->kind != SH_SERVER)
@@ -166,11 +240,27 @@ check_shell_text(struct check *ck, const struct config *base, const char *text,
 			if (res.d[j].line == 0)
 				res.d[j].line = c->line;
 		result_take(&ck->all, &res, (int)ck->ncmds - 1);
+		{
+			const char	*m = ck->cmds[ck->ncmds - 1].mode;
+			int		 r = strcmp(m, "prefill") == 0 ? ROLE_PREFILL :
+			    strcmp(m, "decode") == 0 ? ROLE_DECODE : -1;
+
+			if (r >= 0 && first[r] < 0) {
+				first[r] = (int)ck->ncmds - 1;
+				effs[r] = res.eff;
+				memset(&res.eff, 0, sizeof res.eff);
+			}
+		}
 		result_free(&res);
 		result_free(&diags);
 		config_free(&cfg);
 	}
 	sh_script_free(&sc);
+	/* Prefill and decode in one script: the cross-role checks too. */
+	if (first[ROLE_PREFILL] >= 0 && first[ROLE_DECODE] >= 0)
+		check_cross_script(ck, text, len, effs, first);
+	for (i = 0; i < 3; i++)
+		config_free(&effs[i]);
 	if (nserver == 0 && ck->ncmds == 0) {
 		fprintf(stderr, "%s: no SGLang command found (expected python -m "
 		    "sglang.launch_server, sglang serve or "
@@ -212,6 +302,11 @@ print_text(struct check *ck)
 		    d->sev == SEV_UNKNOWN ? d->note : d->msg, d->id);
 		if (d->sev == SEV_UNKNOWN)
 			printf("    would report: %s\n", d->msg);
+		if (ck->ncmds > 1 && d->cmd >= 0 && (size_t)d->cmd < ck->ncmds)
+			printf("    in: %s command at line %d%s\n",
+			    ck->cmds[d->cmd].mode, ck->cmds[d->cmd].line,
+			    d->rule != NULL && d->rule->deploy ?
+			    " (cross-role check)" : "");
 		if (d->hint != NULL)
 			printf("    hint: %s\n", d->hint);
 		if (d->rule != NULL && d->sev != SEV_OVERRIDE) {
@@ -504,7 +599,19 @@ cmd_check(int argc, char **argv)
 			goto out;
 		}
 		ynode_free(probe);
-		check_config_text(&ck, &base, text, len);
+		if (deployment_sniff(text, len)) {
+			struct deployment	d;
+			char			derr[8192];
+
+			if (deployment_parse(cat, ck.name, text, len, &d, derr,
+			    sizeof derr) != 0) {
+				fprintf(stderr, "%s\n", derr);
+				goto out;
+			}
+			check_deploy_text(&ck, &d);
+			deployment_free(&d);
+		} else
+			check_config_text(&ck, &base, text, len);
 	} else if (check_shell_text(&ck, &base, text, len,
 	    dirbuf ? dirname(dirbuf) : NULL) != 0)
 		goto out;
