@@ -1,0 +1,224 @@
+/*
+ * vm.h - the wizard's view-model: pages and fields from forms/NN-name.yaml, the
+ * values the operator chose (per scope), the per-role configurations and
+ * their diagnostics, the availability of every value on the current page,
+ * undo/redo, dirty tracking and search. No curses here: the curses front end
+ * (wizard.c) reads snapshots and sends intents, and the unit tests drive the
+ * same functions.
+ *
+ * Values live in scopes. A field's scope says which server(s) a value goes
+ * to: shared options go to prefill and decode (or the single server when the
+ * deployment is not disaggregated), role options to one role, deployment
+ * facts and topology to the deployment as a whole.
+ */
+#ifndef PDWIZ_TUI_VM_H
+#define PDWIZ_TUI_VM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/catalog.h"
+#include "core/config.h"
+#include "core/engine.h"
+#include "core/value.h"
+
+enum vm_scope {
+	SC_DEPLOY = 0,		/* facts, model, topology of the whole deployment */
+	SC_SHARED,		/* options on every server (prefill and decode) */
+	SC_PREFILL,
+	SC_DECODE,
+	SC_ROUTER,
+	SC_SINGLE,		/* the one server of a non-PD deployment */
+	NSCOPE
+};
+
+/* Deployment fields that are not SGLang options (keys below zero). */
+enum vm_dfield {
+	DF_PD = 0,		/* bool: prefill/decode disaggregation */
+	DF_INSTANCES,		/* int, per role */
+	DF_NODES,		/* int: nodes per instance, per role */
+	DF_GPUS,		/* int: GPUs per node, per role */
+	DF_HOSTS,		/* str: comma-separated hosts, per role */
+	DF_PORT,		/* int: HTTP port, per role (router: its port) */
+	DF_POLICY,		/* str: router policy */
+	DF_NAME,		/* str: deployment name */
+	NDF
+};
+#define VM_DKEY(df)	(-1 - (int)(df))
+#define VM_IS_DKEY(k)	((k) < 0)
+#define VM_DF(k)	(-1 - (k))
+
+struct expr;
+
+struct vm_field {
+	char		*label;
+	int		 key;		/* option index, or VM_DKEY(dfield) */
+	enum vm_scope	 scope;
+	bool		 invert;	/* bool shown negated ("radix cache" for disable_radix_cache) */
+	bool		 scope_is_page;	/* on a per-role page: takes the page's role */
+	struct expr	*visible;	/* NULL: always */
+	char		*visible_src;
+	int		 line, col;	/* in the form file */
+};
+
+struct vm_page {
+	char		*title;
+	char		*intro;
+	char		*file;
+	bool		 review;
+	enum vm_scope	 role;		/* per-role page: its role; else SC_SHARED */
+	struct expr	*visible;
+	struct vm_field	*f;
+	size_t		 nf;
+};
+
+/* One candidate value of a field and what blocks it. */
+struct vm_choice {
+	struct value		 v;
+	char			 text[64];
+	bool			 current;
+	const struct rule	*blocker;	/* NULL: available */
+	enum vm_scope		 blocked_in;	/* role whose config it breaks */
+};
+
+/* What the view shows for one field of the current page. */
+struct vm_row {
+	int			 field;		/* index in the page */
+	const struct vm_field	*f;
+	bool			 is_bool;
+	bool			 on;		/* bool: shown state (after invert) */
+	char			 value[160];	/* effective value as text */
+	char			 note[200];	/* "forced: ...", "default", "from model" */
+	bool			 forced;	/* an override changed it */
+	bool			 error;		/* an error diagnostic points here */
+	bool			 warning;
+	size_t			 nblocked;	/* unavailable values */
+	struct vm_choice	*choices;	/* for bools and choice fields */
+	size_t			 nchoices;
+};
+
+struct vm_review_item {
+	enum vm_scope		 role;		/* SC_DEPLOY for cross-role */
+	enum severity		 sev;
+	const char		*id;
+	char			*msg;
+	int			 page, field;	/* where Enter jumps, -1 if nowhere */
+};
+
+struct vm_hit {
+	int	page, field;
+	int	score;
+};
+
+struct vm;
+
+/* Build an empty wizard over the catalog (a fresh PD deployment). */
+struct vm	*vm_new(const struct catalog *);
+void		 vm_free(struct vm *);
+
+/*
+ * Load forms/NN-name.yaml from dir in name order. A form that refers to an unknown
+ * option, has a bad condition or an unknown key is an error
+ * "file:line:col: message"; returns -1.
+ */
+int		 vm_load_forms(struct vm *, const char *dir, char *err,
+		    size_t errlen);
+/* Load one form from text (tests). */
+int		 vm_load_form_text(struct vm *, const char *name,
+		    const char *text, size_t len, char *err, size_t errlen);
+
+/* Open a deployment file or a launch script; problems become diagnostics. */
+int		 vm_open_file(struct vm *, const char *path, char *err,
+		    size_t errlen);
+int		 vm_import_script(struct vm *, const char *path, char *err,
+		    size_t errlen);
+
+/* One keystroke's model work: configs, rules, visibility, availability. */
+void		 vm_refresh(struct vm *);
+
+/* Pages (all, and whether each is shown now). */
+size_t		 vm_npages(const struct vm *);
+const struct vm_page *vm_page(const struct vm *, size_t);
+bool		 vm_page_visible(const struct vm *, size_t);
+bool		 vm_field_visible(const struct vm *, size_t page, size_t field);
+const char	*vm_scope_name(enum vm_scope);
+
+/* Focus. */
+int		 vm_cur_page(const struct vm *);
+int		 vm_cur_row(const struct vm *);	/* index into rows */
+void		 vm_move(struct vm *, int delta);
+void		 vm_page_step(struct vm *, int delta);
+void		 vm_goto(struct vm *, int page, int field);
+
+/* Rows of the current page (visible fields) after vm_refresh. */
+size_t		 vm_rows(const struct vm *, const struct vm_row **);
+const struct vm_row *vm_focused(const struct vm *);
+
+/* Intents. Return 0, or -1 with a message for the status line. */
+int		 vm_set(struct vm *, int page, int field, struct value,
+		    char *msg, size_t msglen);
+int		 vm_set_text(struct vm *, int page, int field, const char *text,
+		    char *msg, size_t msglen);
+int		 vm_toggle(struct vm *, char *msg, size_t msglen);
+int		 vm_fix(struct vm *, char *msg, size_t msglen);
+int		 vm_undo(struct vm *, char *msg, size_t msglen);
+int		 vm_redo(struct vm *, char *msg, size_t msglen);
+size_t		 vm_undo_depth(const struct vm *);
+size_t		 vm_redo_depth(const struct vm *);
+
+/* The problem of the focused field: the rule and its message, or NULL. */
+const struct rule *vm_focus_problem(struct vm *, char *msg, size_t msglen);
+/* Help text for the focused field (malloc'd, lines separated by \n). */
+char		*vm_help(struct vm *);
+/* Current field's value as editable text (malloc'd). */
+char		*vm_edit_text(struct vm *);
+
+/* Dirty state: differs from what was loaded or last saved. */
+bool		 vm_dirty(const struct vm *);
+/* What changed since then, one line each (malloc'd). */
+char		*vm_changes(const struct vm *);
+
+/* Search every field of every page; best first. Returns count. */
+size_t		 vm_search(struct vm *, const char *query, struct vm_hit *,
+		    size_t max);
+/* Describe a hit ("Parallelism (prefill): tensor parallel size"). */
+void		 vm_hit_text(const struct vm *, const struct vm_hit *, char *,
+		    size_t);
+
+/* Review: every diagnostic by role then severity. */
+size_t		 vm_review(struct vm *, const struct vm_review_item **);
+/* Totals of the last refresh. */
+void		 vm_counts(const struct vm *, size_t *errors, size_t *warnings,
+		    size_t *overrides);
+
+/* The launch commands (preview), malloc'd. */
+char		*vm_preview(struct vm *);
+
+/* Save the deployment file. Atomic; never overwrites an existing file
+ * unless force. Returns 0, 1 (exists: ask, then force), -1 (error). */
+int		 vm_save(struct vm *, const char *path, bool force, char *msg,
+		    size_t msglen);
+#define VM_EXPORT_OVERWRITE	0x1	/* replace existing files */
+#define VM_EXPORT_FAILING	0x2	/* emit despite errors (marked failing) */
+const char	*vm_export_format(size_t i);	/* NULL past the end */
+const char	*vm_export_default_path(const char *format);
+/* Export through the same emitters as `pdwiz emit`. Returns 0, 1 (a file
+ * exists), 2 (the deployment has errors), -1 (error). */
+int		 vm_export(struct vm *, const char *format, const char *path,
+		    unsigned flags, char *msg, size_t msglen);
+/* Apply the fix for one candidate value of the focused field (-1: the
+ * field's own problem or its first unavailable value). */
+int		 vm_fix_choice(struct vm *, int choice, char *msg,
+		    size_t msglen);
+/* The SGLang message that blocks one candidate value, or "" (available). */
+void		 vm_choice_problem(struct vm *, int choice, char *msg,
+		    size_t msglen);
+const char	*vm_path(const struct vm *);
+/* Error text from loading the file (shown at start), or NULL. */
+const char	*vm_load_note(const struct vm *);
+
+/* The role configuration as last computed (input and effective). */
+const struct config *vm_config(const struct vm *, enum vm_scope role);
+const struct result *vm_result(const struct vm *, enum vm_scope role);
+
+#endif

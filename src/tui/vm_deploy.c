@@ -1,0 +1,282 @@
+/*
+ * vm_deploy.c - adapter from the wizard to src/deploy (see vm_deploy.h).
+ *
+ * Functions named stub_* stand in for src/deploy calls that are not built
+ * yet; each says which call replaces it.
+ */
+#include "tui/vm_deploy.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/describe.h"
+#include "core/util.h"
+#include "io/server.h"
+
+static void
+kv_free_list(struct kv *l, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(l[i].name);
+		free(l[i].value);
+	}
+	free(l);
+}
+
+/* Replaced by deployment_free(). */
+static void
+stub_deployment_free(struct deployment *d)
+{
+	size_t	r, i;
+
+	free(d->name);
+	free(d->model);
+	free(d->sglang_version);
+	free(d->path);
+	kv_free_list(d->facts, d->nfacts);
+	kv_free_list(d->shared, d->nshared);
+	kv_free_list(d->shared_env, d->nshared_env);
+	for (r = 0; r < NROLE; r++) {
+		struct role_spec	*rs = &d->role[r];
+
+		for (i = 0; i < rs->nhosts; i++)
+			free(rs->hosts[i]);
+		free(rs->hosts);
+		kv_free_list(rs->opts, rs->nopts);
+		kv_free_list(rs->env, rs->nenv);
+		free(rs->policy);
+	}
+	memset(d, 0, sizeof *d);
+}
+
+/* Replaced by deployment_default(). */
+static void
+stub_deployment_default(struct deployment *d, const char *model)
+{
+	size_t	r;
+
+	memset(d, 0, sizeof *d);
+	for (r = 0; r < NROLE; r++) {
+		d->role[r].port = -1;
+		d->role[r].bootstrap_port = -1;
+		d->role[r].dist_init_port = -1;
+		d->role[r].base_gpu_id = -1;
+	}
+	d->name = xstrdup("pd");
+	d->model = model ? xstrdup(model) : NULL;
+	for (r = ROLE_PREFILL; r <= ROLE_ROUTER; r++) {
+		d->role[r].enabled = true;
+		d->role[r].instances = 1;
+		d->role[r].nodes_per_instance = 1;
+		d->role[r].gpus_per_node = r == ROLE_ROUTER ? 0 : 8;
+		d->role[r].hosts = xcalloc(1, sizeof *d->role[r].hosts);
+		d->role[r].hosts[0] = xstrdup("127.0.0.1");
+		d->role[r].nhosts = 1;
+	}
+	d->role[ROLE_PREFILL].port = 30000;
+	d->role[ROLE_DECODE].port = 30001;
+	d->role[ROLE_ROUTER].port = 8000;
+}
+
+void
+vmd_default(const struct catalog *cat, struct deployment *d,
+    const char *model)
+{
+	(void)cat;
+	stub_deployment_default(d, model);
+}
+
+void
+vmd_free(struct deployment *d)
+{
+	stub_deployment_free(d);
+}
+
+int
+vmd_load(const struct catalog *cat, const char *path, struct deployment *d,
+    char *err, size_t errlen)
+{
+	(void)cat;
+	stub_deployment_default(d, NULL);
+	snprintf(err, errlen, "%s: reading deployment files needs src/deploy "
+	    "(not built yet)", path);
+	return -1;
+}
+
+int
+vmd_import(const struct catalog *cat, const char *path, struct deployment *d,
+    char **notes, char *err, size_t errlen)
+{
+	(void)cat;
+	*notes = NULL;
+	stub_deployment_default(d, NULL);
+	snprintf(err, errlen, "%s: importing scripts needs src/deploy "
+	    "(not built yet)", path);
+	return -1;
+}
+
+static void
+apply_kv(const struct catalog *cat, struct config *c, const struct kv *l,
+    size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		int		o = catalog_find(cat, l[i].name);
+		struct value	v;
+
+		if (o < 0)
+			continue;
+		if (l[i].value == NULL)
+			v = val_bool(true);
+		else if (val_parse(cat->opts[o].type, l[i].value, &v) != 0)
+			continue;
+		config_set(c, o, v, SRC_USER, l[i].line, l[i].col);
+	}
+}
+
+/* Replaced by deployment_role_config(). */
+static void
+stub_role_config(const struct catalog *cat, const struct deployment *d,
+    enum role r, struct config *out)
+{
+	int	o;
+	size_t	i;
+	char	err[256];
+
+	config_init(out, cat);
+	if (r == ROLE_ROUTER)
+		return;
+	if (d->model != NULL) {
+		if ((o = catalog_find(cat, "model_path")) >= 0)
+			config_set(out, o, val_str(d->model), SRC_USER, 0, 0);
+		catalog_model_facts(cat, d->model, out);
+	}
+	for (i = 0; i < d->nfacts; i++)
+		if (d->facts[i].value != NULL)
+			(void)facts_set(cat, out, d->facts[i].name,
+			    d->facts[i].value, err, sizeof err);
+	if ((o = catalog_find(cat, "disaggregation_mode")) >= 0 &&
+	    r != ROLE_SINGLE)
+		config_set(out, o, val_str(r == ROLE_PREFILL ? "prefill" :
+		    "decode"), SRC_USER, 0, 0);
+	apply_kv(cat, out, d->shared, d->nshared);
+	apply_kv(cat, out, d->shared_env, d->nshared_env);
+	apply_kv(cat, out, d->role[r].opts, d->role[r].nopts);
+	apply_kv(cat, out, d->role[r].env, d->role[r].nenv);
+}
+
+void
+vmd_role_config(const struct catalog *cat, const struct deployment *d,
+    enum role r, struct config *out)
+{
+	stub_role_config(cat, d, r, out);
+}
+
+void
+vmd_check_cross(const struct catalog *cat, const struct deployment *d,
+    const struct config *eff[3], struct result *out)
+{
+	(void)cat;
+	(void)d;
+	(void)eff;
+	(void)out;
+}
+
+static void
+preview_role(const struct catalog *cat, const struct deployment *d,
+    enum role r, struct buf *b)
+{
+	struct config	c;
+	size_t		i;
+
+	stub_role_config(cat, d, r, &c);
+	buf_printf(b, "# %s\n", r == ROLE_SINGLE ? "server" : (r == ROLE_PREFILL ? "prefill" : "decode"));
+	for (i = 0; i < cat->nopts; i++) {
+		struct buf	s = { 0 };
+
+		if (!config_is_set(&c, (int)i) || cat->opts[i].kind != OK_ENV)
+			continue;
+		describe_setting(cat, (int)i, c.s[i].v, &s);
+		buf_printf(b, "%s \\\n", s.s ? s.s : "");
+		buf_free(&s);
+	}
+	buf_puts(b, "python -m sglang.launch_server");
+	for (i = 0; i < cat->nopts; i++) {
+		struct buf	s = { 0 };
+
+		if (!config_is_set(&c, (int)i) || cat->opts[i].kind != OK_FLAG)
+			continue;
+		describe_setting(cat, (int)i, c.s[i].v, &s);
+		buf_printf(b, " \\\n    %s", s.s ? s.s : "");
+		buf_free(&s);
+	}
+	if (d->role[r].port > 0)
+		buf_printf(b, " \\\n    --port %d", d->role[r].port);
+	buf_puts(b, "\n\n");
+	config_free(&c);
+}
+
+/* Replaced by emit_shell(). */
+static char *
+stub_emit_shell(const struct catalog *cat, const struct deployment *d)
+{
+	struct buf	b = { 0 };
+
+	buf_puts(&b, "#!/bin/sh\n# preview (stand-in until src/deploy emits)\n");
+	if (d->role[ROLE_SINGLE].enabled)
+		preview_role(cat, d, ROLE_SINGLE, &b);
+	else {
+		preview_role(cat, d, ROLE_PREFILL, &b);
+		preview_role(cat, d, ROLE_DECODE, &b);
+		buf_printf(&b, "# router\npython -m sglang_router.launch_router "
+		    "--pd-disaggregation --port %d\n", d->role[ROLE_ROUTER].port);
+	}
+	return buf_steal(&b);
+}
+
+char *
+vmd_preview(const struct catalog *cat, const struct deployment *d)
+{
+	return stub_emit_shell(cat, d);
+}
+
+char *
+vmd_to_yaml(const struct catalog *cat, const struct deployment *d, char *msg,
+    size_t msglen)
+{
+	(void)cat;
+	(void)d;
+	snprintf(msg, msglen, "saving needs src/deploy (not built yet)");
+	return NULL;
+}
+
+int
+vmd_emit(const struct catalog *cat, const struct deployment *d,
+    const char *format, bool force, struct emission *out, char *msg,
+    size_t msglen)
+{
+	(void)cat;
+	(void)d;
+	(void)force;
+	memset(out, 0, sizeof *out);
+	snprintf(msg, msglen, "export %s needs src/deploy (not built yet)",
+	    format);
+	return -1;
+}
+
+void
+vmd_emission_free(struct emission *e)
+{
+	size_t	i;
+
+	for (i = 0; i < e->n; i++) {
+		free(e->f[i].name);
+		free(e->f[i].data);
+	}
+	free(e->f);
+	memset(e, 0, sizeof *e);
+}

@@ -1,0 +1,98 @@
+# lib.sh - drive the real ./pdwiz inside tmux: start, send keys, poll the
+# screen until text appears (never fixed sleeps). Sourced by run.sh.
+
+TMUX_SOCK="pdwiz-test-$$"
+POLL_TIMEOUT=${POLL_TIMEOUT:-10}
+
+t() { tmux -L "$TMUX_SOCK" -f /dev/null "$@"; }
+
+# start NAME [ENV=VAL ...] -- ARGS...   (runs ./pdwiz ARGS in a 100x30 pane)
+start() {
+	_env="TERM=screen LANG=C.UTF-8 LC_ALL=C.UTF-8 ESCDELAY=25 PDWIZ_DATADIR=$ROOT"
+	while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+		_env="$_env $1"
+		shift
+	done
+	[ "$1" = "--" ] && shift
+	t kill-session -t w 2>/dev/null
+	t new-session -d -s w -x 100 -y 30 \
+	    "cd $WORK && env $_env $PDWIZ $* ; echo \"[exit \$?]\"; sleep 600"
+	wait_for "errors"
+}
+
+keys() { t send-keys -t w "$@"; }
+text() { t send-keys -t w -l "$1"; }
+screen() { t capture-pane -p -t w; }
+
+# wait_for TEXT: poll the screen until TEXT (fixed string) appears.
+wait_for() {
+	_end=$(( $(date +%s) + POLL_TIMEOUT ))
+	while :; do
+		if screen | grep -qF -- "$1"; then
+			return 0
+		fi
+		if [ "$(date +%s)" -ge "$_end" ]; then
+			echo "  timeout waiting for: $1" >&2
+			echo "  ---- screen ----" >&2
+			screen | sed 's/^/  | /' >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
+# wait_gone TEXT: poll until TEXT is no longer on screen.
+wait_gone() {
+	_end=$(( $(date +%s) + POLL_TIMEOUT ))
+	while screen | grep -qF -- "$1"; do
+		if [ "$(date +%s)" -ge "$_end" ]; then
+			echo "  timeout waiting for text to go: $1" >&2
+			screen | sed 's/^/  | /' >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
+# goto_page TITLE: Tab until the page title line shows TITLE.
+goto_page() {
+	_i=0
+	while ! screen | sed -n 2p | grep -qF -- "$1"; do
+		_before=$(screen | sed -n 2p)
+		keys Tab
+		_end=$(( $(date +%s) + POLL_TIMEOUT ))
+		while [ "$(screen | sed -n 2p)" = "$_before" ]; do
+			[ "$(date +%s)" -ge "$_end" ] && break
+			sleep 0.05
+		done
+		_i=$((_i + 1))
+		if [ $_i -gt 20 ]; then
+			echo "  no page $1" >&2
+			return 1
+		fi
+	done
+}
+
+# focus LABEL: move down (from the top) until the focused row has LABEL.
+focus() {
+	keys g
+	_i=0
+	while ! screen | grep -E '^>' | grep -qF -- "$1"; do
+		_before=$(screen | grep -E '^>')
+		keys Down
+		_end=$(( $(date +%s) + POLL_TIMEOUT ))
+		while [ "$(screen | grep -E '^>')" = "$_before" ]; do
+			[ "$(date +%s)" -ge "$_end" ] && break
+			sleep 0.05
+		done
+		_i=$((_i + 1))
+		if [ $_i -gt 30 ]; then
+			echo "  no field $1" >&2
+			screen | sed 's/^/  | /' >&2
+			return 1
+		fi
+	done
+}
+
+# focused: the focused row's text.
+focused() { screen | grep -E '^>'; }
