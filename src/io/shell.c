@@ -109,6 +109,7 @@ struct vtab {
 	size_t		 head, tail;
 	size_t		 nalive;
 	unsigned long	 gen;		/* bumped on every change */
+	unsigned long	 dirtygen;	/* gen of the last change but an add */
 };
 
 /* Strings of the script: words, variable names and values. */
@@ -177,7 +178,7 @@ struct parser {
 
 	/* Last environment built without own entries. */
 	struct sh_env	*snap;
-	size_t		 nsnap;
+	size_t		 nsnap, capsnap;
 	unsigned long	 snapgen;
 	bool		 havesnap;
 
@@ -451,7 +452,7 @@ vt_unlink(struct vtab *t, size_t i)
 	v->alive = false;
 	v->prev = v->next = NONE;
 	t->nalive--;
-	t->gen++;
+	t->dirtygen = ++t->gen;
 }
 
 /*
@@ -1489,7 +1490,7 @@ run_builtin(struct parser *p, struct sh_cmd *c)
 		if (exported == 1 && k != NONE && t->v[k].alive &&
 		    !t->v[k].exported) {
 			t->v[k].exported = true;
-			t->gen++;
+			t->dirtygen = ++t->gen;
 		}
 	}
 }
@@ -1599,6 +1600,10 @@ skip_opts(const struct sh_cmd *c, size_t i, const char *shortarg,
 			continue;
 		}
 		for (k = 1; w[k] != '\0'; k++) {
+			if (mod != NULL && w[k] == 'c') {
+				*mod = "";	/* python -c: not a module */
+				return (i);
+			}
 			if (mod != NULL && w[k] == 'm') {
 				*mod = w[k + 1] != '\0' ? w + k + 1 :
 				    (i + 1 < c->nwords ?
@@ -1729,7 +1734,7 @@ classify(struct parser *p, struct sh_cmd *c, struct own *o)
 			continue;
 		}
 		if (is_python(b)) {
-			i = skip_opts(c, i + 1, "WXc", ",check-hash-based-pycs,",
+			i = skip_opts(c, i + 1, "WX", ",check-hash-based-pycs,",
 			    &mod);
 			break;
 		}
@@ -1764,6 +1769,61 @@ env_from(struct sh_env *e, const struct var *v)
 	e->exported = v->exported;
 }
 
+static int
+env_budget(struct parser *p, const struct sh_cmd *c, size_t n)
+{
+	if (n > SH_MAX_ENV - p->envtotal) {
+		seterr(p, c->line, c->words[0].col,
+		    "too many variables for this many commands");
+		return (-1);
+	}
+	p->envtotal += n;
+	return (0);
+}
+
+/*
+ * The script's variables only. Since the last snapshot, if variables were
+ * only added (at the end of the order), extend it in place: commands that
+ * already point at it see only their first nenv entries.
+ */
+static int
+plain_env(struct parser *p, struct sh_cmd *c)
+{
+	const struct vtab	*t = &p->tab;
+	struct sh_env		*e = p->snap;
+	size_t			 i, k, add, cap = p->capsnap;
+
+	if (p->havesnap && p->snapgen == t->gen)
+		goto done;
+	if (!p->havesnap || t->dirtygen > p->snapgen || t->nalive < p->nsnap)
+		p->nsnap = 0;
+	add = t->nalive - p->nsnap;
+	if (env_budget(p, c, add) != 0)
+		return (-1);
+	if (p->nsnap == 0 || t->nalive > cap) {
+		cap = t->nalive < 8 ? 8 : t->nalive * 2;
+		if (env_budget(p, c, p->nsnap) != 0)
+			return (-1);
+		e = pool_env(p->pool, cap);
+		if (p->nsnap != 0)
+			memcpy(e, p->snap, p->nsnap * sizeof(*e));
+	}
+	/* The new variables are the last add on the list. */
+	for (i = t->tail, k = 1; k < add; k++)
+		i = t->v[i].prev;
+	for (k = p->nsnap; k < t->nalive; k++, i = t->v[i].next)
+		env_from(&e[k], &t->v[i]);
+	p->snap = e;
+	p->capsnap = cap;
+	p->nsnap = t->nalive;
+	p->snapgen = t->gen;
+	p->havesnap = true;
+done:
+	c->env = p->nsnap != 0 ? p->snap : NULL;
+	c->nenv = p->nsnap;
+	return (0);
+}
+
 /* The environment of a command: the script's variables, then its own. */
 static int
 build_env(struct parser *p, struct sh_cmd *c, const struct own *o)
@@ -1772,20 +1832,12 @@ build_env(struct parser *p, struct sh_cmd *c, const struct own *o)
 	const struct var	*v;
 	struct sh_env		*e;
 	size_t			 i, k, n, cnt;
-	bool			 plain = o->t.head == NONE && !o->clear;
 
-	if (plain && p->havesnap && p->snapgen == t->gen) {
-		c->env = p->snap;
-		c->nenv = p->nsnap;
-		return (0);
-	}
+	if (o->t.head == NONE && !o->clear)
+		return (plain_env(p, c));
 	cnt = (o->clear ? 0 : t->nalive) + o->t.nalive;
-	if (cnt > SH_MAX_ENV - p->envtotal) {
-		seterr(p, c->line, c->words[0].col,
-		    "too many variables for this many commands");
+	if (env_budget(p, c, cnt) != 0)
 		return (-1);
-	}
-	p->envtotal += cnt;
 	e = cnt != 0 ? pool_env(p->pool, cnt) : NULL;
 	n = 0;
 	for (i = o->clear ? NONE : t->head; i != NONE; i = t->v[i].next) {
@@ -1800,12 +1852,6 @@ build_env(struct parser *p, struct sh_cmd *c, const struct own *o)
 	}
 	c->env = n != 0 ? e : NULL;
 	c->nenv = n;
-	if (plain) {
-		p->snap = c->env;
-		p->nsnap = n;
-		p->snapgen = t->gen;
-		p->havesnap = true;
-	}
 	return (0);
 }
 
@@ -1855,7 +1901,8 @@ add_word(struct parser *p, const struct token *tok)
 	void		*pp = c->words;
 
 	x_reset(x, split, NULL);
-	if (tok->array)
+	if (tok->array || p->lx.s[tok->start] == '<' ||
+	    p->lx.s[tok->start] == '>')
 		x_raw(p, x, tok->start, tok->end);
 	else
 		x_span(p, x, tok->start, tok->end, M_UNQ, 0);

@@ -20,38 +20,53 @@ enum sh_kind {
 };
 
 struct sh_word {
-	char	*text;		/* after quote removal and expansion; owned */
+	char	*text;		/* after quote removal and expansion; owned by
+				   the script (pooled): never free it alone */
 	int	 line, col;	/* 1-based position of the word's first char */
 	bool	 unresolved;	/* contained $VAR, $(...), `...` that could not be expanded */
 };
 
+/*
+ * An environment entry. Names, values and whole env arrays are owned by the
+ * script (freed by sh_script_free) and may be shared between commands:
+ * never free or modify them.
+ */
 struct sh_env {
-	char	*name;		/* owned */
-	char	*value;		/* owned */
-	int	 line, col;
+	char	*name;		/* owned by the script */
+	char	*value;		/* owned by the script */
+	int	 line, col;	/* where it was assigned */
 	bool	 unresolved;
+	bool	 exported;	/* export or VAR=.. prefix; false: plain VAR=.. */
 };
 
 struct sh_cmd {
 	enum sh_kind	 kind;
 	struct sh_word	*words;		/* all words of the simple command, prefixes excluded */
 	size_t		 nwords;
-	size_t		 argstart;	/* index of the first SGLang/router argument in words */
-	struct sh_env	*env;		/* effective environment: exports so far, then VAR=.. prefixes */
+	size_t		 argstart;	/* index of the first SGLang/router argument in words
+					   (0 for SH_OTHER) */
+	struct sh_env	*env;		/* effective environment: exports so far, then VAR=.. prefixes;
+					   owned by the script, may be shared with other commands */
 	size_t		 nenv;
-	int		 line;		/* line of the command's first word */
+	int		 line;		/* line of the command's first word (prefixes included) */
 	int		 endline;	/* last line (continuations) */
 };
+
+struct sh_pool;
 
 struct sh_script {
 	struct sh_cmd	*cmds;		/* every simple command, in order */
 	size_t		 ncmds;
+	struct sh_pool	*pool;		/* private: env strings and arrays */
 };
 
 /*
  * Parse NUL-terminated text of length len. Returns 0 and fills *out, or -1
  * with a message "LINE:COL: what" in err (size errlen), e.g. an unterminated
- * quote. Never crashes on any input (NUL bytes are an error).
+ * quote. Never crashes on any input (NUL bytes are an error). Commands that
+ * have no words left (VAR=.. lines, lone redirections) are not listed; their
+ * assignments go into the environment of later commands. On -1, *out is
+ * empty and may be passed to sh_script_free.
  */
 int	sh_parse(const char *text, size_t len, struct sh_script *out,
 	    char *err, size_t errlen);
