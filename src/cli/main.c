@@ -21,6 +21,8 @@ usage(FILE *f)
 "usage: pdwiz [FILE | --import SCRIPT]    open the wizard\n"
 "       pdwiz check [options] [FILE | -]  lint launch commands, a script or YAML\n"
 "       pdwiz check [options] -- CMD ARGS...\n"
+"       pdwiz import [-o FILE] SCRIPT     launch script -> deployment file\n"
+"       pdwiz emit --format shell|runbook|config|k8s|yaml [--force] [-o DIR] DEPLOYMENT\n"
 "       pdwiz explain RULE-ID             what a rule means and how to fix it\n"
 "       pdwiz rules [--format text|json]  list the rules\n"
 "       pdwiz coverage                    map SGLang checks to rules\n"
@@ -94,6 +96,8 @@ version(void)
 }
 
 int	wizard_main(int argc, char **argv);
+int	cmd_emit(int argc, char **argv);
+int	cmd_import(int argc, char **argv);
 
 int
 main(int argc, char **argv)
@@ -111,6 +115,10 @@ main(int argc, char **argv)
 		rc = version();
 	else if (argc >= 2 && strcmp(argv[1], "check") == 0)
 		rc = cmd_check(argc - 1, argv + 1);
+	else if (argc >= 2 && strcmp(argv[1], "emit") == 0)
+		rc = cmd_emit(argc - 1, argv + 1);
+	else if (argc >= 2 && strcmp(argv[1], "import") == 0)
+		rc = cmd_import(argc - 1, argv + 1);
 	else if (argc >= 2 && strcmp(argv[1], "explain") == 0)
 		rc = cmd_explain(argc - 1, argv + 1);
 	else if (argc >= 2 && strcmp(argv[1], "rules") == 0)

@@ -502,6 +502,9 @@ url_for(const char *host, int port)
 }
 
 /* Merge env: shared then role (role wins), as an owned kv array. */
+static void	merged_env(const struct deployment *, enum role, struct kv **,
+		    size_t *);
+
 static void
 merged_env(const struct deployment *d, enum role r, struct kv **out,
     size_t *n)
@@ -518,6 +521,32 @@ merged_env(const struct deployment *d, enum role r, struct kv **out,
 	for (i = 0; i < d->role[r].nenv; i++)
 		kv_set(out, n, d->role[r].env[i].name, d->role[r].env[i].value,
 		    d->role[r].env[i].line, d->role[r].env[i].col);
+}
+
+size_t
+role_options(const struct deployment *d, enum role role, struct kv **out)
+{
+	const struct role_spec	*r = &d->role[role];
+	struct kv		*all = xcalloc(d->nshared + r->nopts + 1,
+	    sizeof *all);
+	size_t			 n = 0, i;
+
+	if (role != ROLE_ROUTER)
+		for (i = 0; i < d->nshared; i++)
+			if (kv_get(r->opts, r->nopts, d->shared[i].name) == NULL)
+				all[n++] = d->shared[i];
+	for (i = 0; i < r->nopts; i++)
+		all[n++] = r->opts[i];
+	qsort(all, n, sizeof *all, kv_name_cmp);
+	*out = all;
+	return n;
+}
+
+void
+role_env(const struct deployment *d, enum role r, struct kv **out, size_t *n)
+{
+	merged_env(d, r, out, n);
+	qsort(*out, *n, sizeof **out, kv_name_cmp);
 }
 
 static void
@@ -954,4 +983,10 @@ deployment_check(const struct catalog *cat, const struct deployment *d,
 		if (eff[i] != NULL)
 			config_free(&effs[i]);
 	plan_free(&p);
+}
+
+void
+kv_free_all(struct kv *arr, size_t n)
+{
+	kv_free(arr, n);
 }

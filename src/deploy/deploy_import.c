@@ -450,6 +450,56 @@ hoist_shared(struct deployment *d)
 	}
 }
 
+static bool
+same_endpoints(const struct endpoint *a, size_t na, const struct endpoint *b,
+    size_t nb, bool prefill)
+{
+	size_t	i;
+
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++) {
+		if (strcmp(a[i].url, b[i].url) != 0)
+			return false;
+		if (prefill && (a[i].bootstrap_port < 0 ? 8998 :
+		    a[i].bootstrap_port) != b[i].bootstrap_port)
+			return false;
+	}
+	return true;
+}
+
+/* A router list equal to the one pdwiz generates is not kept explicitly. */
+static void
+drop_generated_lists(const struct catalog *cat, struct deployment *d)
+{
+	struct role_spec	*r = &d->role[ROLE_ROUTER];
+	struct role_spec	 saved = *r;
+	struct endpoint		*pe, *de;
+	size_t			 npe, nde;
+	bool			 same;
+
+	r->prefill_urls = NULL;
+	r->nprefill_urls = 0;
+	r->decode_urls = NULL;
+	r->ndecode_urls = 0;
+	router_endpoints(cat, d, &pe, &npe, &de, &nde);
+	same = same_endpoints(saved.prefill_urls, saved.nprefill_urls, pe, npe,
+	    true) && same_endpoints(saved.decode_urls, saved.ndecode_urls, de,
+	    nde, false);
+	/* Explicit bootstrap ports stay explicit on the prefill side. */
+	endpoints_release(pe, npe);
+	endpoints_release(de, nde);
+	if (same) {
+		endpoints_release(saved.prefill_urls, saved.nprefill_urls);
+		endpoints_release(saved.decode_urls, saved.ndecode_urls);
+		return;
+	}
+	r->prefill_urls = saved.prefill_urls;
+	r->nprefill_urls = saved.nprefill_urls;
+	r->decode_urls = saved.decode_urls;
+	r->ndecode_urls = saved.ndecode_urls;
+}
+
 static int
 icmd_cmp(const void *a, const void *b)
 {
@@ -548,6 +598,8 @@ deployment_import(const struct catalog *cat, const char *name,
 	}
 	if (nby[0] > 0 && nby[1] > 0)
 		hoist_shared(d);
+	if (nrouter > 0)
+		drop_generated_lists(cat, d);
 	if (d->model == NULL)
 		d->model = xstrdup("");
 	for (i = 0; i < nic; i++) {

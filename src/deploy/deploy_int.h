@@ -37,6 +37,24 @@ void	endpoints_release(struct endpoint *, size_t);
 
 const char *role_names_for_file(int);
 
+/* Shared + role options (role wins), sorted by name; shallow copies, free
+ * only the array. */
+size_t	role_options(const struct deployment *, enum role, struct kv **);
+/* Shared + role env (role wins), sorted; owned (free with kv_free_all). */
+void	role_env(const struct deployment *, enum role, struct kv **, size_t *);
+void	kv_free_all(struct kv *, size_t);
+/* The failing-validation banner line, without comment markers. */
+#define EMIT_FAILING_TEXT "THIS DEPLOYMENT FAILS pdwiz VALIDATION (emitted with --force); run: pdwiz check"
+
+/* emit_shell.c: the launch script, shared by the shell and config formats. */
+struct buf;
+void	shell_command(struct buf *, const struct launch *, const char *indent,
+	    bool (*skip)(void *, const struct launch *, const char *), void *arg, const char *extra);
+char	*shell_script(const struct catalog *, const struct deployment *,
+	    bool failing, bool (*skip)(void *, const struct launch *, const char *), void *arg,
+	    const char *(*extra)(void *, const struct launch *),
+	    const char *what);
+
 /* Append src's diagnostics to dst keeping each one's cmd. */
 void	result_move_keep(struct result *dst, struct result *src);
 

@@ -1,0 +1,106 @@
+/*
+ * deploy_emit.c - `pdwiz emit` and the wizard's export: check, then hand the
+ * deployment to one emitter. Refuses a deployment with errors unless forced.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "deploy/deploy.h"
+#include "deploy/deploy_int.h"
+#include "core/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int
+emit_format_parse(const char *s, enum emit_format *out)
+{
+	static const char *const names[] = { "shell", "runbook", "config",
+	    "k8s", "yaml" };
+	size_t	i;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*out = (enum emit_format)i;
+			return 0;
+		}
+	return -1;
+}
+
+static void
+one(struct emission *e, const char *name, char *data)
+{
+	e->f = xcalloc(1, sizeof *e->f);
+	e->f[0].name = xstrdup(name);
+	e->f[0].data = data;
+	e->n = 1;
+}
+
+int
+deployment_emit(const struct catalog *cat, const struct deployment *d,
+    enum emit_format fmt, unsigned flags, struct emission *out, char *err,
+    size_t errlen)
+{
+	struct result	res;
+	bool		failing;
+	char		*y;
+
+	memset(out, 0, sizeof *out);
+	result_init(&res);
+	deployment_check(cat, d, &res);
+	failing = res.nerrors > 0;
+	if (failing && !(flags & EMIT_FORCE)) {
+		size_t	i;
+
+		for (i = 0; i < res.n; i++)
+			if (res.d[i].sev == SEV_ERROR)
+				break;
+		snprintf(err, errlen, "the deployment has %zu error%s (first: "
+		    "%s [%s]); run pdwiz check, or emit with --force to get "
+		    "output marked as failing validation", res.nerrors,
+		    res.nerrors == 1 ? "" : "s", i < res.n ? res.d[i].msg : "?",
+		    i < res.n ? res.d[i].id : "?");
+		result_free(&res);
+		return -1;
+	}
+	result_free(&res);
+	switch (fmt) {
+	case EMIT_SHELL:
+		one(out, "launch.sh", emit_shell(cat, d, failing));
+		break;
+	case EMIT_RUNBOOK:
+		one(out, "RUNBOOK.md", emit_runbook(cat, d, failing));
+		break;
+	case EMIT_K8S:
+		one(out, "k8s.yaml", emit_k8s(cat, d, failing));
+		break;
+	case EMIT_CONFIG:
+		return emit_config(cat, d, failing, out);
+	case EMIT_YAML:
+		if ((y = deployment_to_yaml(cat, d)) == NULL) {
+			snprintf(err, errlen, "YAML emitter failed");
+			return -1;
+		}
+		if (failing) {
+			char	*t = xasprintf("# %s\n%s", EMIT_FAILING_TEXT, y);
+
+			free(y);
+			y = t;
+		}
+		one(out, "deployment.yaml", y);
+		break;
+	}
+	return 0;
+}
+
+void
+emission_free(struct emission *e)
+{
+	size_t	i;
+
+	for (i = 0; i < e->n; i++) {
+		free(e->f[i].name);
+		free(e->f[i].data);
+	}
+	free(e->f);
+	memset(e, 0, sizeof *e);
+}

@@ -1,0 +1,300 @@
+/*
+ * emit_k8s.c - Kubernetes manifests on an existing engine, in the shape of
+ * SGLang's LWS PD example: a LeaderWorkerSet per server role (group size =
+ * nodes per instance; ranks from LWS_LEADER_ADDRESS, LWS_GROUP_SIZE,
+ * LWS_WORKER_INDEX), host network and IPC, RDMA devices, /dev/shm in memory,
+ * a router Deployment listing every instance's leader, and Services.
+ * Strings are written as JSON strings, which YAML reads unchanged.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "deploy/deploy.h"
+#include "deploy/deploy_int.h"
+#include "core/util.h"
+#include "io/json.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_IMAGE	"lmsysorg/sglang:latest"
+
+/* A DNS-1035 label from the deployment name. */
+static char *
+k8s_name(const struct deployment *d, const char *suffix)
+{
+	struct buf	 b = { 0 };
+	const char	*s = d->name && d->name[0] ? d->name : "pd";
+	bool		 dash = true;
+
+	for (; *s != '\0' && b.len < 40; s++) {
+		char	c = (char)tolower((unsigned char)*s);
+
+		if (isalnum((unsigned char)c) && (b.len > 0 || isalpha(
+		    (unsigned char)c))) {
+			buf_putc(&b, c);
+			dash = false;
+		} else if (!dash && b.len > 0) {
+			buf_putc(&b, '-');
+			dash = true;
+		}
+	}
+	while (b.len > 0 && b.s[b.len - 1] == '-')
+		b.s[--b.len] = '\0';
+	if (b.len == 0)
+		buf_puts(&b, "pd");
+	if (suffix != NULL)
+		buf_printf(&b, "-%s", suffix);
+	return buf_steal(&b);
+}
+
+static void
+meta(struct buf *b, const struct deployment *d, const char *name,
+    const char *role)
+{
+	buf_puts(b, "metadata:\n  name: ");
+	json_str(b, name);
+	buf_putc(b, '\n');
+	if (d->k8s_namespace != NULL) {
+		buf_puts(b, "  namespace: ");
+		json_str(b, d->k8s_namespace);
+		buf_putc(b, '\n');
+	}
+	buf_puts(b, "  labels:\n    app.kubernetes.io/managed-by: \"pdwiz\"\n"
+	    "    pdwiz.role: ");
+	json_str(b, role);
+	buf_putc(b, '\n');
+}
+
+static void
+env_list(struct buf *b, const struct deployment *d, enum role r,
+    const char *ind)
+{
+	struct kv	*env;
+	size_t		 n, i;
+
+	role_env(d, r, &env, &n);
+	if (n == 0) {
+		kv_free_all(env, n);
+		return;
+	}
+	buf_printf(b, "%senv:\n", ind);
+	for (i = 0; i < n; i++) {
+		buf_printf(b, "%s  - name: ", ind);
+		json_str(b, env[i].name);
+		buf_printf(b, "\n%s    value: ", ind);
+		json_str(b, env[i].value ? env[i].value : "");
+		buf_putc(b, '\n');
+	}
+	kv_free_all(env, n);
+}
+
+/* Server args: the plan's, with node placement taken from LWS. */
+static void
+server_args(struct buf *b, const struct launch *l, const struct role_spec *r,
+    const char *ind)
+{
+	size_t	i;
+
+	buf_printf(b, "%sargs:\n", ind);
+	for (i = l->argstart; i < l->argc; i++) {
+		const char	*a = l->argv[i];
+
+		if (strcmp(a, "--dist-init-addr") == 0 ||
+		    strcmp(a, "--nnodes") == 0 || strcmp(a, "--node-rank") == 0 ||
+		    strcmp(a, "--host") == 0 || strcmp(a, "--base-gpu-id") == 0) {
+			i++;
+			continue;
+		}
+		buf_printf(b, "%s  - ", ind);
+		json_str(b, a);
+		buf_putc(b, '\n');
+	}
+	buf_printf(b, "%s  - \"--host\"\n%s  - \"0.0.0.0\"\n", ind, ind);
+	if (r->nodes_per_instance > 1)
+		buf_printf(b, "%s  - \"--dist-init-addr\"\n%s  - "
+		    "\"$(LWS_LEADER_ADDRESS):%d\"\n%s  - \"--nnodes\"\n%s  - "
+		    "\"$(LWS_GROUP_SIZE)\"\n%s  - \"--node-rank\"\n%s  - "
+		    "\"$(LWS_WORKER_INDEX)\"\n", ind, ind, r->dist_init_port, ind,
+		    ind, ind, ind);
+}
+
+static void
+pod_spec(struct buf *b, const struct deployment *d, const struct launch *l,
+    const char *image, const char *ind)
+{
+	const struct role_spec	*r = &d->role[l->role];
+
+	buf_printf(b, "%sspec:\n", ind);
+	buf_printf(b, "%s  hostNetwork: true\n%s  hostIPC: true\n"
+	    "%s  dnsPolicy: \"ClusterFirstWithHostNet\"\n", ind, ind, ind);
+	buf_printf(b, "%s  containers:\n%s    - name: \"sglang\"\n"
+	    "%s      image: ", ind, ind, ind);
+	json_str(b, image);
+	buf_printf(b, "\n%s      command: [\"python3\", \"-m\", "
+	    "\"sglang.launch_server\"]\n", ind);
+	{
+		char	*in2 = xasprintf("%s      ", ind);
+
+		server_args(b, l, r, in2);
+		env_list(b, d, l->role, in2);
+		free(in2);
+	}
+	buf_printf(b, "%s      ports:\n%s        - containerPort: %d\n", ind,
+	    ind, r->port);
+	if (l->role == ROLE_PREFILL)
+		buf_printf(b, "%s        - containerPort: %d\n", ind,
+		    r->bootstrap_port >= 0 ? r->bootstrap_port : 8998);
+	buf_printf(b, "%s      resources:\n%s        limits:\n"
+	    "%s          nvidia.com/gpu: \"%d\"\n", ind, ind, ind,
+	    r->gpus_per_node);
+	buf_printf(b, "%s      securityContext:\n%s        privileged: true\n"
+	    "%s        capabilities:\n%s          add: [\"IPC_LOCK\"]\n", ind,
+	    ind, ind, ind);
+	buf_printf(b, "%s      volumeMounts:\n%s        - name: \"shm\"\n"
+	    "%s          mountPath: \"/dev/shm\"\n%s        - name: \"ib\"\n"
+	    "%s          mountPath: \"/dev/infiniband\"\n", ind, ind, ind, ind,
+	    ind);
+	buf_printf(b, "%s  volumes:\n%s    - name: \"shm\"\n%s      emptyDir:\n"
+	    "%s        medium: \"Memory\"\n%s    - name: \"ib\"\n"
+	    "%s      hostPath:\n%s        path: \"/dev/infiniband\"\n", ind, ind,
+	    ind, ind, ind, ind, ind);
+}
+
+char *
+emit_k8s(const struct catalog *cat, const struct deployment *d, bool failing)
+{
+	struct buf	 b = { 0 };
+	struct plan	 p;
+	const char	*image = d->k8s_image ? d->k8s_image : DEFAULT_IMAGE;
+	size_t		 i;
+	int		 role, k;
+
+	deployment_plan(cat, d, &p, NULL);
+	buf_puts(&b, "# Kubernetes manifests for PD deployment ");
+	for (i = 0; d->name && d->name[i]; i++)
+		buf_putc(&b, d->name[i] == '\n' ? ' ' : d->name[i]);
+	buf_puts(&b, ", generated by pdwiz.\n# Needs the LeaderWorkerSet "
+	    "controller (leaderworkerset.x-k8s.io) and RDMA-capable nodes.\n");
+	if (failing)
+		buf_printf(&b, "# WARNING: %s\n", EMIT_FAILING_TEXT);
+	for (role = 0; role < 2; role++) {
+		const struct role_spec	*r = &d->role[role];
+		const struct launch	*l = NULL;
+		char			*name = k8s_name(d, role_name(
+		    (enum role)role));
+
+		for (i = 0; i < p.n; i++)
+			if (p.l[i].role == (enum role)role) {
+				l = &p.l[i];
+				break;
+			}
+		if (!r->enabled || l == NULL) {
+			free(name);
+			continue;
+		}
+		buf_puts(&b, "---\napiVersion: \"leaderworkerset.x-k8s.io/v1\"\n"
+		    "kind: \"LeaderWorkerSet\"\n");
+		meta(&b, d, name, role_name((enum role)role));
+		buf_printf(&b, "spec:\n  replicas: %d\n  leaderWorkerTemplate:\n"
+		    "    size: %d\n    restartPolicy: \"RecreateGroupOnPodRestart\"\n"
+		    "    workerTemplate:\n      metadata:\n        labels:\n"
+		    "          pdwiz.role: ", r->instances, r->nodes_per_instance);
+		json_str(&b, role_name((enum role)role));
+		buf_putc(&b, '\n');
+		pod_spec(&b, d, l, image, "      ");
+		/* Service on the leaders (worker index 0). */
+		buf_puts(&b, "---\napiVersion: \"v1\"\nkind: \"Service\"\n");
+		meta(&b, d, name, role_name((enum role)role));
+		buf_puts(&b, "spec:\n  selector:\n"
+		    "    leaderworkerset.sigs.k8s.io/name: ");
+		json_str(&b, name);
+		buf_puts(&b, "\n    role: \"leader\"\n  ports:\n");
+		buf_printf(&b, "    - name: \"http\"\n      port: %d\n", r->port);
+		if (role == ROLE_PREFILL)
+			buf_printf(&b, "    - name: \"bootstrap\"\n      port: %d\n",
+			    r->bootstrap_port >= 0 ? r->bootstrap_port : 8998);
+		free(name);
+	}
+	if (d->role[ROLE_ROUTER].enabled) {
+		const struct role_spec	*rr = &d->role[ROLE_ROUTER];
+		char			*name = k8s_name(d, "router");
+
+		buf_puts(&b, "---\napiVersion: \"apps/v1\"\nkind: \"Deployment\"\n");
+		meta(&b, d, name, "router");
+		buf_puts(&b, "spec:\n  replicas: 1\n  selector:\n    matchLabels:\n"
+		    "      app: ");
+		json_str(&b, name);
+		buf_puts(&b, "\n  template:\n    metadata:\n      labels:\n"
+		    "        app: ");
+		json_str(&b, name);
+		buf_puts(&b, "\n    spec:\n      containers:\n"
+		    "        - name: \"router\"\n          image: ");
+		json_str(&b, image);
+		buf_puts(&b, "\n          command: [\"python3\", \"-m\", "
+		    "\"sglang_router.launch_router\"]\n          args:\n"
+		    "            - \"--pd-disaggregation\"\n");
+		/* Each instance's leader: <lws>-<i>.<lws> (LWS headless service). */
+		for (role = 0; role < 2; role++) {
+			const struct role_spec	*r = &d->role[role];
+			char			*lws = k8s_name(d, role_name(
+			    (enum role)role));
+
+			for (k = 0; r->enabled && k < r->instances; k++) {
+				char	*u = xasprintf("http://%s-%d.%s:%d", lws,
+				    k, lws, role_port(r, r->port, k));
+
+				buf_printf(&b, "            - \"--%s\"\n"
+				    "            - ", role_name((enum role)role));
+				json_str(&b, u);
+				buf_putc(&b, '\n');
+				if (role == ROLE_PREFILL)
+					buf_printf(&b, "            - \"%d\"\n",
+					    role_bootstrap_port(cat, r, k));
+				free(u);
+			}
+			free(lws);
+		}
+		buf_printf(&b, "            - \"--host\"\n            - \"0.0.0.0\"\n"
+		    "            - \"--port\"\n            - \"%d\"\n", rr->port);
+		if (rr->policy != NULL) {
+			buf_puts(&b, "            - \"--policy\"\n            - ");
+			json_str(&b, rr->policy);
+			buf_putc(&b, '\n');
+		}
+		for (i = 0; i < rr->nopts; i++) {
+			char	*f = xasprintf("--%s", rr->opts[i].name), *q;
+
+			for (q = f; *q; q++)
+				if (*q == '_')
+					*q = '-';
+			buf_puts(&b, "            - ");
+			json_str(&b, f);
+			buf_putc(&b, '\n');
+			if (router_opt_find(rr->opts[i].name) == NULL ||
+			    router_opt_find(rr->opts[i].name)->type != RT_BOOL) {
+				buf_puts(&b, "            - ");
+				json_str(&b, rr->opts[i].value ? rr->opts[i].value :
+				    "");
+				buf_putc(&b, '\n');
+			}
+			free(f);
+		}
+		for (i = 0; i < rr->nextra_args; i++) {
+			buf_puts(&b, "            - ");
+			json_str(&b, rr->extra_args[i]);
+			buf_putc(&b, '\n');
+		}
+		buf_printf(&b, "          ports:\n            - containerPort: %d\n",
+		    rr->port);
+		buf_puts(&b, "---\napiVersion: \"v1\"\nkind: \"Service\"\n");
+		meta(&b, d, name, "router");
+		buf_puts(&b, "spec:\n  selector:\n    app: ");
+		json_str(&b, name);
+		buf_printf(&b, "\n  ports:\n    - name: \"http\"\n      port: %d\n"
+		    "      targetPort: %d\n", rr->port, rr->port);
+		free(name);
+	}
+	plan_free(&p);
+	return buf_steal(&b);
+}
