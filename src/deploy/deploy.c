@@ -602,7 +602,8 @@ server_words(const struct catalog *cat, const struct deployment *d,
 			if (kv_get(r->opts, r->nopts, d->shared[i].name) == NULL)
 				all[n++] = d->shared[i];
 		qsort(all, n, sizeof *all, kv_name_cmp);
-		memcpy(all + n, r->opts, r->nopts * sizeof *all);
+		if (r->nopts > 0)
+			memcpy(all + n, r->opts, r->nopts * sizeof *all);
 		qsort(all + n, r->nopts, sizeof *all, kv_name_cmp);
 		n += r->nopts;
 		for (i = 0; i < n; i++)
