@@ -203,7 +203,7 @@ static const char *
 suggest_opt(const struct catalog *cat, const char *key, enum okind kind)
 {
 	const char	*best = NULL;
-	size_t		 bd = 4, d, i;
+	size_t		 bd = 4, d, i, klen = strlen(key);
 	char		 flag[256];
 	int		 o;
 
@@ -212,6 +212,10 @@ suggest_opt(const struct catalog *cat, const char *key, enum okind kind)
 		return cat->opts[o].name;
 	for (i = 0; i < cat->nopts; i++) {
 		if (cat->opts[i].kind != kind)
+			continue;
+		/* The distance is at least the length difference. */
+		d = strlen(cat->opts[i].name);
+		if ((d > klen ? d - klen : klen - d) >= bd)
 			continue;
 		d = edit_distance(key, cat->opts[i].name);
 		if (d < bd) {
@@ -388,9 +392,13 @@ read_role(struct pctx *pc, const struct ynode *m, enum role role,
 	snprintf(what, sizeof what, "roles.%s", rn);
 	r->enabled = true;
 	r->line = m->line;
-	if (!check_keys(pc, m, what, role == ROLE_ROUTER ? router_keys :
-	    server_keys))
+	if (m->kind != YN_MAP) {
+		perr(pc, m, "%s must be a mapping", what);
 		return;
+	}
+	/* Unknown keys are reported; the known ones are still read. */
+	check_keys(pc, m, what, role == ROLE_ROUTER ? router_keys :
+	    server_keys);
 	read_strlist(pc, need(pc, m, "hosts", what), "hosts", &r->hosts,
 	    &r->nhosts);
 	r->bind_host = get_str(pc, ynode_get(m, "bind_host"), "bind_host");
@@ -495,8 +503,11 @@ deployment_parse(const struct catalog *cat, const char *name,
 	if ((root = ydoc_parse(name, text, len, false, err, errlen)) == NULL)
 		return -1;
 	d->path = xstrdup(name);
-	if (!check_keys(&pc, root, "the deployment file", top))
+	if (root->kind != YN_MAP) {
+		perr(&pc, root, "the deployment file must be a mapping");
 		goto done;
+	}
+	check_keys(&pc, root, "the deployment file", top);
 	if ((n = need(&pc, root, "pdwiz", "the deployment file")) != NULL &&
 	    get_int(&pc, n, "pdwiz (format version)", 1, INT_MAX, &ver) == 0 &&
 	    ver != DEPLOY_FORMAT_VERSION)
