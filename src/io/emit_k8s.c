@@ -209,7 +209,8 @@ emit_k8s(const struct catalog *cat, const struct deployment *d, bool failing)
 		buf_puts(&b, "spec:\n  selector:\n"
 		    "    leaderworkerset.sigs.k8s.io/name: ");
 		json_str(&b, name);
-		buf_puts(&b, "\n    role: \"leader\"\n  ports:\n");
+		buf_puts(&b, "\n    leaderworkerset.sigs.k8s.io/worker-index: \"0\"\n"
+		    "  ports:\n");
 		buf_printf(&b, "    - name: \"http\"\n      port: %d\n", r->port);
 		if (role == ROLE_PREFILL)
 			buf_printf(&b, "    - name: \"bootstrap\"\n      port: %d\n",
