@@ -199,6 +199,13 @@ ydoc_parse(const char *name, const char *text, size_t len, bool allow_empty,
 				yaml_event_delete(&ev);
 				goto out;
 			}
+			if (memchr(ev.data.scalar.value, '\0',
+			    ev.data.scalar.length) != NULL) {
+				mark_err(err, errlen, name, &ev.start_mark,
+				    "NUL character (\\0) in a string");
+				yaml_event_delete(&ev);
+				goto out;
+			}
 			n = node_new(YN_SCALAR, &ev.start_mark);
 			n->str = xstrndup((const char *)ev.data.scalar.value,
 			    ev.data.scalar.length);
