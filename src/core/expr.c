@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -803,15 +804,27 @@ arith(int op, struct value a, struct value b)
 		long long	x = as_i(a), y = as_i(b), r;
 
 		switch (op) {
+		/*
+		 * Python ints do not overflow; past long long the result is
+		 * computed in floating point (close, and never undefined).
+		 */
 		case OP_ADD:
-			return val_int(x + y);
+			if (__builtin_add_overflow(x, y, &r))
+				return val_float((double)x + (double)y);
+			return val_int(r);
 		case OP_SUB:
-			return val_int(x - y);
+			if (__builtin_sub_overflow(x, y, &r))
+				return val_float((double)x - (double)y);
+			return val_int(r);
 		case OP_MUL:
-			return val_int(x * y);
+			if (__builtin_mul_overflow(x, y, &r))
+				return val_float((double)x * (double)y);
+			return val_int(r);
 		case OP_FDIV:
 			if (y == 0)
 				return VAL_NULL;
+			if (x == LLONG_MIN && y == -1)
+				return val_float(-(double)x);
 			r = x / y;
 			if ((x % y != 0) && ((x < 0) != (y < 0)))
 				r--;
@@ -819,6 +832,8 @@ arith(int op, struct value a, struct value b)
 		case OP_MOD:
 			if (y == 0)
 				return VAL_NULL;
+			if (y == -1)
+				return val_int(0);
 			r = x % y;
 			if (r != 0 && ((r < 0) != (y < 0)))
 				r += y;
@@ -984,8 +999,12 @@ call(const struct expr *e, struct evalctx *c)
 			return e->op == FN_MIN ? a : b;
 		return e->op == FN_MIN ? b : a;
 	case FN_INT:
-		if (a.t == V_FLOAT)
+		if (a.t == V_FLOAT) {
+			/* int(inf), int(nan): Python raises; so do we (None). */
+			if (!(a.u.f > -9.2e18 && a.u.f < 9.2e18))
+				return VAL_NULL;
 			return val_int((long long)a.u.f);
+		}
 		if (a.t == V_BOOL)
 			return val_int(a.u.b);
 		if (a.t == V_STR) {
@@ -1026,6 +1045,8 @@ expr_eval(const struct expr *e, struct evalctx *c)
 		return val_bool(!val_truthy(a));
 	case E_NEG:
 		a = expr_eval(e->kids[0], c);
+		if (a.t == V_INT && a.u.i == LLONG_MIN)
+			return val_float(-(double)a.u.i);
 		if (a.t == V_INT)
 			return val_int(-a.u.i);
 		if (a.t == V_FLOAT)
