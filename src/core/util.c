@@ -260,12 +260,10 @@ size_t
 edit_distance(const char *a, const char *b)
 {
 	size_t	la = strlen(a), lb = strlen(b), i, j;
-	size_t	*row;
-	size_t	 d;
+	size_t	row[65];
 
 	if (la > 64 || lb > 64)
 		return 99;
-	row = xcalloc(lb + 1, sizeof *row);
 	for (j = 0; j <= lb; j++)
 		row[j] = j;
 	for (i = 1; i <= la; i++) {
@@ -285,9 +283,7 @@ edit_distance(const char *a, const char *b)
 			prev = tmp;
 		}
 	}
-	d = row[lb];
-	free(row);
-	return d;
+	return row[lb];
 }
 
 /* Interning: open-addressing hash table of owned strings. */

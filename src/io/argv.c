@@ -144,14 +144,16 @@ set_from(struct config *cfg, int o, struct value v, const struct argword *w)
 
 static void
 unrecognized(const struct catalog *cat, struct buf *extras,
-    const struct argword **first, struct buf *hints, const struct argword *w)
+    const struct argword **first, struct buf *hints, size_t *nsug,
+    const struct argword *w)
 {
 	if (extras->len > 0)
 		buf_putc(extras, ' ');
 	buf_puts(extras, w->text);
 	if (*first == NULL)
 		*first = w;
-	if (is_flagword(w->text)) {
+	/* Suggestions for the first few only: each costs a catalog scan. */
+	if (is_flagword(w->text) && (*nsug)++ < 16) {
 		char		 flag[256];
 		const char	*eq = strchr(w->text, '=');
 		const char	*sug;
@@ -172,7 +174,7 @@ parse_words(const struct catalog *cat, const struct argword *w, size_t n,
 {
 	struct buf		 extras = { 0 }, hints = { 0 };
 	const struct argword	*first = NULL;
-	size_t			 i = 0, nerr = out->nerrors;
+	size_t			 i = 0, nerr = out->nerrors, nsug = 0;
 	char			 amb[512];
 
 	while (i < n) {
@@ -186,7 +188,8 @@ parse_words(const struct catalog *cat, const struct argword *w, size_t n,
 		struct argword	 valw;
 
 		if (!is_flagword(text) || strcmp(text, "--") == 0) {
-			unrecognized(cat, &extras, &first, &hints, &w[i]);
+			unrecognized(cat, &extras, &first, &hints, &nsug,
+			    &w[i]);
 			i++;
 			continue;
 		}
@@ -205,7 +208,8 @@ parse_words(const struct catalog *cat, const struct argword *w, size_t n,
 			continue;
 		}
 		if (o < 0) {
-			unrecognized(cat, &extras, &first, &hints, &w[i]);
+			unrecognized(cat, &extras, &first, &hints, &nsug,
+			    &w[i]);
 			i++;
 			continue;
 		}
