@@ -198,6 +198,10 @@ catalog_suggest_flag(const struct catalog *cat, const char *flag)
 
 			if (f == NULL)
 				continue;
+			/* The distance is at least the length difference. */
+			d = strlen(f);
+			if ((d > len ? d - len : len - d) > bestd)
+				continue;
 			d = edit_distance(flag, f);
 			if (d < bestd || (d == bestd && best == NULL &&
 			    d <= 1)) {
@@ -1110,6 +1114,51 @@ catalog_load(const char *datadir, char *err, size_t errlen)
 fail:
 	catalog_free(cat);
 	return NULL;
+}
+
+int
+catalog_check_text(const struct catalog *base, enum catalog_text what,
+    const char *name, const char *text, size_t len, char *err, size_t errlen)
+{
+	struct catalog	*cat = xcalloc(1, sizeof *cat);
+	struct loadctx	 lc = { cat, intern(name), err, errlen,
+	    what == CT_DEPLOY_RULES };
+	struct ynode	*root;
+	int		 rc = -1;
+
+	if (what != CT_OPTIONS) {
+		/* Borrow the options and their tables; own only what we add. */
+		*cat = *base;
+		cat->rules = cat->drules = NULL;
+		cat->nrules = cat->ndrules = 0;
+		cat->models = NULL;
+		cat->nmodels = 0;
+	}
+	if (len > DATA_MAX)
+		snprintf(err, errlen, "%s: file is larger than %d bytes", name,
+		    DATA_MAX);
+	else if ((root = ydoc_parse(name, text, len, false, err,
+	    errlen)) != NULL) {
+		if (root->kind != YN_MAP)
+			ynode_err(err, errlen, lc.file, root,
+			    "expected a mapping at the top level");
+		else if (what == CT_OPTIONS)
+			rc = load_options_file(&lc, root);
+		else if (what == CT_MODELS)
+			rc = load_models(&lc, root);
+		else
+			rc = load_rules_file(&lc, root);
+		ynode_free(root);
+	}
+	if (what != CT_OPTIONS) {
+		cat->opts = NULL;
+		cat->nopts = 0;
+		cat->hash = cat->fhash = NULL;
+		cat->commits = NULL;
+		cat->ncommits = 0;
+	}
+	catalog_free(cat);
+	return rc;
 }
 
 void

@@ -129,6 +129,17 @@ struct config;
 int		 catalog_model_facts(const struct catalog *, const char *model,
 		    struct config *);
 
+/*
+ * Read one data file from memory as catalog_load would, against the options
+ * of cat, and discard the result: 0 when it loads, else -1 and a
+ * "name:line:col: message" in err. CT_OPTIONS starts from an empty catalog;
+ * the others resolve names over cat. For tooling and the fuzz harnesses.
+ */
+enum catalog_text { CT_OPTIONS, CT_MODELS, CT_RULES, CT_DEPLOY_RULES };
+int		 catalog_check_text(const struct catalog *, enum catalog_text,
+		    const char *name, const char *text, size_t len, char *err,
+		    size_t errlen);
+
 const char	*severity_name(enum severity);
 const char	*stage_name(enum stage);
 
