@@ -638,9 +638,13 @@ yw_scalar(struct yw *w, const char *s, bool quoted)
 {
 	yaml_event_t	ev;
 
-	yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)(uintptr_t)s,
-	    (int)strlen(s), !quoted, 1, quoted ?
-	    YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_PLAIN_SCALAR_STYLE);
+	/* Fails (ev left unset) on text that is not UTF-8. */
+	if (!yaml_scalar_event_initialize(&ev, NULL, NULL,
+	    (yaml_char_t *)(uintptr_t)s, (int)strlen(s), !quoted, 1, quoted ?
+	    YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_PLAIN_SCALAR_STYLE)) {
+		w->failed = true;
+		return;
+	}
 	yw_ev(w, &ev);
 }
 
