@@ -863,7 +863,7 @@ vm_load_form_text(struct vm *vm, const char *name, const char *text,
 
 		if (load_field(vm, name, fl->kids[i], &p.f[i], role_page, err,
 		    errlen) != 0) {
-			p.nf = i;
+			p.nf = i + 1;	/* free what the failed field holds */
 			goto out;
 		}
 		p.nf = i + 1;
