@@ -127,3 +127,53 @@ uninstall:
 
 clean:
 	rm -rf build build-asan build-fuzz pdwiz
+
+# ---- fuzzing (libFuzzer, clang; see tests/fuzz/README.md) ----
+# make fuzz [FUZZ_SECONDS=60] [FUZZ=name ...]   each harness for FUZZ_SECONDS
+# make fuzz-smoke                                a fixed short run of each
+FUZZ_CC		?= clang
+FUZZ_SECONDS	?= 60
+FUZZ_BUILD	 = build-fuzz
+FUZZ_SAN	 = -fsanitize=address,undefined -fno-sanitize-recover=all \
+		   -fno-omit-frame-pointer
+FUZZ		?= $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_OPTS	 = -rss_limit_mb=2048 -timeout=20
+FUZZ_ENV	 = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+		   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		   PDWIZ_DATADIR=$(CURDIR)
+
+.PHONY: fuzz-build fuzz-bins fuzz-smoke
+
+fuzz-build:
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) \
+	    CFLAGS="-O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link" fuzz-bins
+
+fuzz-bins: $(FUZZ:%=$(BUILD)/fuzz_%)
+
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(BUILD)/libpdwiz.a
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -DFUZZ_DATADIR='"$(CURDIR)"' \
+	    -o $@ $< $(BUILD)/libpdwiz.a $(LDLIBS)
+
+fuzz: fuzz-build
+	@set -e; for f in $(FUZZ); do \
+	    mkdir -p $(FUZZ_BUILD)/corpus/$$f; \
+	    echo "== fuzz $$f ($(FUZZ_SECONDS) s)"; \
+	    $(FUZZ_ENV) $(FUZZ_BUILD)/fuzz_$$f $(FUZZ_OPTS) \
+		-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+		-artifact_prefix=$(FUZZ_BUILD)/$$f- \
+		$(FUZZ_BUILD)/corpus/$$f tests/fuzz/corpus/$$f; \
+	done
+
+fuzz-smoke: fuzz-build
+	@set -e; for f in $(FUZZ); do \
+	    rm -rf $(FUZZ_BUILD)/smoke/$$f; mkdir -p $(FUZZ_BUILD)/smoke/$$f; \
+	    printf '== fuzz-smoke %s: ' $$f; \
+	    $(FUZZ_ENV) $(FUZZ_BUILD)/fuzz_$$f $(FUZZ_OPTS) -seed=1 \
+		-runs=3000 -max_total_time=30 \
+		-artifact_prefix=$(FUZZ_BUILD)/$$f- \
+		$(FUZZ_BUILD)/smoke/$$f tests/fuzz/corpus/$$f \
+		>$(FUZZ_BUILD)/smoke/$$f.log 2>&1 || { \
+		tail -n 40 $(FUZZ_BUILD)/smoke/$$f.log; exit 1; }; \
+	    grep -o 'Done [0-9]* runs in [0-9]* second(s)' \
+		$(FUZZ_BUILD)/smoke/$$f.log || echo ok; \
+	done

@@ -12,6 +12,12 @@ command -v tmux >/dev/null 2>&1 || need="$need tmux"
 command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
 command -v shellcheck >/dev/null 2>&1 || need="$need shellcheck"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
+command -v bash >/dev/null 2>&1 || need="$need bash"
+# make fuzz, fuzz-smoke: clang with the libFuzzer runtime
+command -v clang >/dev/null 2>&1 || need="$need clang"
+command -v clang >/dev/null 2>&1 &&
+	[ ! -e "$(clang --print-runtime-dir)/libclang_rt.fuzzer-$(uname -m).a" ] &&
+	need="$need libclang-rt-$(clang -dumpversion | cut -d. -f1)-dev"
 locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || need="$need locales"
 [ -z "$need" ] && exit 0
 echo "pdwiz: missing packages:$need"

@@ -1,0 +1,1 @@
+echo $'a\tb' "a\"b" 'it'\''s' > out 2>&1 | tee x &

@@ -1,0 +1,2 @@
+python -m sglang.launch_server \
+ --model-path x
