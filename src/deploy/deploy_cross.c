@@ -264,7 +264,11 @@ collide(struct facts *f, const char *fact, struct use *u, size_t n,
 
 	for (i = 0; i < n && b.len == 0; i++)
 		for (j = i + 1; j < n && b.len == 0; j++) {
+			/* A host pdwiz could not expand (--host ${local_ip}) may
+			 * be a different machine on every node: unknown, so no
+			 * collision is claimed. */
 			if (strcmp(u[i].host, u[j].host) != 0 ||
+			    strpbrk(u[i].host, "$`") != NULL ||
 			    u[i].lo >= u[j].hi || u[j].lo >= u[i].hi)
 				continue;
 			if (ports)

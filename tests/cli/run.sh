@@ -18,7 +18,7 @@ expect_rc() {
 	name=$1 want=$2; shift 2
 	"$@" >"$T/out" 2>"$T/err"; got=$?
 	if [ "$got" = "$want" ]; then ok; else
-		bad "$name: exit $got, want $want"; sed 's/^/  | /' "$T/out" "$T/err" | head -20
+		bad "$name: exit $got, want $want"; sed "s/^/  | /" "$T/out" "$T/err" | head -c 1500; echo
 	fi
 }
 
@@ -26,7 +26,7 @@ expect_rc() {
 # diagnostic RULE with SEVERITY (and exact MESSAGE unless empty)
 json_check() {
 	name=$1; shift
-	python3 - "$T/out" "$@" <<'PY' || { bad "$name"; sed 's/^/  | /' "$T/out" | head -c 2000; echo; }
+	python3 - "$T/out" "$@" <<'PY' || { bad "$name"; sed "s/^/  | /" "$T/out" | head -c 1500; echo; }
 import json, sys
 out = json.load(open(sys.argv[1]))
 mode = sys.argv[2]
