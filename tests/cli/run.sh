@@ -161,5 +161,21 @@ expect_rc "help" 0 $PDWIZ --help
 # --- PDWIZ_DATADIR pointing nowhere is a clear error ---
 expect_rc "bad datadir" 2 env PDWIZ_DATADIR=/nonexistent $PDWIZ check "$T/l.sh"
 
+# --- make install: found from any directory, man page and completion ---
+if [ "$PDWIZ" = ./pdwiz ]; then
+	make -s install PREFIX=/usr DESTDIR="$T/root" >"$T/out" 2>&1 || bad "make install: $(cat "$T/out")"
+	for f in usr/bin/pdwiz usr/share/pdwiz/rules/options.yaml usr/share/man/man1/pdwiz.1 \
+	    usr/share/bash-completion/completions/pdwiz; do
+		[ -f "$T/root/$f" ] && ok || bad "install lacks $f"
+	done
+	make -s install PREFIX="$T/pfx" >/dev/null 2>&1
+	(cd / && env -u PDWIZ_DATADIR "$T/pfx/bin/pdwiz" check -- --model-path m --tp-size 2 >/dev/null 2>&1) && ok || bad "installed pdwiz does not find its rules"
+	(cd / && env -u PDWIZ_DATADIR "$T/pfx/bin/pdwiz" --version | grep -q "checks") && ok || bad "installed --version"
+	make -s uninstall PREFIX="$T/pfx" >/dev/null 2>&1
+	[ ! -e "$T/pfx/bin/pdwiz" ] && [ ! -e "$T/pfx/share/pdwiz" ] && ok || bad "make uninstall leaves files"
+	man -l share/pdwiz.1 >/dev/null 2>&1 && ok || bad "man page does not render"
+	bash -n share/bash-completion/pdwiz && ok || bad "completion syntax"
+fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
