@@ -90,6 +90,7 @@ test: unit
 check: deps all
 	@$(MAKE) --no-print-directory unit
 	@sh tests/cli/run.sh
+	@PDWIZ=$(CURDIR)/pdwiz sh tests/deploy/run.sh
 	@$(MAKE) --no-print-directory tmux-tests
 	@$(MAKE) --no-print-directory sanitize
 	@$(MAKE) --no-print-directory valgrind

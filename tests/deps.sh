@@ -12,6 +12,8 @@ command -v tmux >/dev/null 2>&1 || need="$need tmux"
 command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
 command -v shellcheck >/dev/null 2>&1 || need="$need shellcheck"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
+python3 -c 'import yaml' >/dev/null 2>&1 || need="$need python3-yaml"
+command -v man >/dev/null 2>&1 || need="$need man-db"
 command -v bash >/dev/null 2>&1 || need="$need bash"
 # make fuzz, fuzz-smoke: clang with the libFuzzer runtime
 command -v clang >/dev/null 2>&1 || need="$need clang"
