@@ -16,7 +16,7 @@ python3 -c 'import yaml' >/dev/null 2>&1 || need="$need python3-yaml"
 command -v man >/dev/null 2>&1 || need="$need man-db"
 command -v bash >/dev/null 2>&1 || need="$need bash"
 # make fuzz, fuzz-smoke: clang with the libFuzzer runtime
-command -v clang >/dev/null 2>&1 || need="$need clang"
+command -v clang >/dev/null 2>&1 || need="$need clang libclang-rt-dev"
 command -v clang >/dev/null 2>&1 &&
 	[ ! -e "$(clang --print-runtime-dir)/libclang_rt.fuzzer-$(uname -m).a" ] &&
 	need="$need libclang-rt-$(clang -dumpversion | cut -d. -f1)-dev"
