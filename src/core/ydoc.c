@@ -65,37 +65,6 @@ mark_err(char *err, size_t errlen, const char *name, const yaml_mark_t *m,
 	    m->column + 1, what);
 }
 
-static void
-parser_err(yaml_parser_t *p, const char *name, char *err, size_t errlen)
-{
-	char	what[512];
-
-	switch (p->error) {
-	case YAML_MEMORY_ERROR:
-		snprintf(err, errlen, "%s: out of memory while reading YAML",
-		    name);
-		return;
-	case YAML_READER_ERROR:
-		if (p->problem_value != -1)
-			snprintf(err, errlen, "%s: byte offset %zu: %s (#%X)",
-			    name, p->problem_offset, p->problem,
-			    (unsigned)p->problem_value);
-		else
-			snprintf(err, errlen, "%s: byte offset %zu: %s", name,
-			    p->problem_offset, p->problem);
-		return;
-	default:
-		if (p->context != NULL)
-			snprintf(what, sizeof what, "%s %s", p->problem,
-			    p->context);
-		else
-			snprintf(what, sizeof what, "%s",
-			    p->problem ? p->problem : "YAML syntax error");
-		mark_err(err, errlen, name, &p->problem_mark, what);
-		return;
-	}
-}
-
 /* Find the line/col of byte offset off in text. */
 static void
 offset_pos(const char *text, size_t off, int *line, int *col)
@@ -113,25 +82,119 @@ offset_pos(const char *text, size_t off, int *line, int *col)
 	}
 }
 
+static void
+parser_err(yaml_parser_t *p, const char *name, const char *text, size_t len,
+    char *err, size_t errlen)
+{
+	char	what[512];
+	int	line, col;
+
+	switch (p->error) {
+	case YAML_MEMORY_ERROR:
+		snprintf(err, errlen, "%s: out of memory while reading YAML",
+		    name);
+		return;
+	case YAML_READER_ERROR:
+		/* Bad encoding: libyaml knows the byte offset only. */
+		offset_pos(text, p->problem_offset < len ? p->problem_offset :
+		    len, &line, &col);
+		if (p->problem_value != -1)
+			snprintf(err, errlen, "%s:%d:%d: %s (byte 0x%X at offset "
+			    "%zu)", name, line, col, p->problem,
+			    (unsigned)p->problem_value, p->problem_offset);
+		else
+			snprintf(err, errlen, "%s:%d:%d: %s (offset %zu)", name,
+			    line, col, p->problem, p->problem_offset);
+		return;
+	default:
+		if (p->context != NULL)
+			snprintf(what, sizeof what, "%s %s", p->problem,
+			    p->context);
+		else
+			snprintf(what, sizeof what, "%s",
+			    p->problem ? p->problem : "YAML syntax error");
+		mark_err(err, errlen, name, &p->problem_mark, what);
+		return;
+	}
+}
+
+/*
+ * The keys of one open mapping, hashed: a file with a million keys must not
+ * take a million squared comparisons. Slots hold key index + 1 (0: free).
+ */
+struct keyset {
+	size_t	*slot;
+	size_t	 cap, n;
+};
+
+static size_t
+key_hash(const char *s)
+{
+	size_t	h = 5381;
+
+	while (*s != '\0')
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+static void
+keyset_free(struct keyset *ks)
+{
+	free(ks->slot);
+	memset(ks, 0, sizeof *ks);
+}
+
+/* Insert kids[i] of map; returns the index of an equal earlier key, or -1. */
+static long
+keyset_add(struct keyset *ks, const struct ynode *map, size_t i)
+{
+	const char	*k = map->kids[i]->str;
+	size_t		 h, j;
+
+	if ((ks->n + 1) * 2 > ks->cap) {
+		size_t	 ncap = ks->cap ? ks->cap * 2 : 16, *old = ks->slot;
+		size_t	 oldcap = ks->cap;
+
+		ks->slot = xcalloc(ncap, sizeof *ks->slot);
+		ks->cap = ncap;
+		for (j = 0; j < oldcap; j++) {
+			if (old[j] == 0)
+				continue;
+			h = key_hash(map->kids[old[j] - 1]->str) & (ncap - 1);
+			while (ks->slot[h] != 0)
+				h = (h + 1) & (ncap - 1);
+			ks->slot[h] = old[j];
+		}
+		free(old);
+	}
+	h = key_hash(k) & (ks->cap - 1);
+	while (ks->slot[h] != 0) {
+		if (strcmp(map->kids[ks->slot[h] - 1]->str, k) == 0)
+			return (long)ks->slot[h] - 1;
+		h = (h + 1) & (ks->cap - 1);
+	}
+	ks->slot[h] = i + 1;
+	ks->n++;
+	return -1;
+}
+
 static int
-check_dup_key(struct ynode *map, const char *name, char *err, size_t errlen)
+check_dup_key(struct ynode *map, struct keyset *ks, const char *name,
+    char *err, size_t errlen)
 {
 	struct ynode	*key = map->kids[map->nkids - 1];
-	size_t		 i;
+	long		 prev;
 
 	if (key->kind != YN_SCALAR) {
 		ynode_err(err, errlen, name, key,
 		    "mapping keys must be plain strings");
 		return -1;
 	}
-	/* Compare with earlier keys (even positions). */
-	for (i = 0; i + 1 < map->nkids; i += 2) {
-		if (strcmp(map->kids[i]->str, key->str) == 0) {
-			ynode_err(err, errlen, name, key,
-			    "duplicate key '%s' (first at line %d)", key->str,
-			    map->kids[i]->line);
-			return -1;
-		}
+	if ((prev = keyset_add(ks, map, map->nkids - 1)) >= 0) {
+		ynode_err(err, errlen, name, key,
+		    "duplicate key '%s' (first at line %d)", key->str,
+		    map->kids[prev]->line);
+		return -1;
 	}
 	return 0;
 }
@@ -143,8 +206,9 @@ ydoc_parse(const char *name, const char *text, size_t len, bool allow_empty,
 	yaml_parser_t	  p;
 	yaml_event_t	  ev;
 	struct ynode	 *stack[YDOC_MAX_DEPTH + 2];
+	struct keyset	  keys[YDOC_MAX_DEPTH + 2];	/* per open mapping */
 	struct ynode	 *root = NULL;
-	size_t		  depth = 0, nodes = 0, docs = 0;
+	size_t		  depth = 0, nodes = 0, docs = 0, i;
 	int		  ok = 0, done = 0;
 
 	if (memchr(text, '\0', len) != NULL) {
@@ -156,6 +220,7 @@ ydoc_parse(const char *name, const char *text, size_t len, bool allow_empty,
 		    col);
 		return NULL;
 	}
+	memset(keys, 0, sizeof keys);
 	if (!yaml_parser_initialize(&p)) {
 		snprintf(err, errlen, "%s: cannot initialise YAML parser", name);
 		return NULL;
@@ -166,7 +231,7 @@ ydoc_parse(const char *name, const char *text, size_t len, bool allow_empty,
 		struct ynode	*n = NULL;
 
 		if (!yaml_parser_parse(&p, &ev)) {
-			parser_err(&p, name, err, errlen);
+			parser_err(&p, name, text, len, err, errlen);
 			goto out;
 		}
 		switch (ev.type) {
@@ -235,6 +300,7 @@ ydoc_parse(const char *name, const char *text, size_t len, bool allow_empty,
 		case YAML_SEQUENCE_END_EVENT:
 		case YAML_MAPPING_END_EVENT:
 			depth--;
+			keyset_free(&keys[depth]);
 			if (depth == 0)
 				root = stack[0];
 			break;
@@ -260,8 +326,8 @@ ydoc_parse(const char *name, const char *text, size_t len, bool allow_empty,
 				node_add(parent, n);
 				if (parent->kind == YN_MAP &&
 				    parent->nkids % 2 == 1 &&
-				    check_dup_key(parent, name, err,
-				    errlen) != 0) {
+				    check_dup_key(parent, &keys[depth - 1], name,
+				    err, errlen) != 0) {
 					yaml_event_delete(&ev);
 					goto out;
 				}
@@ -274,6 +340,8 @@ ydoc_parse(const char *name, const char *text, size_t len, bool allow_empty,
 	ok = 1;
 out:
 	yaml_parser_delete(&p);
+	for (i = 0; i < YDOC_MAX_DEPTH + 2; i++)
+		keyset_free(&keys[i]);
 	if (!ok) {
 		if (depth > 0)
 			ynode_free(stack[0]);
