@@ -103,8 +103,11 @@ $(BUILD)/bench/bench_engine: tests/bench/bench_engine.c $(BUILD)/libpdwiz.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libpdwiz.a $(LDLIBS)
 
+# The coverage list: every option -> rules that read it; every SGLang check
+# of the catalog (../shared/sglang/rules.md) -> rules, or why not modelled.
+SGLANG_CATALOG ?= ../shared/sglang/rules.md
 coverage: pdwiz
-	./pdwiz coverage > rules/COVERAGE.txt
+	./pdwiz coverage --sglang-catalog $(SGLANG_CATALOG) > rules/COVERAGE.txt
 	@echo "wrote rules/COVERAGE.txt"
 
 install: pdwiz

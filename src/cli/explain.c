@@ -186,6 +186,99 @@ mark(void *arg, int slot)
 	r->used[(size_t)slot % r->cat->nopts] = 1;
 }
 
+/* Does a rule implement SGLang check id (same id, or id-suffix)? */
+static void
+print_rules_for(const struct catalog *cat, const char *id, bool *any)
+{
+	size_t	j, n = strlen(id);
+
+	for (j = 0; j < cat->nrules + cat->ndrules; j++) {
+		const struct rule *r = j < cat->nrules ? &cat->rules[j] :
+		    &cat->drules[j - cat->nrules];
+
+		if (strncmp(r->id, id, n) == 0 && (r->id[n] == '\0' ||
+		    r->id[n] == '-')) {
+			printf(" %s", r->id);
+			*any = true;
+		}
+	}
+}
+
+/* The reason an id is not modelled, from not-modelled.yaml, or NULL. */
+static const char *
+not_modelled(const struct ynode *l, const char *id)
+{
+	size_t	k;
+
+	for (k = 0; l != NULL && l->kind == YN_SEQ && k < l->nkids; k++) {
+		const struct ynode	*i = ynode_get(l->kids[k], "id");
+		const struct ynode	*why = ynode_get(l->kids[k], "reason");
+
+		if (i != NULL && i->kind == YN_SCALAR && why != NULL &&
+		    why->kind == YN_SCALAR && strcmp(i->str, id) == 0)
+			return why->str;
+	}
+	return NULL;
+}
+
+/*
+ * SGLang's check ids as the catalog of rules.md names them: "### id"
+ * headings (several joined by " / ") and "**id**" bullets.
+ */
+static size_t
+catalog_ids(const char *text, char ***out)
+{
+	const char	*p = text;
+	char		**ids = NULL;
+	size_t		  n = 0;
+
+	while ((p = strpbrk(p, "#*")) != NULL) {
+		const char	*s = NULL;
+
+		if (strncmp(p, "### ", 4) == 0 && (p == text || p[-1] == '\n'))
+			s = p + 4;
+		else if (strncmp(p, "**", 2) == 0)
+			s = p + 2;
+		if (s == NULL) {
+			p++;
+			continue;
+		}
+		for (;;) {
+			const char	*e = s;
+			size_t		 i;
+
+			while ((*e >= 'a' && *e <= 'z') || (*e >= '0' &&
+			    *e <= '9') || *e == '-')
+				e++;
+			const char	*dash = memchr(s, '-', (size_t)(e - s));
+
+			/* ids are "<group>-<name>", group tb, dec, par, ... */
+			if (e - s > 3 && dash != NULL && dash - s >= 2 &&
+			    dash - s <= 4 &&
+			    s[0] >= 'a' && s[0] <= 'z' && (*e == '\n' ||
+			    *e == ' ' || *e == '*' || *e == '\0')) {
+				char	*id = xstrndup(s, (size_t)(e - s));
+
+				for (i = 0; i < n; i++)
+					if (strcmp(ids[i], id) == 0)
+						break;
+				if (i == n) {
+					ids = xreallocarray(ids, n + 1,
+					    sizeof *ids);
+					ids[n++] = id;
+				} else
+					free(id);
+			}
+			if (strncmp(e, " / ", 3) != 0)
+				break;
+			s = e + 3;
+		}
+		p = s;
+	}
+	*out = ids;
+	return n;
+}
+
 int
 cmd_coverage(int argc, char **argv)
 {
@@ -195,9 +288,14 @@ cmd_coverage(int argc, char **argv)
 	char		 err[1024], *path;
 	struct ynode	*nm;
 
-	(void)argv;
-	if (argc != 1) {
-		fprintf(stderr, "usage: pdwiz coverage\n");
+	const char	*sgl = NULL;
+	int		 missing = 0;
+
+	if (argc == 3 && strcmp(argv[1], "--sglang-catalog") == 0)
+		sgl = argv[2];
+	else if (argc != 1) {
+		fprintf(stderr, "usage: pdwiz coverage [--sglang-catalog "
+		    "RULES.md]\n");
 		return EXIT_USAGE;
 	}
 	if ((cat = cli_load_catalog()) == NULL)
@@ -248,8 +346,43 @@ cmd_coverage(int argc, char **argv)
 			    id && id->kind == YN_SCALAR ? id->str : "?",
 			    why && why->kind == YN_SCALAR ? why->str : "?");
 		}
-		ynode_free(nm);
 	}
+	if (sgl != NULL) {
+		size_t	 len, nids;
+		char	*text = read_file(sgl, 4 << 20, &len, err, sizeof err);
+		char	**ids;
+
+		if (text == NULL) {
+			fprintf(stderr, "pdwiz: %s\n", err);
+			ynode_free(nm);
+			catalog_free(cat);
+			return EXIT_USAGE;
+		}
+		nids = catalog_ids(text, &ids);
+		printf("\n# SGLang's checks (%s) -> rules, or the reason they "
+		    "are not modelled\n", sgl);
+		for (k = 0; k < nids; k++) {
+			bool		 any = false;
+			const char	*why;
+
+			printf("%-45s", ids[k]);
+			print_rules_for(cat, ids[k], &any);
+			why = any ? NULL : not_modelled(nm ? ynode_get(nm,
+			    "not_modelled") : NULL, ids[k]);
+			if (!any && why != NULL)
+				printf(" not modelled: %s", why);
+			else if (!any) {
+				printf(" MISSING: neither a rule nor a reason");
+				missing++;
+			}
+			putchar('\n');
+			free(ids[k]);
+		}
+		free(ids);
+		free(text);
+		printf("\n# %zu SGLang checks, %d missing\n", nids, missing);
+	}
+	ynode_free(nm);
 	catalog_free(cat);
-	return EXIT_OK;
+	return missing ? EXIT_FOUND : EXIT_OK;
 }

@@ -161,6 +161,13 @@ expect_rc "help" 0 $PDWIZ --help
 # --- PDWIZ_DATADIR pointing nowhere is a clear error ---
 expect_rc "bad datadir" 2 env PDWIZ_DATADIR=/nonexistent $PDWIZ check "$T/l.sh"
 
+# --- coverage: every SGLang check of the catalog is a rule or has a reason ---
+if [ -f ../shared/sglang/rules.md ]; then
+	expect_rc "coverage" 0 $PDWIZ coverage --sglang-catalog ../shared/sglang/rules.md
+	grep -q "^# [0-9]* SGLang checks, 0 missing" "$T/out" && ok || bad "coverage has missing checks"
+	cmp -s "$T/out" rules/COVERAGE.txt && ok || bad "rules/COVERAGE.txt is stale: run make coverage"
+fi
+
 # --- make install: found from any directory, man page and completion ---
 if [ "$PDWIZ" = ./pdwiz ]; then
 	make -s install PREFIX=/usr DESTDIR="$T/root" >"$T/out" 2>&1 || bad "make install: $(cat "$T/out")"
