@@ -100,6 +100,18 @@ for f in share/examples/*.sh share/examples/config.yaml; do
 	json_check "example $f clean" clean
 done
 
+# --- facts from a local model directory's config.json ---
+mkdir -p "$T/dsa" "$T/llama"
+printf '{"architectures": ["DeepseekV32ForCausalLM"], "kv_lora_rank": 512, "index_topk": 2048, "n_routed_experts": 256}\n' > "$T/dsa/config.json"
+printf '{"architectures": ["LlamaForCausalLM"], "num_attention_heads": 32}\n' > "$T/llama/config.json"
+SPLIT="--disaggregation-mode prefill --enable-prefill-cp --cp-strategy interleave --enable-dsa-cache-layer-split"
+expect_rc "local DSA model dir" 1 $PDWIZ check --format json --platform cuda -- python -m sglang.launch_server --model-path "$T/dsa" $SPLIT --disaggregation-transfer-backend nixl
+json_check "local DSA model: backend rule" has cp-dsa-cache-layer-split-backend error ""
+expect_rc "local Llama model dir" 1 $PDWIZ check --format json --platform cuda -- python -m sglang.launch_server --model-path "$T/llama" $SPLIT
+json_check "local Llama model: not DSA" has cp-dsa-cache-layer-split-model error "--enable-dsa-cache-layer-split is only supported for DSA (DeepSeek Sparse Attention) models."
+expect_rc "unknown model" 0 $PDWIZ check --format json --platform cuda -- python -m sglang.launch_server --model-path /nowhere/model $SPLIT
+json_check "unknown model: could not check" has cp-dsa-cache-layer-split-model unknown ""
+
 # --- argparse-faithful errors ---
 expect_rc "unknown flag" 1 $PDWIZ check -- --model-path m --tp-sizee 2
 grep -q "error: unrecognized arguments: --tp-sizee 2 \[argparse-unrecognized\]" "$T/out" && ok || bad "unknown flag message"
