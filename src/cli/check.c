@@ -518,6 +518,10 @@ cmd_check(int argc, char **argv)
 				    "or config\n");
 				goto out;
 			}
+		} else if (strcmp(argv[i], "--format") == 0 ||
+		    strcmp(argv[i], "--input") == 0) {
+			fprintf(stderr, "pdwiz: %s needs a value\n", argv[i]);
+			goto out;
 		} else if (strcmp(argv[i], "-v") == 0 ||
 		    strcmp(argv[i], "--verbose") == 0)
 			ck.verbose = true;
@@ -596,6 +600,15 @@ cmd_check(int argc, char **argv)
 		if ((probe = ydoc_parse(ck.name, text, len, false, yerr,
 		    sizeof yerr)) == NULL) {
 			fprintf(stderr, "%s\n", yerr);
+			goto out;
+		}
+		/* Nothing to check in a list or a lone scalar. */
+		if (probe->kind != YN_MAP) {
+			fprintf(stderr, "%s:%d:%d: expected a mapping (an SGLang "
+			    "--config file or a deployment file), not a %s\n",
+			    ck.name, probe->line, probe->col,
+			    probe->kind == YN_SEQ ? "list" : "single value");
+			ynode_free(probe);
 			goto out;
 		}
 		ynode_free(probe);
