@@ -1163,6 +1163,9 @@ vm_cur_row(const struct vm *vm)
 {
 	size_t	i;
 
+	if (vm->npages > 0 && vm->pages[vm->page].review)
+		return vm->field;	/* index of the focused review item */
+
 	for (i = 0; i < vm->nrows; i++)
 		if (vm->rows[i].field == vm->field)
 			return (int)i;
@@ -1208,14 +1211,13 @@ vm_page_step(struct vm *vm, int delta)
 {
 	int	p = vm->page, n = (int)vm->npages, i;
 
+	/* Wrap around: Tab from the review page goes back to the start. */
 	for (i = 0; i < n; i++) {
-		p += delta > 0 ? 1 : -1;
-		if (p < 0 || p >= n)
-			return;
+		p = (p + (delta > 0 ? 1 : n - 1)) % n;
 		if (vm->pvis[p])
 			break;
 	}
-	if (i == n)
+	if (i == n || p == vm->page)
 		return;
 	vm->page = p;
 	vm->field = 0;
@@ -1700,8 +1702,6 @@ text_for(const struct vm *vm, int key, struct value v)
 		return NULL;			/* the default: leave it out */
 	if (v.t == V_NULL)
 		return NULL;
-	if (o->kind == OK_ENV && v.t == V_BOOL)
-		return xstrdup(v.u.b ? "1" : "0");
 	val_cli(&b, v);
 	return buf_steal(&b);
 }
@@ -1794,10 +1794,10 @@ vm_set(struct vm *vm, int page, int field, struct value v, char *msg,
 			if (!same_value(row->choices[i].v, v) ||
 			    row->choices[i].blocker == NULL)
 				continue;
-			snprintf(msg, msglen, "%s is unavailable: %s  "
-			    "(f: fix, ?: why)", row->choices[i].text,
-			    row->choices[i].blocker->message_src);
-			vm_focus_problem(vm, msg, msglen);
+			char	m[1024];
+
+			vm_choice_problem(vm, (int)i, m, sizeof m);
+			snprintf(msg, msglen, "refused: %s", m);
 			return -1;
 		}
 	}
@@ -2338,6 +2338,9 @@ vm_search(struct vm *vm, const char *query, struct vm_hit *hits, size_t max)
 		for (j = 0; j < vm->pages[i].nf; j++) {
 			const struct vm_field	*f = &vm->pages[i].f[j];
 			char			 qq[256];
+
+			if (!vm->fvis[i][j])
+				continue;
 			int			 score = 0, s;
 
 			memcpy(qq, q, sizeof qq);
@@ -2426,6 +2429,20 @@ find_field_for(const struct vm *vm, int opt, enum vm_scope role, int *field)
 	return best;
 }
 
+struct slotlist {
+	int	s[32];
+	size_t	n;
+};
+
+static void
+slot_collect(void *arg, int slot)
+{
+	struct slotlist	*sl = arg;
+
+	if (sl->n < 32)
+		sl->s[sl->n++] = slot;
+}
+
 static void
 review_add(struct vm *vm, enum vm_scope role, const struct diag *d)
 {
@@ -2446,8 +2463,40 @@ review_add(struct vm *vm, enum vm_scope role, const struct diag *d)
 	it->id = d->id;
 	it->msg = xstrdup(d->msg);
 	it->page = opt < 0 ? -1 : find_field_for(vm, opt, role, &it->field);
+	if (it->page < 0 && d->rule != NULL) {
+		/* No field for the option it points at: try what it reads. */
+		struct slotlist	sl = { { 0 }, 0 };
+		size_t		k;
+
+		expr_slots(d->rule->when, slot_collect, &sl);
+		for (k = 0; k < sl.n && it->page < 0; k++)
+			it->page = find_field_for(vm, (int)((size_t)sl.s[k] %
+			    vm->cat->nopts), role, &it->field);
+	}
 	if (it->page < 0)
 		it->field = -1;
+}
+
+static void
+review_load_note(struct vm *vm)
+{
+	const char	*p = vm->load_note;
+
+	while (p != NULL && *p != '\0') {
+		const char		*nl = strchr(p, '\n');
+		size_t			 len = nl ? (size_t)(nl - p) : strlen(p);
+		struct vm_review_item	*it;
+
+		vm->review = xreallocarray(vm->review, vm->nreview + 1,
+		    sizeof *vm->review);
+		it = &vm->review[vm->nreview++];
+		it->role = SC_DEPLOY;
+		it->sev = SEV_ERROR;
+		it->id = "load";
+		it->msg = xstrndup(p, len);
+		it->page = it->field = -1;
+		p = nl ? nl + 1 : NULL;
+	}
 }
 
 static int
@@ -2470,6 +2519,7 @@ vm_refresh_review(struct vm *vm)
 	size_t			 i;
 
 	review_clear(vm);
+	review_load_note(vm);
 	for (s = SC_PREFILL; s < NSCOPE; s++) {
 		if (!vm->have[s])
 			continue;

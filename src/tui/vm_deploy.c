@@ -26,8 +26,8 @@ kv_free_list(struct kv *l, size_t n)
 	free(l);
 }
 
-/* Replaced by deployment_free(). */
-static void
+/* Stand-in: unused now that deployment_free() exists. */
+static void __attribute__((unused))
 stub_deployment_free(struct deployment *d)
 {
 	size_t	r, i;
@@ -52,8 +52,8 @@ stub_deployment_free(struct deployment *d)
 	memset(d, 0, sizeof *d);
 }
 
-/* Replaced by deployment_default(). */
-static void
+/* Stand-in: unused now that deployment_default() exists. */
+static void __attribute__((unused))
 stub_deployment_default(struct deployment *d, const char *model)
 {
 	size_t	r;
@@ -86,23 +86,23 @@ vmd_default(const struct catalog *cat, struct deployment *d,
     const char *model)
 {
 	(void)cat;
-	stub_deployment_default(d, model);
+	deployment_default(d, model);
 }
 
 void
 vmd_free(struct deployment *d)
 {
-	stub_deployment_free(d);
+	deployment_free(d);
 }
 
 int
 vmd_load(const struct catalog *cat, const char *path, struct deployment *d,
     char *err, size_t errlen)
 {
-	(void)cat;
-	stub_deployment_default(d, NULL);
-	snprintf(err, errlen, "%s: reading deployment files needs src/deploy "
-	    "(not built yet)", path);
+	if (deployment_load(cat, path, d, err, errlen) == 0)
+		return 0;
+	deployment_free(d);
+	deployment_default(d, NULL);
 	return -1;
 }
 
@@ -110,12 +110,36 @@ int
 vmd_import(const struct catalog *cat, const char *path, struct deployment *d,
     char **notes, char *err, size_t errlen)
 {
-	(void)cat;
+	struct result	 r;
+	struct buf	 b = { 0 };
+	char		*text;
+	size_t		 len, i;
+	int		 rc;
+
 	*notes = NULL;
-	stub_deployment_default(d, NULL);
-	snprintf(err, errlen, "%s: importing scripts needs src/deploy "
-	    "(not built yet)", path);
-	return -1;
+	if ((text = read_file(path, 16 * 1024 * 1024, &len, err, errlen)) ==
+	    NULL) {
+		deployment_default(d, NULL);
+		return -1;
+	}
+	result_init(&r);
+	deployment_init(d);
+	rc = deployment_import(cat, path, text, len, d, &r, err, errlen);
+	free(text);
+	if (rc != 0) {
+		deployment_free(d);
+		deployment_default(d, NULL);
+		result_free(&r);
+		return -1;
+	}
+	for (i = 0; i < r.n; i++) {
+		if (r.d[i].line > 0)
+			buf_printf(&b, "%s:%d: ", path, r.d[i].line);
+		buf_printf(&b, "%s%s", r.d[i].msg, i + 1 < r.n ? "; " : "");
+	}
+	*notes = b.s;
+	result_free(&r);
+	return 0;
 }
 
 static void
@@ -173,17 +197,18 @@ void
 vmd_role_config(const struct catalog *cat, const struct deployment *d,
     enum role r, struct config *out)
 {
-	stub_role_config(cat, d, r, out);
+	/* src/deploy has no non-PD server: build that one here. */
+	if (r == ROLE_SINGLE)
+		stub_role_config(cat, d, r, out);
+	else
+		(void)deployment_role_config(cat, d, r, out, NULL);
 }
 
 void
 vmd_check_cross(const struct catalog *cat, const struct deployment *d,
     const struct config *eff[3], struct result *out)
 {
-	(void)cat;
-	(void)d;
-	(void)eff;
-	(void)out;
+	deployment_check_cross(cat, d, eff, out);
 }
 
 static void
@@ -241,17 +266,21 @@ stub_emit_shell(const struct catalog *cat, const struct deployment *d)
 char *
 vmd_preview(const struct catalog *cat, const struct deployment *d)
 {
-	return stub_emit_shell(cat, d);
+	/* src/deploy has no non-PD server: preview that one here. */
+	if (d->role[ROLE_SINGLE].enabled)
+		return stub_emit_shell(cat, d);
+	return emit_shell(cat, d, false);
 }
 
 char *
 vmd_to_yaml(const struct catalog *cat, const struct deployment *d, char *msg,
     size_t msglen)
 {
-	(void)cat;
-	(void)d;
-	snprintf(msg, msglen, "saving needs src/deploy (not built yet)");
-	return NULL;
+	char	*y = deployment_to_yaml(cat, d);
+
+	if (y == NULL)
+		snprintf(msg, msglen, "cannot write this deployment");
+	return y;
 }
 
 int
@@ -259,13 +288,15 @@ vmd_emit(const struct catalog *cat, const struct deployment *d,
     const char *format, bool force, struct emission *out, char *msg,
     size_t msglen)
 {
-	(void)cat;
-	(void)d;
-	(void)force;
+	enum emit_format	f;
+
 	memset(out, 0, sizeof *out);
-	snprintf(msg, msglen, "export %s needs src/deploy (not built yet)",
-	    format);
-	return -1;
+	if (emit_format_parse(format, &f) != 0) {
+		snprintf(msg, msglen, "unknown export format '%s'", format);
+		return -1;
+	}
+	return deployment_emit(cat, d, f, force ? EMIT_FORCE : 0, out, msg,
+	    msglen);
 }
 
 void

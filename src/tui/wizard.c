@@ -369,9 +369,9 @@ draw_review(struct ui *ui, int y0, int y1, int w, int *cy, int *cx)
 		int	a = it[i].sev == SEV_ERROR ? attr_of(C_ERROR, A_BOLD) :
 		    it[i].sev == SEV_WARNING ? attr_of(C_WARN, 0) : 0;
 
-		snprintf(l, sizeof l, "%-8s %-11s %s%s", vm_scope_name(
-		    it[i].role), sev[it[i].sev], it[i].msg, it[i].page < 0 ?
-		    "" : "  [Enter]");
+		snprintf(l, sizeof l, "%-10s %-11s %s %s", vm_scope_name(
+		    it[i].role), sev[it[i].sev], it[i].page < 0 ? " " : "→",
+		    it[i].msg);
 		if (focus)
 			a |= A_REVERSE;
 		attron(a);
@@ -414,8 +414,11 @@ draw_keys(int y, int w)
 	const char	*k;
 
 	if (w >= 100)
-		k = " ↑↓ move  Enter/Space edit  Tab page  / search  ? help  "
-		    "f fix  u undo  ^R redo  p preview  s save  e export  q quit";
+		k = " ↑↓ move  Enter edit  Tab page  / search  ? help  f fix  "
+		    "u undo  ^R redo  p preview  s save  e export  q quit";
+	else if (w >= 80)
+		k = " ↑↓ Enter Tab  /search ?help f fix u undo p preview "
+		    "s save e export q quit";
 	else
 		k = " ↑↓ Enter Tab / ? f u ^R p s e q";
 	attron(A_REVERSE);
@@ -441,7 +444,7 @@ draw(struct ui *ui)
 	draw_header(ui, w);
 	y = draw_intro(ui, 2, w, h >= 20 ? 2 : 1);
 	y++;
-	y1 = h - 2;
+	y1 = h - (h >= 20 ? 3 : 2);
 	fh = y1 - y;
 	if (ui->preview && fh > 6) {
 		int	ph = fh / 2;
@@ -468,9 +471,17 @@ draw(struct ui *ui)
 	if (st[0] != '\0') {
 		int	a = strstr(st, "unavailable") || strstr(st, "error") ?
 		    attr_of(C_ERROR, A_BOLD) : (int)A_BOLD;
+		char	l[3][256];
+		size_t	n = wrap(st, w - 1, l, 2), i;
 
+		/* A long message takes the line above too (over the fields). */
 		attron(a);
-		put(h - 2, 0, w, st);
+		for (i = 0; i < n; i++) {
+			int	sy = h - 1 - (int)n + (int)i;
+
+			mvhline(sy, 0, ' ', w);
+			put(sy, 0, w, l[i]);
+		}
 		attroff(a);
 	}
 	draw_keys(h - 1, w);
@@ -608,7 +619,7 @@ pick_choice(struct ui *ui)
 {
 	const struct vm_row	*row = vm_focused(ui->vm);
 	int			 cur = 0, c, h, w, i, bw, bh, by, bx;
-	char			 msg[1024];
+	char			 msg[1024], refused[1024] = "";
 
 	if (row == NULL || row->nchoices == 0)
 		return;
@@ -665,11 +676,20 @@ pick_choice(struct ui *ui)
 				attroff(a);
 			}
 		}
-		vm_choice_problem(ui->vm, cur, msg, sizeof msg);
+		if (refused[0] != '\0')
+			snprintf(msg, sizeof msg, "%s", refused);
+		else
+			vm_choice_problem(ui->vm, cur, msg, sizeof msg);
+		refused[0] = '\0';
 		mvhline(h - 2, 0, ' ', w);
+		mvhline(h - 3, 0, ' ', w);
 		if (msg[0] != '\0') {
+			char	l[2][256];
+			size_t	n = wrap(msg, w - 1, l, 2), k;
+
 			attron(attr_of(C_ERROR, A_BOLD));
-			put(h - 2, 0, w, msg);
+			for (k = 0; k < n; k++)
+				put(h - 1 - (int)n + (int)k, 0, w, l[k]);
 			attroff(attr_of(C_ERROR, A_BOLD));
 		} else
 			put(h - 2, 0, w, "Enter choose  f fix  Esc back");
@@ -697,7 +717,7 @@ pick_choice(struct ui *ui)
 
 			if (vm_set(ui->vm, vm_cur_page(ui->vm), row->field, v,
 			    msg, sizeof msg) != 0) {
-				set_status(ui, "%s", msg);
+				snprintf(refused, sizeof refused, "%s", msg);
 				continue;
 			}
 			set_status(ui, "%s", msg);

@@ -21,7 +21,7 @@ start() {
 }
 
 keys() { t send-keys -t w "$@"; }
-text() { t send-keys -t w -l "$1"; }
+text() { t send-keys -t w -l -- "$1"; }
 screen() { t capture-pane -p -t w; }
 
 # wait_for TEXT: poll the screen until TEXT (fixed string) appears.

@@ -1,0 +1,278 @@
+#!/bin/sh
+# run.sh - end-to-end tests of the wizard: the real ./pdwiz in tmux, keys
+# sent with send-keys, the screen polled with capture-pane until the
+# expected text appears (no fixed sleeps). Prints "N passed, M failed".
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+PDWIZ=${PDWIZ:-$ROOT/pdwiz}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/pdwiz-tmux.XXXXXX")
+. "$ROOT/tests/tmux/lib.sh"
+
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "tmux not found; install it (make deps)" >&2
+	exit 1
+fi
+trap 't kill-server 2>/dev/null; rm -rf "$WORK"' EXIT INT TERM
+
+pass=0
+fail=0
+run() {
+	_name=$1
+	shift
+	if "$@"; then
+		pass=$((pass + 1))
+		echo "PASS $_name"
+	else
+		fail=$((fail + 1))
+		echo "FAIL $_name"
+	fi
+	t kill-session -t w 2>/dev/null
+}
+
+set_model() {
+	goto_page "Model & hardware" && focus "model path" && keys Enter &&
+	    wait_for "(empty = default):" && keys C-u && text "$1" &&
+	    keys Enter && wait_for "$2"
+}
+
+# ---- scenarios ----
+
+walk_pages() {
+	start -- || return 1
+	wait_for "1/11  Model & hardware" || return 1
+	for p in "Topology" "Parallelism (prefill)" \
+	    "Parallelism (decode)" "KV transfer" "KV cache (prefill)" \
+	    "KV cache (decode)" "Advanced (prefill)" "Advanced (decode)" \
+	    "Router" "11/11  Review" "1/11  Model & hardware"; do
+		keys Tab
+		wait_for "$p" || return 1
+	done
+	# Shift-Tab and PgUp go back.
+	keys BTab && wait_for "Review" && keys PPage &&
+	    wait_for "Router" && keys NPage && wait_for "Review"
+}
+
+hicache_decode_fix() {
+	start -- || return 1
+	goto_page "KV cache (decode)" && focus "hierarchical cache" &&
+	    focused | grep -q "on unavailable" &&
+	    wait_for "enable-hierarchical-cache and disable-radix-cache are" &&
+	    wait_for "forced: KV cache is forced as chunk cache" &&
+	    keys Space && wait_for "refused: on unavailable on decode" &&
+	    keys f && wait_for "applied:" &&
+	    keys Space && wait_for "hierarchical cache (HiCache)       [x] on"
+}
+
+dsa_split_nixl() {
+	start -- || return 1
+	set_model "deepseek-ai/DeepSeek-V3.2" "DeepseekV32ForCausalLM" &&
+	    goto_page "Advanced (prefill)" && focus "DSA cache-layer split" &&
+	    keys f && wait_for "applied: enable interleave prefill CP" &&
+	    keys Space && wait_for "DSA cache-layer split              [x] on" &&
+	    goto_page "KV transfer" && focus "transfer backend" &&
+	    focused | grep -q "unavailable" &&
+	    keys Enter && wait_for "Enter choose" && keys Down &&
+	    wait_for "> ( ) nixl" &&
+	    wait_for "nixl unavailable on prefill: --enable-dsa-cache-layer-split currently" &&
+	    wait_for "only supports the mooncake" &&
+	    keys Enter && wait_for "refused: nixl unavailable" &&
+	    keys Escape && wait_for "<mooncake>"
+}
+
+staging_mori() {
+	start -- || return 1
+	goto_page "KV transfer" && focus "transfer backend" && keys Enter &&
+	    wait_for "Enter choose" && keys Down Down Down Down &&
+	    wait_for "> ( ) mori" && keys Enter && wait_for "<mori>" &&
+	    focus "staging buffer" && focused | grep -q "on unavailable" &&
+	    wait_for "on unavailable on prefill: SGLANG_DISAGG_STAGING_BUFFER requires" &&
+	    wait_for "got 'mori'" &&
+	    keys f && wait_for "applied: use the mooncake transfer backend" &&
+	    keys Space && wait_for "[x] on" && wait_for "<mooncake>"
+}
+
+search_jump() {
+	start -- || return 1
+	keys / && wait_for "type to search" && text "retraction" &&
+	    wait_for "retraction backup" && keys Enter &&
+	    wait_for "found:" && focused | grep -q "retraction backup" &&
+	    screen | sed -n 2p | grep -q "KV cache" &&
+	    keys / && wait_for "type to search" && text "--tp-size" &&
+	    wait_for "tensor parallel" && keys Enter &&
+	    focused | grep -q "tensor parallel"
+}
+
+undo_redo() {
+	start -- || return 1
+	goto_page "Parallelism (prefill)" && focus "tensor parallel" &&
+	    keys Enter && wait_for "(empty = default):" && keys C-u &&
+	    text "4" && keys Enter && wait_for "tensor parallel (TP)               4" &&
+	    wait_for "[modified]" &&
+	    keys u && wait_for "undone" &&
+	    wait_for "tensor parallel (TP)               1 (default)" &&
+	    wait_gone "[modified]" &&
+	    keys C-r && wait_for "redone" &&
+	    wait_for "tensor parallel (TP)               4"
+}
+
+save_check() {
+	start -- || return 1
+	goto_page "KV cache (decode)" && focus "hierarchical cache" &&
+	    keys f && wait_for "applied:" && keys Space &&
+	    wait_for "[x] on" &&
+	    goto_page "Parallelism (prefill)" && focus "tensor parallel" &&
+	    keys Enter && wait_for "(empty = default):" && keys C-u &&
+	    text "3" && keys Enter && wait_for "TP)               3" &&
+	    keys s && wait_for "save deployment to:" && keys C-u &&
+	    text "$WORK/dep.yaml" && keys Enter && wait_for "saved" &&
+	    wait_gone "[modified]" || return 1
+	goto_page Review || return 1
+	_hdr=$(screen | sed -n 1p | grep -o '[0-9]* errors\? [0-9]* warnings\?')
+	_chk=$(cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ check dep.yaml |
+	    tail -1 | grep -o '^[0-9]* errors\?, [0-9]* warnings\?' | tr -d ,)
+	echo "  review: $_hdr; pdwiz check: $_chk"
+	[ -n "$_hdr" ] && [ "$_hdr" = "$_chk" ] || return 1
+	# Every error on the review page is in pdwiz check's output.
+	screen | grep -E '^[> ] (prefill|decode|router) +ERROR' |
+	    sed 's/^.\{27\}//' | cut -c1-40 |
+	while read -r m; do
+		(cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ check dep.yaml) |
+		    grep -qF -- "$m" || { echo "  missing in check: $m"; exit 1; }
+	done || return 1
+	# Saving again over the file asks first.
+	keys s && wait_for "save deployment to:" && keys Enter &&
+	    wait_for "exists. Overwrite it? (y/n)" && keys n &&
+	    wait_for "not saved"
+}
+
+export_same_bytes() {
+	start -- || return 1
+	for n in 1 2 4; do
+		case $n in 1) f=shell ;; 2) f=runbook ;; 4) f=k8s ;; esac
+		keys e && wait_for "export:" && keys $n &&
+		    wait_for "to:" && keys C-u && text "$WORK/out.$f" &&
+		    keys Enter && wait_for "exported $f" || return 1
+	done
+	keys s && wait_for "save deployment to:" && keys C-u &&
+	    text "$WORK/exp.yaml" && keys Enter && wait_for "saved" || return 1
+	for f in shell runbook k8s; do
+		(cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ emit --format $f \
+		    exp.yaml > "emit.$f") || return 1
+		cmp -s "$WORK/out.$f" "$WORK/emit.$f" ||
+		    { echo "  $f differs from pdwiz emit"; return 1; }
+	done
+	# An existing file is not overwritten without asking.
+	keys e && wait_for "export:" && keys 1 && wait_for "to:" &&
+	    keys C-u && text "$WORK/out.shell" && keys Enter &&
+	    wait_for "Overwrite? (y/n)" && keys n && wait_for "cancelled"
+}
+
+resize() {
+	start -- || return 1
+	goto_page "Parallelism (prefill)" && focus "pipeline parallel" &&
+	    t resize-window -t w -x 60 -y 15 &&
+	    wait_for "Parallelism (prefill)" &&
+	    focused | grep -q "pipeline parallel" &&
+	    t resize-window -t w -x 40 -y 10 && wait_for "pdwiz needs at least" &&
+	    t resize-window -t w -x 100 -y 30 &&
+	    wait_for "Parallelism (prefill)" && wait_gone "needs at least" &&
+	    focused | grep -q "pipeline parallel"
+}
+
+quit_dirty_asks() {
+	start -- || return 1
+	goto_page "Parallelism (decode)" && focus "DP attention" &&
+	    keys Space && wait_for "[modified]" &&
+	    keys q && wait_for "Unsaved changes" &&
+	    wait_for "decode: enable_dp_attention: set to true" &&
+	    keys c && wait_for "quit cancelled" &&
+	    keys Escape Escape && wait_for "Unsaved changes" &&
+	    keys n && wait_for "[exit 0]"
+}
+
+quit_clean_no_question() {
+	start -- || return 1
+	keys q && wait_for "[exit 0]" && ! screen | grep -q "Unsaved"
+}
+
+no_color() {
+	start NO_COLOR=1 -- || return 1
+	goto_page "KV transfer" && focus "staging buffer" &&
+	    wait_for "✗ 1 unavailable" || return 1
+	# No colour escapes at all; reverse video and bold stay.
+	if t capture-pane -e -p -t w | grep -q "$(printf '\033')\[[0-9;]*3[0-7]m"; then
+		echo "  colour escapes with NO_COLOR"
+		return 1
+	fi
+	t capture-pane -e -p -t w | grep -q "$(printf '\033')\[7m"
+}
+
+sigint_restores() {
+	start -- || return 1
+	keys C-c && wait_for "[exit 130]"
+}
+
+open_file_with_errors() {
+	cat > "$WORK/bad.yaml" <<'YAML'
+pdwiz: 1
+name: bad
+model:
+  path: deepseek-ai/DeepSeek-V3
+roles:
+  prefill:
+    instances: 1
+    gpus_per_node: 1
+    hosts: ["127.0.0.1"]
+    port: 30000
+    options:
+      disaggregation_transfer_backend: mori
+    env:
+      SGLANG_DISAGG_STAGING_BUFFER: true
+  decode:
+    instances: 1
+    gpus_per_node: 1
+    hosts: ["127.0.0.1"]
+    port: 30001
+  router:
+    hosts: ["127.0.0.1"]
+    port: 8000
+YAML
+	start -- bad.yaml || return 1
+	wait_for "bad.yaml" && goto_page Review &&
+	    wait_for "SGLANG_DISAGG_STAGING_BUFFER requires" &&
+	    focus "SGLANG_DISAGG_STAGING_BUFFER requires" && keys Enter &&
+	    wait_for "KV transfer" || return 1
+	# A file that does not load still opens, with its errors listed.
+	printf 'pdwiz: 1\nroles: [\n' > "$WORK/broken.yaml"
+	start -- broken.yaml || return 1
+	wait_for "broken.yaml" && goto_page Review && wait_for "load"
+}
+
+import_script() {
+	cat > "$WORK/launch.sh" <<'SH'
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --tp 2 --port 30000
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --tp 2 --port 30001
+python -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 --decode http://127.0.0.1:30001
+SH
+	start -- --import launch.sh || return 1
+	goto_page "Parallelism (prefill)" &&
+	    wait_for "tensor parallel (TP)               2"
+}
+
+run walk_pages walk_pages
+run "decode + hierarchical cache: conflict shown, f fixes" hicache_decode_fix
+run "DSA cache-layer split makes nixl unavailable" dsa_split_nixl
+run "staging buffer with mori" staging_mori
+run "/ search jumps" search_jump
+run "undo/redo" undo_redo
+run "save; pdwiz check agrees with review" save_check
+run "export = pdwiz emit bytes" export_same_bytes
+run "resize 60x15, too small, back" resize
+run "quit with changes asks" quit_dirty_asks
+run "quit without changes does not ask" quit_clean_no_question
+run "NO_COLOR" no_color
+run "SIGINT restores and exits" sigint_restores
+run "open a file with errors" open_file_with_errors
+run "import a launch script" import_script
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
