@@ -1,0 +1,1 @@
+python -m sglang.launch_server --model-path x --tp-size 2

@@ -1,0 +1,3 @@
+cat <<EOF
+abc
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct

@@ -1,0 +1,3 @@
+echo hello
+ls -l /tmp
+export A=1
