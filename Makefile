@@ -91,6 +91,8 @@ check: deps all
 	@$(MAKE) --no-print-directory unit
 	@sh tests/cli/run.sh
 	@PDWIZ=$(CURDIR)/pdwiz sh tests/deploy/run.sh
+	@sh tests/bad/run.sh
+	@$(MAKE) --no-print-directory fuzz-smoke
 	@$(MAKE) --no-print-directory tmux-tests
 	@$(MAKE) --no-print-directory sanitize
 	@$(MAKE) --no-print-directory valgrind
