@@ -1158,13 +1158,9 @@ wizard_main(int argc, char **argv)
 	if (file != NULL) {
 		struct stat	st;
 
-		if (stat(file, &st) != 0) {
-			fprintf(stderr, "pdwiz: %s: no such file\n", file);
-			vm_free(vm);
-			catalog_free(cat);
-			return EXIT_USAGE;
-		}
-		(void)vm_open_file(vm, file, err, sizeof err);
+		/* A new file: start fresh and offer it as the save path. */
+		if (stat(file, &st) == 0)
+			(void)vm_open_file(vm, file, err, sizeof err);
 	} else if (script != NULL)
 		(void)vm_import_script(vm, script, err, sizeof err);
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -1177,6 +1173,10 @@ wizard_main(int argc, char **argv)
 	vm_refresh(vm);
 	memset(&ui, 0, sizeof ui);
 	ui.vm = vm;
+	if (file != NULL && vm_path(vm) == NULL) {
+		ui.save_path = xstrdup(file);
+		set_status(&ui, "%s: new deployment (s saves it there)", file);
+	}
 	if (vm_load_note(vm) != NULL)
 		set_status(&ui, "%s", vm_load_note(vm));
 

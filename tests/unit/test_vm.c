@@ -1,0 +1,414 @@
+/* test_vm.c - the wizard's view-model without curses: forms, availability,
+ * fixes, undo/redo, dirty tracking, search, review, timing of a keystroke. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "tui/vm.h"
+
+static struct catalog	*cat;
+
+static int
+setup(void **state)
+{
+	(void)state;
+	cat = test_catalog();
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	catalog_free(cat);
+	return 0;
+}
+
+static struct vm *
+new_vm(void)
+{
+	struct vm	*vm = vm_new(cat);
+	char		 err[1024];
+	const char	*dir = getenv("PDWIZ_DATADIR");
+	char		*forms = xasprintf("%s/forms", dir ? dir : ".");
+
+	if (vm_load_forms(vm, forms, err, sizeof err) != 0)
+		fail_msg("forms: %s", err);
+	free(forms);
+	vm_refresh(vm);
+	return vm;
+}
+
+static int
+find_page(struct vm *vm, const char *title)
+{
+	size_t	i;
+
+	for (i = 0; i < vm_npages(vm); i++)
+		if (strcmp(vm_page(vm, i)->title, title) == 0)
+			return (int)i;
+	fail_msg("no page %s", title);
+	return -1;
+}
+
+/* Focus the field with this label on page title; returns its row. */
+static const struct vm_row *
+focus(struct vm *vm, const char *title, const char *label)
+{
+	int			 p = find_page(vm, title);
+	const struct vm_page	*pg = vm_page(vm, (size_t)p);
+	size_t			 i;
+
+	for (i = 0; i < pg->nf; i++)
+		if (strcmp(pg->f[i].label, label) == 0) {
+			vm_goto(vm, p, (int)i);
+			assert_int_equal(vm_cur_page(vm), p);
+			assert_non_null(vm_focused(vm));
+			assert_string_equal(vm_focused(vm)->f->label, label);
+			return vm_focused(vm);
+		}
+	fail_msg("no field %s on %s", label, title);
+	return NULL;
+}
+
+static const struct vm_choice *
+choice(const struct vm_row *row, const char *text)
+{
+	size_t	i;
+
+	for (i = 0; i < row->nchoices; i++)
+		if (strcmp(row->choices[i].text, text) == 0)
+			return &row->choices[i];
+	fail_msg("no choice %s", text);
+	return NULL;
+}
+
+static int
+choice_index(const struct vm_row *row, const char *text)
+{
+	return (int)(choice(row, text) - row->choices);
+}
+
+/* ---- forms ---- */
+
+static void
+test_forms_load(void **state)
+{
+	struct vm	*vm = new_vm();
+	size_t		 i, shown = 0;
+
+	(void)state;
+	/* Per-role pages appear once per role; the single-server copies are
+	 * hidden in a PD deployment. */
+	assert_true(vm_npages(vm) >= 11);
+	for (i = 0; i < vm_npages(vm); i++)
+		shown += vm_page_visible(vm, i);
+	assert_int_equal(shown, 11);
+	assert_string_equal(vm_page(vm, 0)->title, "Model & hardware");
+	find_page(vm, "Parallelism (prefill)");
+	find_page(vm, "Parallelism (decode)");
+	assert_true(vm_page(vm, (size_t)find_page(vm, "Review"))->review);
+	vm_free(vm);
+}
+
+static void
+expect_form_error(const char *text, const char *want)
+{
+	struct vm	*vm = vm_new(cat);
+	char		 err[1024] = "";
+
+	assert_int_equal(vm_load_form_text(vm, "forms/99-t.yaml", text,
+	    strlen(text), err, sizeof err), -1);
+	if (strstr(err, want) == NULL)
+		fail_msg("error '%s' lacks '%s'", err, want);
+	vm_free(vm);
+}
+
+static void
+test_form_errors(void **state)
+{
+	(void)state;
+	expect_form_error("title: t\nfields:\n  - option: tp_sizee\n",
+	    "forms/99-t.yaml:3:13: unknown option 'tp_sizee'");
+	expect_form_error("title: t\nfields:\n  - option: tp_size\n"
+	    "    visible: \"tp_size >\"\n", "forms/99-t.yaml:4:");
+	expect_form_error("title: t\nfields:\n  - option: tp_size\n"
+	    "    visible: \"nosuch == 1\"\n", "bad condition");
+	expect_form_error("title: t\ncolour: red\nfields: []\n",
+	    "forms/99-t.yaml:2:1: unknown key 'colour'");
+	expect_form_error("title: t\nfields:\n  - deploy: nodes\n",
+	    "unknown deployment field 'nodes'");
+	expect_form_error("title: t\nroles: [router]\nfields: []\n",
+	    "roles: prefill or decode");
+	expect_form_error("fields: []\n", "a form needs a title");
+}
+
+/* ---- availability, messages, fixes ---- */
+
+static void
+test_hicache_on_decode(void **state)
+{
+	struct vm		*vm = new_vm();
+	const struct vm_row	*row;
+	char			 msg[1024];
+
+	(void)state;
+	row = focus(vm, "KV cache (decode)", "hierarchical cache (HiCache)");
+	assert_true(row->is_bool);
+	assert_false(row->on);
+	assert_int_equal(row->nblocked, 1);
+	assert_non_null(choice(row, "on")->blocker);
+	assert_null(choice(row, "off")->blocker);
+	/* The status line shows SGLang's message. */
+	assert_non_null(vm_focus_problem(vm, msg, sizeof msg));
+	assert_non_null(strstr(msg, "disable-radix-cache are mutually exclusive"));
+	/* Choosing it is refused; the model does not change. */
+	assert_int_equal(vm_toggle(vm, msg, sizeof msg), -1);
+	assert_non_null(strstr(msg, "refused"));
+	assert_false(vm_dirty(vm));
+	/* The override is visible where it happens. */
+	row = focus(vm, "KV cache (decode)", "radix cache");
+	assert_true(row->forced);
+	assert_non_null(strstr(row->note, "forced: KV cache is forced as chunk cache"));
+	assert_false(row->on);
+	/* f applies the first fix that keeps the choice, then it can be made. */
+	focus(vm, "KV cache (decode)", "hierarchical cache (HiCache)");
+	assert_int_equal(vm_fix(vm, msg, sizeof msg), 0);
+	row = vm_focused(vm);
+	assert_int_equal(row->nblocked, 0);
+	assert_int_equal(vm_toggle(vm, msg, sizeof msg), 0);
+	assert_true(vm_focused(vm)->on);
+	assert_int_equal(vm_undo_depth(vm), 2);
+	vm_free(vm);
+}
+
+static void
+test_staging_mori(void **state)
+{
+	struct vm		*vm = new_vm();
+	const struct vm_row	*row;
+	char			 msg[1024];
+	struct value		 mori = val_str("mori");
+
+	(void)state;
+	row = focus(vm, "KV transfer", "transfer backend");
+	assert_null(choice(row, "mori")->blocker);
+	assert_int_equal(vm_set(vm, vm_cur_page(vm), row->field, mori, msg,
+	    sizeof msg), 0);
+	row = focus(vm, "KV transfer", "staging buffer (heterogeneous TP)");
+	assert_non_null(choice(row, "on")->blocker);
+	assert_string_equal(choice(row, "on")->blocker->id, "stg-backend");
+	vm_choice_problem(vm, choice_index(row, "on"), msg, sizeof msg);
+	assert_non_null(strstr(msg, "got 'mori'"));
+	assert_int_equal(vm_fix(vm, msg, sizeof msg), 0);
+	assert_non_null(strstr(msg, "mooncake"));
+	row = vm_focused(vm);
+	assert_null(choice(row, "on")->blocker);
+	row = focus(vm, "KV transfer", "transfer backend");
+	assert_string_equal(row->value, "mooncake");
+	vm_free(vm);
+}
+
+static void
+test_help_explains(void **state)
+{
+	struct vm	*vm = new_vm();
+	char		*h;
+
+	(void)state;
+	focus(vm, "KV cache (decode)", "hierarchical cache (HiCache)");
+	h = vm_help(vm);
+	assert_non_null(strstr(h, "--enable-hierarchical-cache"));
+	assert_non_null(strstr(h, "default:"));
+	assert_non_null(strstr(h, "effective:"));
+	assert_non_null(strstr(h, "on is unavailable"));
+	assert_non_null(strstr(h, "disable_radix_cache = True"));
+	assert_non_null(strstr(h, "fix [f]:"));
+	free(h);
+	vm_free(vm);
+}
+
+/* ---- undo, dirty, changes ---- */
+
+static void
+test_undo_dirty(void **state)
+{
+	struct vm		*vm = new_vm();
+	const struct vm_row	*row;
+	char			 msg[1024], *ch;
+
+	(void)state;
+	assert_false(vm_dirty(vm));
+	row = focus(vm, "Parallelism (prefill)", "tensor parallel (TP)");
+	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), row->field, "4",
+	    msg, sizeof msg), 0);
+	assert_string_equal(vm_focused(vm)->value, "4");
+	assert_true(vm_dirty(vm));
+	ch = vm_changes(vm);
+	assert_non_null(strstr(ch, "prefill: tp_size: set to 4"));
+	free(ch);
+	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), row->field, "x",
+	    msg, sizeof msg), -1);
+	assert_int_equal(vm_undo_depth(vm), 1);
+	assert_int_equal(vm_undo(vm, msg, sizeof msg), 0);
+	assert_string_equal(vm_focused(vm)->value, "1");
+	/* Back where it was loaded: not dirty, nothing to ask on quit. */
+	assert_false(vm_dirty(vm));
+	assert_int_equal(vm_redo_depth(vm), 1);
+	assert_int_equal(vm_redo(vm, msg, sizeof msg), 0);
+	assert_string_equal(vm_focused(vm)->value, "4");
+	assert_int_equal(vm_redo(vm, msg, sizeof msg), -1);
+	/* A new change clears redo. */
+	assert_int_equal(vm_undo(vm, msg, sizeof msg), 0);
+	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), row->field, "2",
+	    msg, sizeof msg), 0);
+	assert_int_equal(vm_redo_depth(vm), 0);
+	/* Empty text goes back to the default. */
+	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), row->field, "",
+	    msg, sizeof msg), 0);
+	assert_false(vm_dirty(vm));
+	vm_free(vm);
+}
+
+static void
+test_save_and_reopen(void **state)
+{
+	struct vm		*vm = new_vm(), *vm2;
+	const struct vm_row	*row;
+	char			 msg[1024], path[] = "/tmp/pdwiz-vm-XXXXXX";
+	int			 fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	row = focus(vm, "Parallelism (decode)", "tensor parallel (TP)");
+	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), row->field, "2",
+	    msg, sizeof msg), 0);
+	/* The file exists: never overwritten without being told to. */
+	assert_int_equal(vm_save(vm, path, false, msg, sizeof msg), 1);
+	assert_true(vm_dirty(vm));
+	assert_int_equal(vm_save(vm, path, true, msg, sizeof msg), 0);
+	assert_false(vm_dirty(vm));
+	vm2 = new_vm();
+	assert_int_equal(vm_open_file(vm2, path, msg, sizeof msg), 0);
+	vm_refresh(vm2);
+	assert_false(vm_dirty(vm2));
+	row = focus(vm2, "Parallelism (decode)", "tensor parallel (TP)");
+	assert_string_equal(row->value, "2");
+	vm_free(vm2);
+	vm_free(vm);
+	unlink(path);
+}
+
+/* ---- search, review, visibility ---- */
+
+static void
+test_search(void **state)
+{
+	struct vm	*vm = new_vm();
+	struct vm_hit	 h[8];
+	size_t		 n;
+	char		 t[256];
+
+	(void)state;
+	n = vm_search(vm, "--tp-size", h, 8);
+	assert_true(n >= 2);
+	vm_hit_text(vm, &h[0], t, sizeof t);
+	assert_non_null(strstr(t, "tensor parallel"));
+	assert_int_equal(vm_search(vm, "tp_size", h, 8), n);
+	/* Terms are AND-ed; help text counts too. */
+	assert_true(vm_search(vm, "radix decode", h, 8) >= 1);
+	assert_int_equal(vm_search(vm, "zzzqqq", h, 8), 0);
+	/* Hidden fields are not offered. */
+	n = vm_search(vm, "retraction", h, 8);
+	assert_int_equal(n, 1);
+	assert_string_equal(vm_page(vm, (size_t)h[0].page)->title,
+	    "KV cache (decode)");
+	vm_free(vm);
+}
+
+static void
+test_review_and_visibility(void **state)
+{
+	struct vm			*vm = new_vm();
+	const struct vm_review_item	*it;
+	const struct vm_row		*row;
+	size_t				 n, i;
+	char				 msg[1024];
+	bool				 found = false;
+
+	(void)state;
+	row = focus(vm, "KV transfer", "transfer backend");
+	assert_int_equal(vm_set(vm, vm_cur_page(vm), row->field,
+	    val_str("mori"), msg, sizeof msg), 0);
+	/* IB devices stay visible for mori; UCX only for nixl. */
+	row = focus(vm, "KV transfer", "IB devices (mooncake)");
+	vm_goto(vm, find_page(vm, "Review"), 0);
+	n = vm_review(vm, &it);
+	for (i = 0; i < n; i++)
+		if (it[i].sev == SEV_ERROR)
+			found = true;
+	assert_false(found);		/* mori alone is fine */
+	/* Role order: prefill before decode. */
+	for (i = 1; i < n; i++)
+		assert_true(it[i - 1].role <= it[i].role);
+	/* PD off: the per-role pages become one server page. */
+	row = focus(vm, "Topology", "PD disaggregation");
+	assert_int_equal(vm_toggle(vm, msg, sizeof msg), 0);
+	assert_false(vm_page_visible(vm, (size_t)find_page(vm,
+	    "Parallelism (prefill)")));
+	assert_true(vm_page_visible(vm, (size_t)find_page(vm,
+	    "Parallelism (server)")));
+	assert_false(vm_page_visible(vm, (size_t)find_page(vm, "Router")));
+	vm_free(vm);
+}
+
+/* One keystroke's model work, timed (reported, not asserted tightly). */
+static void
+test_refresh_time(void **state)
+{
+	struct vm	*vm = new_vm();
+	struct timespec	 a, b;
+	int		 i, n = 50;
+	double		 ms;
+
+	(void)state;
+	focus(vm, "KV transfer", "transfer backend");
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (i = 0; i < n; i++)
+		vm_refresh(vm);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	ms = ((double)(b.tv_sec - a.tv_sec) * 1e3 +
+	    (double)(b.tv_nsec - a.tv_nsec) / 1e6) / n;
+	print_message("vm_refresh on the transfer page: %.3f ms\n", ms);
+	assert_true(ms < 1000.0);
+	vm_free(vm);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest	tests[] = {
+		cmocka_unit_test(test_forms_load),
+		cmocka_unit_test(test_form_errors),
+		cmocka_unit_test(test_hicache_on_decode),
+		cmocka_unit_test(test_staging_mori),
+		cmocka_unit_test(test_help_explains),
+		cmocka_unit_test(test_undo_dirty),
+		cmocka_unit_test(test_save_and_reopen),
+		cmocka_unit_test(test_search),
+		cmocka_unit_test(test_review_and_visibility),
+		cmocka_unit_test(test_refresh_time),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
