@@ -135,10 +135,12 @@ clean:
 	rm -rf build build-asan build-fuzz pdwiz
 
 # ---- fuzzing (libFuzzer, clang; see tests/fuzz/README.md) ----
-# make fuzz [FUZZ_SECONDS=60] [FUZZ=name ...]   each harness for FUZZ_SECONDS
-# make fuzz-smoke                                a fixed short run of each
+# make fuzz [FUZZ_SECONDS=60] [FUZZ_RUNS=n] [FUZZ="name ..."]
+#                       each harness for FUZZ_SECONDS (or FUZZ_RUNS inputs)
+# make fuzz-smoke       a fixed short run of each
 FUZZ_CC		?= clang
 FUZZ_SECONDS	?= 60
+FUZZ_RUNS	?= -1
 FUZZ_BUILD	 = build-fuzz
 FUZZ_SAN	 = -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -fno-omit-frame-pointer
@@ -165,7 +167,8 @@ fuzz: fuzz-build
 	    mkdir -p $(FUZZ_BUILD)/corpus/$$f; \
 	    echo "== fuzz $$f ($(FUZZ_SECONDS) s)"; \
 	    $(FUZZ_ENV) $(FUZZ_BUILD)/fuzz_$$f $(FUZZ_OPTS) \
-		-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+		-max_total_time=$(FUZZ_SECONDS) -runs=$(FUZZ_RUNS) \
+		-print_final_stats=1 \
 		-artifact_prefix=$(FUZZ_BUILD)/$$f- \
 		$(FUZZ_BUILD)/corpus/$$f tests/fuzz/corpus/$$f; \
 	done
