@@ -2555,10 +2555,35 @@ vm_review(struct vm *vm, const struct vm_review_item **out)
 
 /* ---- preview, save, export ---- */
 
+/* The launch commands; those of the current page's role come first. */
 char *
 vm_preview(struct vm *vm)
 {
-	return vmd_preview(vm->cat, &vm->dep);
+	char		*all = vmd_preview(vm->cat, &vm->dep), *p;
+	enum vm_scope	 role = vm->npages ? vm->pages[vm->page].role :
+	    SC_SHARED;
+	struct buf	 first = { 0 }, rest = { 0 };
+	char		 tag[32];
+
+	if (role != SC_PREFILL && role != SC_DECODE)
+		return all;
+	snprintf(tag, sizeof tag, "# %s ", scope_names[role]);
+	p = all;
+	while (p != NULL && *p != '\0') {
+		char	*end = strstr(p, "\n\n");
+		size_t	 len = end ? (size_t)(end - p) + 2 : strlen(p);
+
+		buf_add(strncmp(p, tag, strlen(tag)) == 0 ? &first : &rest, p,
+		    len);
+		p = end ? end + 2 : NULL;
+	}
+	free(all);
+	if (rest.s != NULL)
+		buf_puts(&first, rest.s);
+	buf_free(&rest);
+	if (first.s == NULL)
+		buf_puts(&first, "");
+	return first.s;
 }
 
 static int

@@ -263,13 +263,65 @@ stub_emit_shell(const struct catalog *cat, const struct deployment *d)
 	return buf_steal(&b);
 }
 
+/*
+ * The commands of the shell emission, without its script scaffolding:
+ * the "# role instance ..." comment and the body of each run_* function.
+ * Takes ownership of script.
+ */
+static char *
+launch_lines(char *script)
+{
+	struct buf	 b = { 0 };
+	const char	*p = script;
+	bool		 in_fn = false;
+
+	while (p != NULL && *p != '\0') {
+		const char	*nl = strchr(p, '\n');
+		size_t		 len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (strncmp(p, "case ", 5) == 0)
+			break;
+		if (!in_fn && len > 2 && p[0] == '#' && p[1] == ' ' &&
+		    strncmp(p, "# shellcheck", 12) != 0 && nl != NULL &&
+		    strncmp(nl + 1, "run_", 4) == 0) {
+			buf_add(&b, p, len);
+			buf_putc(&b, '\n');
+		} else if (strncmp(p, "run_", 4) == 0)
+			in_fn = true;
+		else if (in_fn && len == 1 && p[0] == '}') {
+			in_fn = false;
+			buf_putc(&b, '\n');
+		} else if (in_fn) {
+			const char	*q = p;
+			size_t		 l = len;
+
+			while (l > 0 && *q == '\t') {
+				buf_puts(&b, "  ");
+				q++;
+				l--;
+			}
+			if (l > 5 && strncmp(q, "exec ", 5) == 0) {
+				q += 5;
+				l -= 5;
+			}
+			buf_add(&b, q, l);
+			buf_putc(&b, '\n');
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	free(script);
+	if (b.s == NULL)
+		buf_puts(&b, "");
+	return b.s;
+}
+
 char *
 vmd_preview(const struct catalog *cat, const struct deployment *d)
 {
 	/* src/deploy has no non-PD server: preview that one here. */
 	if (d->role[ROLE_SINGLE].enabled)
 		return stub_emit_shell(cat, d);
-	return emit_shell(cat, d, false);
+	return launch_lines(emit_shell(cat, d, false));
 }
 
 char *

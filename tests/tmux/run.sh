@@ -258,7 +258,28 @@ SH
 	    wait_for "tensor parallel (TP)               2"
 }
 
+preview_live() {
+	start -- || return 1
+	keys p && wait_for "preview: launch commands" &&
+	    wait_for "sglang.launch_server" &&
+	    goto_page "Parallelism (decode)" && focus "tensor parallel" &&
+	    keys Enter && wait_for "(empty = default):" && keys C-u &&
+	    text "2" && keys Enter && wait_for "--tp-size 2" &&
+	    keys p && wait_gone "preview: launch commands"
+}
+
+help_explains() {
+	start -- || return 1
+	goto_page "KV cache (decode)" && focus "hierarchical cache" &&
+	    keys '?' && wait_for "on is unavailable on decode:" &&
+	    wait_for "fails because: enable_hierarchical_cache and disable_radix_cache" &&
+	    wait_for "disable_radix_cache = True" && wait_for "fix [f]:" &&
+	    keys q && wait_for "KV cache (decode)"
+}
+
 run walk_pages walk_pages
+run "live preview (p)" preview_live
+run "? help: failing condition, terms, fix" help_explains
 run "decode + hierarchical cache: conflict shown, f fixes" hicache_decode_fix
 run "DSA cache-layer split makes nixl unavailable" dsa_split_nixl
 run "staging buffer with mori" staging_mori
