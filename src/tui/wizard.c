@@ -297,12 +297,14 @@ draw_fields(struct ui *ui, int y0, int y1, int w, int *cy, int *cx)
 		bool			 focus = (int)i == cur;
 
 		row_text(row, val, sizeof val, mark, sizeof mark);
-		snprintf(note, sizeof note, "%s", row->note);
+		/* "(default)" only where there is room for it. */
+		snprintf(note, sizeof note, "%s", w < 100 &&
+		    strcmp(row->note, "(default)") == 0 ? "" : row->note);
 		if (focus)
 			attron(A_REVERSE);
 		mvhline(y, 0, ' ', w);
 		put(y, 0, 2, focus ? ">" : " ");
-		put(y, 2, lw - 1, row->f->label);
+		put(y, 2, lw - 2, row->f->label);
 		x = lw + 1;
 		x += put(y, x, w - x, val) + 1;
 		if (focus)
@@ -465,6 +467,9 @@ draw(struct ui *ui)
 
 		if (vm_focus_problem(ui->vm, st, sizeof st) != NULL)
 			strncat(st, "  [f fix, ? why]", sizeof st - strlen(st) - 1);
+		else if (row != NULL && row->forced)
+			snprintf(st, sizeof st, "%s: %s", row->f->label,
+			    row->note);
 		else if (row != NULL && vm_load_note(ui->vm) != NULL)
 			snprintf(st, sizeof st, "%s", vm_load_note(ui->vm));
 	}
