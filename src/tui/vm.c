@@ -2611,6 +2611,12 @@ vm_save(struct vm *vm, const char *path, bool force, char *msg,
 	char	*y;
 	int	 rc;
 
+	if (!is_pd(vm)) {
+		snprintf(msg, msglen, "not saved: deployment files describe "
+		    "PD deployments; turn PD disaggregation back on "
+		    "(Topology) to save");
+		return -1;
+	}
 	y = vmd_to_yaml(vm->cat, &vm->dep, msg, msglen);
 	if (y == NULL)
 		return -1;
@@ -2662,6 +2668,11 @@ vm_export(struct vm *vm, const char *format, const char *path,
 	char		*dir, *slash, *p;
 	struct stat	 st;
 
+	if (!is_pd(vm)) {
+		snprintf(msg, msglen, "not exported: the emitters write PD "
+		    "deployments; turn PD disaggregation back on (Topology)");
+		return -1;
+	}
 	vm_counts(vm, &ne, &nw, &no);
 	if (ne > 0 && !(flags & VM_EXPORT_FAILING)) {
 		snprintf(msg, msglen, "the deployment has %zu error%s", ne,
