@@ -277,6 +277,14 @@ help_explains() {
 	    keys q && wait_for "KV cache (decode)"
 }
 
+sigterm_restores() {
+	start -- || return 1
+	_pp=$(t display -p -t w '#{pane_pid}')
+	_pid=$(pgrep -P "$_pp" pdwiz | head -1)
+	[ -n "$_pid" ] && kill -TERM "$_pid" && wait_for "[exit 143]" &&
+	    wait_for "pdwiz: interrupted"
+}
+
 run walk_pages walk_pages
 run "live preview (p)" preview_live
 run "? help: failing condition, terms, fix" help_explains
@@ -292,6 +300,7 @@ run "quit with changes asks" quit_dirty_asks
 run "quit without changes does not ask" quit_clean_no_question
 run "NO_COLOR" no_color
 run "SIGINT restores and exits" sigint_restores
+run "SIGTERM restores and exits" sigterm_restores
 run "open a file with errors" open_file_with_errors
 run "import a launch script" import_script
 
