@@ -160,6 +160,15 @@ export_same_bytes() {
 		cmp -s "$WORK/out.$f" "$WORK/emit.$f" ||
 		    { echo "  $f differs from pdwiz emit"; return 1; }
 	done
+	# Per-role --config YAML: several files, into a directory.
+	mkdir -p "$WORK/cfg" "$WORK/cfg-emit" || return 1
+	keys e && wait_for "export:" && keys 3 && wait_for "to:" &&
+	    keys C-u && text "$WORK/cfg/" && keys Enter &&
+	    wait_for "exported config" || return 1
+	(cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ emit --format config \
+	    -o cfg-emit exp.yaml >/dev/null) || return 1
+	diff -r "$WORK/cfg" "$WORK/cfg-emit" >/dev/null ||
+	    { echo "  config export differs from pdwiz emit"; return 1; }
 	# An existing file is not overwritten without asking.
 	keys e && wait_for "export:" && keys 1 && wait_for "to:" &&
 	    keys C-u && text "$WORK/out.shell" && keys Enter &&
