@@ -1025,7 +1025,7 @@ load_dir(struct loadctx *lc, const char *dir,
 		}
 	}
 	closedir(d);
-	qsort(names, n, sizeof *names, cmp_str);
+	sort_items(names, n, sizeof *names, cmp_str);
 	for (i = 0; i < n && rc == 0; i++) {
 		struct ynode	*root = ydoc_load(names[i], DATA_MAX, lc->err,
 		    lc->errlen);

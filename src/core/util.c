@@ -164,6 +164,14 @@ buf_free(struct buf *b)
 	b->len = b->cap = 0;
 }
 
+void
+sort_items(void *base, size_t n, size_t size,
+    int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
 char *
 read_file(const char *path, size_t max, size_t *lenp, char *err, size_t errlen)
 {

@@ -27,6 +27,11 @@ void	 buf_printf(struct buf *, const char *, ...)
 char	*buf_steal(struct buf *);	/* returns owned string, resets buf */
 void	 buf_free(struct buf *);
 
+/* qsort that also takes an empty array (base may then be NULL, which
+ * qsort itself does not allow). */
+void	sort_items(void *base, size_t n, size_t size,
+	    int (*cmp)(const void *, const void *));
+
 /* Read a whole file (at most max bytes); NULL + errno-ish message on failure. */
 char	*read_file(const char *path, size_t max, size_t *len, char *err,
 	    size_t errlen);

@@ -537,7 +537,7 @@ role_options(const struct deployment *d, enum role role, struct kv **out)
 				all[n++] = d->shared[i];
 	for (i = 0; i < r->nopts; i++)
 		all[n++] = r->opts[i];
-	qsort(all, n, sizeof *all, kv_name_cmp);
+	sort_items(all, n, sizeof *all, kv_name_cmp);
 	*out = all;
 	return n;
 }
@@ -546,7 +546,7 @@ void
 role_env(const struct deployment *d, enum role r, struct kv **out, size_t *n)
 {
 	merged_env(d, r, out, n);
-	qsort(*out, *n, sizeof **out, kv_name_cmp);
+	sort_items(*out, *n, sizeof **out, kv_name_cmp);
 }
 
 static void
@@ -601,10 +601,10 @@ server_words(const struct catalog *cat, const struct deployment *d,
 		for (i = 0; i < d->nshared; i++)
 			if (kv_get(r->opts, r->nopts, d->shared[i].name) == NULL)
 				all[n++] = d->shared[i];
-		qsort(all, n, sizeof *all, kv_name_cmp);
+		sort_items(all, n, sizeof *all, kv_name_cmp);
 		if (r->nopts > 0)
 			memcpy(all + n, r->opts, r->nopts * sizeof *all);
-		qsort(all + n, r->nopts, sizeof *all, kv_name_cmp);
+		sort_items(all + n, r->nopts, sizeof *all, kv_name_cmp);
 		n += r->nopts;
 		for (i = 0; i < n; i++)
 			kv_words(cat, &all[i], l);

@@ -593,7 +593,7 @@ deployment_import(const struct catalog *cat, const char *name,
 		}
 		if (nby[r] == 0)
 			continue;
-		qsort(byrole[r], nby[r], sizeof *byrole[r], icmd_cmp);
+		sort_items(byrole[r], nby[r], sizeof *byrole[r], icmd_cmp);
 		build_role(cat, d, (enum role)r, byrole[r], nby[r], notes);
 	}
 	if (nby[0] > 0 && nby[1] > 0)

@@ -743,7 +743,7 @@ yw_kvs(struct yw *w, const struct catalog *cat, const char *key,
 		return;
 	s = xcalloc(n, sizeof *s);
 	memcpy(s, arr, n * sizeof *s);
-	qsort(s, n, sizeof *s, kv_cmp);
+	sort_items(s, n, sizeof *s, kv_cmp);
 	yw_key(w, key);
 	yw_map(w, true, false);
 	for (i = 0; i < n; i++) {

@@ -461,7 +461,7 @@ dump_state(struct vm *vm)
 	lines = xreallocarray(lines, n + 1, sizeof *lines);
 	lines[n++] = xasprintf("deployment\tmodel\t%s",
 	    d->model ? d->model : "");
-	qsort(lines, n, sizeof *lines, cmp_str);
+	sort_items(lines, n, sizeof *lines, cmp_str);
 	for (i = 0; i < n; i++) {
 		buf_puts(&b, lines[i]);
 		buf_putc(&b, '\n');
@@ -927,7 +927,7 @@ vm_load_forms(struct vm *vm, const char *dir, char *err, size_t errlen)
 		}
 	}
 	closedir(dp);
-	qsort(names, n, sizeof *names, cmp_name);
+	sort_items(names, n, sizeof *names, cmp_name);
 	for (i = 0; i < n; i++) {
 		if (rc == 0) {
 			size_t	 tl;
@@ -2687,7 +2687,7 @@ vm_export(struct vm *vm, const char *format, const char *path,
 		    force, msg, msglen);
 		if (rc == 0)
 			snprintf(msg, msglen, "exported %s to %s", format, path);
-		vmd_emission_free(&e);
+		emission_free(&e);
 		return rc;
 	}
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
@@ -2719,6 +2719,6 @@ vm_export(struct vm *vm, const char *format, const char *path,
 		snprintf(msg, msglen, "exported %s: %zu files in %s", format,
 		    e.n, dir);
 	free(dir);
-	vmd_emission_free(&e);
+	emission_free(&e);
 	return rc;
 }

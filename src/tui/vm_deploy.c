@@ -1,8 +1,8 @@
 /*
  * vm_deploy.c - adapter from the wizard to src/deploy (see vm_deploy.h).
  *
- * Functions named stub_* stand in for src/deploy calls that are not built
- * yet; each says which call replaces it.
+ * src/deploy models PD deployments only; the non-PD (single server) role
+ * is assembled here (single_role_config, single_preview).
  */
 #include "tui/vm_deploy.h"
 
@@ -13,73 +13,6 @@
 #include "core/describe.h"
 #include "core/util.h"
 #include "io/server.h"
-
-static void
-kv_free_list(struct kv *l, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++) {
-		free(l[i].name);
-		free(l[i].value);
-	}
-	free(l);
-}
-
-/* Stand-in: unused now that deployment_free() exists. */
-static void __attribute__((unused))
-stub_deployment_free(struct deployment *d)
-{
-	size_t	r, i;
-
-	free(d->name);
-	free(d->model);
-	free(d->sglang_version);
-	free(d->path);
-	kv_free_list(d->facts, d->nfacts);
-	kv_free_list(d->shared, d->nshared);
-	kv_free_list(d->shared_env, d->nshared_env);
-	for (r = 0; r < NROLE; r++) {
-		struct role_spec	*rs = &d->role[r];
-
-		for (i = 0; i < rs->nhosts; i++)
-			free(rs->hosts[i]);
-		free(rs->hosts);
-		kv_free_list(rs->opts, rs->nopts);
-		kv_free_list(rs->env, rs->nenv);
-		free(rs->policy);
-	}
-	memset(d, 0, sizeof *d);
-}
-
-/* Stand-in: unused now that deployment_default() exists. */
-static void __attribute__((unused))
-stub_deployment_default(struct deployment *d, const char *model)
-{
-	size_t	r;
-
-	memset(d, 0, sizeof *d);
-	for (r = 0; r < NROLE; r++) {
-		d->role[r].port = -1;
-		d->role[r].bootstrap_port = -1;
-		d->role[r].dist_init_port = -1;
-		d->role[r].base_gpu_id = -1;
-	}
-	d->name = xstrdup("pd");
-	d->model = model ? xstrdup(model) : NULL;
-	for (r = ROLE_PREFILL; r <= ROLE_ROUTER; r++) {
-		d->role[r].enabled = true;
-		d->role[r].instances = 1;
-		d->role[r].nodes_per_instance = 1;
-		d->role[r].gpus_per_node = r == ROLE_ROUTER ? 0 : 8;
-		d->role[r].hosts = xcalloc(1, sizeof *d->role[r].hosts);
-		d->role[r].hosts[0] = xstrdup("127.0.0.1");
-		d->role[r].nhosts = 1;
-	}
-	d->role[ROLE_PREFILL].port = 30000;
-	d->role[ROLE_DECODE].port = 30001;
-	d->role[ROLE_ROUTER].port = 8000;
-}
 
 void
 vmd_default(const struct catalog *cat, struct deployment *d,
@@ -162,9 +95,9 @@ apply_kv(const struct catalog *cat, struct config *c, const struct kv *l,
 	}
 }
 
-/* Replaced by deployment_role_config(). */
+/* The config of a non-PD server: defaults, model facts, options. */
 static void
-stub_role_config(const struct catalog *cat, const struct deployment *d,
+single_role_config(const struct catalog *cat, const struct deployment *d,
     enum role r, struct config *out)
 {
 	int	o;
@@ -199,7 +132,7 @@ vmd_role_config(const struct catalog *cat, const struct deployment *d,
 {
 	/* src/deploy has no non-PD server: build that one here. */
 	if (r == ROLE_SINGLE)
-		stub_role_config(cat, d, r, out);
+		single_role_config(cat, d, r, out);
 	else
 		(void)deployment_role_config(cat, d, r, out, NULL);
 }
@@ -218,7 +151,7 @@ preview_role(const struct catalog *cat, const struct deployment *d,
 	struct config	c;
 	size_t		i;
 
-	stub_role_config(cat, d, r, &c);
+	single_role_config(cat, d, r, &c);
 	buf_printf(b, "# %s\n", r == ROLE_SINGLE ? "server" : (r == ROLE_PREFILL ? "prefill" : "decode"));
 	for (i = 0; i < cat->nopts; i++) {
 		struct buf	s = { 0 };
@@ -245,13 +178,13 @@ preview_role(const struct catalog *cat, const struct deployment *d,
 	config_free(&c);
 }
 
-/* Replaced by emit_shell(). */
+/* A preview of the non-PD server command. */
 static char *
-stub_emit_shell(const struct catalog *cat, const struct deployment *d)
+single_preview(const struct catalog *cat, const struct deployment *d)
 {
 	struct buf	b = { 0 };
 
-	buf_puts(&b, "#!/bin/sh\n# preview (stand-in until src/deploy emits)\n");
+	buf_puts(&b, "#!/bin/sh\n# preview\n");
 	if (d->role[ROLE_SINGLE].enabled)
 		preview_role(cat, d, ROLE_SINGLE, &b);
 	else {
@@ -320,7 +253,7 @@ vmd_preview(const struct catalog *cat, const struct deployment *d)
 {
 	/* src/deploy has no non-PD server: preview that one here. */
 	if (d->role[ROLE_SINGLE].enabled)
-		return stub_emit_shell(cat, d);
+		return single_preview(cat, d);
 	return launch_lines(emit_shell(cat, d, false));
 }
 
@@ -349,17 +282,4 @@ vmd_emit(const struct catalog *cat, const struct deployment *d,
 	}
 	return deployment_emit(cat, d, f, force ? EMIT_FORCE : 0, out, msg,
 	    msglen);
-}
-
-void
-vmd_emission_free(struct emission *e)
-{
-	size_t	i;
-
-	for (i = 0; i < e->n; i++) {
-		free(e->f[i].name);
-		free(e->f[i].data);
-	}
-	free(e->f);
-	memset(e, 0, sizeof *e);
 }

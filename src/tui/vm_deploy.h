@@ -39,6 +39,5 @@ char	*vmd_to_yaml(const struct catalog *, const struct deployment *,
 int	 vmd_emit(const struct catalog *, const struct deployment *,
 	    const char *format, bool force, struct emission *out, char *msg,
 	    size_t msglen);
-void	 vmd_emission_free(struct emission *);
 
 #endif
