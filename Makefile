@@ -98,10 +98,10 @@ check: deps all
 	@$(MAKE) --no-print-directory valgrind
 	@echo "make check: all suites passed"
 
-bench: pdwiz $(BUILD)/bench/bench_engine
+bench: pdwiz $(BUILD)/bench/bench_engine $(BUILD)/bench/bench_wizard
 	@sh tests/bench/run.sh $(BUILD)
 
-$(BUILD)/bench/bench_engine: tests/bench/bench_engine.c $(BUILD)/libpdwiz.a
+$(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libpdwiz.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libpdwiz.a $(LDLIBS)
 

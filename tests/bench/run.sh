@@ -36,6 +36,10 @@ echo "== rule engine: one keystroke = evaluate all rules + availability of every
 $B keystroke "$PWD"
 $B keystroke "$T/big"
 
+echo "== wizard: one keystroke = vm_refresh (rules, availability of the page's values, overrides, preview)"
+$BUILD/bench/bench_wizard "$PWD"
+$BUILD/bench/bench_wizard "$T/big" "$PWD/forms" 50
+
 cat > "$T/two.sh" <<'SH'
 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct \
   --disaggregation-mode prefill --port 30000 --disaggregation-ib-device mlx5_roce0
