@@ -1125,6 +1125,15 @@ usage_error(const char *m)
 	return EXIT_USAGE;
 }
 
+static bool
+is_yaml_name(const char *f)
+{
+	size_t	n = strlen(f);
+
+	return (n > 5 && strcmp(f + n - 5, ".yaml") == 0) ||
+	    (n > 4 && strcmp(f + n - 4, ".yml") == 0);
+}
+
 int
 wizard_main(int argc, char **argv)
 {
@@ -1145,6 +1154,13 @@ wizard_main(int argc, char **argv)
 		file = argv[1];
 	else if (argc > 2)
 		return usage_error("too many arguments");
+	if (file != NULL && access(file, F_OK) != 0 && !is_yaml_name(file)) {
+		/* Most likely a mistyped command, not a new deployment. */
+		fprintf(stderr, "pdwiz: %s: no such file; a new deployment file "
+		    "is named *.yaml (commands: check, emit, import, explain, "
+		    "rules, coverage; see pdwiz --help)\n", file);
+		return EXIT_USAGE;
+	}
 	setlocale(LC_ALL, "");
 	if (strcmp(nl_langinfo(CODESET), "UTF-8") == 0)
 		mark_x = "✗";
