@@ -6,7 +6,7 @@ cd "$(dirname "$0")/../.." || exit 2
 PDWIZ=${PDWIZ:-./pdwiz}
 export PDWIZ_DATADIR="$PWD"
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+trap 'umount "$T/mnt" 2>/dev/null; rm -rf "$T"' EXIT
 pass=0
 fail=0
 
@@ -178,6 +178,25 @@ if [ -f ../shared/sglang/rules.md ]; then
 	expect_rc "coverage" 0 $PDWIZ coverage --sglang-catalog ../shared/sglang/rules.md
 	grep -q "^# [0-9]* SGLang checks, 0 missing" "$T/out" && ok || bad "coverage has missing checks"
 	cmp -s "$T/out" rules/COVERAGE.txt && ok || bad "rules/COVERAGE.txt is stale: run make coverage"
+fi
+
+# --- failing writes (full or read-only file system): error, exit 2, the old
+# file intact, no temporary file left ---
+if mkdir -p "$T/mnt" && mount -t tmpfs -o size=64k tmpfs "$T/mnt" 2>/dev/null; then
+	printf 'old contents\n' > "$T/mnt/pd.yaml"
+	dd if=/dev/zero of="$T/mnt/fill" bs=1k 2>/dev/null
+	expect_rc "import onto a full disk" 2 $PDWIZ import -o "$T/mnt/pd.yaml" share/examples/mooncake-llama-1p1d.sh
+	grep -q "No space left on device" "$T/err" && ok || bad "full disk message: $(cat "$T/err")"
+	[ "$(cat "$T/mnt/pd.yaml")" = "old contents" ] && ok || bad "full disk: old file changed"
+	[ "$(ls "$T/mnt" | wc -l)" = 2 ] && ok || bad "full disk: temporary file left: $(ls "$T/mnt")"
+	rm -f "$T/mnt/fill"
+	mount -o remount,ro "$T/mnt"
+	expect_rc "emit onto a read-only fs" 2 $PDWIZ emit --format shell -o "$T/mnt" share/examples/llama-1p1d-mooncake.yaml
+	grep -q "Read-only file system" "$T/err" && ok || bad "read-only message: $(cat "$T/err")"
+	[ "$(cat "$T/mnt/pd.yaml")" = "old contents" ] && ok || bad "read-only: old file changed"
+	umount "$T/mnt"
+else
+	echo "SKIP: failing-write tests need root to mount a tmpfs"
 fi
 
 # --- make install: found from any directory, man page and completion ---

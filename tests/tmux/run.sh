@@ -11,20 +11,20 @@ if ! command -v tmux >/dev/null 2>&1; then
 	echo "tmux not found; install it (make deps)" >&2
 	exit 1
 fi
-trap 't kill-server 2>/dev/null; rm -rf "$WORK"' EXIT INT TERM
+trap 't kill-server 2>/dev/null; umount "$WORK/mnt" 2>/dev/null; rm -rf "$WORK"' EXIT INT TERM
 
 pass=0
 fail=0
+skip=0
 run() {
 	_name=$1
 	shift
-	if "$@"; then
-		pass=$((pass + 1))
-		echo "PASS $_name"
-	else
-		fail=$((fail + 1))
-		echo "FAIL $_name"
-	fi
+	"$@"
+	case $? in
+	0)	pass=$((pass + 1)); echo "PASS $_name" ;;
+	2)	skip=$((skip + 1)); echo "SKIP $_name" ;;
+	*)	fail=$((fail + 1)); echo "FAIL $_name" ;;
+	esac
 	t kill-session -t w 2>/dev/null
 }
 
@@ -217,7 +217,7 @@ no_color() {
 
 sigint_restores() {
 	start -- || return 1
-	keys C-c && wait_for "[exit 130]"
+	keys C-c && wait_for "[exit 130]" && restored
 }
 
 open_file_with_errors() {
@@ -291,8 +291,66 @@ sigterm_restores() {
 	_pp=$(t display -p -t w '#{pane_pid}')
 	_pid=$(pgrep -P "$_pp" pdwiz | head -1)
 	[ -n "$_pid" ] && kill -TERM "$_pid" && wait_for "[exit 143]" &&
-	    wait_for "pdwiz: interrupted"
+	    wait_for "pdwiz: interrupted" && restored
 }
+
+# restored: after pdwiz exits, the pane is out of the alternate screen and
+# the cursor is visible again (what endwin must give back).
+restored() {
+	[ "$(t display -p -t w '#{alternate_on}')" = 0 ] &&
+	    [ "$(t display -p -t w '#{cursor_flag}')" = 1 ]
+}
+
+sighup_restores() {
+	start -- || return 1
+	_pp=$(t display -p -t w '#{pane_pid}')
+	_pid=$(pgrep -P "$_pp" pdwiz | head -1)
+	[ -n "$_pid" ] && kill -HUP "$_pid" && wait_for "[exit 129]" &&
+	    restored
+}
+
+# A small tmpfs of our own for failing writes: full, or read-only.
+MNT=""
+mount_small() {
+	MNT="$WORK/mnt"
+	mkdir -p "$MNT"
+	mount -t tmpfs -o size=64k tmpfs "$MNT" 2>/dev/null || { MNT=""; return 1; }
+}
+umount_small() {
+	[ -n "$MNT" ] && umount "$MNT" 2>/dev/null
+	MNT=""
+}
+
+# save_fails_keeps_state FULL|RO: saving over a file on a full or
+# read-only file system reports the error, leaves the old file intact and
+# no temporary file behind, and keeps the unsaved changes in the wizard.
+save_fails_keeps_state() {
+	mount_small || { echo "  SKIP: cannot mount a tmpfs here (needs root)"; return 2; }
+	cp "$ROOT/share/examples/llama-1p1d-mooncake.yaml" "$MNT/dep.yaml"
+	cp "$MNT/dep.yaml" "$WORK/orig.yaml"
+	if [ "$1" = FULL ]; then
+		dd if=/dev/zero of="$MNT/fill" bs=1k 2>/dev/null
+		_want="No space left on device"
+	else
+		mount -o remount,ro "$MNT"
+		_want="Read-only file system"
+	fi
+	start -- "$MNT/dep.yaml" || { umount_small; return 1; }
+	_ok=0
+	goto_page "Parallelism (prefill)" && focus "tensor parallel" &&
+	    keys Enter && wait_for "(empty = default):" && keys C-u &&
+	    text "2" && keys Enter && wait_for "[modified]" &&
+	    keys s && wait_for "save deployment to:" && keys Enter &&
+	    wait_for "Overwrite it? (y/n)" && keys y && wait_for "$_want" &&
+	    wait_for "[modified]" && cmp -s "$MNT/dep.yaml" "$WORK/orig.yaml" &&
+	    [ -z "$(ls "$MNT" | grep -v '^dep.yaml$' | grep -v '^fill$')" ] &&
+	    keys q && wait_for "Unsaved changes" && _ok=1
+	t kill-session -t w 2>/dev/null
+	umount_small
+	[ $_ok = 1 ]
+}
+save_full() { save_fails_keeps_state FULL; }
+save_ro() { save_fails_keeps_state RO; }
 
 run walk_pages walk_pages
 run "live preview (p)" preview_live
@@ -312,6 +370,9 @@ run "SIGINT restores and exits" sigint_restores
 run "SIGTERM restores and exits" sigterm_restores
 run "open a file with errors" open_file_with_errors
 run "import a launch script" import_script
+run "SIGHUP restores the terminal" sighup_restores
+run "save on a full disk: error, old file intact, changes kept" save_full
+run "save on a read-only file system: same" save_ro
 
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
