@@ -355,6 +355,7 @@ read_router(const struct sh_cmd *sc, struct deployment *d,
 			const char	*h = sc->words[++i].text;
 
 			if (host_is_wildcard(h)) {
+				free(r->bind_host);	/* --host given twice */
 				r->bind_host = xstrdup(h);
 				push_host(r, "127.0.0.1");
 			} else
