@@ -67,7 +67,8 @@ unit: $(TESTS)
 tmux-tests: pdwiz
 	@sh tests/tmux/run.sh
 
-# Unit tests and the end-to-end suites again under ASan+UBSan.
+# Unit tests and every end-to-end suite (CLI, deployment, bad input, the
+# wizard in tmux) again under ASan+UBSan.
 sanitize:
 	$(MAKE) BUILD=build-asan \
 	    CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
@@ -80,6 +81,9 @@ unit-asan: $(TESTS)
 	@set -e; for t in $(TESTS); do echo "== (asan) $$t"; \
 	    ASAN_OPTIONS=detect_leaks=1 PDWIZ_DATADIR=$(CURDIR) $$t; done
 	@PDWIZ=$(CURDIR)/$(BUILD)/pdwiz sh tests/cli/run.sh
+	@PDWIZ=$(CURDIR)/$(BUILD)/pdwiz sh tests/deploy/run.sh
+	@PDWIZ=$(CURDIR)/$(BUILD)/pdwiz sh tests/bad/run.sh
+	@PDWIZ=$(CURDIR)/$(BUILD)/pdwiz sh tests/tmux/run.sh
 
 valgrind: pdwiz $(TESTS)
 	@sh tests/valgrind.sh
