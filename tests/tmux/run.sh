@@ -289,7 +289,7 @@ help_explains() {
 sigterm_restores() {
 	start -- || return 1
 	_pp=$(t display -p -t w '#{pane_pid}')
-	_pid=$(pgrep -P "$_pp" pdwiz | head -1)
+	_pid=$(pgrep -P "$_pp" | head -1)
 	[ -n "$_pid" ] && kill -TERM "$_pid" && wait_for "[exit 143]" &&
 	    wait_for "pdwiz: interrupted" && restored
 }
@@ -304,7 +304,7 @@ restored() {
 sighup_restores() {
 	start -- || return 1
 	_pp=$(t display -p -t w '#{pane_pid}')
-	_pid=$(pgrep -P "$_pp" pdwiz | head -1)
+	_pid=$(pgrep -P "$_pp" | head -1)
 	[ -n "$_pid" ] && kill -HUP "$_pid" && wait_for "[exit 129]" &&
 	    restored
 }
