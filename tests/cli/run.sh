@@ -128,6 +128,14 @@ grep -q "^$T/l.sh:6: error: SGLANG_DISAGG_STAGING_BUFFER requires disaggregation
 grep -q "^    fix: " "$T/out" && ok || bad "text fix line"
 grep -q "$(printf '\033')" "$T/out" && bad "colour when piped" || ok
 
+# colour on a terminal (script(1) gives a pty), never with NO_COLOR
+if command -v script >/dev/null 2>&1; then
+	script -qc "$PDWIZ check -- --model-path m --tp-sizee 2" /dev/null > "$T/tty" 2>&1
+	grep -q "$(printf '\033')\[1;31merror" "$T/tty" && ok || bad "no colour on a terminal"
+	NO_COLOR=1 script -qc "$PDWIZ check -- --model-path m --tp-sizee 2" /dev/null > "$T/tty" 2>&1
+	grep -q "$(printf '\033')" "$T/tty" && bad "colour with NO_COLOR on a terminal" || ok
+fi
+
 # --- --config YAML: loader rules ---
 printf 'model-path: m\nenable-tp-lm-head-all-to-all: true\n' > "$T/c.yaml"
 expect_rc "config unsupported action" 1 $PDWIZ check --format json "$T/c.yaml"
