@@ -174,7 +174,7 @@ fuzz: fuzz-build
 		-max_total_time=$(FUZZ_SECONDS) -runs=$(FUZZ_RUNS) \
 		-print_final_stats=1 \
 		-artifact_prefix=$(FUZZ_BUILD)/$$f- \
-		$(FUZZ_BUILD)/corpus/$$f tests/fuzz/corpus/$$f; \
+		$(FUZZ_BUILD)/corpus/$$f tests/fuzz/corpus/$$f share/examples; \
 	done
 
 fuzz-smoke: fuzz-build
@@ -184,7 +184,7 @@ fuzz-smoke: fuzz-build
 	    $(FUZZ_ENV) $(FUZZ_BUILD)/fuzz_$$f $(FUZZ_OPTS) -seed=1 \
 		-runs=3000 -max_total_time=30 \
 		-artifact_prefix=$(FUZZ_BUILD)/$$f- \
-		$(FUZZ_BUILD)/smoke/$$f tests/fuzz/corpus/$$f \
+		$(FUZZ_BUILD)/smoke/$$f tests/fuzz/corpus/$$f share/examples \
 		>$(FUZZ_BUILD)/smoke/$$f.log 2>&1 || { \
 		tail -n 40 $(FUZZ_BUILD)/smoke/$$f.log; exit 1; }; \
 	    grep -o 'Done [0-9]* runs in [0-9]* second(s)' \
