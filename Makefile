@@ -158,7 +158,9 @@ FUZZ_ENV	 = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 
 fuzz-build:
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) \
-	    CFLAGS="-O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link" fuzz-bins
+	    CFLAGS="-O2 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+	    -fsanitize-coverage-ignorelist=$(CURDIR)/tests/fuzz/coverage-ignore.txt" \
+	    fuzz-bins
 
 fuzz-bins: $(FUZZ:%=$(BUILD)/fuzz_%)
 

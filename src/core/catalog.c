@@ -202,7 +202,7 @@ catalog_suggest_flag(const struct catalog *cat, const char *flag)
 			d = strlen(f);
 			if ((d > len ? d - len : len - d) > bestd)
 				continue;
-			d = edit_distance(flag, f);
+			d = edit_distance_within(flag, f, bestd);
 			if (d < bestd || (d == bestd && best == NULL &&
 			    d <= 1)) {
 				bestd = d;

@@ -267,17 +267,25 @@ fail:
 size_t
 edit_distance(const char *a, const char *b)
 {
+	return edit_distance_within(a, b, 99);
+}
+
+size_t
+edit_distance_within(const char *a, const char *b, size_t max)
+{
 	size_t	la = strlen(a), lb = strlen(b), i, j;
 	size_t	row[65];
 
 	if (la > 64 || lb > 64)
-		return 99;
+		return 99 > max ? 99 : max + 1;
+	if ((la > lb ? la - lb : lb - la) > max)
+		return max + 1;
 	for (j = 0; j <= lb; j++)
 		row[j] = j;
 	for (i = 1; i <= la; i++) {
-		size_t	prev = row[0];
+		size_t	prev = row[0], low;
 
-		row[0] = i;
+		row[0] = low = i;
 		for (j = 1; j <= lb; j++) {
 			size_t	tmp = row[j];
 			size_t	cost = a[i - 1] == b[j - 1] ? 0 : 1;
@@ -288,8 +296,13 @@ edit_distance(const char *a, const char *b)
 			if (row[j - 1] + 1 < best)
 				best = row[j - 1] + 1;
 			row[j] = best;
+			if (best < low)
+				low = best;
 			prev = tmp;
 		}
+		/* Entries never decrease down a column path: done. */
+		if (low > max)
+			return max + 1;
 	}
 	return row[lb];
 }

@@ -41,6 +41,11 @@ int	 write_file_atomic(const char *path, const char *data, size_t len,
 
 /* Levenshtein distance, capped; for "did you mean". */
 size_t	 edit_distance(const char *, const char *);
+/*
+ * The same when it is at most max, else some value > max; stops as soon
+ * as every path is over max (cheap for the usual, hopeless candidate).
+ */
+size_t	 edit_distance_within(const char *, const char *, size_t max);
 
 /* Interned strings: equal text -> same pointer. Never freed individually. */
 const char	*intern(const char *);

@@ -217,7 +217,7 @@ suggest_opt(const struct catalog *cat, const char *key, enum okind kind)
 		d = strlen(cat->opts[i].name);
 		if ((d > klen ? d - klen : klen - d) >= bd)
 			continue;
-		d = edit_distance(key, cat->opts[i].name);
+		d = edit_distance_within(key, cat->opts[i].name, bd);
 		if (d < bd) {
 			bd = d;
 			best = cat->opts[i].name;

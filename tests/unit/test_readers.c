@@ -13,6 +13,73 @@
 
 static struct catalog	*cat;
 
+/* A textbook full-matrix Levenshtein, to check the bounded one against. */
+static size_t
+ref_distance(const char *a, const char *b)
+{
+	size_t	la = strlen(a), lb = strlen(b), i, j;
+	size_t	m[20][20];
+
+	for (i = 0; i <= la; i++)
+		m[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		m[0][j] = j;
+	for (i = 1; i <= la; i++)
+		for (j = 1; j <= lb; j++) {
+			size_t	v = m[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (m[i - 1][j] + 1 < v)
+				v = m[i - 1][j] + 1;
+			if (m[i][j - 1] + 1 < v)
+				v = m[i][j - 1] + 1;
+			m[i][j] = v;
+		}
+	return m[la][lb];
+}
+
+/*
+ * edit_distance_within(a, b, max) is exact up to max and over max beyond:
+ * 20,000 random pairs over a 3-letter alphabet (so distances vary).
+ */
+static void
+test_edit_distance(void **state)
+{
+	unsigned	seed = 12345;
+	int		n;
+
+	(void)state;
+	assert_int_equal(edit_distance("--page-size", "--page-sise"), 1);
+	assert_int_equal(edit_distance("", "abc"), 3);
+	assert_true(edit_distance_within("--tp-size", "--disaggregation-mode",
+	    3) > 3);
+	for (n = 0; n < 20000; n++) {
+		char	a[20], b[20];
+		size_t	la, lb, i, max, want, got;
+
+		seed = seed * 1103515245u + 12345u;
+		la = (seed >> 16) % 19;
+		seed = seed * 1103515245u + 12345u;
+		lb = (seed >> 16) % 19;
+		for (i = 0; i < la; i++) {
+			seed = seed * 1103515245u + 12345u;
+			a[i] = "abc"[(seed >> 16) % 3];
+		}
+		for (i = 0; i < lb; i++) {
+			seed = seed * 1103515245u + 12345u;
+			b[i] = "abc"[(seed >> 16) % 3];
+		}
+		a[la] = b[lb] = '\0';
+		max = n % 6;
+		want = ref_distance(a, b);
+		got = edit_distance_within(a, b, max);
+		if (want <= max)
+			assert_int_equal(got, want);
+		else
+			assert_true(got > max);
+		assert_int_equal(edit_distance(a, b), want);
+	}
+}
+
 static void
 test_ydoc_bad(void **state)
 {
@@ -255,6 +322,7 @@ main(void)
 	const struct CMUnitTest	tests[] = {
 		cmocka_unit_test(test_ydoc_bad),
 		cmocka_unit_test(test_ydoc_limits),
+		cmocka_unit_test(test_edit_distance),
 		cmocka_unit_test(test_argparse_messages),
 		cmocka_unit_test(test_argparse_values),
 		cmocka_unit_test(test_env),
