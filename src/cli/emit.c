@@ -46,6 +46,11 @@ load_any(const struct catalog *cat, const char *file, struct deployment *d)
 	result_init(&notes);
 	rc = deployment_import(cat, name, text, len, d, &notes, err,
 	    sizeof err);
+	if (rc == 0 && deployment_import_complete(cat, d, name, err,
+	    sizeof err) != 0) {
+		deployment_free(d);
+		rc = -1;
+	}
 	if (rc != 0)
 		fprintf(stderr, "%s\n", err);
 	for (i = 0; i < notes.n; i++)

@@ -193,6 +193,15 @@ enum role deploy_diag_role(const struct catalog *, const struct diag *,
 int	deployment_import(const struct catalog *, const char *name,
 	    const char *text, size_t len, struct deployment *,
 	    struct result *notes, char *err, size_t errlen);
+/*
+ * Can an imported deployment be written as a deployment file that reads
+ * back? A script may hold only some of the commands (pdwiz check reads
+ * those); a file needs prefill, decode and router, and every node of a
+ * multi-node instance. 0, or -1 with err saying what the script lacks.
+ */
+int	deployment_import_complete(const struct catalog *,
+	    const struct deployment *, const char *name, char *err,
+	    size_t errlen);
 
 /* ---- emitters: deterministic bytes, shared by `pdwiz emit` and the wizard ---- */
 

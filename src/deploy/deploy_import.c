@@ -628,3 +628,61 @@ deployment_import(const struct catalog *cat, const char *name,
 	}
 	return 0;
 }
+
+int
+deployment_import_complete(const struct catalog *cat,
+    const struct deployment *d, const char *name, char *err, size_t errlen)
+{
+	static const char *const how[] = {
+		"python3 -m sglang.launch_server --disaggregation-mode prefill",
+		"python3 -m sglang.launch_server --disaggregation-mode decode",
+		"python3 -m sglang_router.launch_router --pd-disaggregation",
+	};
+	struct deployment	 back;
+	char			*y, perr[4096];
+	const char		*msg;
+	int			 r, rc;
+
+	for (r = ROLE_PREFILL; r <= ROLE_ROUTER; r++)
+		if (!d->role[r].enabled) {
+			snprintf(err, errlen, "%s: no %s command (%s) in this "
+			    "script; a deployment file needs prefill, decode "
+			    "and router (pdwiz check %s checks the commands "
+			    "that are there)", name, role_name((enum role)r),
+			    how[r], name);
+			return -1;
+		}
+	for (r = ROLE_PREFILL; r <= ROLE_DECODE; r++) {
+		const struct role_spec	*rs = &d->role[r];
+		size_t			 need;
+
+		need = (size_t)rs->instances * (size_t)rs->nodes_per_instance;
+		if (rs->nodes_per_instance > 1 && rs->nhosts != need) {
+			snprintf(err, errlen, "%s:%d: %s: --nnodes %d, but the "
+			    "script has %zu of the %zu node commands (every "
+			    "--node-rank of every instance); a deployment file "
+			    "lists every node", name, rs->line,
+			    role_name((enum role)r), rs->nodes_per_instance,
+			    rs->nhosts, need);
+			return -1;
+		}
+	}
+	/* Anything else the reader would refuse: ask the reader. */
+	if ((y = deployment_to_yaml(cat, d)) == NULL) {
+		snprintf(err, errlen, "%s: cannot be written as a deployment "
+		    "file (text that is not UTF-8?)", name);
+		return -1;
+	}
+	rc = deployment_parse(cat, "", y, strlen(y), &back, perr, sizeof perr);
+	free(y);
+	deployment_free(&back);
+	if (rc == 0)
+		return 0;
+	/* Drop the ":line:col: " of the text that was never a file. */
+	msg = perr;
+	if (*msg == ':')
+		msg = strstr(msg, ": ") ? strstr(msg, ": ") + 2 : msg;
+	snprintf(err, errlen, "%s: the deployment imported from this script "
+	    "would not read back: %s", name, msg);
+	return -1;
+}

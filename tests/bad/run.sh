@@ -82,6 +82,7 @@ while IFS='	' read -r name want cmd expect; do
 		fi
 		got=$? ;;
 	*)
+		rm -rf "$T/out.yaml" "$T/outdir"
 		# shellcheck disable=SC2086 # the table's words, split on purpose
 		eval "set -- $cmd"
 		timeout "$LIMIT" "$PDWIZ" "$@" >"$T/out" 2>"$T/err" </dev/null
@@ -98,6 +99,12 @@ while IFS='	' read -r name want cmd expect; do
 		bad "$name: exit $got, want $want"
 		head -c 600 "$T/err" | sed 's/^/  | /'
 	else
+		# A refused import or emit writes nothing.
+		if [ -e "$T/out.yaml" ] || [ -n "$(ls -A "$T/outdir" 2>/dev/null)" ]
+		then
+			bad "$name: refused, but wrote output"
+			continue
+		fi
 		case $msg in
 		*"$expect"*) ;;
 		*)	bad "$name: message differs"
