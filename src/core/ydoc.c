@@ -199,6 +199,33 @@ check_dup_key(struct ynode *map, struct keyset *ks, const char *name,
 	return 0;
 }
 
+/*
+ * Tags: only the one that names what the node already is (!!str on a
+ * scalar, !!seq, !!map) is accepted. Any other (!!python/tuple, !!int, a
+ * local !tag) would change a value's meaning silently: refused, with the
+ * tag as written (tag:yaml.org,2002:x shown as !!x).
+ */
+static bool
+bad_tag(const yaml_char_t *tag, const char *ok, char *err, size_t errlen,
+    const char *name, const yaml_mark_t *mark)
+{
+	static const char	std[] = "tag:yaml.org,2002:";
+	const char		*t = (const char *)tag;
+	char			 msg[320];
+	bool			 isstd;
+
+	if (t == NULL)
+		return false;
+	isstd = strncmp(t, std, sizeof std - 1) == 0;
+	if (isstd && strcmp(t + sizeof std - 1, ok) == 0)
+		return false;
+	snprintf(msg, sizeof msg, "YAML tag '%s%.200s' is not supported "
+	    "(write the value without a tag)", isstd ? "!!" : "",
+	    isstd ? t + sizeof std - 1 : t);
+	mark_err(err, errlen, name, mark, msg);
+	return true;
+}
+
 struct ynode *
 ydoc_parse(const char *name, const char *text, size_t len, bool allow_empty,
     char *err, size_t errlen)
@@ -271,12 +298,18 @@ ydoc_parse(const char *name, const char *text, size_t len, bool allow_empty,
 				yaml_event_delete(&ev);
 				goto out;
 			}
+			if (bad_tag(ev.data.scalar.tag, "str", err, errlen,
+			    name, &ev.start_mark)) {
+				yaml_event_delete(&ev);
+				goto out;
+			}
 			n = node_new(YN_SCALAR, &ev.start_mark);
 			n->str = xstrndup((const char *)ev.data.scalar.value,
 			    ev.data.scalar.length);
 			n->len = ev.data.scalar.length;
+			/* !!str 5 is the string "5", as if quoted. */
 			n->quoted = ev.data.scalar.style !=
-			    YAML_PLAIN_SCALAR_STYLE;
+			    YAML_PLAIN_SCALAR_STYLE || ev.data.scalar.tag != NULL;
 			break;
 		case YAML_SEQUENCE_START_EVENT:
 		case YAML_MAPPING_START_EVENT:
@@ -285,6 +318,14 @@ ydoc_parse(const char *name, const char *text, size_t len, bool allow_empty,
 			    ev.data.mapping_start.anchor) != NULL) {
 				mark_err(err, errlen, name, &ev.start_mark,
 				    "YAML anchors (&name) are not supported");
+				yaml_event_delete(&ev);
+				goto out;
+			}
+			if (bad_tag(ev.type == YAML_SEQUENCE_START_EVENT ?
+			    ev.data.sequence_start.tag :
+			    ev.data.mapping_start.tag,
+			    ev.type == YAML_SEQUENCE_START_EVENT ? "seq" : "map",
+			    err, errlen, name, &ev.start_mark)) {
 				yaml_event_delete(&ev);
 				goto out;
 			}
