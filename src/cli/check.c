@@ -202,7 +202,7 @@ check_shell_text(struct check *ck, const struct config *base, const char *text,
 	struct sh_script	sc = { 0 };
 	char			err[512];
 	size_t			i;
-	int			nserver = 0;
+	int			nserver = 0, unclosed;
 
 	if (sh_parse(text, len, &sc, err, sizeof err) != 0) {
 		fprintf(stderr, "%s:%s\n", ck->name, err);
@@ -255,6 +255,7 @@ check_shell_text(struct check *ck, const struct config *base, const char *text,
 		result_free(&diags);
 		config_free(&cfg);
 	}
+	unclosed = sc.unclosed_heredoc;
 	sh_script_free(&sc);
 	/* Prefill and decode in one script: the cross-role checks too. */
 	if (first[ROLE_PREFILL] >= 0 && first[ROLE_DECODE] >= 0)
@@ -265,6 +266,11 @@ check_shell_text(struct check *ck, const struct config *base, const char *text,
 		fprintf(stderr, "%s: no SGLang command found (expected python -m "
 		    "sglang.launch_server, sglang serve or "
 		    "python -m sglang_router.launch_router)\n", ck->name);
+		if (unclosed > 0)
+			fprintf(stderr, "%s:%d: the here-document started here "
+			    "is never closed: bash reads the rest of the file "
+			    "as its text, not as commands\n", ck->name,
+			    unclosed);
 		return -1;
 	}
 	return 0;

@@ -52,6 +52,7 @@ struct heredoc {
 	char		*delim;
 	size_t		 len;
 	bool		 strip;		/* <<- strips leading tabs */
+	int		 line;		/* where the << is */
 };
 
 struct lexer {
@@ -69,6 +70,8 @@ struct lexer {
 
 	struct heredoc	*hd;
 	size_t		 nhd, caphd;
+	int		 unclosed;	/* line of the first here-document that
+					   runs to the end of the input, or 0 */
 };
 
 enum ttype {
@@ -866,6 +869,7 @@ lex_heredoc(struct parser *p, struct token *tok, bool strip)
 	h->delim = b.p;
 	h->len = b.len;
 	h->strip = strip;
+	h->line = tok->line;
 	return (0);
 }
 
@@ -878,6 +882,8 @@ read_heredocs(struct lexer *lx)
 	size_t		 i, ls, le;
 
 	for (i = 0; i < lx->nhd; i++) {
+		bool	closed = false;
+
 		h = &lx->hd[i];
 		while (lx->pos < lx->len) {
 			ls = lx->pos;
@@ -889,9 +895,13 @@ read_heredocs(struct lexer *lx)
 					ls++;
 			}
 			if (le - ls == h->len &&
-			    memcmp(s + ls, h->delim, h->len) == 0)
+			    memcmp(s + ls, h->delim, h->len) == 0) {
+				closed = true;
 				break;
+			}
 		}
+		if (!closed && lx->unclosed == 0)
+			lx->unclosed = h->line;
 		free(h->delim);
 	}
 	lx->nhd = 0;
@@ -2109,6 +2119,7 @@ sh_parse(const char *text, size_t len, struct sh_script *out, char *err,
 	out->cmds = p.cmds;
 	out->ncmds = p.ncmds;
 	out->pool = p.pool;
+	out->unclosed_heredoc = p.lx.unclosed;
 	parser_free(&p);
 	return (0);
 }

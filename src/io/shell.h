@@ -58,6 +58,10 @@ struct sh_script {
 	struct sh_cmd	*cmds;		/* every simple command, in order */
 	size_t		 ncmds;
 	struct sh_pool	*pool;		/* private: env strings and arrays */
+	int		 unclosed_heredoc; /* line of a here-document whose
+					   delimiter never comes (bash reads
+					   the rest of the input as its
+					   text), or 0 */
 };
 
 /*

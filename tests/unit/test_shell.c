@@ -262,6 +262,36 @@ static const struct tcase cases[] = {
 	    { OTH, 0, "diff|<(ls a)|<(ls b)", "" } } },
 };
 
+/* unclosed_heredoc: the line of the first here-document with no end. */
+static void
+test_unclosed_heredoc(void **state)
+{
+	static const struct {
+		const char	*text;
+		int		 want;
+	} t[] = {
+		{ "cat <<EOF\nabc\n", 1 },
+		{ "cat <<EOF\nabc\nEOF\n", 0 },
+		{ "echo\ncat <<A <<B\na\nA\nb\n", 2 },
+		{ "cat <<-X\n\tx\n\tX\necho\ncat <<Y\n", 5 },
+		{ "echo '<<EOF'\n", 0 },
+	};
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		struct sh_script	sc;
+		char			err[256];
+
+		assert_int_equal(sh_parse(t[i].text, strlen(t[i].text), &sc,
+		    err, sizeof err), 0);
+		if (sc.unclosed_heredoc != t[i].want)
+			fail_msg("%s: unclosed_heredoc %d, want %d", t[i].text,
+			    sc.unclosed_heredoc, t[i].want);
+		sh_script_free(&sc);
+	}
+}
+
 /* Join words with '|' and env with ';' for comparison. */
 static char *
 join_words(const struct sh_cmd *c)
@@ -1003,6 +1033,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_unclosed_heredoc),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_launch_example),
 		cmocka_unit_test(test_launch_example_vars),
