@@ -51,6 +51,7 @@ struct vm {
 	size_t			 npages;
 	bool			*pvis;		/* per page, last refresh */
 	bool			**fvis;		/* per page, per field */
+	size_t			 nvis;		/* pages fvis was sized for */
 
 	int			 page, field;	/* focus: field index in page */
 
@@ -784,6 +785,23 @@ clone_page(struct vm *vm, const struct vm_page *src, enum vm_scope role,
 	add_page(vm, &p);
 }
 
+/* (Re)size the visibility arrays vm_refresh fills to the loaded pages. */
+static void
+size_vis(struct vm *vm)
+{
+	size_t	i;
+
+	for (i = 0; i < vm->nvis; i++)
+		free(vm->fvis[i]);
+	free(vm->fvis);
+	free(vm->pvis);
+	vm->pvis = xcalloc(vm->npages ? vm->npages : 1, sizeof *vm->pvis);
+	vm->fvis = xcalloc(vm->npages ? vm->npages : 1, sizeof *vm->fvis);
+	for (i = 0; i < vm->npages; i++)
+		vm->fvis[i] = xcalloc(vm->pages[i].nf + 1, sizeof **vm->fvis);
+	vm->nvis = vm->npages;
+}
+
 int
 vm_load_form_text(struct vm *vm, const char *name, const char *text,
     size_t len, char *err, size_t errlen)
@@ -879,6 +897,7 @@ vm_load_form_text(struct vm *vm, const char *name, const char *text,
 		add_page(vm, &p);
 		memset(&p, 0, sizeof p);
 		rc = 0;
+		size_vis(vm);
 		goto out;
 	}
 	{
@@ -893,6 +912,7 @@ vm_load_form_text(struct vm *vm, const char *name, const char *text,
 		free(title);
 	}
 	rc = 0;
+	size_vis(vm);
 out:
 	page_free(&p);
 	ynode_free(root);
@@ -948,13 +968,7 @@ vm_load_forms(struct vm *vm, const char *dir, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: no forms (*.yaml)", dir);
 		rc = -1;
 	}
-	free(vm->pvis);
-	vm->pvis = xcalloc(vm->npages ? vm->npages : 1, sizeof *vm->pvis);
-	if (vm->fvis != NULL)
-		free(vm->fvis);
-	vm->fvis = xcalloc(vm->npages ? vm->npages : 1, sizeof *vm->fvis);
-	for (i = 0; i < vm->npages; i++)
-		vm->fvis[i] = xcalloc(vm->pages[i].nf + 1, sizeof **vm->fvis);
+	size_vis(vm);
 	vm->page = 0;
 	vm->field = 0;
 	return rc;
@@ -1035,10 +1049,10 @@ vm_free(struct vm *vm)
 
 	if (vm == NULL)
 		return;
-	for (i = 0; i < vm->npages; i++) {
+	for (i = 0; i < vm->npages; i++)
 		page_free(&vm->pages[i]);
+	for (i = 0; i < vm->nvis; i++)
 		free(vm->fvis[i]);
-	}
 	free(vm->pages);
 	free(vm->pvis);
 	free(vm->fvis);

@@ -120,6 +120,38 @@ test_forms_load(void **state)
 	vm_free(vm);
 }
 
+/*
+ * One form loaded from text (the entry point tests and tools use) is
+ * ready for refresh and navigation, as after vm_load_forms; loading a
+ * second resizes what refresh fills.
+ */
+static void
+test_form_text_refresh(void **state)
+{
+	static const char	a[] = "title: A\nfields:\n"
+	    "  - option: tp_size\n  - option: page_size\n";
+	static const char	b[] = "title: B\nfields:\n"
+	    "  - option: dp_size\n  - option: ep_size\n"
+	    "  - option: pp_size\n";
+	struct vm		*vm = vm_new(cat);
+	char			 err[1024] = "";
+	int			 i;
+
+	(void)state;
+	assert_int_equal(vm_load_form_text(vm, "forms/10-a.yaml", a,
+	    strlen(a), err, sizeof err), 0);
+	vm_refresh(vm);
+	for (i = 0; i < 5; i++)
+		vm_move(vm, 1);
+	assert_int_equal(vm_load_form_text(vm, "forms/20-b.yaml", b,
+	    strlen(b), err, sizeof err), 0);
+	vm_refresh(vm);
+	assert_true(vm_npages(vm) >= 2);
+	for (i = 0; i < 8; i++)
+		vm_move(vm, 1);
+	vm_free(vm);
+}
+
 static void
 expect_form_error(const char *text, const char *want)
 {
@@ -399,6 +431,7 @@ main(void)
 {
 	const struct CMUnitTest	tests[] = {
 		cmocka_unit_test(test_forms_load),
+		cmocka_unit_test(test_form_text_refresh),
 		cmocka_unit_test(test_form_errors),
 		cmocka_unit_test(test_hicache_on_decode),
 		cmocka_unit_test(test_staging_mori),
