@@ -195,6 +195,68 @@ check_deploy_text(struct check *ck, const struct deployment *d)
 	deployment_check(ck->cat, d, &ck->all);
 }
 
+/* The command a script position belongs to: the last one starting at or
+ * before line. */
+static int
+cmd_at(const struct check *ck, int line)
+{
+	int	k = 0;
+	size_t	i;
+
+	for (i = 0; i < ck->ncmds; i++)
+		if (ck->cmds[i].line <= line)
+			k = (int)i;
+	return k;
+}
+
+/*
+ * What a script's text says besides its commands: bytes that are not
+ * UTF-8 (bash passes them on; Python decodes argv as UTF-8, so a value
+ * with them is not what it looks like) and a here-document that never
+ * ends (the commands after it are its text). Warnings: bash runs both.
+ */
+static void
+script_warnings(struct check *ck, const char *text, size_t len, int unclosed)
+{
+	size_t	bad = utf8_invalid_at(text, len), i;
+	int	line = 1, col = 1;
+	char	msg[256];
+
+	if (ck->ncmds == 0)
+		return;
+	if (bad < len) {
+		struct result	r;
+
+		for (i = 0; i < bad; i++) {
+			if (text[i] == '\n') {
+				line++;
+				col = 1;
+			} else
+				col++;
+		}
+		snprintf(msg, sizeof msg, "byte 0x%02X at column %d is not "
+		    "UTF-8: Python reads arguments as UTF-8, so a value with "
+		    "it is not the text it looks like",
+		    (unsigned char)text[bad], col);
+		result_init(&r);
+		result_add(&r, "input-not-utf8", SEV_WARNING, msg, NULL, line,
+		    col);
+		result_take(&ck->all, &r, cmd_at(ck, line));
+		result_free(&r);
+	}
+	if (unclosed > 0) {
+		struct result	r;
+
+		result_init(&r);
+		result_add(&r, "shell-heredoc-unclosed", SEV_WARNING, "the "
+		    "here-document started here is never closed: bash reads "
+		    "the rest of the file as its text, not as commands", NULL,
+		    unclosed, 1);
+		result_take(&ck->all, &r, cmd_at(ck, unclosed));
+		result_free(&r);
+	}
+}
+
 static int
 check_shell_text(struct check *ck, const struct config *base, const char *text,
     size_t len, const char *base_dir)
@@ -262,6 +324,7 @@ check_shell_text(struct check *ck, const struct config *base, const char *text,
 		check_cross_script(ck, text, len, effs, first);
 	for (i = 0; i < 3; i++)
 		config_free(&effs[i]);
+	script_warnings(ck, text, len, unclosed);
 	if (nserver == 0 && ck->ncmds == 0) {
 		fprintf(stderr, "%s: no SGLang command found (expected python -m "
 		    "sglang.launch_server, sglang serve or "

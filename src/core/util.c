@@ -265,6 +265,46 @@ fail:
 }
 
 size_t
+utf8_invalid_at(const char *text, size_t len)
+{
+	const unsigned char	*s = (const unsigned char *)text;
+	size_t			 i = 0, n, k;
+	unsigned long		 cp, min;
+
+	while (i < len) {
+		if (s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if ((s[i] & 0xE0) == 0xC0) {
+			n = 1;
+			cp = s[i] & 0x1F;
+			min = 0x80;
+		} else if ((s[i] & 0xF0) == 0xE0) {
+			n = 2;
+			cp = s[i] & 0x0F;
+			min = 0x800;
+		} else if ((s[i] & 0xF8) == 0xF0) {
+			n = 3;
+			cp = s[i] & 0x07;
+			min = 0x10000;
+		} else
+			return i;
+		if (len - i <= n)
+			return i;
+		for (k = 1; k <= n; k++) {
+			if ((s[i + k] & 0xC0) != 0x80)
+				return i;
+			cp = cp << 6 | (s[i + k] & 0x3F);
+		}
+		if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+			return i;
+		i += n + 1;
+	}
+	return len;
+}
+
+size_t
 edit_distance(const char *a, const char *b)
 {
 	return edit_distance_within(a, b, 99);

@@ -39,6 +39,13 @@ char	*read_file(const char *path, size_t max, size_t *len, char *err,
 int	 write_file_atomic(const char *path, const char *data, size_t len,
 	    char *err, size_t errlen);
 
+/*
+ * Offset of the first byte of text[0..len) that is not part of a
+ * well-formed UTF-8 sequence (overlong forms, surrogates and code points
+ * past U+10FFFF included), or len when it is all valid.
+ */
+size_t	 utf8_invalid_at(const char *text, size_t len);
+
 /* Levenshtein distance, capped; for "did you mean". */
 size_t	 edit_distance(const char *, const char *);
 /*

@@ -160,6 +160,19 @@ expect_rc "no sglang command" 2 $PDWIZ check "$T/none.sh"
 expect_rc "bad option" 2 $PDWIZ check --frobnicate x
 expect_rc "bad format" 2 $PDWIZ check --format xml "$T/l.sh"
 
+# --- what bash runs but is likely a mistake: warnings, exit 0 ---
+printf 'python -m sglang.launch_server --model-path m\npython -m sglang.launch_server --model-path m \\\n  --served-model-name "caf\351"\n' > "$T/latin1.sh"
+expect_rc "not utf-8: warning only" 0 $PDWIZ check --format json "$T/latin1.sh"
+json_check "not utf-8 warning" has input-not-utf8 warning "byte 0xE9 at column 27 is not UTF-8: Python reads arguments as UTF-8, so a value with it is not the text it looks like"
+NO_COLOR=1 $PDWIZ check "$T/latin1.sh" > "$T/out" 2>&1
+grep -q "^$T/latin1.sh:3: warning: byte 0xE9" "$T/out" && ok || bad "not utf-8 line: $(cat "$T/out")"
+printf 'python -m sglang.launch_server --model-path m --served-model-name "caf\303\251"\n' > "$T/utf8.sh"
+$PDWIZ check --format json "$T/utf8.sh" > "$T/out" 2>/dev/null
+json_check "valid utf-8: no warning" lacks input-not-utf8
+printf 'python -m sglang.launch_server --model-path m\ncat > cfg.yaml <<EOF\npython -m sglang.launch_server --model-path m --tp-sizee 2\n' > "$T/hd.sh"
+NO_COLOR=1 $PDWIZ check "$T/hd.sh" > "$T/out" 2>&1; got=$?
+[ "$got" = 0 ] && grep -q "^$T/hd.sh:2: warning: the here-document started here is never closed" "$T/out" && ok || bad "unclosed here-document: exit $got: $(cat "$T/out")"
+
 # --- JSON is valid for hostile input ---
 printf 'python -m sglang.launch_server --model-path "$(printf \\"\\x01\\t\\")" --served-model-name "\xff\xfe\\\\u0000" --tp-size 2\n' > "$T/h.sh"
 $PDWIZ check --format json "$T/h.sh" > "$T/out" 2>/dev/null

@@ -80,6 +80,40 @@ test_edit_distance(void **state)
 	}
 }
 
+/* utf8_invalid_at: the first byte that is not well-formed UTF-8. */
+static void
+test_utf8_invalid_at(void **state)
+{
+	static const struct {
+		const char	*s;
+		size_t		 want;
+	} t[] = {
+		{ "", 0 },
+		{ "plain ascii", 11 },
+		{ "caf\xc3\xa9", 5 },			/* é */
+		{ "\xe2\x82\xac" "1", 4 },			/* € */
+		{ "\xf0\x9f\x98\x80", 4 },		/* U+1F600 */
+		{ "caf\xe9", 3 },			/* Latin-1 é */
+		{ "a\xc3", 1 },			/* cut short */
+		{ "\xc0\xaf", 0 },			/* overlong '/' */
+		{ "\xe0\x80\xaf", 0 },		/* overlong */
+		{ "x\xed\xa0\x80", 1 },		/* surrogate D800 */
+		{ "\xf4\x90\x80\x80", 0 },		/* past U+10FFFF */
+		{ "ok\x80", 2 },			/* lone continuation */
+		{ "\xff", 0 },
+		{ "\xc3\xa9\xc3(", 2 },			/* bad continuation */
+	};
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		size_t	got = utf8_invalid_at(t[i].s, strlen(t[i].s));
+
+		if (got != t[i].want)
+			fail_msg("case %zu: %zu, want %zu", i, got, t[i].want);
+	}
+}
+
 static void
 test_ydoc_bad(void **state)
 {
@@ -323,6 +357,7 @@ main(void)
 		cmocka_unit_test(test_ydoc_bad),
 		cmocka_unit_test(test_ydoc_limits),
 		cmocka_unit_test(test_edit_distance),
+		cmocka_unit_test(test_utf8_invalid_at),
 		cmocka_unit_test(test_argparse_messages),
 		cmocka_unit_test(test_argparse_values),
 		cmocka_unit_test(test_env),
