@@ -65,10 +65,50 @@ vmd_import(const struct catalog *cat, const char *path, struct deployment *d,
 		result_free(&r);
 		return -1;
 	}
+	/*
+	 * A script with only some of the roles (a prefill node's script, say)
+	 * is a start: the missing roles come from the default deployment, and
+	 * the note says so. One node of a multi-node instance is not: where
+	 * the others run is unknown, so it is refused as pdwiz import does.
+	 */
+	{
+		struct deployment	def;
+		int			role;
+
+		deployment_default(&def, d->model != NULL && *d->model ?
+		    d->model : NULL);
+		if (d->model == NULL || *d->model == '\0') {
+			free(d->model);
+			d->model = xstrdup(def.model);
+		}
+		for (role = ROLE_PREFILL; role <= ROLE_ROUTER; role++) {
+			struct role_spec	tmp;
+
+			if (d->role[role].enabled)
+				continue;
+			tmp = d->role[role];
+			d->role[role] = def.role[role];
+			def.role[role] = tmp;
+			buf_printf(&b, "%sno %s command in the script: the %s "
+			    "starts from pdwiz's defaults", b.len ? "; " : "",
+			    role_name((enum role)role),
+			    role_name((enum role)role));
+		}
+		deployment_free(&def);
+	}
+	if (deployment_import_complete(cat, d, path, err, errlen) != 0) {
+		buf_free(&b);
+		deployment_free(d);
+		deployment_default(d, NULL);
+		result_free(&r);
+		return -1;
+	}
 	for (i = 0; i < r.n; i++) {
+		if (b.len > 0)
+			buf_puts(&b, "; ");
 		if (r.d[i].line > 0)
 			buf_printf(&b, "%s:%d: ", path, r.d[i].line);
-		buf_printf(&b, "%s%s", r.d[i].msg, i + 1 < r.n ? "; " : "");
+		buf_puts(&b, r.d[i].msg);
 	}
 	*notes = b.s;
 	result_free(&r);
@@ -261,10 +301,25 @@ char *
 vmd_to_yaml(const struct catalog *cat, const struct deployment *d, char *msg,
     size_t msglen)
 {
-	char	*y = deployment_to_yaml(cat, d);
+	char			*y = deployment_to_yaml(cat, d), err[1024];
+	struct deployment	 back;
+	const char		*why;
 
-	if (y == NULL)
+	if (y == NULL) {
 		snprintf(msg, msglen, "cannot write this deployment");
+		return NULL;
+	}
+	/* Never write a file pdwiz itself would refuse to open. */
+	if (deployment_parse(cat, "", y, strlen(y), &back, err,
+	    sizeof err) != 0) {
+		why = strstr(err, ": ") != NULL && *err == ':' ?
+		    strstr(err, ": ") + 2 : err;
+		snprintf(msg, msglen, "not written: the file would not read "
+		    "back (%s)", why);
+		free(y);
+		y = NULL;
+	}
+	deployment_free(&back);
 	return y;
 }
 

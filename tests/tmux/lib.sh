@@ -17,7 +17,7 @@ start() {
 	t kill-session -t w 2>/dev/null
 	t new-session -d -s w -x 100 -y 30 \
 	    "cd $WORK && env $_env $PDWIZ $* ; echo \"[exit \$?]\"; sleep 600"
-	wait_for "errors"
+	wait_for " error"	# "0 errors", "1 error" in the header
 }
 
 keys() { t send-keys -t w "$@"; }

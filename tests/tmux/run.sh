@@ -267,6 +267,37 @@ SH
 	    wait_for "tensor parallel (TP)               2"
 }
 
+# A prefill node's script alone: the decode and router start from the
+# defaults (the status line says so) and what is saved reads back.
+import_partial_saves() {
+	cat > "$WORK/prefill.sh" <<'SH'
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --tp 2 --port 30000
+SH
+	start -- --import prefill.sh || return 1
+	wait_for "no decode command in the script: the decode starts from" &&
+	    goto_page "Parallelism (prefill)" &&
+	    wait_for "tensor parallel (TP)               2" &&
+	    keys s && wait_for "save deployment to:" && keys C-u &&
+	    text "$WORK/partial.yaml" && keys Enter && wait_for "saved" ||
+	    return 1
+	(cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ check partial.yaml \
+	    >/dev/null 2>&1)
+	[ $? -lt 2 ] || { echo "  saved file does not read back"; return 1; }
+}
+
+# One node of a two-node instance: where the other runs is unknown, so the
+# import is refused with the reason and the wizard starts fresh.
+import_one_node_refused() {
+	cat > "$WORK/node0.sh" <<'SH'
+python -m sglang.launch_server --model-path m --disaggregation-mode prefill --nnodes 2 --node-rank 0 --dist-init-addr 10.0.0.1:5000 --tp 16
+python -m sglang.launch_server --model-path m --disaggregation-mode decode
+python -m sglang_router.launch_router --pd-disaggregation --prefill http://10.0.0.1:30000 --decode http://127.0.0.1:30000
+SH
+	start -- --import node0.sh || return 1
+	wait_for "but the script has 1 of the 2 node commands" &&
+	    wait_for "new deployment"
+}
+
 preview_live() {
 	start -- || return 1
 	keys p && wait_for "preview: launch commands" &&
@@ -370,6 +401,8 @@ run "SIGINT restores and exits" sigint_restores
 run "SIGTERM restores and exits" sigterm_restores
 run "open a file with errors" open_file_with_errors
 run "import a launch script" import_script
+run "import a prefill-only script, save, it reads back" import_partial_saves
+run "import one node of a two-node instance: refused, says why" import_one_node_refused
 run "SIGHUP restores the terminal" sighup_restores
 run "save on a full disk: error, old file intact, changes kept" save_full
 run "save on a read-only file system: same" save_ro

@@ -14,6 +14,7 @@
 
 #include "testutil.h"
 #include "tui/vm.h"
+#include "tui/vm_deploy.h"
 
 static struct catalog	*cat;
 
@@ -150,6 +151,26 @@ test_form_text_refresh(void **state)
 	for (i = 0; i < 8; i++)
 		vm_move(vm, 1);
 	vm_free(vm);
+}
+
+/* The wizard never writes a deployment file that would not read back. */
+static void
+test_save_reads_back(void **state)
+{
+	struct deployment	d;
+	char			msg[512] = "", *y;
+
+	(void)state;
+	vmd_default(cat, &d, NULL);
+	y = vmd_to_yaml(cat, &d, msg, sizeof msg);
+	assert_non_null(y);
+	free(y);
+	d.role[ROLE_DECODE].enabled = false;
+	assert_null(vmd_to_yaml(cat, &d, msg, sizeof msg));
+	if (strstr(msg, "would not read back") == NULL ||
+	    strstr(msg, "missing required key 'decode'") == NULL)
+		fail_msg("message: %s", msg);
+	vmd_free(&d);
 }
 
 static void
@@ -432,6 +453,7 @@ main(void)
 	const struct CMUnitTest	tests[] = {
 		cmocka_unit_test(test_forms_load),
 		cmocka_unit_test(test_form_text_refresh),
+		cmocka_unit_test(test_save_reads_back),
 		cmocka_unit_test(test_form_errors),
 		cmocka_unit_test(test_hicache_on_decode),
 		cmocka_unit_test(test_staging_mori),
