@@ -27,6 +27,10 @@ run "rules" ./pdwiz rules
 run "coverage" ./pdwiz coverage
 printf 'python -m sglang.launch_server --model-path "x\n' > /tmp/pdwiz-vg-q.$$
 run "bad input" ./pdwiz check /tmp/pdwiz-vg-q.$$
+printf 'python -m sglang.launch_server --model-path m --served-model-name "caf\351"\ncat <<EOF\n' > /tmp/pdwiz-vg-q.$$
+run "check: not UTF-8, unclosed here-document" ./pdwiz check /tmp/pdwiz-vg-q.$$
+run "import: refused partial script" ./pdwiz import tests/bad/files/imp-multinode-partial.sh
+run "import: a launch script" ./pdwiz import share/examples/mooncake-llama-1p1d.sh
 rm -f /tmp/pdwiz-vg.$$ /tmp/pdwiz-vg-q.$$
 
 # The wizard end to end: every tmux scenario with pdwiz under memcheck.
