@@ -46,6 +46,8 @@ struct vm {
 	char			*path;
 	char			*baseline;	/* canonical dump when loaded/saved */
 	char			*load_note;
+	enum severity		 load_sev;	/* of load_note: error (a file that
+						   did not load) or warning */
 
 	struct vm_page		*pages;
 	size_t			 npages;
@@ -1084,6 +1086,7 @@ vm_open_file(struct vm *vm, const char *path, char *err, size_t errlen)
 		/* Open anyway and show the problems: never refuse. */
 		free(vm->load_note);
 		vm->load_note = xstrdup(err);
+		vm->load_sev = SEV_ERROR;
 		vmd_free(&d);
 		set_baseline(vm);
 		return -1;
@@ -1105,6 +1108,7 @@ vm_import_script(struct vm *vm, const char *path, char *err, size_t errlen)
 	if (rc != 0) {
 		free(vm->load_note);
 		vm->load_note = xstrdup(err);
+		vm->load_sev = SEV_ERROR;
 		vmd_free(&d);
 		free(notes);
 		return -1;
@@ -1113,6 +1117,7 @@ vm_import_script(struct vm *vm, const char *path, char *err, size_t errlen)
 	vm->dep = d;
 	free(vm->load_note);
 	vm->load_note = notes;
+	vm->load_sev = SEV_WARNING;
 	/* An import is unsaved work: the baseline is the empty deployment. */
 	{
 		struct vm	tmp;
@@ -2505,7 +2510,7 @@ review_load_note(struct vm *vm)
 		    sizeof *vm->review);
 		it = &vm->review[vm->nreview++];
 		it->role = SC_DEPLOY;
-		it->sev = SEV_ERROR;
+		it->sev = vm->load_sev;
 		it->id = "load";
 		it->msg = xstrndup(p, len);
 		it->page = it->field = -1;

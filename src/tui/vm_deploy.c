@@ -90,7 +90,7 @@ vmd_import(const struct catalog *cat, const char *path, struct deployment *d,
 			d->role[role] = def.role[role];
 			def.role[role] = tmp;
 			buf_printf(&b, "%sno %s command in the script: the %s "
-			    "starts from pdwiz's defaults", b.len ? "; " : "",
+			    "starts from pdwiz's defaults", b.len ? "\n" : "",
 			    role_name((enum role)role),
 			    role_name((enum role)role));
 		}
@@ -103,9 +103,10 @@ vmd_import(const struct catalog *cat, const char *path, struct deployment *d,
 		result_free(&r);
 		return -1;
 	}
+	/* One note per line: the review page lists each on its own. */
 	for (i = 0; i < r.n; i++) {
 		if (b.len > 0)
-			buf_puts(&b, "; ");
+			buf_puts(&b, "\n");
 		if (r.d[i].line > 0)
 			buf_printf(&b, "%s:%d: ", path, r.d[i].line);
 		buf_puts(&b, r.d[i].msg);

@@ -275,6 +275,9 @@ python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --d
 SH
 	start -- --import prefill.sh || return 1
 	wait_for "no decode command in the script: the decode starts from" &&
+	    goto_page Review &&
+	    wait_for "deployment warning       no decode command in the script" &&
+	    wait_for "deployment warning       no router command in the script" &&
 	    goto_page "Parallelism (prefill)" &&
 	    wait_for "tensor parallel (TP)               2" &&
 	    keys s && wait_for "save deployment to:" && keys C-u &&
