@@ -106,6 +106,13 @@ int	deployment_parse(const struct catalog *, const char *name,
 	    const char *text, size_t len, struct deployment *, char *err,
 	    size_t errlen);
 char	*deployment_to_yaml(const struct catalog *, const struct deployment *);
+/*
+ * deployment_to_yaml, then read back with deployment_parse: the text, or
+ * NULL with why ("would not read back: <the reader's message>" or "cannot
+ * be written: ..."). What every writer of deployment files goes through.
+ */
+char	*deployment_to_yaml_checked(const struct catalog *,
+	    const struct deployment *, char *why, size_t whylen);
 /* Does this text look like a deployment file (top-level `roles:` key)? */
 bool	deployment_sniff(const char *text, size_t len);
 

@@ -932,3 +932,29 @@ deployment_to_yaml(const struct catalog *cat, const struct deployment *d)
 	}
 	return buf_steal(&w.out);
 }
+
+char *
+deployment_to_yaml_checked(const struct catalog *cat,
+    const struct deployment *d, char *why, size_t whylen)
+{
+	struct deployment	 back;
+	char			*y, err[4096];
+	const char		*msg;
+
+	if ((y = deployment_to_yaml(cat, d)) == NULL) {
+		snprintf(why, whylen, "cannot be written (text that is not "
+		    "UTF-8?)");
+		return NULL;
+	}
+	if (deployment_parse(cat, "", y, strlen(y), &back, err,
+	    sizeof err) != 0) {
+		/* Drop the ":line:col: " of a text that is not a file. */
+		msg = *err == ':' && strstr(err, ": ") != NULL ?
+		    strstr(err, ": ") + 2 : err;
+		snprintf(why, whylen, "would not read back: %s", msg);
+		free(y);
+		y = NULL;
+	}
+	deployment_free(&back);
+	return y;
+}

@@ -302,25 +302,12 @@ char *
 vmd_to_yaml(const struct catalog *cat, const struct deployment *d, char *msg,
     size_t msglen)
 {
-	char			*y = deployment_to_yaml(cat, d), err[1024];
-	struct deployment	 back;
-	const char		*why;
+	char	 why[1024];
+	char	*y = deployment_to_yaml_checked(cat, d, why, sizeof why);
 
-	if (y == NULL) {
-		snprintf(msg, msglen, "cannot write this deployment");
-		return NULL;
-	}
 	/* Never write a file pdwiz itself would refuse to open. */
-	if (deployment_parse(cat, "", y, strlen(y), &back, err,
-	    sizeof err) != 0) {
-		why = strstr(err, ": ") != NULL && *err == ':' ?
-		    strstr(err, ": ") + 2 : err;
-		snprintf(msg, msglen, "not written: the file would not read "
-		    "back (%s)", why);
-		free(y);
-		y = NULL;
-	}
-	deployment_free(&back);
+	if (y == NULL)
+		snprintf(msg, msglen, "not written: the file %s", why);
 	return y;
 }
 
