@@ -109,7 +109,8 @@ char	*deployment_to_yaml(const struct catalog *, const struct deployment *);
 /*
  * deployment_to_yaml, then read back with deployment_parse: the text, or
  * NULL with why ("would not read back: <the reader's message>" or "cannot
- * be written: ..."). What every writer of deployment files goes through.
+ * be written: ..."). The importer's completeness check and the wizard's
+ * save go through it, so neither hands out a file pdwiz would refuse.
  */
 char	*deployment_to_yaml_checked(const struct catalog *,
 	    const struct deployment *, char *why, size_t whylen);

@@ -939,7 +939,7 @@ deployment_to_yaml_checked(const struct catalog *cat,
 {
 	struct deployment	 back;
 	char			*y, err[4096];
-	const char		*msg;
+	const char		*msg = err, *sep;
 
 	if ((y = deployment_to_yaml(cat, d)) == NULL) {
 		snprintf(why, whylen, "cannot be written (text that is not "
@@ -949,8 +949,8 @@ deployment_to_yaml_checked(const struct catalog *cat,
 	if (deployment_parse(cat, "", y, strlen(y), &back, err,
 	    sizeof err) != 0) {
 		/* Drop the ":line:col: " of a text that is not a file. */
-		msg = *err == ':' && strstr(err, ": ") != NULL ?
-		    strstr(err, ": ") + 2 : err;
+		if (*err == ':' && (sep = strstr(err, ": ")) != NULL)
+			msg = sep + 2;
 		snprintf(why, whylen, "would not read back: %s", msg);
 		free(y);
 		y = NULL;
