@@ -96,3 +96,17 @@ focus() {
 
 # focused: the focused row's text.
 focused() { screen | grep -E '^>'; }
+
+# wait_focused TEXT: poll until the focused row has TEXT (a key that moves
+# the focus may not have been drawn yet).
+wait_focused() {
+	_end=$(( $(date +%s) + POLL_TIMEOUT ))
+	until focused | grep -qF -- "$1"; do
+		if [ "$(date +%s)" -ge "$_end" ]; then
+			echo "  timeout waiting for focus on: $1" >&2
+			screen | sed 's/^/  | /' >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+}

@@ -94,11 +94,11 @@ search_jump() {
 	start -- || return 1
 	keys / && wait_for "type to search" && text "retraction" &&
 	    wait_for "retraction backup" && keys Enter &&
-	    wait_for "found:" && focused | grep -q "retraction backup" &&
+	    wait_for "found:" && wait_focused "retraction backup" &&
 	    screen | sed -n 2p | grep -q "KV cache" &&
 	    keys / && wait_for "type to search" && text "--tp-size" &&
 	    wait_for "tensor parallel" && keys Enter &&
-	    focused | grep -q "tensor parallel"
+	    wait_focused "tensor parallel"
 }
 
 undo_redo() {
