@@ -6,6 +6,11 @@ POLL_TIMEOUT=${POLL_TIMEOUT:-10}
 
 t() { tmux -L "$TMUX_SOCK" -f /dev/null "$@"; }
 
+# tmux_up: start this suite's tmux server and keep it up with no session,
+# so that start's kill-session never leaves the next new-session talking
+# to a server that is on its way out ("no server running").
+tmux_up() { t start-server \; set-option -s exit-empty off; }
+
 # start NAME [ENV=VAL ...] -- ARGS...   (runs ./pdwiz ARGS in a 100x30 pane)
 start() {
 	_env="TERM=screen LANG=C.UTF-8 LC_ALL=C.UTF-8 ESCDELAY=25 PDWIZ_DATADIR=$ROOT"

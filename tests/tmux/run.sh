@@ -12,6 +12,7 @@ if ! command -v tmux >/dev/null 2>&1; then
 	exit 1
 fi
 trap 't kill-server 2>/dev/null; umount "$WORK/mnt" 2>/dev/null; rm -rf "$WORK"' EXIT INT TERM
+tmux_up || exit 1
 
 pass=0
 fail=0
