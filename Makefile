@@ -35,7 +35,21 @@ TESTS	 = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*
 .PHONY: all run check deps test unit tmux-tests sanitize valgrind bench \
 	install uninstall clean coverage fuzz
 
-all: pdwiz
+all: pdwiz rules/catalog.img
+
+# The compiled catalog: the YAML of rules/ as one image that pdwiz maps at
+# startup. pdwiz uses it only when it was written by the same build from
+# the same YAML; otherwise it reads the YAML.
+RULE_YAML = rules/options.yaml rules/models.yaml $(wildcard rules/checks/*.yaml rules/deploy/*.yaml)
+rules/catalog.img: pdwiz $(RULE_YAML)
+	PDWIZ_DATADIR=$(CURDIR) ./pdwiz compile-catalog -o $@
+
+# A build's identity, from its sources: an image records the one that
+# wrote it.
+ALL_SRC	 = $(sort $(wildcard src/*/*.c src/*/*.h))
+SRC_ID	:= $(shell cat $(ALL_SRC) | cksum | cut -d' ' -f1)
+$(BUILD)/src/core/catimg.o: $(ALL_SRC)
+$(BUILD)/src/core/catimg.o: ALL_CFLAGS += -DPDWIZ_SRC_ID='"$(SRC_ID)"'
 
 pdwiz: $(MAIN_OBJ) $(BUILD)/libpdwiz.a
 	$(CC) $(ALL_CFLAGS) -o $@ $(MAIN_OBJ) $(BUILD)/libpdwiz.a $(LDLIBS)

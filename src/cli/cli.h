@@ -16,6 +16,7 @@ int		 cmd_check(int argc, char **argv);
 int		 cmd_explain(int argc, char **argv);
 int		 cmd_rules(int argc, char **argv);
 int		 cmd_coverage(int argc, char **argv);
+int		 cmd_compile_catalog(int argc, char **argv);
 int		 use_color(FILE *);
 
 /* Shared fact options: --model-arch, --platform, --gpu-sm, --fact k=v.

@@ -55,7 +55,7 @@ cli_load_catalog(void)
 		    "PDWIZ_DATADIR to the folder that holds rules/ and forms/\n");
 		return NULL;
 	}
-	cat = catalog_load(dir, err, sizeof err);
+	cat = catalog_open(dir, err, sizeof err);
 	free(dir);
 	if (cat == NULL)
 		fprintf(stderr, "pdwiz: %s\n", err);
@@ -126,6 +126,8 @@ main(int argc, char **argv)
 		rc = cmd_rules(argc - 1, argv + 1);
 	else if (argc >= 2 && strcmp(argv[1], "coverage") == 0)
 		rc = cmd_coverage(argc - 1, argv + 1);
+	else if (argc >= 2 && strcmp(argv[1], "compile-catalog") == 0)
+		rc = cmd_compile_catalog(argc - 1, argv + 1);
 	else if (argc >= 2 && argv[1][0] == '-' && strcmp(argv[1], "--import") != 0) {
 		fprintf(stderr, "pdwiz: unknown option %s\n", argv[1]);
 		usage(stderr);

@@ -1,6 +1,7 @@
 /* catalog.c - load options, models and rules from the data directory. */
 #define _GNU_SOURCE
 #include "catalog.h"
+#include "catimg.h"
 #include "config.h"
 #include "expr.h"
 #include "util.h"
@@ -1079,6 +1080,9 @@ catalog_load(const char *datadir, char *err, size_t errlen)
 	int		 rc;
 
 	cat->dir = intern(datadir);
+	p = xasprintf("YAML in %s/rules", datadir);
+	cat->origin = intern(p);
+	free(p);
 	p = xasprintf("%s/rules/options.yaml", datadir);
 	rc = load_one(&lc, p, load_options_file);
 	free(p);
@@ -1116,6 +1120,30 @@ fail:
 	return NULL;
 }
 
+struct catalog *
+catalog_open(const char *datadir, char *err, size_t errlen)
+{
+	const char	*off = getenv("PDWIZ_NO_IMAGE");
+	char		 why[1024];
+	struct catalog	*cat;
+	char		*o;
+
+	if (off != NULL && *off != '\0')
+		snprintf(why, sizeof why, "PDWIZ_NO_IMAGE is set");
+	else if ((cat = catimg_load(datadir, why, sizeof why)) != NULL) {
+		o = xasprintf("compiled image %s/%s", datadir, CATIMG_FILE);
+		cat->origin = intern(o);
+		free(o);
+		return cat;
+	}
+	if ((cat = catalog_load(datadir, err, errlen)) == NULL)
+		return NULL;
+	o = xasprintf("YAML in %s/rules (image not used: %s)", datadir, why);
+	cat->origin = intern(o);
+	free(o);
+	return cat;
+}
+
 int
 catalog_check_text(const struct catalog *base, enum catalog_text what,
     const char *name, const char *text, size_t len, char *err, size_t errlen)
@@ -1129,6 +1157,7 @@ catalog_check_text(const struct catalog *base, enum catalog_text what,
 	if (what != CT_OPTIONS) {
 		/* Borrow the options and their tables; own only what we add. */
 		*cat = *base;
+		cat->image = NULL;
 		cat->rules = cat->drules = NULL;
 		cat->nrules = cat->ndrules = 0;
 		cat->models = NULL;
@@ -1168,6 +1197,10 @@ catalog_free(struct catalog *cat)
 
 	if (cat == NULL)
 		return;
+	if (cat->image != NULL) {
+		free(cat);	/* the image itself stays mapped */
+		return;
+	}
 	for (i = 0; i < cat->nopts; i++) {
 		free(cat->opts[i].aliases);
 		free(cat->opts[i].choices);

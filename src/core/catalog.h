@@ -99,6 +99,8 @@ struct catalog {
 	struct commit_ref	*commits;
 	size_t			 ncommits;
 	const char		*dir;		/* where it was loaded from */
+	const char		*origin;	/* the image, or the YAML and why */
+	const void		*image;		/* the mapped image, or NULL */
 	/* lookup tables */
 	int			*hash;		/* name -> index, open addressing */
 	size_t			 hcap;
@@ -117,6 +119,12 @@ char		*catalog_find_datadir(const char *argv0);
 
 /* Load everything from datadir; NULL and a file:line:col message on error. */
 struct catalog	*catalog_load(const char *datadir, char *err, size_t errlen);
+/*
+ * The catalog of datadir: its compiled image (catimg.h) when that is
+ * usable, else the YAML (always the YAML when PDWIZ_NO_IMAGE is set).
+ * cat->origin says which, and why the image was not used.
+ */
+struct catalog	*catalog_open(const char *datadir, char *err, size_t errlen);
 void		 catalog_free(struct catalog *);
 
 int		 catalog_find(const struct catalog *, const char *name);

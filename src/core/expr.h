@@ -50,4 +50,9 @@ void		tmpl_render(const struct tmpl *, struct evalctx *, struct buf *);
 void		expr_slots(const struct expr *, void (*fn)(void *, int), void *);
 void		tmpl_slots(const struct tmpl *, void (*fn)(void *, int), void *);
 
+/* Write into a catalog image (imgw.h); the offset of the copy, 0 for NULL. */
+struct imgw;
+size_t		expr_to_image(struct imgw *, const struct expr *);
+size_t		tmpl_to_image(struct imgw *, const struct tmpl *);
+
 #endif

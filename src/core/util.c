@@ -347,12 +347,20 @@ edit_distance_within(const char *a, const char *b, size_t max)
 	return row[lb];
 }
 
-/* Interning: open-addressing hash table of owned strings. */
+/*
+ * Interning: an open-addressing hash table of owned strings, and at most
+ * one adopted read-only table of strings that live in a loaded image.
+ * A string is in one table or the other, never both, so equal text still
+ * means the same pointer.
+ */
 static char	**itab;
 static size_t	  icap, icount;
+static const char	*fbase;
+static const uint32_t	*ftab;
+static size_t		 fcap;
 
-static uint64_t
-hash_n(const char *s, size_t n)
+uint64_t
+str_hash(const char *s, size_t n)
 {
 	uint64_t	h = 1469598103934665603ULL;
 	size_t		i;
@@ -364,30 +372,55 @@ hash_n(const char *s, size_t n)
 	return h;
 }
 
-const char *
-intern_n(const char *s, size_t n)
+static const char *
+frozen_find(const char *s, size_t n, uint64_t h)
 {
 	size_t	i;
 
-	if (icount * 2 >= icap) {
-		size_t	  ncap = icap ? icap * 2 : 1024;
-		char	**nt = xcalloc(ncap, sizeof *nt);
+	if (ftab == NULL)
+		return NULL;
+	for (i = h & (fcap - 1); ftab[i] != 0; i = (i + 1) & (fcap - 1)) {
+		const char	*f = fbase + ftab[i];
 
-		for (i = 0; i < icap; i++) {
-			if (itab[i] != NULL) {
-				size_t	j = hash_n(itab[i], strlen(itab[i])) &
-				    (ncap - 1);
-
-				while (nt[j] != NULL)
-					j = (j + 1) & (ncap - 1);
-				nt[j] = itab[i];
-			}
-		}
-		free(itab);
-		itab = nt;
-		icap = ncap;
+		if (strncmp(f, s, n) == 0 && f[n] == '\0')
+			return f;
 	}
-	i = hash_n(s, n) & (icap - 1);
+	return NULL;
+}
+
+static void
+itab_grow(void)
+{
+	size_t	  ncap = icap ? icap * 2 : 1024, i;
+	char	**nt = xcalloc(ncap, sizeof *nt);
+
+	for (i = 0; i < icap; i++) {
+		if (itab[i] != NULL) {
+			size_t	j = str_hash(itab[i], strlen(itab[i])) &
+			    (ncap - 1);
+
+			while (nt[j] != NULL)
+				j = (j + 1) & (ncap - 1);
+			nt[j] = itab[i];
+		}
+	}
+	free(itab);
+	itab = nt;
+	icap = ncap;
+}
+
+const char *
+intern_n(const char *s, size_t n)
+{
+	uint64_t	 h = str_hash(s, n);
+	const char	*f = frozen_find(s, n, h);
+	size_t		 i;
+
+	if (f != NULL)
+		return f;
+	if (icount * 2 >= icap)
+		itab_grow();
+	i = h & (icap - 1);
 	while (itab[i] != NULL) {
 		if (strncmp(itab[i], s, n) == 0 && itab[i][n] == '\0')
 			return itab[i];
@@ -402,6 +435,30 @@ const char *
 intern(const char *s)
 {
 	return intern_n(s, strlen(s));
+}
+
+int
+intern_adopt(const char *base, const uint32_t *tab, size_t cap)
+{
+	size_t	i;
+
+	if (ftab != NULL)
+		return ftab == tab ? 0 : -1;
+	if (cap == 0 || (cap & (cap - 1)) != 0)
+		return -1;
+	fbase = base;
+	ftab = tab;
+	fcap = cap;
+	for (i = 0; i < icap; i++) {
+		if (itab[i] != NULL && frozen_find(itab[i], strlen(itab[i]),
+		    str_hash(itab[i], strlen(itab[i]))) != NULL) {
+			ftab = NULL;
+			fbase = NULL;
+			fcap = 0;
+			return -1;
+		}
+	}
+	return 0;
 }
 
 void

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 void	*xmalloc(size_t);
 void	*xcalloc(size_t, size_t);
@@ -58,5 +59,15 @@ size_t	 edit_distance_within(const char *, const char *, size_t max);
 const char	*intern(const char *);
 const char	*intern_n(const char *, size_t);
 void		 intern_free_all(void);
+/*
+ * Adopt the strings of a loaded image: tab[cap] (cap a power of two) holds
+ * offsets from base of NUL-terminated strings, 0 for an empty slot, each
+ * at str_hash & (cap - 1) or the next free slot after it. intern() then
+ * returns those strings instead of copies. -1 when another table is
+ * adopted already, or a string interned before is also in this one.
+ */
+int		 intern_adopt(const char *base, const uint32_t *tab, size_t cap);
+/* FNV-1a over n bytes: the intern tables' hash. */
+uint64_t	 str_hash(const char *, size_t);
 
 #endif

@@ -1,0 +1,879 @@
+/*
+ * catimg.c - the compiled catalog: a loaded catalog written as one
+ * relocatable image (imgw.h), and mapped back at startup instead of
+ * parsing the YAML in rules/.
+ *
+ * The file is a header, the objects in their native layout with offsets
+ * for pointers, a relocation list, the table of its strings (adopted by
+ * intern()), and the list of the YAML files it was compiled from with the
+ * size and hash of each. An image is used only when everything agrees:
+ * magic, format, the build of pdwiz that wrote it, its checksum, every
+ * relocation in bounds, and the same source files with the same contents.
+ * Otherwise the caller reads the YAML and is told why.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "catimg.h"
+#include "expr.h"
+#include "imgw.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef PDWIZ_SRC_ID
+#define PDWIZ_SRC_ID ""
+#endif
+
+#define IMG_MAGIC	"PDWZCAT"
+#define IMG_VERSION	1
+#define IMG_MAX		(64u * 1024 * 1024)
+#define SRC_MAX		(8u * 1024 * 1024)
+
+/* Every field of these is written below by name: a new field must be. */
+#if UINTPTR_MAX == 0xffffffffffffffffu
+_Static_assert(sizeof(struct option) == 120, "catimg: update put_option");
+_Static_assert(sizeof(struct rule) == 192, "catimg: update put_rule");
+_Static_assert(sizeof(struct fix) == 32, "catimg: update put_fixes");
+_Static_assert(sizeof(struct model_entry) == 32, "catimg: update put_models");
+_Static_assert(sizeof(struct commit_ref) == 24, "catimg: update put_commits");
+_Static_assert(sizeof(struct catalog) == 152, "catimg: update put_catalog");
+#endif
+
+struct img_hdr {
+	char		magic[8];
+	uint32_t	version;
+	uint32_t	ptrsize;
+	char		srcid[32];	/* the build of pdwiz that wrote it */
+	uint64_t	size;		/* of the whole file */
+	uint64_t	sum;		/* of every byte after the header */
+	uint64_t	cat;		/* the struct catalog */
+	uint64_t	relocs, nrelocs;	/* uint64_t offsets of pointers */
+	uint64_t	strtab, strcap;		/* uint32_t string offsets */
+	uint64_t	srcs, nsrcs;		/* struct img_src */
+};
+
+struct img_src {
+	uint64_t	path;		/* offset of its path below datadir */
+	uint64_t	size;
+	uint64_t	hash;		/* of its contents */
+	int64_t		mtime_s, mtime_ns;	/* when last seen */
+};
+
+/* ---- checksums ---- */
+
+/*
+ * Four lanes of sums over 32-byte blocks, each block also folded into a
+ * running sum of sums so that moved blocks change the result; then the
+ * tail. Cheap enough to run over the whole image at every start, and
+ * good at what it is for: a truncated, overwritten or shuffled file.
+ */
+static uint64_t
+sum64(const unsigned char *p, size_t n)
+{
+	uint64_t	a = 0x9e3779b97f4a7c15u, b = 0, c = 0, d = 0, e = 0;
+	size_t		i = 0;
+
+	for (; i + 32 <= n; i += 32) {
+		uint64_t	w[4];
+
+		memcpy(w, p + i, sizeof w);
+		a += w[0];
+		b += w[1];
+		c += w[2];
+		d += w[3];
+		e += a ^ c;
+	}
+	for (; i < n; i++)
+		a = (a ^ p[i]) * 0x100000001b3u;
+	e ^= (b << 1 | b >> 63) ^ (c << 2 | c >> 62) ^ (d << 3 | d >> 61);
+	return (a * 0x100000001b3u) ^ e ^ n;
+}
+
+/* ---- the source files ---- */
+
+static int
+cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void
+list_dir(const char *datadir, const char *sub, char ***v, size_t *n)
+{
+	char		*p = xasprintf("%s/%s", datadir, sub);
+	DIR		*d = opendir(p);
+	struct dirent	*de;
+	size_t		 first = *n;
+
+	free(p);
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		size_t	len = strlen(de->d_name);
+
+		if (len > 5 && strcmp(de->d_name + len - 5, ".yaml") == 0 &&
+		    de->d_name[0] != '.') {
+			*v = xreallocarray(*v, *n + 1, sizeof **v);
+			(*v)[(*n)++] = xasprintf("%s/%s", sub, de->d_name);
+		}
+	}
+	closedir(d);
+	sort_items(*v + first, *n - first, sizeof **v, cmp_name);
+}
+
+/* The files catalog_load reads, below datadir, in its order. */
+static char **
+list_sources(const char *datadir, size_t *n)
+{
+	char	**v = xcalloc(2, sizeof *v);
+
+	v[0] = xstrdup("rules/options.yaml");
+	v[1] = xstrdup("rules/models.yaml");
+	*n = 2;
+	list_dir(datadir, "rules/checks", &v, n);
+	list_dir(datadir, "rules/deploy", &v, n);
+	return v;
+}
+
+static void
+free_list(char **v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Size, contents hash and mtime of datadir/rel; -1 when it cannot be read. */
+static int
+hash_source(const char *datadir, const char *rel, struct img_src *out)
+{
+	char		*p = xasprintf("%s/%s", datadir, rel), err[256];
+	size_t		 len;
+	char		*text = read_file(p, SRC_MAX, &len, err, sizeof err);
+	struct stat	 st;
+
+	if (text == NULL || stat(p, &st) != 0) {
+		free(p);
+		free(text);
+		return -1;
+	}
+	free(p);
+	out->size = len;
+	out->hash = sum64((const unsigned char *)text, len);
+	out->mtime_s = st.st_mtim.tv_sec;
+	out->mtime_ns = st.st_mtim.tv_nsec;
+	free(text);
+	return 0;
+}
+
+/*
+ * Is datadir/rel still what s describes? The same size and mtime say so
+ * at the cost of a stat; otherwise (a copy, an install) its contents do.
+ */
+static bool
+source_same(const char *datadir, const char *rel, const struct img_src *s)
+{
+	char		*p = xasprintf("%s/%s", datadir, rel);
+	struct stat	 st;
+	struct img_src	 now;
+	int		 rc = stat(p, &st);
+
+	free(p);
+	if (rc != 0 || (uint64_t)st.st_size != s->size)
+		return false;
+	if (st.st_mtim.tv_sec == s->mtime_s && st.st_mtim.tv_nsec ==
+	    s->mtime_ns)
+		return true;
+	return hash_source(datadir, rel, &now) == 0 && now.size == s->size &&
+	    now.hash == s->hash;
+}
+
+/* ---- the writer ---- */
+
+struct imgw {
+	unsigned char	*b;
+	size_t		 len, cap;
+	uint64_t	*rel;
+	size_t		 nrel, relcap;
+	uint32_t	*st;		/* strings: str_hash & (stcap - 1) */
+	size_t		 stn, stcap;
+};
+
+size_t
+imgw_alloc(struct imgw *w, size_t n)
+{
+	size_t	off = (w->len + 7) & ~(size_t)7;
+
+	if (off + n > w->cap) {
+		size_t	ncap = w->cap ? w->cap : 65536;
+
+		while (ncap < off + n)
+			ncap *= 2;
+		w->b = xrealloc(w->b, ncap);
+		w->cap = ncap;
+	}
+	memset(w->b + w->len, 0, off + n - w->len);
+	w->len = off + n;
+	return off;
+}
+
+size_t
+imgw_copy(struct imgw *w, const void *src, size_t n)
+{
+	size_t	off = imgw_alloc(w, n);
+
+	memcpy(w->b + off, src, n);
+	return off;
+}
+
+void *
+imgw_at(struct imgw *w, size_t off)
+{
+	return w->b + off;
+}
+
+void
+imgw_ptr(struct imgw *w, size_t field, size_t target)
+{
+	uint64_t	v = target;
+
+	memcpy(w->b + field, &v, sizeof v);
+	if (target == 0)
+		return;
+	if (w->nrel == w->relcap) {
+		w->relcap = w->relcap ? w->relcap * 2 : 4096;
+		w->rel = xreallocarray(w->rel, w->relcap, sizeof *w->rel);
+	}
+	w->rel[w->nrel++] = field;
+}
+
+static void
+st_grow(struct imgw *w)
+{
+	size_t		 ncap = w->stcap ? w->stcap * 2 : 4096, i;
+	uint32_t	*nt = xcalloc(ncap, sizeof *nt);
+
+	for (i = 0; i < w->stcap; i++) {
+		if (w->st[i] != 0) {
+			const char	*s = (const char *)w->b + w->st[i];
+			size_t		 j = str_hash(s, strlen(s)) & (ncap - 1);
+
+			while (nt[j] != 0)
+				j = (j + 1) & (ncap - 1);
+			nt[j] = w->st[i];
+		}
+	}
+	free(w->st);
+	w->st = nt;
+	w->stcap = ncap;
+}
+
+size_t
+imgw_str(struct imgw *w, const char *s)
+{
+	size_t	n, i, off;
+
+	if (s == NULL)
+		return 0;
+	n = strlen(s);
+	if ((w->stn + 1) * 2 > w->stcap)
+		st_grow(w);
+	for (i = str_hash(s, n) & (w->stcap - 1); w->st[i] != 0;
+	    i = (i + 1) & (w->stcap - 1))
+		if (strcmp((const char *)w->b + w->st[i], s) == 0)
+			return w->st[i];
+	off = imgw_copy(w, s, n + 1);
+	w->st[i] = (uint32_t)off;
+	w->stn++;
+	return off;
+}
+
+void
+imgw_value(struct imgw *w, size_t off, struct value v)
+{
+	struct value	c;
+
+	memset(&c, 0, sizeof c);
+	c.t = v.t;
+	if (v.t == V_STR || v.t == V_LIST) {
+		memcpy(w->b + off, &c, sizeof c);
+		imgw_ptr(w, off + offsetof(struct value, u.s),
+		    imgw_str(w, v.u.s));
+		return;
+	}
+	if (v.t == V_BOOL)
+		c.u.b = v.u.b;
+	else if (v.t == V_INT)
+		c.u.i = v.u.i;
+	else if (v.t == V_FLOAT)
+		c.u.f = v.u.f;
+	memcpy(w->b + off, &c, sizeof c);
+}
+
+size_t
+imgw_ints(struct imgw *w, const int *v, size_t n)
+{
+	return n > 0 ? imgw_copy(w, v, n * sizeof *v) : 0;
+}
+
+static size_t
+put_strs(struct imgw *w, const char *const *v, size_t n)
+{
+	size_t	off, i;
+
+	if (n == 0)
+		return 0;
+	off = imgw_alloc(w, n * sizeof *v);
+	for (i = 0; i < n; i++)
+		imgw_ptr(w, off + i * sizeof *v, imgw_str(w, v[i]));
+	return off;
+}
+
+static size_t
+put_values(struct imgw *w, const struct value *v, size_t n)
+{
+	size_t	off, i;
+
+	if (n == 0)
+		return 0;
+	off = imgw_alloc(w, n * sizeof *v);
+	for (i = 0; i < n; i++)
+		imgw_value(w, off + i * sizeof *v, v[i]);
+	return off;
+}
+
+#define PTR(base, type, field, target) \
+	imgw_ptr(w, (base) + offsetof(type, field), (target))
+
+static size_t
+put_options(struct imgw *w, const struct option *v, size_t n)
+{
+	size_t	arr = n ? imgw_alloc(w, n * sizeof *v) : 0, i;
+
+	for (i = 0; i < n; i++) {
+		const struct option	*o = &v[i];
+		size_t			 off = arr + i * sizeof *v;
+		struct option		 c;
+
+		memset(&c, 0, sizeof c);
+		c.kind = o->kind;
+		c.type = o->type;
+		c.naliases = o->naliases;
+		c.nchoices = o->nchoices;
+		c.config_ok = o->config_ok;
+		c.modelled = o->modelled;
+		c.line = o->line;
+		memcpy(imgw_at(w, off), &c, sizeof c);
+		PTR(off, struct option, name, imgw_str(w, o->name));
+		PTR(off, struct option, flag, imgw_str(w, o->flag));
+		PTR(off, struct option, aliases,
+		    put_strs(w, o->aliases, o->naliases));
+		imgw_value(w, off + offsetof(struct option, def), o->def);
+		PTR(off, struct option, choices,
+		    put_strs(w, o->choices, o->nchoices));
+		PTR(off, struct option, help, imgw_str(w, o->help));
+		PTR(off, struct option, note, imgw_str(w, o->note));
+		PTR(off, struct option, deprecated,
+		    imgw_str(w, o->deprecated));
+		PTR(off, struct option, label, imgw_str(w, o->label));
+		PTR(off, struct option, hint, imgw_str(w, o->hint));
+	}
+	return arr;
+}
+
+static size_t
+put_fixes(struct imgw *w, const struct fix *v, size_t n)
+{
+	size_t	arr = n ? imgw_alloc(w, n * sizeof *v) : 0, i;
+
+	for (i = 0; i < n; i++) {
+		size_t		off = arr + i * sizeof *v;
+		struct fix	c;
+
+		memset(&c, 0, sizeof c);
+		c.n = v[i].n;
+		memcpy(imgw_at(w, off), &c, sizeof c);
+		PTR(off, struct fix, label, imgw_str(w, v[i].label));
+		PTR(off, struct fix, opt, imgw_ints(w, v[i].opt, v[i].n));
+		PTR(off, struct fix, val, put_values(w, v[i].val, v[i].n));
+	}
+	return arr;
+}
+
+static size_t
+put_assigns(struct imgw *w, const struct assign *v, size_t n)
+{
+	size_t	arr = n ? imgw_alloc(w, n * sizeof *v) : 0, i;
+
+	for (i = 0; i < n; i++) {
+		size_t		off = arr + i * sizeof *v;
+		struct assign	c;
+
+		memset(&c, 0, sizeof c);
+		c.opt = v[i].opt;
+		memcpy(imgw_at(w, off), &c, sizeof c);
+		PTR(off, struct assign, e, expr_to_image(w, v[i].e));
+	}
+	return arr;
+}
+
+/* A rule's file is kept below datadir, made whole again when loaded. */
+static const char *
+rel_path(const char *datadir, const char *path)
+{
+	size_t	n = strlen(datadir);
+
+	if (path != NULL && strncmp(path, datadir, n) == 0 && path[n] == '/')
+		return path + n + 1;
+	return path;
+}
+
+static size_t
+put_rules(struct imgw *w, const struct rule *v, size_t n,
+    const char *datadir)
+{
+	size_t	arr = n ? imgw_alloc(w, n * sizeof *v) : 0, i;
+
+	for (i = 0; i < n; i++) {
+		const struct rule	*r = &v[i];
+		size_t			 off = arr + i * sizeof *v;
+		struct rule		 c;
+
+		memset(&c, 0, sizeof c);
+		c.sev = r->sev;
+		c.stage = r->stage;
+		c.deploy = r->deploy;
+		c.silent = r->silent;
+		c.nfixes = r->nfixes;
+		c.nset = r->nset;
+		c.nsetdefault = r->nsetdefault;
+		c.line = r->line;
+		c.nreads = r->nreads;
+		memcpy(imgw_at(w, off), &c, sizeof c);
+		PTR(off, struct rule, id, imgw_str(w, r->id));
+		PTR(off, struct rule, kind, imgw_str(w, r->kind));
+		PTR(off, struct rule, when, expr_to_image(w, r->when));
+		PTR(off, struct rule, when_src, imgw_str(w, r->when_src));
+		PTR(off, struct rule, message, tmpl_to_image(w, r->message));
+		PTR(off, struct rule, message_src,
+		    imgw_str(w, r->message_src));
+		PTR(off, struct rule, explain, imgw_str(w, r->explain));
+		PTR(off, struct rule, fixes, put_fixes(w, r->fixes, r->nfixes));
+		PTR(off, struct rule, set, put_assigns(w, r->set, r->nset));
+		PTR(off, struct rule, setdefault,
+		    put_assigns(w, r->setdefault, r->nsetdefault));
+		PTR(off, struct rule, before, imgw_str(w, r->before));
+		PTR(off, struct rule, after, imgw_str(w, r->after));
+		PTR(off, struct rule, src_file, imgw_str(w, r->src_file));
+		PTR(off, struct rule, src_func, imgw_str(w, r->src_func));
+		PTR(off, struct rule, src_commit, imgw_str(w, r->src_commit));
+		PTR(off, struct rule, file,
+		    imgw_str(w, rel_path(datadir, r->file)));
+		PTR(off, struct rule, reads, imgw_ints(w, r->reads, r->nreads));
+	}
+	return arr;
+}
+
+static size_t
+put_models(struct imgw *w, const struct model_entry *v, size_t n)
+{
+	size_t	arr = n ? imgw_alloc(w, n * sizeof *v) : 0, i;
+
+	for (i = 0; i < n; i++) {
+		size_t			off = arr + i * sizeof *v;
+		struct model_entry	c;
+
+		memset(&c, 0, sizeof c);
+		c.n = v[i].n;
+		memcpy(imgw_at(w, off), &c, sizeof c);
+		PTR(off, struct model_entry, match, imgw_str(w, v[i].match));
+		PTR(off, struct model_entry, opt,
+		    imgw_ints(w, v[i].opt, v[i].n));
+		PTR(off, struct model_entry, val,
+		    put_values(w, v[i].val, v[i].n));
+	}
+	return arr;
+}
+
+static size_t
+put_commits(struct imgw *w, const struct commit_ref *v, size_t n)
+{
+	size_t	arr = n ? imgw_alloc(w, n * sizeof *v) : 0, i;
+
+	for (i = 0; i < n; i++) {
+		size_t	off = arr + i * sizeof *v;
+
+		PTR(off, struct commit_ref, shortname,
+		    imgw_str(w, v[i].shortname));
+		PTR(off, struct commit_ref, path, imgw_str(w, v[i].path));
+		PTR(off, struct commit_ref, commit, imgw_str(w, v[i].commit));
+	}
+	return arr;
+}
+
+static size_t
+put_catalog(struct imgw *w, const struct catalog *cat, const char *datadir)
+{
+	struct catalog	c;
+	size_t		off;
+
+	memset(&c, 0, sizeof c);
+	c.nopts = cat->nopts;
+	c.nrules = cat->nrules;
+	c.ndrules = cat->ndrules;
+	c.nmodels = cat->nmodels;
+	c.ncommits = cat->ncommits;
+	c.hcap = cat->hcap;
+	c.fcap = cat->fcap;
+	c.nflags = cat->nflags;
+	c.nroles = cat->nroles;
+	off = imgw_copy(w, &c, sizeof c);
+	PTR(off, struct catalog, opts, put_options(w, cat->opts, cat->nopts));
+	PTR(off, struct catalog, rules,
+	    put_rules(w, cat->rules, cat->nrules, datadir));
+	PTR(off, struct catalog, drules,
+	    put_rules(w, cat->drules, cat->ndrules, datadir));
+	PTR(off, struct catalog, models,
+	    put_models(w, cat->models, cat->nmodels));
+	PTR(off, struct catalog, commits,
+	    put_commits(w, cat->commits, cat->ncommits));
+	PTR(off, struct catalog, hash, imgw_ints(w, cat->hash, cat->hcap));
+	PTR(off, struct catalog, fhash, imgw_ints(w, cat->fhash, cat->fcap));
+	return off;
+}
+
+static void
+imgw_free(struct imgw *w)
+{
+	free(w->b);
+	free(w->rel);
+	free(w->st);
+}
+
+static int
+fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* The whole image of cat in w; -1 when a source cannot be read. */
+static int
+build(struct imgw *w, const struct catalog *cat, const char *datadir,
+    char *err, size_t errlen)
+{
+	struct img_hdr	 h;
+	char		**srcs;
+	size_t		  nsrcs, i, soff, roff, stoff;
+
+	memset(w, 0, sizeof *w);
+	imgw_alloc(w, sizeof h);
+	memset(&h, 0, sizeof h);
+	memcpy(h.magic, IMG_MAGIC, sizeof IMG_MAGIC);
+	h.version = IMG_VERSION;
+	h.ptrsize = sizeof(void *);
+	snprintf(h.srcid, sizeof h.srcid, "%s", PDWIZ_SRC_ID);
+	h.cat = put_catalog(w, cat, datadir);
+	srcs = list_sources(datadir, &nsrcs);
+	soff = imgw_alloc(w, nsrcs * sizeof(struct img_src));
+	for (i = 0; i < nsrcs; i++) {
+		struct img_src	s;
+
+		memset(&s, 0, sizeof s);
+		if (hash_source(datadir, srcs[i], &s) != 0) {
+			fail(err, errlen, "%s/%s: cannot read", datadir,
+			    srcs[i]);
+			free_list(srcs, nsrcs);
+			return -1;
+		}
+		s.path = imgw_str(w, srcs[i]);
+		memcpy(imgw_at(w, soff + i * sizeof s), &s, sizeof s);
+	}
+	free_list(srcs, nsrcs);
+	h.srcs = soff;
+	h.nsrcs = nsrcs;
+	/* No strings after this point: the table is final. */
+	stoff = imgw_copy(w, w->st, w->stcap * sizeof *w->st);
+	h.strtab = stoff;
+	h.strcap = w->stcap;
+	roff = imgw_copy(w, w->rel, w->nrel * sizeof *w->rel);
+	h.relocs = roff;
+	h.nrelocs = w->nrel;
+	h.size = w->len;
+	h.sum = sum64(w->b + sizeof h, w->len - sizeof h);
+	memcpy(w->b, &h, sizeof h);
+	return 0;
+}
+
+/* ---- the loader ---- */
+
+struct mapped {
+	unsigned char	*base;
+	size_t		 size;
+	char		*path;
+	bool		 adopted;
+};
+
+/* An adopted image stays mapped: intern() hands out its strings. */
+static struct mapped	live;
+
+/* Check the header and relocate base[0..size) in place; NULL or why not. */
+static const char *
+relocate(unsigned char *base, size_t size)
+{
+	struct img_hdr	 h;
+	uint64_t	*rel;
+	size_t		 i;
+
+	if (size < sizeof h)
+		return "shorter than its header";
+	memcpy(&h, base, sizeof h);
+	if (memcmp(h.magic, IMG_MAGIC, sizeof IMG_MAGIC) != 0)
+		return "not a pdwiz catalog image";
+	if (h.version != IMG_VERSION || h.ptrsize != sizeof(void *))
+		return "written in another format";
+	if (PDWIZ_SRC_ID[0] == '\0' || strncmp(h.srcid, PDWIZ_SRC_ID,
+	    sizeof h.srcid) != 0)
+		return "written by another build of pdwiz";
+	if (h.size != size)
+		return "damaged (its size is wrong)";
+	if (sum64(base + sizeof h, size - sizeof h) != h.sum)
+		return "damaged (its checksum is wrong)";
+	if (h.relocs % 8 != 0 || h.relocs > size || h.nrelocs >
+	    (size - h.relocs) / 8 || h.strtab % 8 != 0 || h.strtab > size ||
+	    h.strcap > (size - h.strtab) / 4 || h.srcs % 8 != 0 ||
+	    h.srcs > size || h.nsrcs > (size - h.srcs) /
+	    sizeof(struct img_src) || h.cat % 8 != 0 ||
+	    h.cat + sizeof(struct catalog) > size)
+		return "damaged (a table is out of bounds)";
+	rel = (uint64_t *)(void *)(base + h.relocs);
+	for (i = 0; i < h.nrelocs; i++) {
+		uint64_t	f = rel[i], t;
+
+		if (f % 8 != 0 || f < sizeof h || f + 8 > size)
+			return "damaged (a relocation is out of bounds)";
+		memcpy(&t, base + f, sizeof t);
+		if (t < sizeof h || t >= size)
+			return "damaged (a pointer is out of bounds)";
+		t += (uint64_t)(uintptr_t)base;
+		memcpy(base + f, &t, sizeof t);
+	}
+	return NULL;
+}
+
+/* Same files, same contents as when it was written? NULL or which not. */
+static char *
+stale_source(const unsigned char *base, const char *datadir)
+{
+	struct img_hdr		 h;
+	const struct img_src	*s;
+	char			**now, *why = NULL;
+	size_t			  n, i;
+
+	memcpy(&h, base, sizeof h);
+	s = (const struct img_src *)(const void *)(base + h.srcs);
+	now = list_sources(datadir, &n);
+	for (i = 0; i < n || i < h.nsrcs; i++) {
+		const char	*was = i < h.nsrcs && s[i].path < h.size ?
+		    (const char *)base + s[i].path : NULL;
+
+		if (i >= n || was == NULL || strcmp(was, now[i]) != 0) {
+			why = xasprintf("the set of rule files changed (%s)",
+			    i < n ? now[i] : was ? was : "?");
+			break;
+		}
+		if (!source_same(datadir, now[i], &s[i])) {
+			why = xasprintf("%s changed since it was compiled",
+			    now[i]);
+			break;
+		}
+	}
+	free_list(now, n);
+	return why;
+}
+
+static int
+map_file(const char *path, struct mapped *m, char *why, size_t whylen)
+{
+	int		fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat	st;
+	void		*p;
+
+	if (fd < 0)
+		return fail(why, whylen, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (uint64_t)st.st_size > IMG_MAX) {
+		close(fd);
+		return fail(why, whylen, "%s: not a regular file of a sane "
+		    "size", path);
+	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return fail(why, whylen, "%s: %s", path, strerror(errno));
+	m->base = p;
+	m->size = (size_t)st.st_size;
+	return 0;
+}
+
+/* The rules' files, made whole below datadir again. */
+static void
+fix_rule_files(struct rule *v, size_t n, const char *datadir)
+{
+	const char	*rel = NULL, *abs = NULL;
+	size_t		 i;
+
+	for (i = 0; i < n; i++) {
+		if (v[i].file == NULL || v[i].file[0] == '/')
+			continue;
+		if (v[i].file != rel) {
+			char	*p = xasprintf("%s/%s", datadir, v[i].file);
+
+			rel = v[i].file;
+			abs = intern(p);
+			free(p);
+		}
+		v[i].file = abs;
+	}
+}
+
+static struct catalog *
+use_image(const struct mapped *m, const char *datadir)
+{
+	struct img_hdr	 h;
+	struct catalog	*cat = xmalloc(sizeof *cat);
+
+	memcpy(&h, m->base, sizeof h);
+	memcpy(cat, m->base + h.cat, sizeof *cat);
+	cat->dir = intern(datadir);
+	cat->image = m->base;
+	return cat;
+}
+
+struct catalog *
+catimg_load(const char *datadir, char *why, size_t whylen)
+{
+	char		*path = xasprintf("%s/%s", datadir, CATIMG_FILE);
+	struct mapped	 m = { 0 };
+	struct img_hdr	 h;
+	const char	*bad;
+	char		*stale;
+	struct catalog	*cat;
+
+	if (live.base != NULL) {
+		if (strcmp(live.path, path) != 0) {
+			fail(why, whylen, "%s: another image is in use", path);
+			free(path);
+			return NULL;
+		}
+		free(path);
+		if ((stale = stale_source(live.base, datadir)) != NULL) {
+			fail(why, whylen, "%s", stale);
+			free(stale);
+			return NULL;
+		}
+		return use_image(&live, datadir);
+	}
+	if (map_file(path, &m, why, whylen) != 0) {
+		free(path);
+		return NULL;
+	}
+	if ((bad = relocate(m.base, m.size)) != NULL ||
+	    (stale = stale_source(m.base, datadir)) != NULL) {
+		if (bad != NULL)
+			fail(why, whylen, "%s: %s", path, bad);
+		else {
+			fail(why, whylen, "%s", stale);
+			free(stale);
+		}
+		munmap(m.base, m.size);
+		free(path);
+		return NULL;
+	}
+	memcpy(&h, m.base, sizeof h);
+	if (intern_adopt((const char *)m.base,
+	    (const uint32_t *)(const void *)(m.base + h.strtab),
+	    h.strcap) != 0) {
+		fail(why, whylen, "%s: its strings clash with ones already in "
+		    "use", path);
+		munmap(m.base, m.size);
+		free(path);
+		return NULL;
+	}
+	cat = (struct catalog *)(void *)(m.base + h.cat);
+	fix_rule_files(cat->rules, cat->nrules, datadir);
+	fix_rule_files(cat->drules, cat->ndrules, datadir);
+	mprotect(m.base, m.size, PROT_READ);
+	m.path = path;
+	m.adopted = true;
+	live = m;
+	return use_image(&live, datadir);
+}
+
+/*
+ * Read w back as the loader would, into a private copy, and write that
+ * again: the two images must be the same to the byte.
+ */
+static int
+verify(struct imgw *w, const char *datadir, char *err, size_t errlen)
+{
+	unsigned char	*copy = xmalloc(w->len);
+	struct img_hdr	 h;
+	struct imgw	 again;
+	const char	*bad;
+	int		 rc = -1;
+
+	memcpy(copy, w->b, w->len);
+	memcpy(&h, copy, sizeof h);
+	if ((bad = relocate(copy, w->len)) != NULL)
+		fail(err, errlen, "the image does not read back: %s", bad);
+	else if (build(&again, (const struct catalog *)(void *)
+	    (copy + h.cat), datadir, err, errlen) == 0) {
+		if (again.len != w->len || memcmp(again.b, w->b, w->len) != 0)
+			fail(err, errlen, "the image read back differs from "
+			    "what was written");
+		else
+			rc = 0;
+	}
+	if (bad == NULL)
+		imgw_free(&again);
+	free(copy);
+	return rc;
+}
+
+int
+catimg_write(const struct catalog *cat, const char *datadir,
+    const char *path, char *err, size_t errlen)
+{
+	struct imgw	w;
+	int		rc;
+
+	if (PDWIZ_SRC_ID[0] == '\0')
+		return fail(err, errlen, "this build of pdwiz has no source "
+		    "id, so its images could never be used");
+	if (build(&w, cat, datadir, err, errlen) != 0) {
+		imgw_free(&w);
+		return -1;
+	}
+	rc = verify(&w, datadir, err, errlen);
+	if (rc == 0)
+		rc = write_file_atomic(path, (const char *)w.b, w.len, err,
+		    errlen);
+	imgw_free(&w);
+	return rc;
+}
