@@ -74,7 +74,7 @@ deps:
 run: deps pdwiz
 	./pdwiz
 
-unit: $(TESTS)
+unit: $(TESTS) rules/catalog.img
 	@set -e; for t in $(TESTS); do echo "== $$t"; \
 	    PDWIZ_DATADIR=$(CURDIR) $$t; done
 

@@ -87,6 +87,7 @@ version(void)
 	printf("rules: %zu checks, %zu deployment checks, %zu options, "
 	    "read from sgl-project/sglang at:\n", cat->nrules, cat->ndrules,
 	    cat->nopts);
+	printf("catalog: %s\n", cat->origin);
 	for (i = 0; i < cat->ncommits; i++)
 		printf("  %-8s %s %s\n", cat->commits[i].shortname ?
 		    cat->commits[i].shortname : "", cat->commits[i].commit ?

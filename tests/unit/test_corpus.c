@@ -215,8 +215,13 @@ main(void)
 	};
 	int	rc;
 
+	/* The image first: it is adopted only before the YAML is read. */
+	cat = test_catalog_image();
+	rc = cmocka_run_group_tests_name("corpus, compiled image", tests,
+	    NULL, NULL);
+	catalog_free(cat);
 	cat = test_catalog();
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	rc |= cmocka_run_group_tests_name("corpus, YAML", tests, NULL, NULL);
 	catalog_free(cat);
 	intern_free_all();
 	return rc;

@@ -25,4 +25,22 @@ test_catalog(void)
 	return cat;
 }
 
+/*
+ * The same from the compiled image (make builds it); fails when the image
+ * is not used. Call it before anything interns the YAML's strings.
+ */
+static inline struct catalog *
+test_catalog_image(void)
+{
+	const char	*dir = getenv("PDWIZ_DATADIR");
+	char		 err[2048];
+	struct catalog	*cat = catalog_open(dir ? dir : ".", err, sizeof err);
+
+	if (cat == NULL)
+		fail_msg("catalog: %s", err);
+	if (cat->image == NULL)
+		fail_msg("catalog not from its image: %s", cat->origin);
+	return cat;
+}
+
 #endif

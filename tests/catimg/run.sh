@@ -1,0 +1,120 @@
+#!/bin/sh
+# The compiled catalog (rules/catalog.img), as pdwiz uses it: used when it
+# matches its sources, never when it is stale or damaged, and checks give
+# the same results with it as from the YAML. Prints "N passed, N failed".
+# PDWIZ may point at another build (the ASan one).
+cd "$(dirname "$0")/../.." || exit 2
+PDWIZ=${PDWIZ:-$PWD/pdwiz}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# origin DATADIR: the catalog line of pdwiz --version
+origin() {
+	PDWIZ_DATADIR=$1 "$PDWIZ" --version 2>&1 | sed -n 's/^catalog: //p'
+}
+# expect_origin NAME DATADIR PATTERN
+expect_origin() {
+	o=$(origin "$2")
+	case "$o" in
+	$3) ok ;;
+	*) bad "$1: catalog: '$o', want '$3'" ;;
+	esac
+}
+
+# The source tree's image, built by make, is the one in use.
+expect_origin "source tree uses its image" "$PWD" "compiled image $PWD/rules/catalog.img"
+
+o=$(PDWIZ_NO_IMAGE=1 PDWIZ_DATADIR=$PWD "$PDWIZ" --version | sed -n 's/^catalog: //p')
+case "$o" in "YAML in $PWD/rules (image not used: PDWIZ_NO_IMAGE is set)") ok ;;
+*) bad "PDWIZ_NO_IMAGE: '$o'" ;; esac
+
+# Same results from the image and from the YAML, text and JSON, on every
+# example, every bad input and every deployment of the corpus.
+n=0
+for f in share/examples/* tests/bad/files/* tests/deploy/corpus/*; do
+	[ -f "$f" ] || continue
+	for fmt in text json; do
+		PDWIZ_DATADIR=$PWD "$PDWIZ" check --format $fmt "$f" \
+		    >"$T/img" 2>&1; a=$?
+		PDWIZ_NO_IMAGE=1 PDWIZ_DATADIR=$PWD "$PDWIZ" check \
+		    --format $fmt "$f" >"$T/yaml" 2>&1; b=$?
+		if [ "$a" != "$b" ] || ! cmp -s "$T/img" "$T/yaml"; then
+			bad "image and YAML differ on $f ($fmt): exit $a vs $b"
+			diff "$T/img" "$T/yaml" | head -10
+		else
+			n=$((n + 1))
+		fi
+	done
+done
+[ "$n" -gt 50 ] && ok || bad "only $n files compared"
+for id in stg-backend xs-gpu-collision tb-ib-none; do
+	a=$(PDWIZ_DATADIR=$PWD "$PDWIZ" explain $id 2>&1)
+	b=$(PDWIZ_NO_IMAGE=1 PDWIZ_DATADIR=$PWD "$PDWIZ" explain $id 2>&1)
+	[ "$a" = "$b" ] && ok || bad "explain $id differs between image and YAML"
+done
+a=$(PDWIZ_DATADIR=$PWD "$PDWIZ" rules --format json)
+b=$(PDWIZ_NO_IMAGE=1 PDWIZ_DATADIR=$PWD "$PDWIZ" rules --format json)
+[ "$a" = "$b" ] && ok || bad "rules --format json differs between image and YAML"
+
+# A copy of the data directory with an image of its own.
+D=$T/data
+mkdir -p "$D"
+cp -R rules forms "$D"/
+rm -f "$D/rules/catalog.img"
+expect_origin "no image: YAML" "$D" "YAML in $D/rules (image not used: *No such file*)"
+if PDWIZ_DATADIR=$D "$PDWIZ" compile-catalog >"$T/out" 2>&1; then ok; else
+	bad "compile-catalog: $(cat "$T/out")"; fi
+expect_origin "compiled copy is used" "$D" "compiled image $D/rules/catalog.img"
+cp "$D/rules/catalog.img" "$T/good.img"
+
+# Touched but unchanged sources (a copy, an install): still used.
+touch "$D"/rules/checks/*.yaml
+expect_origin "touched sources, same contents" "$D" "compiled image*"
+
+# An edited source makes the image stale: the YAML is read, and says why.
+printf '# edited\n' >>"$D/rules/checks/10-pd.yaml"
+expect_origin "edited source" "$D" "YAML in*rules/checks/10-pd.yaml changed since it was compiled)"
+cp rules/checks/10-pd.yaml "$D/rules/checks/10-pd.yaml"
+expect_origin "source restored" "$D" "compiled image*"
+
+# A rule file added or removed.
+printf "rules: []\n" >"$D/rules/checks/99-extra.yaml"
+expect_origin "added rule file" "$D" "YAML in*rule files changed*"
+rm "$D/rules/checks/99-extra.yaml"
+expect_origin "added file removed" "$D" "compiled image*"
+
+# Damage: a flipped byte in the middle, a truncated file, garbage, empty.
+size=$(wc -c <"$T/good.img")
+cp "$T/good.img" "$D/rules/catalog.img"
+printf '\377' | dd of="$D/rules/catalog.img" bs=1 seek=$((size / 2)) \
+    conv=notrunc 2>/dev/null
+cmp -s "$T/good.img" "$D/rules/catalog.img" && bad "byte was not flipped"
+expect_origin "flipped byte" "$D" "YAML in*damaged*"
+head -c $((size - 100)) "$T/good.img" >"$D/rules/catalog.img"
+expect_origin "truncated" "$D" "YAML in*damaged*"
+head -c 5000 /dev/urandom >"$D/rules/catalog.img"
+expect_origin "garbage" "$D" "YAML in*not a pdwiz catalog image*"
+: >"$D/rules/catalog.img"
+expect_origin "empty" "$D" "YAML in*"
+# Written by another build: the header's build id differs.
+cp "$T/good.img" "$D/rules/catalog.img"
+printf 'X' | dd of="$D/rules/catalog.img" bs=1 seek=16 conv=notrunc 2>/dev/null
+expect_origin "another build" "$D" "YAML in*another build of pdwiz*"
+# Damaged image, but checks still work (from the YAML).
+PDWIZ_DATADIR=$D "$PDWIZ" check -- --model-path m --tp-sizee 2 >"$T/out" 2>&1
+[ $? = 1 ] && grep -q "unrecognized arguments" "$T/out" && ok ||
+    bad "check with a damaged image: $(head -3 "$T/out")"
+
+# A rules error stays a rules error with file:line (the YAML is read).
+cp "$T/good.img" "$D/rules/catalog.img"
+printf 'rules: [\n' >"$D/rules/checks/10-pd.yaml"
+PDWIZ_DATADIR=$D "$PDWIZ" check -- --model-path m >"$T/out" 2>&1
+[ $? = 2 ] && grep -q "10-pd.yaml:" "$T/out" && ok ||
+    bad "broken rules with a stale image: $(head -3 "$T/out")"
+
+echo "catalog image: $pass passed, $fail failed"
+[ "$fail" = 0 ]
