@@ -116,7 +116,7 @@ check: deps all
 	@$(MAKE) --no-print-directory valgrind
 	@echo "make check: all suites passed"
 
-bench: pdwiz $(BUILD)/bench/bench_engine $(BUILD)/bench/bench_wizard
+bench: pdwiz rules/catalog.img $(BUILD)/bench/bench_engine $(BUILD)/bench/bench_wizard
 	@sh tests/bench/run.sh $(BUILD)
 
 $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libpdwiz.a
@@ -130,12 +130,12 @@ coverage: pdwiz
 	./pdwiz coverage --sglang-catalog $(SGLANG_CATALOG) > rules/COVERAGE.txt
 	@echo "wrote rules/COVERAGE.txt"
 
-install: pdwiz
+install: pdwiz rules/catalog.img
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/rules/checks \
 	    $(DESTDIR)$(DATADIR)/rules/deploy $(DESTDIR)$(DATADIR)/forms \
 	    $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR)
 	install -m 755 pdwiz $(DESTDIR)$(BINDIR)/pdwiz
-	install -m 644 rules/*.yaml $(DESTDIR)$(DATADIR)/rules/
+	install -m 644 rules/*.yaml rules/catalog.img $(DESTDIR)$(DATADIR)/rules/
 	install -m 644 rules/checks/*.yaml $(DESTDIR)$(DATADIR)/rules/checks/
 	if ls rules/deploy/*.yaml >/dev/null 2>&1; then \
 	    install -m 644 rules/deploy/*.yaml $(DESTDIR)$(DATADIR)/rules/deploy/; fi
@@ -150,7 +150,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf build build-asan build-fuzz pdwiz
+	rm -rf build build-asan build-fuzz pdwiz rules/catalog.img
 
 # ---- fuzzing (libFuzzer, clang; see tests/fuzz/README.md) ----
 # make fuzz [FUZZ_SECONDS=60] [FUZZ_RUNS=n] [FUZZ="name ..."]

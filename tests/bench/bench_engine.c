@@ -124,33 +124,117 @@ keystroke(const char *dir)
 	return 0;
 }
 
+/* One run of a command line split at spaces; wall seconds, peak RSS in KiB. */
 static int
-exec_bench(int n, char **argv)
+run_once(const char *line, double *wall, long *rss)
 {
-	double		 total = 0;
-	long		 maxrss = 0;
-	int		 i;
+	char		*copy = xstrdup(line), *argv[32], *save = NULL, *w;
+	int		 argc = 0, st;
+	struct rusage	 ru;
+	double		 t0;
+	pid_t		 pid;
 
-	for (i = 0; i < n; i++) {
-		struct rusage	ru;
-		int		st;
-		double		t0 = now();
-		pid_t		pid = fork();
-
-		if (pid == 0) {
-			if (freopen("/dev/null", "w", stdout) == NULL)
-				_exit(127);
-			execvp(argv[0], argv);
+	for (w = strtok_r(copy, " ", &save); w != NULL && argc < 31;
+	    w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	t0 = now();
+	if ((pid = fork()) == 0) {
+		if (freopen("/dev/null", "w", stdout) == NULL)
 			_exit(127);
-		}
-		if (pid < 0 || wait4(pid, &st, 0, &ru) < 0)
-			return 2;
-		total += now() - t0;
-		if (ru.ru_maxrss > maxrss)
-			maxrss = ru.ru_maxrss;
+		execvp(argv[0], argv);
+		_exit(127);
 	}
-	printf("%-44.44s %8.2f ms/run  peak RSS %6.2f MiB\n", argv[0],
-	    total * 1e3 / n, (double)maxrss / 1024.0);
+	if (pid < 0 || wait4(pid, &st, 0, &ru) < 0) {
+		free(copy);
+		return -1;
+	}
+	*wall = now() - t0;
+	*rss = ru.ru_maxrss;
+	free(copy);
+	return WIFEXITED(st) && WEXITSTATUS(st) != 127 ? 0 : -1;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double
+median(double *v, size_t n)
+{
+	sort_items(v, n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * race N LABEL CMD LABEL CMD ...: the commands in turn, round after round
+ * (A B C A B C ...), so that a drift in the machine's speed falls on all
+ * of them alike. Prints each one's median wall time and peak RSS, and the
+ * median over rounds of each command's time against the first's.
+ */
+#define RACE_MAX	8
+static int
+race(int n, int argc, char **argv)
+{
+	int		 k = argc / 2, i, j;
+	double		*t[RACE_MAX], *ratio;
+	long		 rss[RACE_MAX] = { 0 };
+
+	if (n < 1 || k < 1 || k > RACE_MAX || argc % 2 != 0)
+		return 2;
+	for (j = 0; j < k; j++)
+		t[j] = xcalloc((size_t)n, sizeof **t);
+	ratio = xcalloc((size_t)n, sizeof *ratio);
+	for (i = -1; i < n; i++) {		/* round -1 warms up */
+		for (j = 0; j < k; j++) {
+			double	w;
+			long	r;
+
+			if (run_once(argv[2 * j + 1], &w, &r) != 0) {
+				fprintf(stderr, "race: cannot run %s\n",
+				    argv[2 * j + 1]);
+				return 2;
+			}
+			if (i < 0)
+				continue;
+			t[j][i] = w;
+			if (r > rss[j])
+				rss[j] = r;
+		}
+	}
+	printf("  %-26s %10s %10s %10s %13s\n", "", "median ms", "min ms",
+	    "max ms", "peak RSS MiB");
+	for (j = 0; j < k; j++) {
+		double	med;
+
+		/* Sort a copy: the rounds stay paired for the ratios. */
+		memcpy(ratio, t[j], (size_t)n * sizeof *ratio);
+		med = median(ratio, (size_t)n);
+		printf("  %-26.26s %10.2f %10.2f %10.2f %13.2f\n", argv[2 * j],
+		    med * 1e3, ratio[0] * 1e3, ratio[n - 1] * 1e3,
+		    (double)rss[j] / 1024.0);
+	}
+	for (j = 1; j < k; j++) {
+		double	r;
+
+		for (i = 0; i < n; i++)
+			ratio[i] = t[0][i] / t[j][i];
+		r = median(ratio, (size_t)n);
+		if (r >= 1)
+			printf("  %s takes %.2fx the time of %s", argv[0], r,
+			    argv[2 * j]);
+		else
+			printf("  %s is %.1fx faster than %s", argv[0], 1 / r,
+			    argv[2 * j]);
+		printf(" (median of %d paired rounds)\n", n);
+	}
+	free(ratio);
+	for (j = 0; j < k; j++)
+		free(t[j]);
 	return 0;
 }
 
@@ -159,9 +243,9 @@ main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "keystroke") == 0)
 		return keystroke(argv[2]);
-	if (argc >= 4 && strcmp(argv[1], "exec") == 0)
-		return exec_bench(atoi(argv[2]), argv + 3);
+	if (argc >= 5 && strcmp(argv[1], "race") == 0)
+		return race(atoi(argv[2]), argc - 3, argv + 3);
 	fprintf(stderr, "usage: bench_engine keystroke DATADIR | "
-	    "exec N CMD ARGS...\n");
+	    "race N LABEL 'CMD ARGS' [LABEL 'CMD ARGS' ...]\n");
 	return 2;
 }

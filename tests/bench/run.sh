@@ -46,7 +46,24 @@ python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct \
 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct \
   --disaggregation-mode decode --port 30001 --base-gpu-id 1 --disaggregation-ib-device mlx5_roce0
 SH
-echo "== whole process, 30 runs each (mean wall time, peak RSS)"
-$B exec 30 ./pdwiz check "$T/two.sh"
-$B exec 30 python3 -c pass
-$B exec 30 /bin/true
+echo "== startup: \`pdwiz check\` of a 2-command script as a whole process"
+echo "   (alternating A B C D, 41 rounds, the first a warm-up; load: $(cut -d' ' -f1-3 /proc/loadavg))"
+$B race 40 "pdwiz check" "$PWD/pdwiz check $T/two.sh" \
+    "pdwiz check, YAML" "env PDWIZ_NO_IMAGE=1 $PWD/pdwiz check $T/two.sh" \
+    "python3 -c pass" "python3 -c pass" \
+    "/bin/true" "/bin/true"
+echo "   goals: within 3x of /bin/true, at least 10x faster than python3, peak RSS under 8 MiB"
+case $(cut -d' ' -f1 /proc/loadavg) in
+0.[0-4]*) ;;
+*) echo "   note: the machine is loaded; these ratios are not a result" ;;
+esac
+if command -v valgrind >/dev/null 2>&1; then
+	valgrind --tool=callgrind --callgrind-out-file="$T/cg" ./pdwiz check \
+	    "$T/two.sh" >/dev/null 2>"$T/cg.err"
+	printf '   instructions (callgrind, whole process): %s (goal: under 3,000,000)\n' \
+	    "$(sed -n 's/.*Collected : //p' "$T/cg.err")"
+	PDWIZ_NO_IMAGE=1 valgrind --tool=callgrind --callgrind-out-file="$T/cg2" \
+	    ./pdwiz check "$T/two.sh" >/dev/null 2>"$T/cg.err"
+	printf '   instructions, from the YAML:              %s\n' \
+	    "$(sed -n 's/.*Collected : //p' "$T/cg.err")"
+fi
