@@ -26,7 +26,7 @@ cmd_compile_catalog(int argc, char **argv)
 		fprintf(stderr, "usage: pdwiz compile-catalog [-o FILE]\n");
 		return EXIT_USAGE;
 	}
-	if ((dir = catalog_find_datadir(pdwiz_argv0)) == NULL) {
+	if ((dir = catalog_find_datadir(NULL)) == NULL) {
 		fprintf(stderr, "pdwiz: cannot find the rules directory; set "
 		    "PDWIZ_DATADIR to the folder that holds rules/ and forms/\n");
 		free(out);

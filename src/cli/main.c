@@ -46,17 +46,9 @@ usage(FILE *f)
 struct catalog *
 cli_load_catalog(void)
 {
-	char		*dir = catalog_find_datadir(pdwiz_argv0);
 	char		 err[2048];
-	struct catalog	*cat;
+	struct catalog	*cat = catalog_open_default(err, sizeof err);
 
-	if (dir == NULL) {
-		fprintf(stderr, "pdwiz: cannot find the rules directory; set "
-		    "PDWIZ_DATADIR to the folder that holds rules/ and forms/\n");
-		return NULL;
-	}
-	cat = catalog_open(dir, err, sizeof err);
-	free(dir);
 	if (cat == NULL)
 		fprintf(stderr, "pdwiz: %s\n", err);
 	return cat;

@@ -1144,6 +1144,22 @@ catalog_open(const char *datadir, char *err, size_t errlen)
 	return cat;
 }
 
+struct catalog *
+catalog_open_default(char *err, size_t errlen)
+{
+	char		*dir = catalog_find_datadir(NULL);
+	struct catalog	*cat;
+
+	if (dir == NULL) {
+		snprintf(err, errlen, "cannot find the rules directory; set "
+		    "PDWIZ_DATADIR to the folder that holds rules/ and forms/");
+		return NULL;
+	}
+	cat = catalog_open(dir, err, errlen);
+	free(dir);
+	return cat;
+}
+
 int
 catalog_check_text(const struct catalog *base, enum catalog_text what,
     const char *name, const char *text, size_t len, char *err, size_t errlen)

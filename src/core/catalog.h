@@ -125,6 +125,8 @@ struct catalog	*catalog_load(const char *datadir, char *err, size_t errlen);
  * cat->origin says which, and why the image was not used.
  */
 struct catalog	*catalog_open(const char *datadir, char *err, size_t errlen);
+/* The same for the data directory catalog_find_datadir finds. */
+struct catalog	*catalog_open_default(char *err, size_t errlen);
 void		 catalog_free(struct catalog *);
 
 int		 catalog_find(const struct catalog *, const char *name);
