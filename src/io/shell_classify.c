@@ -1,4 +1,7 @@
-/* shell_classify.c - what a command runs: wrappers, env, python -m, sglang serve. */
+/*
+ * shell_classify.c - what a command runs, past wrappers (nohup, env, uv
+ * run, ...): python -m MODULE, sglang serve, sgl-router.
+ */
 
 #include "io/shell_int.h"
 

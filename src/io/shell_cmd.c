@@ -1,13 +1,12 @@
-/* shell_cmd.c - assemble simple commands: words, assignments, builtins, environments. */
+/*
+ * shell_cmd.c - assemble simple commands: words, assignments, builtins and
+ * environments.
+ */
 
 #include "io/shell_int.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/*
- * Commands.
- */
 
 /*
  * Set a variable in t (the script's or a command's own) to a copy of value.

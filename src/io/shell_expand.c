@@ -5,10 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * Expansion.
- */
-
 /* Count produced bytes; past the limit, stop producing. */
 bool
 sh_x_budget(struct parser *p, size_t n)

@@ -5,10 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * Lexer.
- */
-
 bool
 sh_is_name_start(int c)
 {

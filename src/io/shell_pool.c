@@ -1,4 +1,7 @@
-/* shell_pool.c - the shell reader's growable arrays, errors, string pool and variable tables. */
+/*
+ * shell_pool.c - the shell reader's growable arrays, error messages,
+ * string pool and variable tables.
+ */
 
 #include "io/shell_int.h"
 
