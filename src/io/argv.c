@@ -3,6 +3,7 @@
 #include "io/argv.h"
 #include "core/util.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,17 +25,20 @@ is_flagword(const char *s)
 	return s[0] == '-' && s[1] != '\0' && !looks_negative_number(s);
 }
 
-/* Resolve a flag spelling, allowing unique prefixes like argparse does. */
+/*
+ * Resolve a flag spelling, allowing unique prefixes like argparse does.
+ * Returns the option, -1 if none, or -2 if the prefix is ambiguous (the
+ * first candidates are then listed in amb).
+ */
 static int
 find_flag(const struct catalog *cat, const char *flag, bool *negated,
-    char *amb, size_t amblen)
+    struct buf *amb)
 {
 	int	o = catalog_find_flag(cat, flag);
 	size_t	i, a, len, matches = 0;
 	int	found = -1;
 
 	*negated = false;
-	amb[0] = '\0';
 	if (o >= 0)
 		return o;
 	/* --no-x for BooleanOptionalAction */
@@ -60,12 +64,9 @@ find_flag(const struct catalog *cat, const char *flag, bool *negated,
 			const char	*f = a == 0 ? op->flag : op->aliases[a - 1];
 
 			if (f != NULL && strncmp(f, flag, len) == 0) {
-				if (matches < 6) {
-					size_t	used = strlen(amb);
-
-					snprintf(amb + used, amblen - used,
-					    "%s%s", matches ? ", " : "", f);
-				}
+				if (matches < 6)
+					buf_printf(amb, "%s%s",
+					    matches ? ", " : "", f);
 				matches++;
 				found = (int)i;
 			}
@@ -142,167 +143,218 @@ set_from(struct config *cfg, int o, struct value v, const struct argword *w)
 	config_set(cfg, o, v, (enum source)w->src, w->line, w->col);
 }
 
+/* The words being parsed and what parsing them has gathered so far. */
+struct wparse {
+	const struct catalog	*cat;
+	const struct argword	*w;
+	size_t			 n;
+	struct config		*cfg;
+	struct result		*out;
+	struct buf		 extras;	/* unrecognized words */
+	struct buf		 hints;		/* did you mean ...? */
+	const struct argword	*first;		/* first unrecognized word */
+	size_t			 nsug;		/* suggestions looked up */
+};
+
 static void
-unrecognized(const struct catalog *cat, struct buf *extras,
-    const struct argword **first, struct buf *hints, size_t *nsug,
-    const struct argword *w)
+unrecognized(struct wparse *ps, const struct argword *w)
 {
-	if (extras->len > 0)
-		buf_putc(extras, ' ');
-	buf_puts(extras, w->text);
-	if (*first == NULL)
-		*first = w;
+	if (ps->extras.len > 0)
+		buf_putc(&ps->extras, ' ');
+	buf_puts(&ps->extras, w->text);
+	if (ps->first == NULL)
+		ps->first = w;
 	/* Suggestions for the first few only: each costs a catalog scan. */
-	if (is_flagword(w->text) && (*nsug)++ < 16) {
-		char		 flag[256];
+	if (is_flagword(w->text) && ps->nsug++ < 16) {
 		const char	*eq = strchr(w->text, '=');
+		char		*flag = eq != NULL ? xstrndup(w->text,
+		    (size_t)(eq - w->text)) : xstrdup(w->text);
 		const char	*sug;
 
-		snprintf(flag, sizeof flag, "%.*s",
-		    eq ? (int)(eq - w->text) : (int)strlen(w->text), w->text);
-		if ((sug = catalog_suggest_flag(cat, flag)) != NULL) {
-			if (hints->len > 0)
-				buf_puts(hints, "; ");
-			buf_printf(hints, "did you mean %s?", sug);
+		if ((sug = catalog_suggest_flag(ps->cat, flag)) != NULL) {
+			if (ps->hints.len > 0)
+				buf_puts(&ps->hints, "; ");
+			buf_printf(&ps->hints, "did you mean %s?", sug);
 		}
+		free(flag);
 	}
+}
+
+/* An error about the word at w, with the message formatted. */
+static void
+word_err(struct result *out, const char *id, const struct argword *w,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void
+word_err(struct result *out, const char *id, const struct argword *w,
+    const char *fmt, ...)
+{
+	va_list		ap;
+	char		*msg;
+	int		 n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	msg = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(msg, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	add_err(out, id, msg, NULL, w);
+	free(msg);
+}
+
+/*
+ * A T_LIST option at w[i]: its value after '=', or the words up to the
+ * next flag. Returns the index of the next word to parse.
+ */
+static size_t
+take_list(struct wparse *ps, size_t i, int o, const char *flag,
+    const char *eq)
+{
+	const struct argword	*w = ps->w;
+	struct buf		 b = { 0 };
+	size_t			 count = 0;
+
+	if (eq != NULL) {
+		buf_puts(&b, eq + 1);
+		count = 1;
+	}
+	for (i++; eq == NULL && i < ps->n && !is_flagword(w[i].text);
+	    i++, count++) {
+		if (count > 0)
+			buf_putc(&b, '\x1f');
+		buf_puts(&b, w[i].text);
+	}
+	if (eq != NULL)
+		i++;
+	if (count == 0)
+		word_err(ps->out, "argparse-missing-value", &w[i - 1],
+		    "argument %s: expected at least one argument", flag);
+	else
+		config_set(ps->cfg, o, (struct value){ .t = V_LIST,
+		    .u.s = intern(b.s) }, (enum source)w[i - 1].src,
+		    w[i - 1].line, w[i - 1].col);
+	buf_free(&b);
+	return i;
+}
+
+/*
+ * An option with one value at w[i], after '=' or in the next word.
+ * Returns the index of the next word to parse.
+ */
+static size_t
+take_value(struct wparse *ps, size_t i, int o, const char *flag,
+    const char *eq)
+{
+	const struct argword	*w = ps->w;
+	struct argword		 valw;
+	struct value		 v;
+
+	if (eq != NULL) {
+		valw = w[i];
+		valw.text = eq + 1;
+		i++;
+	} else if (i + 1 < ps->n && !is_flagword(w[i + 1].text)) {
+		valw = w[i + 1];
+		i += 2;
+	} else {
+		word_err(ps->out, "argparse-missing-value", &w[i],
+		    "argument %s: expected one argument", flag);
+		return i + 1;
+	}
+	if (convert(&ps->cat->opts[o], flag, &valw, &v, ps->out) == 0) {
+		valw.line = w[i - 1].line;
+		set_from(ps->cfg, o, v, &valw);
+		/* point at the flag, not the value */
+		ps->cfg->s[o].col = eq ? valw.col : w[i - 2].col;
+		ps->cfg->s[o].line = eq ? valw.line : w[i - 2].line;
+	}
+	return i;
+}
+
+/*
+ * The flag word at w[i] (flag is its name, eq its '=' or NULL). Returns
+ * the index of the next word to parse.
+ */
+static size_t
+take_flag(struct wparse *ps, size_t i, const char *flag, const char *eq)
+{
+	const struct argword	*w = ps->w;
+	const struct option	*op;
+	struct buf		 amb = { 0 };
+	bool			 neg;
+	int			 o;
+
+	o = find_flag(ps->cat, flag, &neg, &amb);
+	if (o == -2)
+		word_err(ps->out, "argparse-ambiguous", &w[i],
+		    "ambiguous option: %s could match %s", flag, amb.s);
+	buf_free(&amb);
+	if (o == -2)
+		return i + 1;
+	if (o < 0) {
+		unrecognized(ps, &w[i]);
+		return i + 1;
+	}
+	op = &ps->cat->opts[o];
+	if (op->deprecated != NULL && w[i].src == SRC_CLI) {
+		struct buf	b = { 0 };
+
+		buf_printf(&b, "%s is deprecated: %s", flag, op->deprecated);
+		result_add(ps->out, "argparse-deprecated", SEV_WARNING, b.s,
+		    NULL, w[i].line, w[i].col);
+		buf_free(&b);
+	}
+	if (op->type == T_BOOL || op->type == T_BOOLOPT) {
+		if (eq != NULL)
+			word_err(ps->out, "argparse-explicit", &w[i],
+			    "argument %s: ignored explicit argument '%s'",
+			    flag, eq + 1);
+		else
+			set_from(ps->cfg, o, val_bool(!neg), &w[i]);
+		return i + 1;
+	}
+	if (op->type == T_LIST)
+		return take_list(ps, i, o, flag, eq);
+	return take_value(ps, i, o, flag, eq);
 }
 
 static int
 parse_words(const struct catalog *cat, const struct argword *w, size_t n,
     struct config *cfg, struct result *out)
 {
-	struct buf		 extras = { 0 }, hints = { 0 };
-	const struct argword	*first = NULL;
-	size_t			 i = 0, nerr = out->nerrors, nsug = 0;
-	char			 amb[512];
+	struct wparse	 ps = { .cat = cat, .w = w, .n = n, .cfg = cfg,
+			    .out = out };
+	size_t		 i = 0, nerr = out->nerrors;
 
 	while (i < n) {
-		const char	*text = w[i].text;
-		char		 flag[256];
-		const char	*eq;
-		bool		 neg;
-		int		 o;
-		const struct option *op;
-		struct value	 v;
-		struct argword	 valw;
+		const char	*text = w[i].text, *eq;
+		char		*flag;
 
 		if (!is_flagword(text) || strcmp(text, "--") == 0) {
-			unrecognized(cat, &extras, &first, &hints, &nsug,
-			    &w[i]);
+			unrecognized(&ps, &w[i]);
 			i++;
 			continue;
 		}
 		eq = strncmp(text, "--", 2) == 0 ? strchr(text, '=') : NULL;
-		snprintf(flag, sizeof flag, "%.*s",
-		    eq ? (int)(eq - text) : (int)strlen(text), text);
-		o = find_flag(cat, flag, &neg, amb, sizeof amb);
-		if (o == -2) {
-			struct buf	b = { 0 };
-
-			buf_printf(&b, "ambiguous option: %s could match %s",
-			    flag, amb);
-			add_err(out, "argparse-ambiguous", b.s, NULL, &w[i]);
-			buf_free(&b);
-			i++;
-			continue;
-		}
-		if (o < 0) {
-			unrecognized(cat, &extras, &first, &hints, &nsug,
-			    &w[i]);
-			i++;
-			continue;
-		}
-		op = &cat->opts[o];
-		if (op->deprecated != NULL && w[i].src == SRC_CLI) {
-			struct buf	b = { 0 };
-
-			buf_printf(&b, "%s is deprecated: %s", flag,
-			    op->deprecated);
-			result_add(out, "argparse-deprecated", SEV_WARNING, b.s,
-			    NULL, w[i].line, w[i].col);
-			buf_free(&b);
-		}
-		if (op->type == T_BOOL || op->type == T_BOOLOPT) {
-			if (eq != NULL) {
-				struct buf	b = { 0 };
-
-				buf_printf(&b, "argument %s: ignored explicit "
-				    "argument '%s'", flag, eq + 1);
-				add_err(out, "argparse-explicit", b.s, NULL,
-				    &w[i]);
-				buf_free(&b);
-			} else
-				set_from(cfg, o, val_bool(!neg), &w[i]);
-			i++;
-			continue;
-		}
-		if (op->type == T_LIST) {
-			struct buf	b = { 0 };
-			size_t		count = 0;
-
-			if (eq != NULL) {
-				buf_puts(&b, eq + 1);
-				count = 1;
-			}
-			for (i++; eq == NULL && i < n &&
-			    !is_flagword(w[i].text); i++, count++) {
-				if (count > 0)
-					buf_putc(&b, '\x1f');
-				buf_puts(&b, w[i].text);
-			}
-			if (eq != NULL)
-				i++;
-			if (count == 0) {
-				struct buf	m = { 0 };
-
-				buf_printf(&m, "argument %s: expected at least "
-				    "one argument", flag);
-				add_err(out, "argparse-missing-value", m.s, NULL,
-				    &w[i - 1]);
-				buf_free(&m);
-			} else
-				config_set(cfg, o, (struct value){ .t = V_LIST,
-				    .u.s = intern(b.s) }, (enum source)w[i - 1].src,
-				    w[i - 1].line, w[i - 1].col);
-			buf_free(&b);
-			continue;
-		}
-		if (eq != NULL) {
-			valw = w[i];
-			valw.text = eq + 1;
-			i++;
-		} else if (i + 1 < n && !is_flagword(w[i + 1].text)) {
-			valw = w[i + 1];
-			i += 2;
-		} else {
-			struct buf	b = { 0 };
-
-			buf_printf(&b, "argument %s: expected one argument",
-			    flag);
-			add_err(out, "argparse-missing-value", b.s, NULL, &w[i]);
-			buf_free(&b);
-			i++;
-			continue;
-		}
-		if (convert(op, flag, &valw, &v, out) == 0) {
-			valw.line = w[i - 1].line;
-			set_from(cfg, o, v, &valw);
-			/* point at the flag, not the value */
-			cfg->s[o].col = eq ? valw.col : w[i - 2].col;
-			cfg->s[o].line = eq ? valw.line : w[i - 2].line;
-		}
+		flag = eq != NULL ? xstrndup(text, (size_t)(eq - text)) :
+		    xstrdup(text);
+		i = take_flag(&ps, i, flag, eq);
+		free(flag);
 	}
-	if (extras.len > 0) {
+	if (ps.extras.len > 0) {
 		struct buf	b = { 0 };
 
-		buf_printf(&b, "unrecognized arguments: %s", extras.s);
+		buf_printf(&b, "unrecognized arguments: %s", ps.extras.s);
 		add_err(out, "argparse-unrecognized", b.s,
-		    hints.len ? hints.s : NULL, first);
+		    ps.hints.len ? ps.hints.s : NULL, ps.first);
 		buf_free(&b);
 	}
-	buf_free(&extras);
-	buf_free(&hints);
+	buf_free(&ps.extras);
+	buf_free(&ps.hints);
 	return (int)(out->nerrors - nerr);
 }
 

@@ -24,16 +24,99 @@ push(struct argword **w, size_t *n, const char *text, const struct ynode *at)
 }
 
 static void
-err_at(struct result *out, const char *id, const char *name,
-    const struct ynode *at, const char *msg)
+err_at(struct result *out, const char *id, const struct ynode *at,
+    const char *msg)
 {
-	struct buf	b = { 0 };
-
-	(void)name;
-	buf_puts(&b, msg);
-	result_add(out, id, SEV_ERROR, b.s, NULL, at ? at->line : 0,
+	result_add(out, id, SEV_ERROR, msg, NULL, at ? at->line : 0,
 	    at ? at->col : 0);
+}
+
+/* An option SGLang's config loader refuses; -1 (error added) or 0. */
+static int
+check_action(const struct option *op, const struct ynode *k,
+    struct result *out)
+{
+	struct buf	 b = { 0 };
+	const char	*action;
+
+	if (op == NULL || (op->type != T_BOOLOPT && op->deprecated == NULL &&
+	    op->config_ok))
+		return 0;
+	action = op->type == T_BOOLOPT ? "BooleanOptionalAction" :
+	    op->deprecated == NULL ? "_StoreAction" : op->type == T_BOOL ?
+	    "DeprecatedStoreTrueAction" : "DeprecatedAliasStoreAction";
+	buf_printf(&b, "Unsupported config option '%s' with action '%s'",
+	    k->str, action);
+	result_add(out, "config-unsupported-action", SEV_ERROR, b.s,
+	    "keep this flag on the command line", k->line, k->col);
 	buf_free(&b);
+	return -1;
+}
+
+/* A list value: the flag, then each item. */
+static int
+push_list(const char *flag, const struct ynode *k, const struct ynode *v,
+    struct argword **words, size_t *nwords, struct result *out)
+{
+	size_t	j;
+	int	rc = 0;
+
+	if (v->nkids == 0)
+		return 0;	/* empty list skipped */
+	push(words, nwords, flag, k);
+	for (j = 0; j < v->nkids; j++) {
+		if (v->kids[j]->kind != YN_SCALAR) {
+			err_at(out, "config-nested", v->kids[j],
+			    "list items must be scalars");
+			rc = -1;
+			continue;
+		}
+		push(words, nwords, v->kids[j]->str, v->kids[j]);
+	}
+	return rc;
+}
+
+/* One key: value pair of the file as words; -1 after an error, else 0. */
+static int
+push_key(const struct catalog *cat, const char *name, const struct ynode *k,
+    const struct ynode *v, const char *flag, struct argword **words,
+    size_t *nwords, struct result *out)
+{
+	int			 o = catalog_find_flag(cat, flag);
+	const struct option	*op = o >= 0 ? &cat->opts[o] : NULL;
+
+	if (check_action(op, k, out) != 0)
+		return -1;
+	if (v->kind == YN_MAP) {
+		struct buf	b = { 0 };
+
+		buf_printf(&b, "%s:%d:%d: value of '%s' is a mapping; "
+		    "SGLang config files are flat (key: value)", name,
+		    v->line, v->col, k->str);
+		result_add(out, "config-nested", SEV_ERROR, b.s, NULL,
+		    v->line, v->col);
+		buf_free(&b);
+		return -1;
+	}
+	if (v->kind == YN_SEQ)
+		return push_list(flag, k, v, words, nwords, out);
+	if (!v->quoted && (strcmp(v->str, "true") == 0 ||
+	    strcmp(v->str, "false") == 0 || strcmp(v->str, "True") == 0 ||
+	    strcmp(v->str, "False") == 0)) {
+		bool	t = v->str[0] == 't' || v->str[0] == 'T';
+
+		if (op != NULL && op->type == T_BOOL) {
+			if (t)
+				push(words, nwords, flag, k);
+		} else {
+			push(words, nwords, flag, k);
+			push(words, nwords, t ? "true" : "false", v);
+		}
+		return 0;
+	}
+	push(words, nwords, flag, k);
+	push(words, nwords, !ynode_is_null(v) ? v->str : "None", v);
+	return 0;
 }
 
 int
@@ -43,7 +126,7 @@ sgconfig_read_text(const struct catalog *cat, const char *name,
 {
 	char		 err[1024];
 	struct ynode	*root;
-	size_t		 i, j;
+	size_t		 i;
 	int		 rc = 0;
 
 	*words = NULL;
@@ -54,87 +137,18 @@ sgconfig_read_text(const struct catalog *cat, const char *name,
 		return -1;
 	}
 	if (root->kind != YN_MAP) {
-		err_at(out, "config-not-dict", name, root,
+		err_at(out, "config-not-dict", root,
 		    "Config file must contain a dictionary at root level");
 		ynode_free(root);
 		return -1;
 	}
 	for (i = 0; i + 1 < root->nkids; i += 2) {
-		const struct ynode	*k = root->kids[i], *v = root->kids[i + 1];
+		const struct ynode	*k = root->kids[i];
 		char			*flag = xasprintf("--%s", k->str);
-		int			 o = catalog_find_flag(cat, flag);
-		const struct option	*op = o >= 0 ? &cat->opts[o] : NULL;
 
-		if (op != NULL && (op->type == T_BOOLOPT ||
-		    op->deprecated != NULL || !op->config_ok)) {
-			struct buf	b = { 0 };
-			const char	*action = op->type == T_BOOLOPT ?
-			    "BooleanOptionalAction" : op->deprecated == NULL ?
-			    "_StoreAction" : op->type == T_BOOL ?
-			    "DeprecatedStoreTrueAction" :
-			    "DeprecatedAliasStoreAction";
-
-			buf_printf(&b, "Unsupported config option '%s' with "
-			    "action '%s'", k->str, action);
-			result_add(out, "config-unsupported-action", SEV_ERROR,
-			    b.s, "keep this flag on the command line",
-			    k->line, k->col);
-			buf_free(&b);
-			free(flag);
+		if (push_key(cat, name, k, root->kids[i + 1], flag, words,
+		    nwords, out) != 0)
 			rc = -1;
-			continue;
-		}
-		if (v->kind == YN_MAP) {
-			struct buf	b = { 0 };
-
-			buf_printf(&b, "%s:%d:%d: value of '%s' is a mapping; "
-			    "SGLang config files are flat (key: value)", name,
-			    v->line, v->col, k->str);
-			result_add(out, "config-nested", SEV_ERROR, b.s, NULL,
-			    v->line, v->col);
-			buf_free(&b);
-			free(flag);
-			rc = -1;
-			continue;
-		}
-		if (v->kind == YN_SEQ) {
-			if (v->nkids == 0) {
-				free(flag);
-				continue;	/* empty list skipped */
-			}
-			push(words, nwords, flag, k);
-			for (j = 0; j < v->nkids; j++) {
-				if (v->kids[j]->kind != YN_SCALAR) {
-					err_at(out, "config-nested", name,
-					    v->kids[j], "list items must be scalars");
-					rc = -1;
-					continue;
-				}
-				push(words, nwords, v->kids[j]->str, v->kids[j]);
-			}
-			free(flag);
-			continue;
-		}
-		if (!v->quoted && (strcmp(v->str, "true") == 0 ||
-		    strcmp(v->str, "false") == 0 || strcmp(v->str, "True") == 0 ||
-		    strcmp(v->str, "False") == 0)) {
-			bool	t = v->str[0] == 't' || v->str[0] == 'T';
-
-			if (op != NULL && op->type == T_BOOL) {
-				if (t)
-					push(words, nwords, flag, k);
-			} else {
-				push(words, nwords, flag, k);
-				push(words, nwords, t ? "true" : "false", v);
-			}
-			free(flag);
-			continue;
-		}
-		push(words, nwords, flag, k);
-		if (!ynode_is_null(v))
-			push(words, nwords, v->str, v);
-		else
-			push(words, nwords, "None", v);
 		free(flag);
 	}
 	ynode_free(root);

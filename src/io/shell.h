@@ -76,7 +76,7 @@ int	sh_parse(const char *text, size_t len, struct sh_script *out,
 	    char *err, size_t errlen);
 void	sh_script_free(struct sh_script *);
 
-/* Quote s so that bash reads it back as exactly s (single quotes, '\'' for '). 
+/* Quote s so that bash reads it back as exactly s (single quotes, '\'' for ').
  * Returns a malloc'd string. Plain words made only of [A-Za-z0-9_@%+=:,./-]
  * are returned unquoted. */
 char	*sh_quote(const char *s);

@@ -253,6 +253,43 @@ test_argparse_messages(void **state)
 	}
 }
 
+/*
+ * Flag names and option lists of any length reach the messages whole: an
+ * ambiguous prefix lists its first six candidates, an unknown flag of
+ * hundreds of bytes is quoted in full.
+ */
+static void
+test_argparse_long_words(void **state)
+{
+	struct config	 c;
+	struct result	 r;
+	struct buf	 line = { 0 }, want = { 0 };
+	const char	*msg, *q;
+	size_t		 i, commas = 0;
+
+	(void)state;
+	parse("--model-path m --disagg 1", &c, &r);
+	msg = first_error(&r);
+	assert_int_equal(strncmp(msg, "ambiguous option: --disagg could match "
+	    "--disaggregation-", 56), 0);
+	for (q = msg; (q = strstr(q, ", ")) != NULL; q++)
+		commas++;
+	assert_int_equal(commas, 5);
+	result_free(&r);
+	config_free(&c);
+
+	buf_puts(&line, "--model-path m --");
+	for (i = 0; i < 600; i++)
+		buf_putc(&line, "abc"[i % 3]);
+	parse(line.s, &c, &r);
+	buf_printf(&want, "unrecognized arguments: %s", line.s + 15);
+	assert_string_equal(first_error(&r), want.s);
+	result_free(&r);
+	config_free(&c);
+	buf_free(&line);
+	buf_free(&want);
+}
+
 static void
 test_argparse_values(void **state)
 {
@@ -359,6 +396,7 @@ main(void)
 		cmocka_unit_test(test_edit_distance),
 		cmocka_unit_test(test_utf8_invalid_at),
 		cmocka_unit_test(test_argparse_messages),
+		cmocka_unit_test(test_argparse_long_words),
 		cmocka_unit_test(test_argparse_values),
 		cmocka_unit_test(test_env),
 		cmocka_unit_test(test_sgconfig),

@@ -67,6 +67,16 @@ static const struct tcase cases[] = {
 	{ "uv run opts", "uv run --with sglang --no-sync -m sglang.launch_server "
 	    "--x", 1, { { SRV, 7, "uv|run|--with|sglang|--no-sync|-m|"
 	    "sglang.launch_server|--x", "" } } },
+	{ "uv run long option", "uv run --xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx --module=sglang.launch_server "
+	    "--x", 1, { { SRV, 4, "uv|run|--xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx|"
+	    "--module=sglang.launch_server|--x", "" } } },
+	{ "uv run option with argument", "uv run --python 3.12 "
+	    "--with-editable=. -m sglang.launch_server", 1, { { SRV, 7,
+	    "uv|run|--python|3.12|--with-editable=.|-m|sglang.launch_server",
+	    "" } } },
+	{ "uv run option not in the list", "uv run --pyth 3.12 -m "
+	    "sglang.launch_server", 1, { { OTH, 0,
+	    "uv|run|--pyth|3.12|-m|sglang.launch_server", "" } } },
 	{ "sglang serve", "sglang serve --model-path m", 1, {
 	    { SRV, 2, "sglang|serve|--model-path|m", "" } } },
 	{ "sglang other", "sglang version", 1, {
