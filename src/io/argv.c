@@ -228,8 +228,6 @@ take_list(struct wparse *ps, size_t i, int o, const char *flag,
 			buf_putc(&b, '\x1f');
 		buf_puts(&b, w[i].text);
 	}
-	if (eq != NULL)
-		i++;
 	if (count == 0)
 		word_err(ps->out, "argparse-missing-value", &w[i - 1],
 		    "argument %s: expected at least one argument", flag);

@@ -236,6 +236,12 @@ test_argparse_messages(void **state)
 		  "Config file not found: nope.yaml" },
 		{ "--model-path m --config",
 		  "No config file specified after --config flag!" },
+		/* A list option's value after '=' is one word: the next
+		 * word is an option again. */
+		{ "--model-path m --numa-node=0 --tp-size 2 --tp-sizee 3",
+		  "unrecognized arguments: --tp-sizee 3" },
+		{ "--model-path m --tp-size 2 --numa-node=0",
+		  "" },
 	};
 	size_t	i;
 
