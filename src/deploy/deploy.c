@@ -57,6 +57,15 @@ router_opt_find(const char *name)
 	return NULL;
 }
 
+bool
+router_opt_is_flag(const struct catalog *cat, const char *name)
+{
+	const struct router_opt	*r = router_opt_find(name);
+
+	(void)cat;
+	return r != NULL && r->type == RT_BOOL;
+}
+
 /* ---- small helpers ---- */
 
 void

@@ -211,41 +211,23 @@ int	deployment_import_complete(const struct catalog *,
 	    const struct deployment *, const char *name, char *err,
 	    size_t errlen);
 
-/* ---- emitters: deterministic bytes, shared by `pdwiz emit` and the wizard ---- */
+/* ---- layout: ports, URLs and option lists the plan and the emitters share ---- */
 
-enum emit_format { EMIT_SHELL, EMIT_RUNBOOK, EMIT_CONFIG, EMIT_K8S, EMIT_YAML };
-
-#define EMIT_FORCE	0x1	/* emit despite errors; output marked failing */
-
-struct emit_file {
-	char	*name;		/* suggested file name */
-	char	*data;
-};
-
-struct emission {
-	struct emit_file	*f;
-	size_t			 n;
-};
-
-int	emit_format_parse(const char *, enum emit_format *);
-/*
- * Check, then emit. A deployment with errors is refused (-1, reason in
- * err) unless EMIT_FORCE. One file for every format but config (one YAML
- * per role plus the launch script that uses them).
- */
-int	deployment_emit(const struct catalog *, const struct deployment *,
-	    enum emit_format, unsigned flags, struct emission *, char *err,
-	    size_t errlen);
-void	emission_free(struct emission *);
-
-/* Single formats (no checking; failing = mark output as failing validation). */
-char	*emit_shell(const struct catalog *, const struct deployment *,
-	    bool failing);
-char	*emit_runbook(const struct catalog *, const struct deployment *,
-	    bool failing);
-char	*emit_k8s(const struct catalog *, const struct deployment *,
-	    bool failing);
-int	 emit_config(const struct catalog *, const struct deployment *,
-	    bool failing, struct emission *);
+/* Port of instance inst counted from base (port_step apart); base < 0 stays. */
+int	role_port(const struct role_spec *, int base, int inst);
+/* The bootstrap port prefill instance inst serves on (SGLang's default when
+ * the role does not set one). */
+int	role_bootstrap_port(const struct catalog *, const struct role_spec *,
+	    int inst);
+/* "http://host:port" (an IPv6 host in brackets); owned. */
+char	*url_for(const char *host, int port);
+/* Shared + role options (role wins), sorted by name; shallow copies, free
+ * only the array. */
+size_t	role_options(const struct deployment *, enum role, struct kv **);
+/* Shared + role env (role wins), sorted; owned (free with kv_free_all). */
+void	role_env(const struct deployment *, enum role, struct kv **, size_t *);
+void	kv_free_all(struct kv *, size_t);
+/* Is name (dest spelling) a router option written as a bare flag? */
+bool	router_opt_is_flag(const struct catalog *, const char *name);
 
 #endif

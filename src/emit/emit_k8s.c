@@ -7,8 +7,8 @@
  * Strings are written as JSON strings, which YAML reads unchanged.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "deploy/deploy.h"
-#include "deploy/deploy_int.h"
+#include "emit/emit.h"
+#include "emit/emit_int.h"
 #include "core/util.h"
 #include "io/json.h"
 
@@ -272,8 +272,7 @@ emit_k8s(const struct catalog *cat, const struct deployment *d, bool failing)
 			buf_puts(&b, "            - ");
 			json_str(&b, f);
 			buf_putc(&b, '\n');
-			if (router_opt_find(rr->opts[i].name) == NULL ||
-			    router_opt_find(rr->opts[i].name)->type != RT_BOOL) {
+			if (!router_opt_is_flag(cat, rr->opts[i].name)) {
 				buf_puts(&b, "            - ");
 				json_str(&b, rr->opts[i].value ? rr->opts[i].value :
 				    "");

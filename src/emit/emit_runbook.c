@@ -4,8 +4,8 @@
  * timeout environment variables with what they trade off.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "deploy/deploy.h"
-#include "deploy/deploy_int.h"
+#include "emit/emit.h"
+#include "emit/emit_int.h"
 #include "core/util.h"
 #include "io/shell.h"
 
