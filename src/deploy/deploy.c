@@ -214,7 +214,7 @@ deployment_default(struct deployment *d, const char *model)
 	d->name = xstrdup("pd");
 	d->model = xstrdup(model != NULL ? model :
 	    "meta-llama/Llama-3.1-8B-Instruct");
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < NPD_ROLE; i++) {
 		struct role_spec	*r = &d->role[i];
 
 		r->enabled = true;
@@ -850,7 +850,7 @@ deployment_plan(const struct catalog *cat, const struct deployment *d,
 	if (diags == NULL)
 		diags = &scratch;
 	memset(p, 0, sizeof *p);
-	for (role = 0; role < 3; role++) {
+	for (role = 0; role < NPD_ROLE; role++) {
 		const struct role_spec	*r = &d->role[role];
 		int			 ninst = role == ROLE_ROUTER ? 1 :
 		    r->instances;
@@ -897,7 +897,7 @@ deployment_role_config(const struct catalog *cat, const struct deployment *d,
 	int		nerr;
 
 	result_init(&scratch);
-	if ((unsigned)role >= 3) {
+	if ((unsigned)role >= NPD_ROLE) {
 		config_init(out, cat);
 		return 0;
 	}
@@ -939,9 +939,9 @@ deployment_check(const struct catalog *cat, const struct deployment *d,
 {
 	struct plan		 p;
 	struct result		 rd;
-	struct config		 effs[3];
-	const struct config	*eff[3] = { NULL, NULL, NULL };
-	int			 first[3] = { -1, -1, -1 };
+	struct config		 effs[NPD_ROLE];
+	const struct config	*eff[NPD_ROLE] = { NULL, NULL, NULL };
+	int			 first[NPD_ROLE] = { -1, -1, -1 };
 	size_t			 i;
 
 	memset(effs, 0, sizeof effs);
@@ -985,11 +985,12 @@ deployment_check(const struct catalog *cat, const struct deployment *d,
 	for (i = 0; i < rd.n; i++) {
 		int	r = rd.d[i].cmd;
 
-		rd.d[i].cmd = r >= 0 && r < 3 && first[r] >= 0 ? first[r] : 0;
+		rd.d[i].cmd = r >= 0 && r < NPD_ROLE && first[r] >= 0 ?
+		    first[r] : 0;
 	}
 	result_move_keep(out, &rd);
 	result_free(&rd);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < NPD_ROLE; i++)
 		if (eff[i] != NULL)
 			config_free(&effs[i]);
 	plan_free(&p);

@@ -19,10 +19,7 @@
 #include "core/catalog.h"
 #include "core/config.h"
 #include "core/engine.h"
-
-/* Role indexes. ROLE_SINGLE is reserved (a non-PD server); deployment files
- * have prefill, decode and router. Engine slot roles are role + 1. */
-enum role { ROLE_PREFILL = 0, ROLE_DECODE, ROLE_ROUTER, ROLE_SINGLE, NROLE };
+#include "core/role.h"
 
 #define DEPLOY_FORMAT_VERSION	1
 
@@ -188,10 +185,10 @@ void	deployment_check(const struct catalog *, const struct deployment *,
  * attributed to. Used by `pdwiz check` on scripts.
  */
 void	deployment_check_cross(const struct catalog *, const struct deployment *,
-	    const struct config *eff[3], struct result *out);
+	    const struct config *eff[NPD_ROLE], struct result *out);
 /* Role a cross-role diagnostic belongs to (by the options its rule reads). */
 enum role deploy_diag_role(const struct catalog *, const struct diag *,
-	    const struct config *eff[3]);
+	    const struct config *eff[NPD_ROLE]);
 
 /*
  * Import a launch script (prefill/decode/router commands, exports, several

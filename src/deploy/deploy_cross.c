@@ -361,10 +361,10 @@ resource_facts(struct facts *f, const struct deployment *d,
 	}
 	collide(f, "deploy.port_collision", pu, npu, true);
 	collide(f, "deploy.gpu_collision", gu, ngu, false);
-	for (i = 0; i < 2; i++) {
+	for (i = ROLE_PREFILL; i <= ROLE_DECODE; i++) {
 		const struct role_spec	*r = &d->role[i];
 
-		fact_val(f, i == 0 ? "deploy.prefill_gpus" : "deploy.decode_gpus",
+		fact_val(f, i == ROLE_PREFILL ? "deploy.prefill_gpus" : "deploy.decode_gpus",
 		    r->enabled && r->gpus_per_node > 0 ?
 		    val_int((long long)r->nodes_per_instance * r->gpus_per_node) :
 		    VAL_NULL);
@@ -382,7 +382,7 @@ role_cb(void *arg, int slot)
 
 enum role
 deploy_diag_role(const struct catalog *cat, const struct diag *dg,
-    const struct config *eff[3])
+    const struct config *eff[NPD_ROLE])
 {
 	int	slots[65] = { 0 };
 	int	i, first = -1;
@@ -391,10 +391,10 @@ deploy_diag_role(const struct catalog *cat, const struct diag *dg,
 		return ROLE_PREFILL;
 	rule_slots(dg->rule, role_cb, slots);
 	for (i = 1; i <= slots[0]; i++) {
-		int	r = slots[i] / (int)cat->nopts;
-		int	o = slots[i] % (int)cat->nopts;
+		int	r = slot_role(cat->nopts, slots[i]);
+		int	o = slot_opt(cat->nopts, slots[i]);
 
-		if (r == 0) {
+		if (r < 0) {
 			const char	*n = cat->opts[o].name;
 
 			if (strncmp(n, "deploy.router", 13) == 0)
@@ -406,9 +406,9 @@ deploy_diag_role(const struct catalog *cat, const struct diag *dg,
 			continue;
 		}
 		if (first < 0)
-			first = r - 1;
-		if (r <= 3 && eff[r - 1] != NULL && config_is_set(eff[r - 1], o))
-			return (enum role)(r - 1);
+			first = r;
+		if (r < NPD_ROLE && eff[r] != NULL && config_is_set(eff[r], o))
+			return (enum role)r;
 	}
 	return first >= 0 ? (enum role)first : ROLE_PREFILL;
 }
@@ -416,7 +416,7 @@ deploy_diag_role(const struct catalog *cat, const struct diag *dg,
 /* Line of the first option of role r the rule reads that was set. */
 static int
 diag_line(const struct catalog *cat, const struct diag *dg, enum role role,
-    const struct config *eff[3])
+    const struct config *eff[NPD_ROLE])
 {
 	int	slots[65] = { 0 };
 	int	i;
@@ -425,10 +425,10 @@ diag_line(const struct catalog *cat, const struct diag *dg, enum role role,
 		return 0;
 	rule_slots(dg->rule, role_cb, slots);
 	for (i = 1; i <= slots[0]; i++) {
-		int	r = slots[i] / (int)cat->nopts;
-		int	o = slots[i] % (int)cat->nopts;
+		int	o = slot_opt(cat->nopts, slots[i]);
 
-		if (r == (int)role + 1 && config_is_set(eff[role], o) &&
+		if (slot_role(cat->nopts, slots[i]) == (int)role &&
+		    config_is_set(eff[role], o) &&
 		    eff[role]->s[o].line > 0)
 			return eff[role]->s[o].line;
 	}
@@ -437,37 +437,37 @@ diag_line(const struct catalog *cat, const struct diag *dg, enum role role,
 
 void
 deployment_check_cross(const struct catalog *cat, const struct deployment *d,
-    const struct config *eff[3], struct result *out)
+    const struct config *eff[NPD_ROLE], struct result *out)
 {
 	struct config		 dc;
 	struct facts		 f = { cat, &dc };
 	struct plan		 p;
 	struct result		 res;
-	const struct config	*roles[4];
+	const struct config	*roles[NSLOT_SCOPE];
 	size_t			 i;
+	int			 r;
 
 	config_init(&dc, cat);
 	deployment_plan(cat, d, &p, NULL);
 	router_facts(&f, d, &p);
 	resource_facts(&f, d, &p);
-	roles[0] = &dc;
-	roles[1] = eff[0];
-	roles[2] = eff[1];
-	roles[3] = eff[2];
+	roles[SCOPE_SELF] = &dc;
+	for (r = 0; r < NPD_ROLE; r++)
+		roles[role_scope((enum role)r)] = eff[r];
 	result_init(&res);
 	engine_run_deploy(cat, roles, &res);
 	for (i = 0; i < res.n; i++) {
 		struct diag	*dg = &res.d[i];
-		enum role	 r = deploy_diag_role(cat, dg, eff);
-		int		 ln = diag_line(cat, dg, r, eff);
+		enum role	 dr = deploy_diag_role(cat, dg, eff);
+		int		 ln = diag_line(cat, dg, dr, eff);
 
 		if (ln > 0 && (dg->line == 0 || dg->opt < 0 ||
 		    cat->opts[dg->opt].kind != OK_DEPLOY ||
 		    !config_is_set(&dc, dg->opt)))
 			dg->line = ln;
 		if (dg->line == 0)
-			dg->line = d->role[r].line;
-		dg->cmd = (int)r;
+			dg->line = d->role[dr].line;
+		dg->cmd = (int)dr;
 	}
 	result_move_keep(out, &res);
 	result_free(&res);

@@ -574,7 +574,7 @@ deployment_import(const struct catalog *cat, const char *name,
 		byrole[x->role][nby[x->role]++] = x;
 	}
 	/* Instances: multi-node commands grouped by --dist-init-addr. */
-	for (r = 0; r < 2; r++) {
+	for (r = ROLE_PREFILL; r <= ROLE_DECODE; r++) {
 		int	ninst = 0;
 
 		for (i = 0; i < nby[r]; i++) {

@@ -534,7 +534,7 @@ deployment_parse(const struct catalog *cat, const char *name,
 	}
 	if ((m = need(&pc, root, "roles", "the deployment file")) != NULL &&
 	    check_keys(&pc, m, "roles", role_keys)) {
-		for (i = 0; i < 3; i++) {
+		for (i = 0; i < NPD_ROLE; i++) {
 			n = need(&pc, m, role_names_for_file(i), "roles");
 			if (n != NULL) {
 				read_role(&pc, n, (enum role)i, &d->role[i]);
@@ -901,7 +901,7 @@ deployment_to_yaml(const struct catalog *cat, const struct deployment *d)
 	}
 	yw_key(&w, "roles");
 	yw_map(&w, true, false);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < NPD_ROLE; i++)
 		if (d->role[i].enabled)
 			yw_role(&w, cat, &d->role[i], (enum role)i);
 	yw_map(&w, false, false);

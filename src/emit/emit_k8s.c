@@ -178,7 +178,7 @@ emit_k8s(const struct catalog *cat, const struct deployment *d, bool failing)
 	    "controller (leaderworkerset.x-k8s.io) and RDMA-capable nodes.\n");
 	if (failing)
 		buf_printf(&b, "# WARNING: %s\n", EMIT_FAILING_TEXT);
-	for (role = 0; role < 2; role++) {
+	for (role = ROLE_PREFILL; role <= ROLE_DECODE; role++) {
 		const struct role_spec	*r = &d->role[role];
 		const struct launch	*l = NULL;
 		char			*name = k8s_name(d, role_name(
@@ -236,7 +236,7 @@ emit_k8s(const struct catalog *cat, const struct deployment *d, bool failing)
 		    "\"sglang_router.launch_router\"]\n          args:\n"
 		    "            - \"--pd-disaggregation\"\n");
 		/* Each instance's leader: <lws>-<i>.<lws> (LWS headless service). */
-		for (role = 0; role < 2; role++) {
+		for (role = ROLE_PREFILL; role <= ROLE_DECODE; role++) {
 			const struct role_spec	*r = &d->role[role];
 			char			*lws = k8s_name(d, role_name(
 			    (enum role)role));
