@@ -22,48 +22,40 @@ role_name(enum role r)
 	return (unsigned)r < NROLE ? role_names[r] : "?";
 }
 
-/* ---- router options: sglang_router's CLI, the ones pdwiz models ---- */
+/* ---- router options ---- */
 
-const struct router_opt router_opts[] = {
-	{ "policy", RT_STR },
-	{ "prefill_policy", RT_STR },
-	{ "decode_policy", RT_STR },
-	{ "worker_startup_timeout_secs", RT_INT },
-	{ "worker_startup_check_interval", RT_INT },
-	{ "request_timeout_secs", RT_INT },
-	{ "max_concurrent_requests", RT_INT },
-	{ "max_payload_size", RT_INT },
-	{ "disable_circuit_breaker", RT_BOOL },
-	{ "disable_retries", RT_BOOL },
-	{ "cb_failure_threshold", RT_INT },
-	{ "retry_max_retries", RT_INT },
-	{ "health_check_interval_secs", RT_INT },
-	{ "health_check_timeout_secs", RT_INT },
-	{ "log_level", RT_STR },
-	{ "log_dir", RT_STR },
-	{ "prometheus_host", RT_STR },
-	{ "prometheus_port", RT_INT },
-	{ NULL, RT_STR }
-};
-
-const struct router_opt *
-router_opt_find(const char *name)
+const struct option *
+router_opt_find(const struct catalog *cat, const char *name)
 {
-	const struct router_opt	*r;
+	char	full[128];
+	int	o;
 
-	for (r = router_opts; r->name != NULL; r++)
-		if (strcmp(r->name, name) == 0)
-			return r;
-	return NULL;
+	if ((size_t)snprintf(full, sizeof full, "%s%s", ROUTER_OPT_PREFIX,
+	    name) >= sizeof full)
+		return NULL;
+	o = catalog_find(cat, full);
+	return o >= 0 && cat->opts[o].kind == OK_DEPLOY ? &cat->opts[o] : NULL;
+}
+
+void
+router_opt_names(const struct catalog *cat, const char **names, size_t max)
+{
+	size_t	i, n = 0, pl = strlen(ROUTER_OPT_PREFIX);
+
+	for (i = 0; i < cat->nopts && n + 1 < max; i++)
+		if (cat->opts[i].kind == OK_DEPLOY &&
+		    strncmp(cat->opts[i].name, ROUTER_OPT_PREFIX, pl) == 0)
+			names[n++] = cat->opts[i].name + pl;
+	if (max > 0)
+		names[n] = NULL;
 }
 
 bool
 router_opt_is_flag(const struct catalog *cat, const char *name)
 {
-	const struct router_opt	*r = router_opt_find(name);
+	const struct option	*op = router_opt_find(cat, name);
 
-	(void)cat;
-	return r != NULL && r->type == RT_BOOL;
+	return op != NULL && op->type == T_BOOL;
 }
 
 /* ---- small helpers ---- */
@@ -310,11 +302,9 @@ deployment_set(const struct catalog *cat, struct deployment *d, enum role r,
 	}
 	rs = &d->role[r];
 	if (r == ROLE_ROUTER) {
-		const struct router_opt	*ro;
-
 		if (strncmp(name, "--", 2) == 0)
 			name += 2;
-		if ((ro = router_opt_find(name)) == NULL) {
+		if (router_opt_find(cat, name) == NULL) {
 			snprintf(err, errlen, "unknown router option '%s'",
 			    name);
 			return -1;
@@ -715,15 +705,12 @@ router_words(const struct catalog *cat, const struct deployment *d,
 		wl_add(l, r->policy, ln, 0);
 	}
 	for (i = 0; i < r->nopts; i++) {
-		const struct router_opt	*ro = router_opt_find(r->opts[i].name);
-		char			*flag = xasprintf("--%s",
-		    r->opts[i].name);
-		char			*p;
+		char	*flag = xasprintf("--%s", r->opts[i].name), *p;
 
 		for (p = flag; *p != '\0'; p++)
 			if (*p == '_')
 				*p = '-';
-		if (ro != NULL && ro->type == RT_BOOL) {
+		if (router_opt_is_flag(cat, r->opts[i].name)) {
 			struct value	v;
 
 			if (val_parse(T_BOOL, r->opts[i].value ?

@@ -124,6 +124,30 @@ fact_val(struct facts *f, const char *name, struct value v)
 		config_set(f->cfg, o, v, SRC_USER, 0, 0);
 }
 
+/* The router's options as deploy.router.NAME; values that do not parse as
+ * the option's type stay unset. */
+static void
+router_opt_facts(struct facts *f, const struct role_spec *rr)
+{
+	const struct option	*op;
+	struct value		 v;
+	size_t			 i;
+
+	if (rr->policy != NULL &&
+	    (op = router_opt_find(f->cat, "policy")) != NULL)
+		config_set(f->cfg, (int)(op - f->cat->opts),
+		    val_str(rr->policy), SRC_USER, rr->line, 0);
+	for (i = 0; i < rr->nopts; i++) {
+		const struct kv	*k = &rr->opts[i];
+
+		if ((op = router_opt_find(f->cat, k->name)) == NULL ||
+		    val_parse(op->type, k->value ? k->value : "true", &v) != 0)
+			continue;
+		config_set(f->cfg, (int)(op - f->cat->opts), v, SRC_USER,
+		    k->line, k->col);
+	}
+}
+
 /* Router endpoints against the instances. */
 static void
 router_facts(struct facts *f, const struct deployment *d,
@@ -149,6 +173,7 @@ router_facts(struct facts *f, const struct deployment *d,
 	fact_val(f, "deploy.router", val_bool(d->role[ROLE_ROUTER].enabled));
 	if (!d->role[ROLE_ROUTER].enabled)
 		return;
+	router_opt_facts(f, &d->role[ROLE_ROUTER]);
 	router_endpoints(f->cat, d, &pe, &npe, &de, &nde);
 	for (k = 0; k < 2; k++) {
 		enum role	 r = k == 0 ? ROLE_PREFILL : ROLE_DECODE;

@@ -310,8 +310,8 @@ parse_port(const char *s)
 }
 
 static void
-read_router(const struct sh_cmd *sc, struct deployment *d,
-    struct result *notes)
+read_router(const struct catalog *cat, const struct sh_cmd *sc,
+    struct deployment *d, struct result *notes)
 {
 	struct role_spec	*r = &d->role[ROLE_ROUTER];
 	size_t			 i;
@@ -323,7 +323,7 @@ read_router(const struct sh_cmd *sc, struct deployment *d,
 	for (i = sc->argstart; i < sc->nwords; i++) {
 		const struct sh_word	*w = &sc->words[i];
 		const char		*a = w->text;
-		const struct router_opt	*ro;
+		const struct option	*ro;
 		char			*name, *p;
 
 		if (strcmp(a, "--pd-disaggregation") == 0)
@@ -376,8 +376,8 @@ read_router(const struct sh_cmd *sc, struct deployment *d,
 		for (p = name; *p != '\0'; p++)
 			if (*p == '-')
 				*p = '_';
-		ro = router_opt_find(name);
-		if (ro != NULL && ro->type == RT_BOOL) {
+		ro = router_opt_find(cat, name);
+		if (ro != NULL && ro->type == T_BOOL) {
 			kv_set(&r->opts, &r->nopts, name, "true", w->line,
 			    w->col);
 			free(name);
@@ -546,7 +546,7 @@ deployment_import(const struct catalog *cat, const char *name,
 				    "only the first is placed");
 				continue;
 			}
-			read_router(c, d, notes);
+			read_router(cat, c, d, notes);
 			continue;
 		}
 		if (c->kind != SH_SERVER)

@@ -4,15 +4,16 @@
 
 #include "deploy/deploy.h"
 
-enum rtype { RT_STR, RT_INT, RT_BOOL };
-
-struct router_opt {
-	const char	*name;		/* dest, underscores; flag is --dashed */
-	enum rtype	 type;
-};
-
-extern const struct router_opt	router_opts[];
-const struct router_opt *router_opt_find(const char *);
+/*
+ * The router's options are catalog options named ROUTER_OPT_PREFIX + NAME
+ * (rules/deploy/05-router-options.yaml); NAME is the dest spelling, the flag
+ * is --NAME with dashes. router_opt_find: the option, or NULL.
+ * router_opt_names: up to max - 1 NAMEs in catalog order, NULL-terminated.
+ */
+#define ROUTER_OPT_PREFIX	"deploy.router."
+const struct option *router_opt_find(const struct catalog *, const char *name);
+void	router_opt_names(const struct catalog *, const char **names,
+	    size_t max);
 
 void	kv_set(struct kv **, size_t *, const char *name, const char *value,
 	    int line, int col);
