@@ -52,7 +52,6 @@ struct role_spec {
 	struct kv	*env;
 	size_t		 nenv;
 	char		*policy;		/* router: --policy (NULL: default) */
-	/* --- added by the deployment work --- */
 	int		 port_step;		/* instance i: port + i*port_step, also
 						   bootstrap and dist-init ports */
 	int		 gpu_step;		/* instance i: base_gpu_id + i*gpu_step */
@@ -80,7 +79,6 @@ struct deployment {
 	size_t		 nshared_env;
 	struct role_spec role[NROLE];
 	char		*path;			/* file it was loaded from */
-	/* --- added by the deployment work --- */
 	char		*k8s_image;		/* k8s: container image (NULL: default) */
 	char		*k8s_namespace;		/* NULL: none written */
 	int		 model_line;
@@ -117,8 +115,9 @@ bool	deployment_sniff(const char *text, size_t len);
 /*
  * Edit in memory. name is an option name (tp_size), a flag spelling
  * (--tp-size) or an environment variable known to the catalog; value NULL
- * removes it. For ROLE_ROUTER, name is a router option (policy,
- * prefill_policy, ...). Returns 0, or -1 with a message in err.
+ * removes it. For ROLE_ROUTER, name is a router option by its dest name
+ * (policy, prefill_policy, ...: the catalog's deploy.router.NAME options).
+ * Returns 0, or -1 with a message in err.
  */
 int	deployment_set(const struct catalog *, struct deployment *, enum role,
 	    const char *name, const char *value, char *err, size_t errlen);
@@ -140,7 +139,6 @@ struct launch {
 	struct kv	*env;		/* owned */
 	size_t		 nenv;
 	struct config	 cfg;		/* the server's config (not for the router) */
-	/* --- added --- */
 	int		*argline;	/* per argv word: file line (0 unknown) */
 	int		*argcol;
 	size_t		 argstart;	/* first SGLang argument in argv */

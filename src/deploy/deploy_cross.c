@@ -148,15 +148,90 @@ router_opt_facts(struct facts *f, const struct role_spec *rr)
 	}
 }
 
+/* What is wrong between the router's lists and the instances: the first
+ * problem of each kind, with the line that shows it. */
+struct rfind {
+	struct buf	 mism, miss, unk, loc;
+	int		 lmism, lunk, lloc;
+};
+
+/* The router entry of a rank-0 server launch; checks its bootstrap port. */
+static void
+match_launch(const struct launch *la, enum role r, const struct endpoint *e,
+    size_t ne, bool *used, struct rfind *rf)
+{
+	int	port = (int)cfg_int(&la->cfg, "port", 30000);
+	size_t	j;
+
+	for (j = 0; j < ne; j++) {
+		char	*h;
+		int	 up, want, got;
+
+		if (url_split(e[j].url, &h, &up) != 0 || up != port ||
+		    !same_host(h, la->host)) {
+			free(h);
+			continue;
+		}
+		free(h);
+		used[j] = true;
+		if (r != ROLE_PREFILL)
+			return;
+		want = (int)cfg_int(&la->cfg, "disaggregation_bootstrap_port",
+		    8998);
+		got = e[j].bootstrap_port >= 0 ? e[j].bootstrap_port : 8998;
+		if (want != got && rf->mism.len == 0) {
+			buf_printf(&rf->mism, "the router gives bootstrap port "
+			    "%d%s for %s, but that prefill serves its bootstrap "
+			    "server on port %d", got, e[j].bootstrap_port < 0 ?
+			    " (the default)" : "", e[j].url, want);
+			rf->lmism = e[j].line;
+		}
+		return;
+	}
+	if (rf->miss.len == 0)
+		buf_printf(&rf->miss, "%s instance %d (%s:%d) is not listed by "
+		    "the router", role_name(r), la->instance, la->host, port);
+}
+
+/* One role's router list against its instances. */
+static void
+match_role(const struct plan *p, enum role r, const struct endpoint *e,
+    size_t ne, bool multi, struct rfind *rf)
+{
+	bool	*used = xcalloc(ne + 1, sizeof *used);
+	size_t	 i, j;
+
+	for (i = 0; i < p->n; i++)
+		if (p->l[i].role == r && p->l[i].node_rank == 0)
+			match_launch(&p->l[i], r, e, ne, used, rf);
+	for (j = 0; j < ne; j++) {
+		char	*h;
+		int	 up;
+
+		if (!used[j] && rf->unk.len == 0) {
+			buf_printf(&rf->unk, "the router's --%s %s matches no %s "
+			    "instance", role_name(r), e[j].url, role_name(r));
+			rf->lunk = e[j].line;
+		}
+		if (url_split(e[j].url, &h, &up) == 0 && multi &&
+		    (host_is_loopback(h) || host_is_wildcard(h)) &&
+		    rf->loc.len == 0) {
+			buf_printf(&rf->loc, "--%s %s", role_name(r), e[j].url);
+			rf->lloc = e[j].line;
+		}
+		free(h);
+	}
+	free(used);
+}
+
 /* Router endpoints against the instances. */
 static void
 router_facts(struct facts *f, const struct deployment *d,
     const struct plan *p)
 {
 	struct endpoint	*pe, *de;
-	size_t		 npe, nde, i, j;
-	struct buf	 mism = { 0 }, miss = { 0 }, unk = { 0 }, loc = { 0 };
-	int		 lmism = 0, lunk = 0, lloc = 0, k;
+	size_t		 npe, nde, i;
+	struct rfind	 rf;
 	bool		 multi = false;
 	const char	*first = NULL;
 
@@ -174,87 +249,19 @@ router_facts(struct facts *f, const struct deployment *d,
 	if (!d->role[ROLE_ROUTER].enabled)
 		return;
 	router_opt_facts(f, &d->role[ROLE_ROUTER]);
+	memset(&rf, 0, sizeof rf);
 	router_endpoints(f->cat, d, &pe, &npe, &de, &nde);
-	for (k = 0; k < 2; k++) {
-		enum role	 r = k == 0 ? ROLE_PREFILL : ROLE_DECODE;
-		struct endpoint	*e = k == 0 ? pe : de;
-		size_t		 ne = k == 0 ? npe : nde;
-		bool		*used = xcalloc(ne + 1, sizeof *used);
-
-		for (i = 0; i < p->n; i++) {
-			const struct launch	*la = &p->l[i];
-			bool			 found = false;
-			int			 port;
-
-			if (la->role != r || la->node_rank != 0)
-				continue;
-			port = (int)cfg_int(&la->cfg, "port", 30000);
-			for (j = 0; j < ne; j++) {
-				char	*h;
-				int	 up;
-
-				if (url_split(e[j].url, &h, &up) != 0 ||
-				    up != port || !same_host(h, la->host)) {
-					free(h);
-					continue;
-				}
-				free(h);
-				found = used[j] = true;
-				if (r == ROLE_PREFILL) {
-					int	want = (int)cfg_int(&la->cfg,
-					    "disaggregation_bootstrap_port",
-					    8998);
-					int	got = e[j].bootstrap_port >= 0 ?
-					    e[j].bootstrap_port : 8998;
-
-					if (want != got && mism.len == 0) {
-						buf_printf(&mism, "the router "
-						    "gives bootstrap port %d%s "
-						    "for %s, but that prefill "
-						    "serves its bootstrap server "
-						    "on port %d", got,
-						    e[j].bootstrap_port < 0 ?
-						    " (the default)" : "",
-						    e[j].url, want);
-						lmism = e[j].line;
-					}
-				}
-				break;
-			}
-			if (!found && miss.len == 0)
-				buf_printf(&miss, "%s instance %d (%s:%d) is not "
-				    "listed by the router", role_name(r),
-				    la->instance, la->host, port);
-		}
-		for (j = 0; j < ne; j++) {
-			char	*h;
-			int	 up;
-
-			if (!used[j] && unk.len == 0) {
-				buf_printf(&unk, "the router's --%s %s matches no "
-				    "%s instance", role_name(r), e[j].url,
-				    role_name(r));
-				lunk = e[j].line;
-			}
-			if (url_split(e[j].url, &h, &up) == 0 && multi &&
-			    (host_is_loopback(h) || host_is_wildcard(h)) &&
-			    loc.len == 0) {
-				buf_printf(&loc, "--%s %s", role_name(r),
-				    e[j].url);
-				lloc = e[j].line;
-			}
-			free(h);
-		}
-		free(used);
-	}
-	fact_str(f, "deploy.router_bootstrap_mismatch", mism.s, lmism);
-	fact_str(f, "deploy.router_missing", miss.s, d->role[ROLE_ROUTER].line);
-	fact_str(f, "deploy.router_unknown", unk.s, lunk);
-	fact_str(f, "deploy.router_local_url", loc.s, lloc);
-	buf_free(&mism);
-	buf_free(&miss);
-	buf_free(&unk);
-	buf_free(&loc);
+	match_role(p, ROLE_PREFILL, pe, npe, multi, &rf);
+	match_role(p, ROLE_DECODE, de, nde, multi, &rf);
+	fact_str(f, "deploy.router_bootstrap_mismatch", rf.mism.s, rf.lmism);
+	fact_str(f, "deploy.router_missing", rf.miss.s,
+	    d->role[ROLE_ROUTER].line);
+	fact_str(f, "deploy.router_unknown", rf.unk.s, rf.lunk);
+	fact_str(f, "deploy.router_local_url", rf.loc.s, rf.lloc);
+	buf_free(&rf.mism);
+	buf_free(&rf.miss);
+	buf_free(&rf.unk);
+	buf_free(&rf.loc);
 	endpoints_release(pe, npe);
 	endpoints_release(de, nde);
 }
