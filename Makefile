@@ -26,8 +26,7 @@ ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) \
 LDLIBS	 = $(PKG_LIBS) -lm
 
 BUILD	?= build
-LIB_SRC	 = $(wildcard src/core/*.c src/io/*.c src/tui/*.c src/deploy/*.c) \
-	   $(filter-out src/cli/main.c,$(wildcard src/cli/*.c))
+LIB_SRC	 = $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
 LIB_OBJ	 = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/cli/main.o
 TESTS	 = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))

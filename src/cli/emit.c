@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "core/util.h"
 #include "deploy/deploy.h"
+#include "emit/emit.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -94,19 +94,19 @@ static void
 locate_cb(void *arg, int slot)
 {
 	struct locate	*l = arg;
-	size_t		 o = (size_t)slot % l->nopts;
+	int		 o = slot_opt(l->nopts, slot);
 
-	if ((size_t)slot / l->nopts != 0)
+	if (!slot_is_self(l->nopts, slot))
 		return;
 	if (l->fallback < 0)
-		l->fallback = (int)o;
-	if (config_is_set(l->cfg, (int)o))
-		l->opt = (int)o;	/* the last one given: usually the culprit */
+		l->fallback = o;
+	if (config_is_set(l->cfg, o))
+		l->opt = o;	/* the last one given: usually the culprit */
 }
 
 struct runner {
 	const struct catalog	*cat;
-	const struct config	*cfgs[4];
+	const struct config	*cfgs[NSLOT_SCOPE];
 	struct config		*eff;		/* cfgs[0], writable */
 	unsigned char		*taint;		/* NULL unless availability */
 	struct result		*out;		/* NULL: only find blocking rule */
@@ -171,8 +171,8 @@ report(struct runner *rn, const struct rule *r, enum severity sev,
 	tmpl_render(r->message, ec, &b);
 	d.msg = buf_steal(&b);
 	if (sev == SEV_UNKNOWN) {
-		const struct option	*o = &rn->cat->opts[(size_t)unknown_slot %
-		    rn->cat->nopts];
+		const struct option	*o = &rn->cat->opts[slot_opt(
+		    rn->cat->nopts, unknown_slot)];
 
 		d.note = xasprintf("could not check: %s unknown%s%s",
 		    o->label ? o->label : o->name, o->hint ? "; " : "",
@@ -208,7 +208,7 @@ run(struct runner *rn, const struct rule *rules, size_t nrules)
 			if (r->sev != SEV_ERROR)
 				continue;
 			for (k = 0; k < r->nreads; k++)
-				if ((size_t)r->reads[k] < rn->cat->nopts &&
+				if (slot_is_self(rn->cat->nopts, r->reads[k]) &&
 				    rn->taint[r->reads[k]])
 					break;
 			if (k == r->nreads)
@@ -262,13 +262,13 @@ engine_run(const struct catalog *cat, const struct config *in,
 
 void
 engine_run_deploy(const struct catalog *cat,
-    const struct config *const roles[4], struct result *out)
+    const struct config *const roles[NSLOT_SCOPE], struct result *out)
 {
 	struct runner	rn = { 0 };
 	size_t		i;
 
 	rn.cat = cat;
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < NSLOT_SCOPE; i++)
 		rn.cfgs[i] = roles[i];
 	rn.out = out;
 	run(&rn, cat->drules, cat->ndrules);
@@ -306,13 +306,13 @@ engine_apply_fix(const struct rule *r, size_t i, struct config *cfg)
 		return;
 	f = &r->fixes[i];
 	for (j = 0; j < f->n; j++) {
-		size_t	o = (size_t)f->opt[j] % nopts;
+		int	o = slot_opt(nopts, f->opt[j]);
 
 		if (f->val[j].t == V_NULL)
-			config_set(cfg, (int)o, cfg->cat->opts[o].def,
-			    SRC_DEFAULT, 0, 0);
+			config_set(cfg, o, cfg->cat->opts[o].def, SRC_DEFAULT,
+			    0, 0);
 		else
-			config_set(cfg, (int)o, f->val[j], SRC_USER, 0, 0);
+			config_set(cfg, o, f->val[j], SRC_USER, 0, 0);
 	}
 }
 

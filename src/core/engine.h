@@ -13,6 +13,7 @@
 
 #include "catalog.h"
 #include "config.h"
+#include "role.h"
 
 struct diag {
 	const struct rule	*rule;	/* NULL for reader diagnostics (argparse, loader) */
@@ -46,12 +47,12 @@ void	engine_run(const struct catalog *, const struct config *in,
 	    struct result *out);
 
 /*
- * Run the deployment rules. roles[0] is the deployment-level config (deploy
- * facts), roles[1..3] prefill, decode and router (effective configs); any
- * may be NULL (then names of that role are unknown).
+ * Run the deployment rules. roles[SCOPE_SELF] is the deployment-level
+ * config (deploy facts), roles[role_scope(r)] the effective config of role
+ * r (role.h); any may be NULL (then names of that role are unknown).
  */
 void	engine_run_deploy(const struct catalog *,
-	    const struct config *const roles[4], struct result *out);
+	    const struct config *const roles[NSLOT_SCOPE], struct result *out);
 
 /*
  * Availability: with opt set to v (everything else as in `in`), does an

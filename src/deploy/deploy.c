@@ -22,39 +22,40 @@ role_name(enum role r)
 	return (unsigned)r < NROLE ? role_names[r] : "?";
 }
 
-/* ---- router options: sglang_router's CLI, the ones pdwiz models ---- */
+/* ---- router options ---- */
 
-const struct router_opt router_opts[] = {
-	{ "policy", RT_STR },
-	{ "prefill_policy", RT_STR },
-	{ "decode_policy", RT_STR },
-	{ "worker_startup_timeout_secs", RT_INT },
-	{ "worker_startup_check_interval", RT_INT },
-	{ "request_timeout_secs", RT_INT },
-	{ "max_concurrent_requests", RT_INT },
-	{ "max_payload_size", RT_INT },
-	{ "disable_circuit_breaker", RT_BOOL },
-	{ "disable_retries", RT_BOOL },
-	{ "cb_failure_threshold", RT_INT },
-	{ "retry_max_retries", RT_INT },
-	{ "health_check_interval_secs", RT_INT },
-	{ "health_check_timeout_secs", RT_INT },
-	{ "log_level", RT_STR },
-	{ "log_dir", RT_STR },
-	{ "prometheus_host", RT_STR },
-	{ "prometheus_port", RT_INT },
-	{ NULL, RT_STR }
-};
-
-const struct router_opt *
-router_opt_find(const char *name)
+const struct option *
+router_opt_find(const struct catalog *cat, const char *name)
 {
-	const struct router_opt	*r;
+	char	full[128];
+	int	o;
 
-	for (r = router_opts; r->name != NULL; r++)
-		if (strcmp(r->name, name) == 0)
-			return r;
-	return NULL;
+	if ((size_t)snprintf(full, sizeof full, "%s%s", ROUTER_OPT_PREFIX,
+	    name) >= sizeof full)
+		return NULL;
+	o = catalog_find(cat, full);
+	return o >= 0 && cat->opts[o].kind == OK_DEPLOY ? &cat->opts[o] : NULL;
+}
+
+void
+router_opt_names(const struct catalog *cat, const char **names, size_t max)
+{
+	size_t	i, n = 0, pl = strlen(ROUTER_OPT_PREFIX);
+
+	for (i = 0; i < cat->nopts && n + 1 < max; i++)
+		if (cat->opts[i].kind == OK_DEPLOY &&
+		    strncmp(cat->opts[i].name, ROUTER_OPT_PREFIX, pl) == 0)
+			names[n++] = cat->opts[i].name + pl;
+	if (max > 0)
+		names[n] = NULL;
+}
+
+bool
+router_opt_is_flag(const struct catalog *cat, const char *name)
+{
+	const struct option	*op = router_opt_find(cat, name);
+
+	return op != NULL && op->type == T_BOOL;
 }
 
 /* ---- small helpers ---- */
@@ -205,7 +206,7 @@ deployment_default(struct deployment *d, const char *model)
 	d->name = xstrdup("pd");
 	d->model = xstrdup(model != NULL ? model :
 	    "meta-llama/Llama-3.1-8B-Instruct");
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < NPD_ROLE; i++) {
 		struct role_spec	*r = &d->role[i];
 
 		r->enabled = true;
@@ -301,11 +302,9 @@ deployment_set(const struct catalog *cat, struct deployment *d, enum role r,
 	}
 	rs = &d->role[r];
 	if (r == ROLE_ROUTER) {
-		const struct router_opt	*ro;
-
 		if (strncmp(name, "--", 2) == 0)
 			name += 2;
-		if ((ro = router_opt_find(name)) == NULL) {
+		if (router_opt_find(cat, name) == NULL) {
 			snprintf(err, errlen, "unknown router option '%s'",
 			    name);
 			return -1;
@@ -706,15 +705,12 @@ router_words(const struct catalog *cat, const struct deployment *d,
 		wl_add(l, r->policy, ln, 0);
 	}
 	for (i = 0; i < r->nopts; i++) {
-		const struct router_opt	*ro = router_opt_find(r->opts[i].name);
-		char			*flag = xasprintf("--%s",
-		    r->opts[i].name);
-		char			*p;
+		char	*flag = xasprintf("--%s", r->opts[i].name), *p;
 
 		for (p = flag; *p != '\0'; p++)
 			if (*p == '_')
 				*p = '-';
-		if (ro != NULL && ro->type == RT_BOOL) {
+		if (router_opt_is_flag(cat, r->opts[i].name)) {
 			struct value	v;
 
 			if (val_parse(T_BOOL, r->opts[i].value ?
@@ -841,7 +837,7 @@ deployment_plan(const struct catalog *cat, const struct deployment *d,
 	if (diags == NULL)
 		diags = &scratch;
 	memset(p, 0, sizeof *p);
-	for (role = 0; role < 3; role++) {
+	for (role = 0; role < NPD_ROLE; role++) {
 		const struct role_spec	*r = &d->role[role];
 		int			 ninst = role == ROLE_ROUTER ? 1 :
 		    r->instances;
@@ -888,7 +884,7 @@ deployment_role_config(const struct catalog *cat, const struct deployment *d,
 	int		nerr;
 
 	result_init(&scratch);
-	if ((unsigned)role >= 3) {
+	if ((unsigned)role >= NPD_ROLE) {
 		config_init(out, cat);
 		return 0;
 	}
@@ -930,9 +926,9 @@ deployment_check(const struct catalog *cat, const struct deployment *d,
 {
 	struct plan		 p;
 	struct result		 rd;
-	struct config		 effs[3];
-	const struct config	*eff[3] = { NULL, NULL, NULL };
-	int			 first[3] = { -1, -1, -1 };
+	struct config		 effs[NPD_ROLE];
+	const struct config	*eff[NPD_ROLE] = { NULL, NULL, NULL };
+	int			 first[NPD_ROLE] = { -1, -1, -1 };
 	size_t			 i;
 
 	memset(effs, 0, sizeof effs);
@@ -976,11 +972,12 @@ deployment_check(const struct catalog *cat, const struct deployment *d,
 	for (i = 0; i < rd.n; i++) {
 		int	r = rd.d[i].cmd;
 
-		rd.d[i].cmd = r >= 0 && r < 3 && first[r] >= 0 ? first[r] : 0;
+		rd.d[i].cmd = r >= 0 && r < NPD_ROLE && first[r] >= 0 ?
+		    first[r] : 0;
 	}
 	result_move_keep(out, &rd);
 	result_free(&rd);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < NPD_ROLE; i++)
 		if (eff[i] != NULL)
 			config_free(&effs[i]);
 	plan_free(&p);

@@ -19,10 +19,7 @@
 #include "core/catalog.h"
 #include "core/config.h"
 #include "core/engine.h"
-
-/* Role indexes. ROLE_SINGLE is reserved (a non-PD server); deployment files
- * have prefill, decode and router. Engine slot roles are role + 1. */
-enum role { ROLE_PREFILL = 0, ROLE_DECODE, ROLE_ROUTER, ROLE_SINGLE, NROLE };
+#include "core/role.h"
 
 #define DEPLOY_FORMAT_VERSION	1
 
@@ -55,7 +52,6 @@ struct role_spec {
 	struct kv	*env;
 	size_t		 nenv;
 	char		*policy;		/* router: --policy (NULL: default) */
-	/* --- added by the deployment work --- */
 	int		 port_step;		/* instance i: port + i*port_step, also
 						   bootstrap and dist-init ports */
 	int		 gpu_step;		/* instance i: base_gpu_id + i*gpu_step */
@@ -83,7 +79,6 @@ struct deployment {
 	size_t		 nshared_env;
 	struct role_spec role[NROLE];
 	char		*path;			/* file it was loaded from */
-	/* --- added by the deployment work --- */
 	char		*k8s_image;		/* k8s: container image (NULL: default) */
 	char		*k8s_namespace;		/* NULL: none written */
 	int		 model_line;
@@ -120,8 +115,9 @@ bool	deployment_sniff(const char *text, size_t len);
 /*
  * Edit in memory. name is an option name (tp_size), a flag spelling
  * (--tp-size) or an environment variable known to the catalog; value NULL
- * removes it. For ROLE_ROUTER, name is a router option (policy,
- * prefill_policy, ...). Returns 0, or -1 with a message in err.
+ * removes it. For ROLE_ROUTER, name is a router option by its dest name
+ * (policy, prefill_policy, ...: the catalog's deploy.router.NAME options).
+ * Returns 0, or -1 with a message in err.
  */
 int	deployment_set(const struct catalog *, struct deployment *, enum role,
 	    const char *name, const char *value, char *err, size_t errlen);
@@ -143,7 +139,6 @@ struct launch {
 	struct kv	*env;		/* owned */
 	size_t		 nenv;
 	struct config	 cfg;		/* the server's config (not for the router) */
-	/* --- added --- */
 	int		*argline;	/* per argv word: file line (0 unknown) */
 	int		*argcol;
 	size_t		 argstart;	/* first SGLang argument in argv */
@@ -188,10 +183,10 @@ void	deployment_check(const struct catalog *, const struct deployment *,
  * attributed to. Used by `pdwiz check` on scripts.
  */
 void	deployment_check_cross(const struct catalog *, const struct deployment *,
-	    const struct config *eff[3], struct result *out);
+	    const struct config *eff[NPD_ROLE], struct result *out);
 /* Role a cross-role diagnostic belongs to (by the options its rule reads). */
 enum role deploy_diag_role(const struct catalog *, const struct diag *,
-	    const struct config *eff[3]);
+	    const struct config *eff[NPD_ROLE]);
 
 /*
  * Import a launch script (prefill/decode/router commands, exports, several
@@ -211,41 +206,23 @@ int	deployment_import_complete(const struct catalog *,
 	    const struct deployment *, const char *name, char *err,
 	    size_t errlen);
 
-/* ---- emitters: deterministic bytes, shared by `pdwiz emit` and the wizard ---- */
+/* ---- layout: ports, URLs and option lists the plan and the emitters share ---- */
 
-enum emit_format { EMIT_SHELL, EMIT_RUNBOOK, EMIT_CONFIG, EMIT_K8S, EMIT_YAML };
-
-#define EMIT_FORCE	0x1	/* emit despite errors; output marked failing */
-
-struct emit_file {
-	char	*name;		/* suggested file name */
-	char	*data;
-};
-
-struct emission {
-	struct emit_file	*f;
-	size_t			 n;
-};
-
-int	emit_format_parse(const char *, enum emit_format *);
-/*
- * Check, then emit. A deployment with errors is refused (-1, reason in
- * err) unless EMIT_FORCE. One file for every format but config (one YAML
- * per role plus the launch script that uses them).
- */
-int	deployment_emit(const struct catalog *, const struct deployment *,
-	    enum emit_format, unsigned flags, struct emission *, char *err,
-	    size_t errlen);
-void	emission_free(struct emission *);
-
-/* Single formats (no checking; failing = mark output as failing validation). */
-char	*emit_shell(const struct catalog *, const struct deployment *,
-	    bool failing);
-char	*emit_runbook(const struct catalog *, const struct deployment *,
-	    bool failing);
-char	*emit_k8s(const struct catalog *, const struct deployment *,
-	    bool failing);
-int	 emit_config(const struct catalog *, const struct deployment *,
-	    bool failing, struct emission *);
+/* Port of instance inst counted from base (port_step apart); base < 0 stays. */
+int	role_port(const struct role_spec *, int base, int inst);
+/* The bootstrap port prefill instance inst serves on (SGLang's default when
+ * the role does not set one). */
+int	role_bootstrap_port(const struct catalog *, const struct role_spec *,
+	    int inst);
+/* "http://host:port" (an IPv6 host in brackets); owned. */
+char	*url_for(const char *host, int port);
+/* Shared + role options (role wins), sorted by name; shallow copies, free
+ * only the array. */
+size_t	role_options(const struct deployment *, enum role, struct kv **);
+/* Shared + role env (role wins), sorted; owned (free with kv_free_all). */
+void	role_env(const struct deployment *, enum role, struct kv **, size_t *);
+void	kv_free_all(struct kv *, size_t);
+/* Is name (dest spelling) a router option written as a bare flag? */
+bool	router_opt_is_flag(const struct catalog *, const char *name);
 
 #endif

@@ -124,15 +124,114 @@ fact_val(struct facts *f, const char *name, struct value v)
 		config_set(f->cfg, o, v, SRC_USER, 0, 0);
 }
 
+/* The router's options as deploy.router.NAME; values that do not parse as
+ * the option's type stay unset. */
+static void
+router_opt_facts(struct facts *f, const struct role_spec *rr)
+{
+	const struct option	*op;
+	struct value		 v;
+	size_t			 i;
+
+	if (rr->policy != NULL &&
+	    (op = router_opt_find(f->cat, "policy")) != NULL)
+		config_set(f->cfg, (int)(op - f->cat->opts),
+		    val_str(rr->policy), SRC_USER, rr->line, 0);
+	for (i = 0; i < rr->nopts; i++) {
+		const struct kv	*k = &rr->opts[i];
+
+		if ((op = router_opt_find(f->cat, k->name)) == NULL ||
+		    val_parse(op->type, k->value ? k->value : "true", &v) != 0)
+			continue;
+		config_set(f->cfg, (int)(op - f->cat->opts), v, SRC_USER,
+		    k->line, k->col);
+	}
+}
+
+/* What is wrong between the router's lists and the instances: the first
+ * problem of each kind, with the line that shows it. */
+struct rfind {
+	struct buf	 mism, miss, unk, loc;
+	int		 lmism, lunk, lloc;
+};
+
+/* The router entry of a rank-0 server launch; checks its bootstrap port. */
+static void
+match_launch(const struct launch *la, enum role r, const struct endpoint *e,
+    size_t ne, bool *used, struct rfind *rf)
+{
+	int	port = (int)cfg_int(&la->cfg, "port", 30000);
+	size_t	j;
+
+	for (j = 0; j < ne; j++) {
+		char	*h;
+		int	 up, want, got;
+
+		if (url_split(e[j].url, &h, &up) != 0 || up != port ||
+		    !same_host(h, la->host)) {
+			free(h);
+			continue;
+		}
+		free(h);
+		used[j] = true;
+		if (r != ROLE_PREFILL)
+			return;
+		want = (int)cfg_int(&la->cfg, "disaggregation_bootstrap_port",
+		    8998);
+		got = e[j].bootstrap_port >= 0 ? e[j].bootstrap_port : 8998;
+		if (want != got && rf->mism.len == 0) {
+			buf_printf(&rf->mism, "the router gives bootstrap port "
+			    "%d%s for %s, but that prefill serves its bootstrap "
+			    "server on port %d", got, e[j].bootstrap_port < 0 ?
+			    " (the default)" : "", e[j].url, want);
+			rf->lmism = e[j].line;
+		}
+		return;
+	}
+	if (rf->miss.len == 0)
+		buf_printf(&rf->miss, "%s instance %d (%s:%d) is not listed by "
+		    "the router", role_name(r), la->instance, la->host, port);
+}
+
+/* One role's router list against its instances. */
+static void
+match_role(const struct plan *p, enum role r, const struct endpoint *e,
+    size_t ne, bool multi, struct rfind *rf)
+{
+	bool	*used = xcalloc(ne + 1, sizeof *used);
+	size_t	 i, j;
+
+	for (i = 0; i < p->n; i++)
+		if (p->l[i].role == r && p->l[i].node_rank == 0)
+			match_launch(&p->l[i], r, e, ne, used, rf);
+	for (j = 0; j < ne; j++) {
+		char	*h;
+		int	 up;
+
+		if (!used[j] && rf->unk.len == 0) {
+			buf_printf(&rf->unk, "the router's --%s %s matches no %s "
+			    "instance", role_name(r), e[j].url, role_name(r));
+			rf->lunk = e[j].line;
+		}
+		if (url_split(e[j].url, &h, &up) == 0 && multi &&
+		    (host_is_loopback(h) || host_is_wildcard(h)) &&
+		    rf->loc.len == 0) {
+			buf_printf(&rf->loc, "--%s %s", role_name(r), e[j].url);
+			rf->lloc = e[j].line;
+		}
+		free(h);
+	}
+	free(used);
+}
+
 /* Router endpoints against the instances. */
 static void
 router_facts(struct facts *f, const struct deployment *d,
     const struct plan *p)
 {
 	struct endpoint	*pe, *de;
-	size_t		 npe, nde, i, j;
-	struct buf	 mism = { 0 }, miss = { 0 }, unk = { 0 }, loc = { 0 };
-	int		 lmism = 0, lunk = 0, lloc = 0, k;
+	size_t		 npe, nde, i;
+	struct rfind	 rf;
 	bool		 multi = false;
 	const char	*first = NULL;
 
@@ -149,87 +248,20 @@ router_facts(struct facts *f, const struct deployment *d,
 	fact_val(f, "deploy.router", val_bool(d->role[ROLE_ROUTER].enabled));
 	if (!d->role[ROLE_ROUTER].enabled)
 		return;
+	router_opt_facts(f, &d->role[ROLE_ROUTER]);
+	memset(&rf, 0, sizeof rf);
 	router_endpoints(f->cat, d, &pe, &npe, &de, &nde);
-	for (k = 0; k < 2; k++) {
-		enum role	 r = k == 0 ? ROLE_PREFILL : ROLE_DECODE;
-		struct endpoint	*e = k == 0 ? pe : de;
-		size_t		 ne = k == 0 ? npe : nde;
-		bool		*used = xcalloc(ne + 1, sizeof *used);
-
-		for (i = 0; i < p->n; i++) {
-			const struct launch	*la = &p->l[i];
-			bool			 found = false;
-			int			 port;
-
-			if (la->role != r || la->node_rank != 0)
-				continue;
-			port = (int)cfg_int(&la->cfg, "port", 30000);
-			for (j = 0; j < ne; j++) {
-				char	*h;
-				int	 up;
-
-				if (url_split(e[j].url, &h, &up) != 0 ||
-				    up != port || !same_host(h, la->host)) {
-					free(h);
-					continue;
-				}
-				free(h);
-				found = used[j] = true;
-				if (r == ROLE_PREFILL) {
-					int	want = (int)cfg_int(&la->cfg,
-					    "disaggregation_bootstrap_port",
-					    8998);
-					int	got = e[j].bootstrap_port >= 0 ?
-					    e[j].bootstrap_port : 8998;
-
-					if (want != got && mism.len == 0) {
-						buf_printf(&mism, "the router "
-						    "gives bootstrap port %d%s "
-						    "for %s, but that prefill "
-						    "serves its bootstrap server "
-						    "on port %d", got,
-						    e[j].bootstrap_port < 0 ?
-						    " (the default)" : "",
-						    e[j].url, want);
-						lmism = e[j].line;
-					}
-				}
-				break;
-			}
-			if (!found && miss.len == 0)
-				buf_printf(&miss, "%s instance %d (%s:%d) is not "
-				    "listed by the router", role_name(r),
-				    la->instance, la->host, port);
-		}
-		for (j = 0; j < ne; j++) {
-			char	*h;
-			int	 up;
-
-			if (!used[j] && unk.len == 0) {
-				buf_printf(&unk, "the router's --%s %s matches no "
-				    "%s instance", role_name(r), e[j].url,
-				    role_name(r));
-				lunk = e[j].line;
-			}
-			if (url_split(e[j].url, &h, &up) == 0 && multi &&
-			    (host_is_loopback(h) || host_is_wildcard(h)) &&
-			    loc.len == 0) {
-				buf_printf(&loc, "--%s %s", role_name(r),
-				    e[j].url);
-				lloc = e[j].line;
-			}
-			free(h);
-		}
-		free(used);
-	}
-	fact_str(f, "deploy.router_bootstrap_mismatch", mism.s, lmism);
-	fact_str(f, "deploy.router_missing", miss.s, d->role[ROLE_ROUTER].line);
-	fact_str(f, "deploy.router_unknown", unk.s, lunk);
-	fact_str(f, "deploy.router_local_url", loc.s, lloc);
-	buf_free(&mism);
-	buf_free(&miss);
-	buf_free(&unk);
-	buf_free(&loc);
+	match_role(p, ROLE_PREFILL, pe, npe, multi, &rf);
+	match_role(p, ROLE_DECODE, de, nde, multi, &rf);
+	fact_str(f, "deploy.router_bootstrap_mismatch", rf.mism.s, rf.lmism);
+	fact_str(f, "deploy.router_missing", rf.miss.s,
+	    d->role[ROLE_ROUTER].line);
+	fact_str(f, "deploy.router_unknown", rf.unk.s, rf.lunk);
+	fact_str(f, "deploy.router_local_url", rf.loc.s, rf.lloc);
+	buf_free(&rf.mism);
+	buf_free(&rf.miss);
+	buf_free(&rf.unk);
+	buf_free(&rf.loc);
 	endpoints_release(pe, npe);
 	endpoints_release(de, nde);
 }
@@ -361,10 +393,10 @@ resource_facts(struct facts *f, const struct deployment *d,
 	}
 	collide(f, "deploy.port_collision", pu, npu, true);
 	collide(f, "deploy.gpu_collision", gu, ngu, false);
-	for (i = 0; i < 2; i++) {
+	for (i = ROLE_PREFILL; i <= ROLE_DECODE; i++) {
 		const struct role_spec	*r = &d->role[i];
 
-		fact_val(f, i == 0 ? "deploy.prefill_gpus" : "deploy.decode_gpus",
+		fact_val(f, i == ROLE_PREFILL ? "deploy.prefill_gpus" : "deploy.decode_gpus",
 		    r->enabled && r->gpus_per_node > 0 ?
 		    val_int((long long)r->nodes_per_instance * r->gpus_per_node) :
 		    VAL_NULL);
@@ -382,7 +414,7 @@ role_cb(void *arg, int slot)
 
 enum role
 deploy_diag_role(const struct catalog *cat, const struct diag *dg,
-    const struct config *eff[3])
+    const struct config *eff[NPD_ROLE])
 {
 	int	slots[65] = { 0 };
 	int	i, first = -1;
@@ -391,10 +423,10 @@ deploy_diag_role(const struct catalog *cat, const struct diag *dg,
 		return ROLE_PREFILL;
 	rule_slots(dg->rule, role_cb, slots);
 	for (i = 1; i <= slots[0]; i++) {
-		int	r = slots[i] / (int)cat->nopts;
-		int	o = slots[i] % (int)cat->nopts;
+		int	r = slot_role(cat->nopts, slots[i]);
+		int	o = slot_opt(cat->nopts, slots[i]);
 
-		if (r == 0) {
+		if (r < 0) {
 			const char	*n = cat->opts[o].name;
 
 			if (strncmp(n, "deploy.router", 13) == 0)
@@ -406,9 +438,9 @@ deploy_diag_role(const struct catalog *cat, const struct diag *dg,
 			continue;
 		}
 		if (first < 0)
-			first = r - 1;
-		if (r <= 3 && eff[r - 1] != NULL && config_is_set(eff[r - 1], o))
-			return (enum role)(r - 1);
+			first = r;
+		if (r < NPD_ROLE && eff[r] != NULL && config_is_set(eff[r], o))
+			return (enum role)r;
 	}
 	return first >= 0 ? (enum role)first : ROLE_PREFILL;
 }
@@ -416,7 +448,7 @@ deploy_diag_role(const struct catalog *cat, const struct diag *dg,
 /* Line of the first option of role r the rule reads that was set. */
 static int
 diag_line(const struct catalog *cat, const struct diag *dg, enum role role,
-    const struct config *eff[3])
+    const struct config *eff[NPD_ROLE])
 {
 	int	slots[65] = { 0 };
 	int	i;
@@ -425,10 +457,10 @@ diag_line(const struct catalog *cat, const struct diag *dg, enum role role,
 		return 0;
 	rule_slots(dg->rule, role_cb, slots);
 	for (i = 1; i <= slots[0]; i++) {
-		int	r = slots[i] / (int)cat->nopts;
-		int	o = slots[i] % (int)cat->nopts;
+		int	o = slot_opt(cat->nopts, slots[i]);
 
-		if (r == (int)role + 1 && config_is_set(eff[role], o) &&
+		if (slot_role(cat->nopts, slots[i]) == (int)role &&
+		    config_is_set(eff[role], o) &&
 		    eff[role]->s[o].line > 0)
 			return eff[role]->s[o].line;
 	}
@@ -437,37 +469,37 @@ diag_line(const struct catalog *cat, const struct diag *dg, enum role role,
 
 void
 deployment_check_cross(const struct catalog *cat, const struct deployment *d,
-    const struct config *eff[3], struct result *out)
+    const struct config *eff[NPD_ROLE], struct result *out)
 {
 	struct config		 dc;
 	struct facts		 f = { cat, &dc };
 	struct plan		 p;
 	struct result		 res;
-	const struct config	*roles[4];
+	const struct config	*roles[NSLOT_SCOPE];
 	size_t			 i;
+	int			 r;
 
 	config_init(&dc, cat);
 	deployment_plan(cat, d, &p, NULL);
 	router_facts(&f, d, &p);
 	resource_facts(&f, d, &p);
-	roles[0] = &dc;
-	roles[1] = eff[0];
-	roles[2] = eff[1];
-	roles[3] = eff[2];
+	roles[SCOPE_SELF] = &dc;
+	for (r = 0; r < NPD_ROLE; r++)
+		roles[role_scope((enum role)r)] = eff[r];
 	result_init(&res);
 	engine_run_deploy(cat, roles, &res);
 	for (i = 0; i < res.n; i++) {
 		struct diag	*dg = &res.d[i];
-		enum role	 r = deploy_diag_role(cat, dg, eff);
-		int		 ln = diag_line(cat, dg, r, eff);
+		enum role	 dr = deploy_diag_role(cat, dg, eff);
+		int		 ln = diag_line(cat, dg, dr, eff);
 
 		if (ln > 0 && (dg->line == 0 || dg->opt < 0 ||
 		    cat->opts[dg->opt].kind != OK_DEPLOY ||
 		    !config_is_set(&dc, dg->opt)))
 			dg->line = ln;
 		if (dg->line == 0)
-			dg->line = d->role[r].line;
-		dg->cmd = (int)r;
+			dg->line = d->role[dr].line;
+		dg->cmd = (int)dr;
 	}
 	result_move_keep(out, &res);
 	result_free(&res);

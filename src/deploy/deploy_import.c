@@ -309,9 +309,37 @@ parse_port(const char *s)
 	return *s != '\0' && *end == '\0' && v > 0 && v < 65536 ? (int)v : -1;
 }
 
+/* --prefill URL [BOOTSTRAP_PORT] or --decode URL at word *i; *i moves to
+ * the last word used. */
 static void
-read_router(const struct sh_cmd *sc, struct deployment *d,
+read_endpoint(struct role_spec *r, const struct sh_cmd *sc, size_t *i,
     struct result *notes)
+{
+	const struct sh_word	*w = &sc->words[*i];
+	bool			 pf = w->text[2] == 'p';
+	struct endpoint		 e = { NULL, -1, w->line, w->col };
+
+	if (*i + 1 >= sc->nwords) {
+		note(notes, w->line, "%s without a URL", w->text);
+		return;
+	}
+	e.url = xstrdup(sc->words[++*i].text);
+	if (pf && *i + 1 < sc->nwords && parse_port(sc->words[*i + 1].text) > 0)
+		e.bootstrap_port = parse_port(sc->words[++*i].text);
+	if (pf) {
+		r->prefill_urls = xreallocarray(r->prefill_urls,
+		    r->nprefill_urls + 1, sizeof e);
+		r->prefill_urls[r->nprefill_urls++] = e;
+	} else {
+		r->decode_urls = xreallocarray(r->decode_urls,
+		    r->ndecode_urls + 1, sizeof e);
+		r->decode_urls[r->ndecode_urls++] = e;
+	}
+}
+
+static void
+read_router(const struct catalog *cat, const struct sh_cmd *sc,
+    struct deployment *d, struct result *notes)
 {
 	struct role_spec	*r = &d->role[ROLE_ROUTER];
 	size_t			 i;
@@ -323,32 +351,13 @@ read_router(const struct sh_cmd *sc, struct deployment *d,
 	for (i = sc->argstart; i < sc->nwords; i++) {
 		const struct sh_word	*w = &sc->words[i];
 		const char		*a = w->text;
-		const struct router_opt	*ro;
+		const struct option	*ro;
 		char			*name, *p;
 
 		if (strcmp(a, "--pd-disaggregation") == 0)
 			continue;
 		if (strcmp(a, "--prefill") == 0 || strcmp(a, "--decode") == 0) {
-			bool		 pf = a[2] == 'p';
-			struct endpoint	 e = { NULL, -1, w->line, w->col };
-
-			if (i + 1 >= sc->nwords) {
-				note(notes, w->line, "%s without a URL", a);
-				continue;
-			}
-			e.url = xstrdup(sc->words[++i].text);
-			if (pf && i + 1 < sc->nwords &&
-			    parse_port(sc->words[i + 1].text) > 0)
-				e.bootstrap_port = parse_port(sc->words[++i].text);
-			if (pf) {
-				r->prefill_urls = xreallocarray(r->prefill_urls,
-				    r->nprefill_urls + 1, sizeof e);
-				r->prefill_urls[r->nprefill_urls++] = e;
-			} else {
-				r->decode_urls = xreallocarray(r->decode_urls,
-				    r->ndecode_urls + 1, sizeof e);
-				r->decode_urls[r->ndecode_urls++] = e;
-			}
+			read_endpoint(r, sc, &i, notes);
 			continue;
 		}
 		if (strcmp(a, "--host") == 0 && i + 1 < sc->nwords) {
@@ -376,8 +385,8 @@ read_router(const struct sh_cmd *sc, struct deployment *d,
 		for (p = name; *p != '\0'; p++)
 			if (*p == '-')
 				*p = '_';
-		ro = router_opt_find(name);
-		if (ro != NULL && ro->type == RT_BOOL) {
+		ro = router_opt_find(cat, name);
+		if (ro != NULL && ro->type == T_BOOL) {
 			kv_set(&r->opts, &r->nopts, name, "true", w->line,
 			    w->col);
 			free(name);
@@ -514,6 +523,49 @@ icmd_cmp(const void *a, const void *b)
 	return x->sc->line - y->sc->line;
 }
 
+/* Instance numbers in command order; the ranks of a multi-node instance
+ * share its --dist-init-addr. */
+static void
+number_instances(struct icmd **x, size_t n)
+{
+	size_t	i, j;
+	int	ninst = 0;
+
+	for (i = 0; i < n; i++) {
+		x[i]->inst = -1;
+		if (x[i]->nnodes > 1 && x[i]->dist != NULL)
+			for (j = 0; j < i; j++)
+				if (x[j]->dist != NULL &&
+				    strcmp(x[j]->dist, x[i]->dist) == 0) {
+					x[i]->inst = x[j]->inst;
+					break;
+				}
+		if (x[i]->inst < 0)
+			x[i]->inst = ninst++;
+	}
+}
+
+static void
+icmds_free(struct icmd *ic, size_t n)
+{
+	size_t	i, j;
+
+	for (i = 0; i < n; i++) {
+		config_free(&ic[i].cfg);
+		for (j = 0; j < ic[i].nopts; j++) {
+			free(ic[i].opts[j].name);
+			free(ic[i].opts[j].value);
+		}
+		free(ic[i].opts);
+		for (j = 0; j < ic[i].nenv; j++) {
+			free(ic[i].env[j].name);
+			free(ic[i].env[j].value);
+		}
+		free(ic[i].env);
+	}
+	free(ic);
+}
+
 int
 deployment_import(const struct catalog *cat, const char *name,
     const char *text, size_t len, struct deployment *d,
@@ -522,7 +574,7 @@ deployment_import(const struct catalog *cat, const char *name,
 	struct sh_script	 sc = { 0 };
 	struct icmd		*ic;
 	struct icmd		**byrole[2];
-	size_t			 nby[2] = { 0, 0 }, i, j, nic = 0;
+	size_t			 nby[2] = { 0, 0 }, i, nic = 0;
 	int			 nrouter = 0, r;
 	char			 perr[512];
 
@@ -546,7 +598,7 @@ deployment_import(const struct catalog *cat, const char *name,
 				    "only the first is placed");
 				continue;
 			}
-			read_router(c, d, notes);
+			read_router(cat, c, d, notes);
 			continue;
 		}
 		if (c->kind != SH_SERVER)
@@ -573,25 +625,8 @@ deployment_import(const struct catalog *cat, const char *name,
 			    d->model);
 		byrole[x->role][nby[x->role]++] = x;
 	}
-	/* Instances: multi-node commands grouped by --dist-init-addr. */
-	for (r = 0; r < 2; r++) {
-		int	ninst = 0;
-
-		for (i = 0; i < nby[r]; i++) {
-			struct icmd	*x = byrole[r][i];
-
-			x->inst = -1;
-			if (x->nnodes > 1 && x->dist != NULL)
-				for (j = 0; j < i; j++)
-					if (byrole[r][j]->dist != NULL &&
-					    strcmp(byrole[r][j]->dist,
-					    x->dist) == 0) {
-						x->inst = byrole[r][j]->inst;
-						break;
-					}
-			if (x->inst < 0)
-				x->inst = ninst++;
-		}
+	for (r = ROLE_PREFILL; r <= ROLE_DECODE; r++) {
+		number_instances(byrole[r], nby[r]);
 		if (nby[r] == 0)
 			continue;
 		sort_items(byrole[r], nby[r], sizeof *byrole[r], icmd_cmp);
@@ -603,20 +638,7 @@ deployment_import(const struct catalog *cat, const char *name,
 		drop_generated_lists(cat, d);
 	if (d->model == NULL)
 		d->model = xstrdup("");
-	for (i = 0; i < nic; i++) {
-		config_free(&ic[i].cfg);
-		for (j = 0; j < ic[i].nopts; j++) {
-			free(ic[i].opts[j].name);
-			free(ic[i].opts[j].value);
-		}
-		free(ic[i].opts);
-		for (j = 0; j < ic[i].nenv; j++) {
-			free(ic[i].env[j].name);
-			free(ic[i].env[j].value);
-		}
-		free(ic[i].env);
-	}
-	free(ic);
+	icmds_free(ic, nic);
 	free(byrole[0]);
 	free(byrole[1]);
 	sh_script_free(&sc);

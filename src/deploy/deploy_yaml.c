@@ -282,16 +282,13 @@ read_router_opts(struct pctx *pc, const struct ynode *m, struct role_spec *r)
 	}
 	for (i = 0; i + 1 < m->nkids; i += 2) {
 		const struct ynode	*k = m->kids[i], *v = m->kids[i + 1];
-		const struct router_opt	*ro = router_opt_find(k->str);
+		const struct option	*ro = router_opt_find(pc->cat, k->str);
 		int			 iv;
 
 		if (ro == NULL || strcmp(k->str, "policy") == 0) {
 			const char	*names[64];
-			size_t		 j;
 
-			for (j = 0; router_opts[j].name && j < 63; j++)
-				names[j] = router_opts[j].name;
-			names[j] = NULL;
+			router_opt_names(pc->cat, names, 64);
 			if (ro != NULL)
 				perr(pc, k, "policy is a key of the router role, "
 				    "not an option");
@@ -309,10 +306,10 @@ read_router_opts(struct pctx *pc, const struct ynode *m, struct role_spec *r)
 			perr(pc, v, "%s: expected a scalar value", k->str);
 			continue;
 		}
-		if (ro->type == RT_INT && get_int(pc, v, k->str, INT_MIN,
+		if (ro->type == T_INT && get_int(pc, v, k->str, INT_MIN,
 		    INT_MAX, &iv) != 0)
 			continue;
-		if (ro->type == RT_BOOL && (v->quoted ||
+		if (ro->type == T_BOOL && (v->quoted ||
 		    (strcmp(v->str, "true") != 0 && strcmp(v->str, "false") != 0))) {
 			perr(pc, v, "%s: expected true or false", k->str);
 			continue;
@@ -534,7 +531,7 @@ deployment_parse(const struct catalog *cat, const char *name,
 	}
 	if ((m = need(&pc, root, "roles", "the deployment file")) != NULL &&
 	    check_keys(&pc, m, "roles", role_keys)) {
-		for (i = 0; i < 3; i++) {
+		for (i = 0; i < NPD_ROLE; i++) {
 			n = need(&pc, m, role_names_for_file(i), "roles");
 			if (n != NULL) {
 				read_role(&pc, n, (enum role)i, &d->role[i]);
@@ -749,10 +746,11 @@ yw_kvs(struct yw *w, const struct catalog *cat, const char *key,
 	for (i = 0; i < n; i++) {
 		yw_key(w, s[i].name);
 		if (router) {
-			const struct router_opt	*ro = router_opt_find(s[i].name);
+			const struct option	*ro = router_opt_find(cat,
+			    s[i].name);
 
 			yw_scalar(w, s[i].value ? s[i].value : "", ro == NULL ||
-			    ro->type == RT_STR);
+			    ro->type == T_STR);
 		} else
 			yw_kv_value(w, cat, &s[i]);
 	}
@@ -901,7 +899,7 @@ deployment_to_yaml(const struct catalog *cat, const struct deployment *d)
 	}
 	yw_key(&w, "roles");
 	yw_map(&w, true, false);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < NPD_ROLE; i++)
 		if (d->role[i].enabled)
 			yw_role(&w, cat, &d->role[i], (enum role)i);
 	yw_map(&w, false, false);

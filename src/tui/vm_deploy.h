@@ -13,6 +13,7 @@
 #include "core/config.h"
 #include "core/engine.h"
 #include "deploy/deploy.h"
+#include "emit/emit.h"
 
 /* A fresh 1P1D deployment (model may be NULL). */
 void	 vmd_default(const struct catalog *, struct deployment *,

@@ -190,5 +190,65 @@ assert e == "a'b\"c $PATH `d` e\nf", repr(e)
 PY
 [ ! -e /tmp/pwned ] && ok || bad "a hostile string was executed"
 
+
+# ---- router options are data (rules/deploy/05-router-options.yaml): rules
+# read them as deploy.router.NAME, and an option the data lacks is unknown
+mkdir -p "$tmp/data"
+cp -R "$top/rules" "$tmp/data/rules"
+cat > "$tmp/data/rules/deploy/99-router-test.yaml" <<'Y'
+rules:
+  - id: t-router-opts
+    severity: warning
+    stage: launch
+    when: "deploy.router.request_timeout_secs == 5 and deploy.router.disable_retries and deploy.router.policy == 'random' and deploy.router.worker_startup_timeout_secs == 600 and deploy.router.log_dir == null"
+    message: "router options reach the rules"
+Y
+cat > "$tmp/ropts.yaml" <<'Y'
+pdwiz: 1
+name: ropts
+model:
+  path: meta-llama/Llama-3.1-8B-Instruct
+roles:
+  prefill:
+    instances: 1
+    gpus_per_node: 1
+    hosts: ["127.0.0.1"]
+    port: 30000
+    base_gpu_id: 0
+  decode:
+    instances: 1
+    gpus_per_node: 1
+    hosts: ["127.0.0.1"]
+    port: 30001
+    base_gpu_id: 1
+  router:
+    hosts: ["127.0.0.1"]
+    port: 8000
+    policy: random
+    options:
+      request_timeout_secs: 5
+      disable_retries: true
+Y
+got=$(PDWIZ_DATADIR=$tmp/data "$PDWIZ" check --format json "$tmp/ropts.yaml" | ids)
+case " $got " in *" t-router-opts "*) ok ;; *) bad "router options do not reach deploy rules: $got" ;; esac
+sed 's/request_timeout_secs: 5/request_timeout_secs: 6/' "$tmp/ropts.yaml" > "$tmp/ropts2.yaml"
+got=$(PDWIZ_DATADIR=$tmp/data "$PDWIZ" check --format json "$tmp/ropts2.yaml" | ids)
+case " $got " in *" t-router-opts "*) bad "router option value ignored: $got" ;; *) ok ;; esac
+"$PDWIZ" emit --format shell "$tmp/ropts.yaml" > "$tmp/ropts.sh" 2>&1 &&
+    grep -q -- '--request-timeout-secs 5' "$tmp/ropts.sh" &&
+    grep -q -- '--disable-retries' "$tmp/ropts.sh" && ok ||
+    bad "router options missing from the launch script: $(cat "$tmp/ropts.sh")"
+python3 - "$tmp/data/rules/deploy/05-router-options.yaml" <<'PY'
+import re, sys
+p = sys.argv[1]
+s = open(p).read()
+s = re.sub(r"  - name: deploy\.router\.request_timeout_secs\n(    .*\n)*", "", s)
+open(p, "w").write(s)
+PY
+rm "$tmp/data/rules/deploy/99-router-test.yaml"
+PDWIZ_DATADIR=$tmp/data "$PDWIZ" check "$tmp/ropts.yaml" > "$tmp/ropts.out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "unknown router option 'request_timeout_secs'" "$tmp/ropts.out" && ok ||
+    bad "an option removed from the data is still known (exit $rc): $(cat "$tmp/ropts.out")"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -8,6 +8,7 @@
 #include "fuzz.h"
 #include "core/engine.h"
 #include "deploy/deploy.h"
+#include "emit/emit.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

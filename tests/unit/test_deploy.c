@@ -155,6 +155,82 @@ test_set_get_roundtrip(void **state)
 	deployment_free(&d);
 }
 
+/* Router options come from the catalog: set, read back through the file,
+ * and written on the router's command line by type. */
+static void
+test_router_options(void **state)
+{
+	struct deployment	 d, d2;
+	struct plan		 p;
+	char			 err[4096], *y;
+	size_t			 i, k;
+	bool			 timeout = false, retries = false;
+
+	(void)state;
+	assert_int_equal(parse(base, &d, err, sizeof err), 0);
+	assert_int_equal(deployment_set(cat, &d, ROLE_ROUTER,
+	    "request_timeout_secs", "5", err, sizeof err), 0);
+	assert_int_equal(deployment_set(cat, &d, ROLE_ROUTER, "disable_retries",
+	    "true", err, sizeof err), 0);
+	assert_int_equal(deployment_set(cat, &d, ROLE_ROUTER, "policy",
+	    "random", err, sizeof err), 0);
+	assert_int_equal(deployment_set(cat, &d, ROLE_ROUTER, "tp_size", "2",
+	    err, sizeof err), -1);
+	assert_non_null(strstr(err, "unknown router option"));
+	assert_true(router_opt_is_flag(cat, "disable_retries"));
+	assert_false(router_opt_is_flag(cat, "request_timeout_secs"));
+	assert_false(router_opt_is_flag(cat, "no_such_option"));
+	y = deployment_to_yaml(cat, &d);
+	assert_non_null(y);
+	assert_int_equal(parse(y, &d2, err, sizeof err), 0);
+	assert_string_equal(deployment_get(cat, &d2, ROLE_ROUTER,
+	    "request_timeout_secs"), "5");
+	assert_string_equal(deployment_get(cat, &d2, ROLE_ROUTER, "policy"),
+	    "random");
+	free(y);
+	deployment_plan(cat, &d2, &p, NULL);
+	for (i = 0; i < p.n; i++) {
+		if (p.l[i].role != ROLE_ROUTER)
+			continue;
+		for (k = 0; k < p.l[i].argc; k++) {
+			const char	*a = p.l[i].argv[k];
+
+			if (strcmp(a, "--request-timeout-secs") == 0)
+				timeout = k + 1 < p.l[i].argc &&
+				    strcmp(p.l[i].argv[k + 1], "5") == 0;
+			if (strcmp(a, "--disable-retries") == 0)
+				retries = k + 1 == p.l[i].argc ||
+				    strncmp(p.l[i].argv[k + 1], "--", 2) == 0;
+		}
+	}
+	assert_true(timeout);
+	assert_true(retries);
+	plan_free(&p);
+	deployment_free(&d2);
+	deployment_free(&d);
+}
+
+/* Slots: role x option and back (core/role.h). */
+static void
+test_slots(void **state)
+{
+	size_t	n = cat->nopts;
+	int	o = catalog_find(cat, "tp_size"), r, slot;
+
+	(void)state;
+	assert_true(o >= 0);
+	assert_true(slot_is_self(n, slot_of(n, SCOPE_SELF, o)));
+	assert_int_equal(slot_role(n, slot_of(n, SCOPE_SELF, o)), -1);
+	for (r = 0; r < NPD_ROLE; r++) {
+		slot = slot_of(n, role_scope((enum role)r), o);
+		assert_false(slot_is_self(n, slot));
+		assert_int_equal(slot_role(n, slot), r);
+		assert_int_equal(slot_opt(n, slot), o);
+		assert_int_equal(slot_scope(n, slot), r + 1);
+	}
+	assert_true(role_scope(ROLE_ROUTER) < NSLOT_SCOPE);
+}
+
 static void
 test_cross_rules(void **state)
 {
@@ -234,6 +310,8 @@ main(void)
 		cmocka_unit_test(test_parse_clean),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_set_get_roundtrip),
+		cmocka_unit_test(test_router_options),
+		cmocka_unit_test(test_slots),
 		cmocka_unit_test(test_cross_rules),
 		cmocka_unit_test(test_plan_multinode),
 	};

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "deploy/deploy.h"
+#include "emit/emit.h"
 #include "io/shell.h"
 
 #define NQUOTE		1200	/* strings through sh_quote */

@@ -5,8 +5,8 @@
  * Every word is quoted with sh_quote, so any string reaches SGLang as is.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "deploy/deploy.h"
-#include "deploy/deploy_int.h"
+#include "emit/emit.h"
+#include "emit/emit_int.h"
 #include "core/util.h"
 #include "io/shell.h"
 
@@ -45,9 +45,10 @@ node_id(struct buf *b, const struct launch *l, char sep)
  * Write the command words of l, one flag (with its values) per line.
  * skip(arg, flagword) may drop a flag group (config mode); NULL keeps all.
  */
-void
+static void
 shell_command(struct buf *b, const struct launch *l, const char *indent,
-    bool (*skip)(void *, const struct launch *, const char *), void *arg, const char *extra)
+    bool (*skip)(void *, const struct launch *, const char *), void *arg,
+    const char *extra)
 {
 	size_t	i = 0, j;
 

@@ -1,10 +1,10 @@
 /*
- * deploy_emit.c - `pdwiz emit` and the wizard's export: check, then hand the
+ * emit.c - `pdwiz emit` and the wizard's export: check, then hand the
  * deployment to one emitter. Refuses a deployment with errors unless forced.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "deploy/deploy.h"
-#include "deploy/deploy_int.h"
+#include "emit/emit.h"
+#include "emit/emit_int.h"
 #include "core/util.h"
 
 #include <stdio.h>

@@ -7,8 +7,8 @@
  * Strings are written as JSON strings, which YAML reads unchanged.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "deploy/deploy.h"
-#include "deploy/deploy_int.h"
+#include "emit/emit.h"
+#include "emit/emit_int.h"
 #include "core/util.h"
 #include "io/json.h"
 
@@ -161,6 +161,147 @@ pod_spec(struct buf *b, const struct deployment *d, const struct launch *l,
 	    ind, ind, ind, ind, ind);
 }
 
+/* A LeaderWorkerSet per server role and a Service on its leaders. */
+static void
+server_sets(struct buf *b, const struct deployment *d, const struct plan *p,
+    const char *image)
+{
+	size_t	i;
+	int	role;
+
+	for (role = ROLE_PREFILL; role <= ROLE_DECODE; role++) {
+		const struct role_spec	*r = &d->role[role];
+		const struct launch	*l = NULL;
+		const char		*rn = role_name((enum role)role);
+		char			*name = k8s_name(d, rn);
+
+		for (i = 0; i < p->n; i++)
+			if (p->l[i].role == (enum role)role) {
+				l = &p->l[i];
+				break;
+			}
+		if (!r->enabled || l == NULL) {
+			free(name);
+			continue;
+		}
+		buf_puts(b, "---\napiVersion: \"leaderworkerset.x-k8s.io/v1\"\n"
+		    "kind: \"LeaderWorkerSet\"\n");
+		meta(b, d, name, rn);
+		buf_printf(b, "spec:\n  replicas: %d\n  leaderWorkerTemplate:\n"
+		    "    size: %d\n    restartPolicy: \"RecreateGroupOnPodRestart\"\n"
+		    "    workerTemplate:\n      metadata:\n        labels:\n"
+		    "          pdwiz.role: ", r->instances, r->nodes_per_instance);
+		json_str(b, rn);
+		buf_putc(b, '\n');
+		pod_spec(b, d, l, image, "      ");
+		/* Service on the leaders (worker index 0). */
+		buf_puts(b, "---\napiVersion: \"v1\"\nkind: \"Service\"\n");
+		meta(b, d, name, rn);
+		buf_puts(b, "spec:\n  selector:\n"
+		    "    leaderworkerset.sigs.k8s.io/name: ");
+		json_str(b, name);
+		buf_puts(b, "\n    leaderworkerset.sigs.k8s.io/worker-index: \"0\"\n"
+		    "  ports:\n");
+		buf_printf(b, "    - name: \"http\"\n      port: %d\n", r->port);
+		if (role == ROLE_PREFILL)
+			buf_printf(b, "    - name: \"bootstrap\"\n      port: %d\n",
+			    r->bootstrap_port >= 0 ? r->bootstrap_port : 8998);
+		free(name);
+	}
+}
+
+static void
+arg_item(struct buf *b, const char *s)
+{
+	buf_puts(b, "            - ");
+	json_str(b, s);
+	buf_putc(b, '\n');
+}
+
+/* The router's args: every instance's leader, host, port, options. */
+static void
+router_args(struct buf *b, const struct catalog *cat,
+    const struct deployment *d)
+{
+	const struct role_spec	*rr = &d->role[ROLE_ROUTER];
+	size_t			 i;
+	int			 role, k;
+
+	/* Each instance's leader: <lws>-<i>.<lws> (LWS headless service). */
+	for (role = ROLE_PREFILL; role <= ROLE_DECODE; role++) {
+		const struct role_spec	*r = &d->role[role];
+		char			*lws = k8s_name(d, role_name(
+		    (enum role)role));
+
+		for (k = 0; r->enabled && k < r->instances; k++) {
+			char	*u = xasprintf("http://%s-%d.%s:%d", lws, k, lws,
+			    role_port(r, r->port, k));
+
+			buf_printf(b, "            - \"--%s\"\n",
+			    role_name((enum role)role));
+			arg_item(b, u);
+			if (role == ROLE_PREFILL)
+				buf_printf(b, "            - \"%d\"\n",
+				    role_bootstrap_port(cat, r, k));
+			free(u);
+		}
+		free(lws);
+	}
+	buf_printf(b, "            - \"--host\"\n            - \"0.0.0.0\"\n"
+	    "            - \"--port\"\n            - \"%d\"\n", rr->port);
+	if (rr->policy != NULL) {
+		buf_puts(b, "            - \"--policy\"\n");
+		arg_item(b, rr->policy);
+	}
+	for (i = 0; i < rr->nopts; i++) {
+		char	*f = xasprintf("--%s", rr->opts[i].name), *q;
+
+		for (q = f; *q; q++)
+			if (*q == '_')
+				*q = '-';
+		arg_item(b, f);
+		if (!router_opt_is_flag(cat, rr->opts[i].name))
+			arg_item(b, rr->opts[i].value ? rr->opts[i].value : "");
+		free(f);
+	}
+	for (i = 0; i < rr->nextra_args; i++)
+		arg_item(b, rr->extra_args[i]);
+}
+
+/* The router: a Deployment and its Service. */
+static void
+router_manifests(struct buf *b, const struct catalog *cat,
+    const struct deployment *d, const char *image)
+{
+	const struct role_spec	*rr = &d->role[ROLE_ROUTER];
+	char			*name = k8s_name(d, "router");
+
+	buf_puts(b, "---\napiVersion: \"apps/v1\"\nkind: \"Deployment\"\n");
+	meta(b, d, name, "router");
+	buf_puts(b, "spec:\n  replicas: 1\n  selector:\n    matchLabels:\n"
+	    "      app: ");
+	json_str(b, name);
+	buf_puts(b, "\n  template:\n    metadata:\n      labels:\n"
+	    "        app: ");
+	json_str(b, name);
+	buf_puts(b, "\n    spec:\n      containers:\n"
+	    "        - name: \"router\"\n          image: ");
+	json_str(b, image);
+	buf_puts(b, "\n          command: [\"python3\", \"-m\", "
+	    "\"sglang_router.launch_router\"]\n          args:\n"
+	    "            - \"--pd-disaggregation\"\n");
+	router_args(b, cat, d);
+	buf_printf(b, "          ports:\n            - containerPort: %d\n",
+	    rr->port);
+	buf_puts(b, "---\napiVersion: \"v1\"\nkind: \"Service\"\n");
+	meta(b, d, name, "router");
+	buf_puts(b, "spec:\n  selector:\n    app: ");
+	json_str(b, name);
+	buf_printf(b, "\n  ports:\n    - name: \"http\"\n      port: %d\n"
+	    "      targetPort: %d\n", rr->port, rr->port);
+	free(name);
+}
+
 char *
 emit_k8s(const struct catalog *cat, const struct deployment *d, bool failing)
 {
@@ -168,7 +309,6 @@ emit_k8s(const struct catalog *cat, const struct deployment *d, bool failing)
 	struct plan	 p;
 	const char	*image = d->k8s_image ? d->k8s_image : DEFAULT_IMAGE;
 	size_t		 i;
-	int		 role, k;
 
 	deployment_plan(cat, d, &p, NULL);
 	buf_puts(&b, "# Kubernetes manifests for PD deployment ");
@@ -178,124 +318,9 @@ emit_k8s(const struct catalog *cat, const struct deployment *d, bool failing)
 	    "controller (leaderworkerset.x-k8s.io) and RDMA-capable nodes.\n");
 	if (failing)
 		buf_printf(&b, "# WARNING: %s\n", EMIT_FAILING_TEXT);
-	for (role = 0; role < 2; role++) {
-		const struct role_spec	*r = &d->role[role];
-		const struct launch	*l = NULL;
-		char			*name = k8s_name(d, role_name(
-		    (enum role)role));
-
-		for (i = 0; i < p.n; i++)
-			if (p.l[i].role == (enum role)role) {
-				l = &p.l[i];
-				break;
-			}
-		if (!r->enabled || l == NULL) {
-			free(name);
-			continue;
-		}
-		buf_puts(&b, "---\napiVersion: \"leaderworkerset.x-k8s.io/v1\"\n"
-		    "kind: \"LeaderWorkerSet\"\n");
-		meta(&b, d, name, role_name((enum role)role));
-		buf_printf(&b, "spec:\n  replicas: %d\n  leaderWorkerTemplate:\n"
-		    "    size: %d\n    restartPolicy: \"RecreateGroupOnPodRestart\"\n"
-		    "    workerTemplate:\n      metadata:\n        labels:\n"
-		    "          pdwiz.role: ", r->instances, r->nodes_per_instance);
-		json_str(&b, role_name((enum role)role));
-		buf_putc(&b, '\n');
-		pod_spec(&b, d, l, image, "      ");
-		/* Service on the leaders (worker index 0). */
-		buf_puts(&b, "---\napiVersion: \"v1\"\nkind: \"Service\"\n");
-		meta(&b, d, name, role_name((enum role)role));
-		buf_puts(&b, "spec:\n  selector:\n"
-		    "    leaderworkerset.sigs.k8s.io/name: ");
-		json_str(&b, name);
-		buf_puts(&b, "\n    leaderworkerset.sigs.k8s.io/worker-index: \"0\"\n"
-		    "  ports:\n");
-		buf_printf(&b, "    - name: \"http\"\n      port: %d\n", r->port);
-		if (role == ROLE_PREFILL)
-			buf_printf(&b, "    - name: \"bootstrap\"\n      port: %d\n",
-			    r->bootstrap_port >= 0 ? r->bootstrap_port : 8998);
-		free(name);
-	}
-	if (d->role[ROLE_ROUTER].enabled) {
-		const struct role_spec	*rr = &d->role[ROLE_ROUTER];
-		char			*name = k8s_name(d, "router");
-
-		buf_puts(&b, "---\napiVersion: \"apps/v1\"\nkind: \"Deployment\"\n");
-		meta(&b, d, name, "router");
-		buf_puts(&b, "spec:\n  replicas: 1\n  selector:\n    matchLabels:\n"
-		    "      app: ");
-		json_str(&b, name);
-		buf_puts(&b, "\n  template:\n    metadata:\n      labels:\n"
-		    "        app: ");
-		json_str(&b, name);
-		buf_puts(&b, "\n    spec:\n      containers:\n"
-		    "        - name: \"router\"\n          image: ");
-		json_str(&b, image);
-		buf_puts(&b, "\n          command: [\"python3\", \"-m\", "
-		    "\"sglang_router.launch_router\"]\n          args:\n"
-		    "            - \"--pd-disaggregation\"\n");
-		/* Each instance's leader: <lws>-<i>.<lws> (LWS headless service). */
-		for (role = 0; role < 2; role++) {
-			const struct role_spec	*r = &d->role[role];
-			char			*lws = k8s_name(d, role_name(
-			    (enum role)role));
-
-			for (k = 0; r->enabled && k < r->instances; k++) {
-				char	*u = xasprintf("http://%s-%d.%s:%d", lws,
-				    k, lws, role_port(r, r->port, k));
-
-				buf_printf(&b, "            - \"--%s\"\n"
-				    "            - ", role_name((enum role)role));
-				json_str(&b, u);
-				buf_putc(&b, '\n');
-				if (role == ROLE_PREFILL)
-					buf_printf(&b, "            - \"%d\"\n",
-					    role_bootstrap_port(cat, r, k));
-				free(u);
-			}
-			free(lws);
-		}
-		buf_printf(&b, "            - \"--host\"\n            - \"0.0.0.0\"\n"
-		    "            - \"--port\"\n            - \"%d\"\n", rr->port);
-		if (rr->policy != NULL) {
-			buf_puts(&b, "            - \"--policy\"\n            - ");
-			json_str(&b, rr->policy);
-			buf_putc(&b, '\n');
-		}
-		for (i = 0; i < rr->nopts; i++) {
-			char	*f = xasprintf("--%s", rr->opts[i].name), *q;
-
-			for (q = f; *q; q++)
-				if (*q == '_')
-					*q = '-';
-			buf_puts(&b, "            - ");
-			json_str(&b, f);
-			buf_putc(&b, '\n');
-			if (router_opt_find(rr->opts[i].name) == NULL ||
-			    router_opt_find(rr->opts[i].name)->type != RT_BOOL) {
-				buf_puts(&b, "            - ");
-				json_str(&b, rr->opts[i].value ? rr->opts[i].value :
-				    "");
-				buf_putc(&b, '\n');
-			}
-			free(f);
-		}
-		for (i = 0; i < rr->nextra_args; i++) {
-			buf_puts(&b, "            - ");
-			json_str(&b, rr->extra_args[i]);
-			buf_putc(&b, '\n');
-		}
-		buf_printf(&b, "          ports:\n            - containerPort: %d\n",
-		    rr->port);
-		buf_puts(&b, "---\napiVersion: \"v1\"\nkind: \"Service\"\n");
-		meta(&b, d, name, "router");
-		buf_puts(&b, "spec:\n  selector:\n    app: ");
-		json_str(&b, name);
-		buf_printf(&b, "\n  ports:\n    - name: \"http\"\n      port: %d\n"
-		    "      targetPort: %d\n", rr->port, rr->port);
-		free(name);
-	}
+	server_sets(&b, d, &p, image);
+	if (d->role[ROLE_ROUTER].enabled)
+		router_manifests(&b, cat, d, image);
 	plan_free(&p);
 	return buf_steal(&b);
 }

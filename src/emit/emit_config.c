@@ -6,8 +6,8 @@
  * per-node settings stay on the command line of the launch script.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "deploy/deploy.h"
-#include "deploy/deploy_int.h"
+#include "emit/emit.h"
+#include "emit/emit_int.h"
 #include "core/util.h"
 #include "io/json.h"
 

@@ -1,0 +1,51 @@
+/*
+ * emit.h - the emitters: a deployment as deterministic bytes (a launch
+ * script, a runbook, SGLang --config files, Kubernetes manifests, the
+ * deployment file), shared by `pdwiz emit` and the wizard's export.
+ * Built on the public deployment API (deploy/deploy.h) only.
+ */
+#ifndef PDWIZ_EMIT_H
+#define PDWIZ_EMIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/catalog.h"
+#include "deploy/deploy.h"
+
+enum emit_format { EMIT_SHELL, EMIT_RUNBOOK, EMIT_CONFIG, EMIT_K8S, EMIT_YAML };
+
+#define EMIT_FORCE	0x1	/* emit despite errors; output marked failing */
+
+struct emit_file {
+	char	*name;		/* suggested file name */
+	char	*data;
+};
+
+struct emission {
+	struct emit_file	*f;
+	size_t			 n;
+};
+
+int	emit_format_parse(const char *, enum emit_format *);
+/*
+ * Check, then emit. A deployment with errors is refused (-1, reason in
+ * err) unless EMIT_FORCE. One file for every format but config (one YAML
+ * per role plus the launch script that uses them).
+ */
+int	deployment_emit(const struct catalog *, const struct deployment *,
+	    enum emit_format, unsigned flags, struct emission *, char *err,
+	    size_t errlen);
+void	emission_free(struct emission *);
+
+/* Single formats (no checking; failing = mark output as failing validation). */
+char	*emit_shell(const struct catalog *, const struct deployment *,
+	    bool failing);
+char	*emit_runbook(const struct catalog *, const struct deployment *,
+	    bool failing);
+char	*emit_k8s(const struct catalog *, const struct deployment *,
+	    bool failing);
+int	 emit_config(const struct catalog *, const struct deployment *,
+	    bool failing, struct emission *);
+
+#endif
