@@ -4,6 +4,7 @@
 #include "catimg.h"
 #include "config.h"
 #include "expr.h"
+#include "role.h"
 #include "util.h"
 #include "ydoc.h"
 
@@ -22,8 +23,8 @@
 #endif
 
 #define DATA_MAX	(8 * 1024 * 1024)
-#define NROLES		4
-static const char *const role_prefix[NROLES] = { "", "prefill.", "decode.",
+/* What a deployment rule's names start with to read a role's config. */
+static const char *const role_prefix[NPD_ROLE] = { "prefill.", "decode.",
 	"router." };
 
 struct loadctx {
@@ -692,14 +693,15 @@ resolve_name(void *arg, const char *name)
 	int		 o;
 
 	if (lc->deploy) {
-		for (r = 1; r < NROLES; r++) {
+		for (r = 0; r < NPD_ROLE; r++) {
 			size_t	pl = strlen(role_prefix[r]);
 
 			if (strncmp(name, role_prefix[r], pl) == 0) {
 				o = catalog_find(lc->cat, name + pl);
 				if (o < 0)
 					return -1;
-				return (int)(r * lc->cat->nopts) + o;
+				return slot_of(lc->cat->nopts,
+				    role_scope((enum role)r), o);
 			}
 		}
 	}

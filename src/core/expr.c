@@ -3,6 +3,7 @@
 #include "expr.h"
 #include "config.h"
 #include "imgw.h"
+#include "role.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -756,16 +757,16 @@ tmpl_free(struct tmpl *t)
 static struct value
 slot_value(struct evalctx *c, int slot)
 {
-	size_t			 role = (size_t)slot / c->nopts;
-	size_t			 opt = (size_t)slot % c->nopts;
-	const struct config	*cfg = c->cfgs[role];
+	int			 scope = slot_scope(c->nopts, slot);
+	int			 opt = slot_opt(c->nopts, slot);
+	const struct config	*cfg = c->cfgs[scope];
 	struct value		 v;
 
 	if (cfg == NULL)
 		v = VAL_UNKNOWN;
 	else
 		v = cfg->s[opt].v;
-	if (c->taint != NULL && role == 0 && c->taint[opt])
+	if (c->taint != NULL && scope == SCOPE_SELF && c->taint[opt])
 		c->read_taint = true;
 	if (v.t == V_UNKNOWN && c->unknown_slot < 0)
 		c->unknown_slot = slot;
@@ -938,12 +939,12 @@ call(const struct expr *e, struct evalctx *c)
 
 	if (e->op == FN_IS_SET) {
 		int			 slot = e->kids[0]->slot;
-		const struct config	*cfg = c->cfgs[(size_t)slot / c->nopts];
+		const struct config	*cfg = c->cfgs[slot_scope(c->nopts,
+		    slot)];
 
 		if (cfg == NULL)
 			return VAL_UNKNOWN;
-		return val_bool(config_is_set(cfg, (int)((size_t)slot %
-		    c->nopts)));
+		return val_bool(config_is_set(cfg, slot_opt(c->nopts, slot)));
 	}
 	a = expr_eval(e->kids[0], c);
 	if (e->nkids > 1)

@@ -10,6 +10,7 @@
 #include "fuzz.h"
 #include "core/config.h"
 #include "core/expr.h"
+#include "core/role.h"
 
 static const char *const prefix[] = { "prefill.", "decode.", "router." };
 
@@ -26,13 +27,13 @@ resolve(void *arg, const char *name)
 	int			 o;
 
 	if (rc->deploy) {
-		for (r = 0; r < 3; r++) {
+		for (r = 0; r < NPD_ROLE; r++) {
 			size_t	pl = strlen(prefix[r]);
 
 			if (strncmp(name, prefix[r], pl) == 0) {
 				o = catalog_find(rc->cat, name + pl);
-				return o < 0 ? -1 :
-				    (int)((r + 1) * rc->cat->nopts) + o;
+				return o < 0 ? -1 : slot_of(rc->cat->nopts,
+				    role_scope((enum role)r), o);
 			}
 		}
 	}
@@ -44,7 +45,7 @@ slot_ok(void *arg, int slot)
 {
 	const struct catalog	*cat = arg;
 
-	if (slot < 0 || (size_t)slot >= 4 * cat->nopts)
+	if (slot < 0 || (size_t)slot >= NSLOT_SCOPE * cat->nopts)
 		abort();
 }
 
