@@ -642,6 +642,122 @@ text_config(const struct ynode *root)
 	return root;
 }
 
+static bool
+json_true(const struct ynode *map, const char *key)
+{
+	const char	*s = scalar(map, key);
+
+	return s != NULL && strcmp(s, "true") == 0;
+}
+
+static bool
+starts(const char *s, const char *prefix)
+{
+	return s != NULL && strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Is layer i a routed-expert layer? */
+static bool
+moe_layer(const struct ynode *c, long i)
+{
+	long			 k = json_long(c, "first_k_dense_replace");
+	long			 freq = json_long(c, "moe_layer_freq");
+	long			 step = json_long(c, "decoder_sparse_step");
+	const struct ynode	*only = ynode_get(c, "mlp_only_layers");
+	size_t			 j;
+
+	if (i < k)
+		return false;
+	if (freq > 1 && (i - k) % freq != 0)
+		return false;
+	if (step > 1 && (i + 1) % step != 0)
+		return false;
+	if (only != NULL && only->kind == YN_SEQ)
+		for (j = 0; j < only->nkids; j++)
+			if (only->kids[j]->kind == YN_SCALAR &&
+			    atol(only->kids[j]->str) == i)
+				return false;
+	return true;
+}
+
+/*
+ * Parameter counts from the tensor shapes a config implies: embedding and
+ * head, attention (GQA or MLA, with the q/k/v biases of the Qwen2 family,
+ * the q/k norms of Qwen3 and the attention_bias flag), dense MLPs, routed
+ * and shared experts with their router, norms. Unknown (0) when a shape is
+ * missing. Small per-architecture extras (expert biases, attention sinks)
+ * are left out; they are below 0.1% of any model here.
+ */
+static void
+config_params(const struct ynode *c, struct fit_model *m)
+{
+	double	H = (double)m->hidden_size, nh = (double)m->attention_heads;
+	double	kv = (double)m->kv_heads, hd = (double)m->head_dim;
+	double	V = (double)json_long(c, "vocab_size");
+	double	I = (double)json_long(c, "intermediate_size");
+	double	Im = (double)json_long(c, "moe_intermediate_size");
+	double	Is = (double)json_long(c, "shared_expert_intermediate_size");
+	double	ns = (double)json_long(c, "n_shared_experts");
+	double	E = (double)m->experts;
+	double	ql = (double)json_long(c, "q_lora_rank");
+	double	kvl = (double)m->kv_lora_rank, rope = (double)m->qk_rope_head_dim;
+	double	nope = (double)json_long(c, "qk_nope_head_dim");
+	double	vd = (double)json_long(c, "v_head_dim");
+	double	att, repl = 0, total, expert = 0, emb;
+	long	i;
+
+	if (m->layers <= 0 || H <= 0 || nh <= 0 || V <= 0)
+		return;
+	if (m->kv_lora_rank > 0) {
+		if (rope <= 0 || nope <= 0 || vd <= 0)
+			return;
+		att = ql > 0 ? H * ql + ql + ql * nh * (nope + rope) :
+		    H * nh * (nope + rope);
+		att += H * (kvl + rope) + kvl + kvl * nh * (nope + vd) +
+		    nh * vd * H;
+		repl = (ql > 0 ? H * ql : 0) + H * (kvl + rope);
+	} else {
+		if (kv <= 0 || hd <= 0)
+			return;
+		att = H * nh * hd + 2 * H * kv * hd + nh * hd * H;
+		if (starts(m->arch, "Qwen2"))
+			att += nh * hd + 2 * kv * hd;
+		else if (json_true(c, "attention_bias"))
+			att += nh * hd + 2 * kv * hd + H;
+		if (starts(m->arch, "Qwen3"))
+			att += 2 * hd;
+	}
+	if (E > 0 && Im <= 0)
+		Im = I;			/* Mixtral: experts use intermediate_size */
+	if (Is <= 0)
+		Is = Im;
+	emb = V * H * (m->tied_embeddings ? 1 : 2);
+	total = emb + H;
+	for (i = 0; i < m->layers; i++) {
+		total += att + 2 * H;
+		if (E > 0 && moe_layer(c, i)) {
+			expert += E * 3 * H * Im;
+			total += E * 3 * H * Im + H * E;
+			if (scalar(c, "topk_method") != NULL &&
+			    strcmp(scalar(c, "topk_method"), "noaux_tc") == 0)
+				total += E;
+			if (ns > 0)
+				total += ns * 3 * H * Is;
+			else if (json_long(c, "shared_expert_intermediate_size")) {
+				total += 3 * H * Is + H;	/* + its gate */
+			}
+		} else {
+			if (I <= 0)
+				return;
+			total += 3 * H * I;
+		}
+	}
+	m->params_total = total;
+	m->expert_params = expert;
+	m->embed_params = emb;
+	m->replicated_params = m->layers * repl;
+}
+
 static void
 config_facts(const struct ynode *root, struct fit_model *m)
 {
@@ -699,6 +815,7 @@ config_facts(const struct ynode *root, struct fit_model *m)
 	}
 	if (m->expert_dtype == FD_UNKNOWN)
 		m->expert_dtype = m->dtype;
+	config_params(c, m);
 }
 
 int
@@ -959,7 +1076,8 @@ weights_per_gpu(const struct fit_model *m, const struct fit_params *p,
 
 	if (attn_tp < 1)
 		attn_tp = 1;
-	if (m->params_total <= 0) {
+	if (m->params_total <= 0 || (m->dtype == FD_UNKNOWN &&
+	    m->weight_bytes > 0)) {
 		/* only the checkpoint's bytes: split evenly */
 		if (m->weight_bytes <= 0) {
 			unknown(w, "unknown: weight size of %s", m->id);

@@ -497,6 +497,133 @@ test_local_dir(void **state)
 	rmdir(dir);
 }
 
+/*
+ * The parameter counts a config.json implies equal the ones of
+ * rules/model-sizes.yaml (which equal the model cards'): the two are
+ * counted independently, so each checks the other.
+ */
+static const struct {
+	const char	*id;
+	const char	*config;
+	double		 tol;	/* relative */
+} configs[] = {
+	{ "meta-llama/Llama-3.1-8B-Instruct",
+	  "{\"architectures\": [\"LlamaForCausalLM\"], \"attention_bias\": false,"
+	  " \"hidden_size\": 4096, \"intermediate_size\": 14336,"
+	  " \"num_attention_heads\": 32, \"num_hidden_layers\": 32,"
+	  " \"num_key_value_heads\": 8, \"tie_word_embeddings\": false,"
+	  " \"torch_dtype\": \"bfloat16\", \"vocab_size\": 128256}", 0 },
+	{ "Qwen/Qwen2.5-7B-Instruct",
+	  "{\"architectures\": [\"Qwen2ForCausalLM\"], \"hidden_size\": 3584,"
+	  " \"intermediate_size\": 18944, \"num_attention_heads\": 28,"
+	  " \"num_hidden_layers\": 28, \"num_key_value_heads\": 4,"
+	  " \"tie_word_embeddings\": false, \"torch_dtype\": \"bfloat16\","
+	  " \"vocab_size\": 152064}", 0 },
+	{ "Qwen/Qwen3-0.6B",
+	  "{\"architectures\": [\"Qwen3ForCausalLM\"], \"head_dim\": 128,"
+	  " \"hidden_size\": 1024, \"intermediate_size\": 3072,"
+	  " \"num_attention_heads\": 16, \"num_hidden_layers\": 28,"
+	  " \"num_key_value_heads\": 8, \"tie_word_embeddings\": true,"
+	  " \"torch_dtype\": \"bfloat16\", \"vocab_size\": 151936}", 0 },
+	{ "Qwen/Qwen3-30B-A3B",
+	  "{\"architectures\": [\"Qwen3MoeForCausalLM\"], \"head_dim\": 128,"
+	  " \"hidden_size\": 2048, \"intermediate_size\": 6144,"
+	  " \"moe_intermediate_size\": 768, \"num_experts\": 128,"
+	  " \"num_experts_per_tok\": 8, \"decoder_sparse_step\": 1,"
+	  " \"mlp_only_layers\": [], \"num_attention_heads\": 32,"
+	  " \"num_hidden_layers\": 48, \"num_key_value_heads\": 4,"
+	  " \"tie_word_embeddings\": false, \"torch_dtype\": \"bfloat16\","
+	  " \"vocab_size\": 151936}", 0 },
+	{ "mistralai/Mixtral-8x7B-Instruct-v0.1",
+	  "{\"architectures\": [\"MixtralForCausalLM\"], \"hidden_size\": 4096,"
+	  " \"intermediate_size\": 14336, \"num_attention_heads\": 32,"
+	  " \"num_experts_per_tok\": 2, \"num_hidden_layers\": 32,"
+	  " \"num_key_value_heads\": 8, \"num_local_experts\": 8,"
+	  " \"sliding_window\": null, \"tie_word_embeddings\": false,"
+	  " \"torch_dtype\": \"bfloat16\", \"vocab_size\": 32000}", 0 },
+	{ "deepseek-ai/DeepSeek-V3",
+	  "{\"architectures\": [\"DeepseekV3ForCausalLM\"],"
+	  " \"first_k_dense_replace\": 3, \"hidden_size\": 7168,"
+	  " \"intermediate_size\": 18432, \"kv_lora_rank\": 512,"
+	  " \"moe_intermediate_size\": 2048, \"moe_layer_freq\": 1,"
+	  " \"n_routed_experts\": 256, \"n_shared_experts\": 1,"
+	  " \"num_attention_heads\": 128, \"num_experts_per_tok\": 8,"
+	  " \"num_hidden_layers\": 61, \"num_key_value_heads\": 128,"
+	  " \"num_nextn_predict_layers\": 1, \"q_lora_rank\": 1536,"
+	  " \"qk_nope_head_dim\": 128, \"qk_rope_head_dim\": 64,"
+	  " \"tie_word_embeddings\": false, \"topk_method\": \"noaux_tc\","
+	  " \"torch_dtype\": \"bfloat16\", \"v_head_dim\": 128,"
+	  " \"vocab_size\": 129280, \"quantization_config\": {"
+	  "\"activation_scheme\": \"dynamic\", \"fmt\": \"e4m3\","
+	  " \"quant_method\": \"fp8\", \"weight_block_size\": [128, 128]}}", 0 },
+	{ "deepseek-ai/DeepSeek-V2-Lite",
+	  "{\"architectures\": [\"DeepseekV2ForCausalLM\"],"
+	  " \"first_k_dense_replace\": 1, \"hidden_size\": 2048,"
+	  " \"intermediate_size\": 10944, \"kv_lora_rank\": 512,"
+	  " \"moe_intermediate_size\": 1408, \"moe_layer_freq\": 1,"
+	  " \"n_routed_experts\": 64, \"n_shared_experts\": 2,"
+	  " \"num_attention_heads\": 16, \"num_experts_per_tok\": 6,"
+	  " \"num_hidden_layers\": 27, \"num_key_value_heads\": 16,"
+	  " \"q_lora_rank\": null, \"qk_nope_head_dim\": 128,"
+	  " \"qk_rope_head_dim\": 64, \"tie_word_embeddings\": false,"
+	  " \"topk_method\": \"greedy\", \"torch_dtype\": \"bfloat16\","
+	  " \"v_head_dim\": 128, \"vocab_size\": 102400}", 0 },
+	/* expert biases and attention sinks are not counted (0.03%) */
+	{ "openai/gpt-oss-120b",
+	  "{\"architectures\": [\"GptOssForCausalLM\"], \"attention_bias\": true,"
+	  " \"head_dim\": 64, \"hidden_size\": 2880, \"intermediate_size\": 2880,"
+	  " \"layer_types\": [\"sliding_attention\", \"full_attention\"],"
+	  " \"num_attention_heads\": 64, \"num_experts_per_tok\": 4,"
+	  " \"num_hidden_layers\": 36, \"num_key_value_heads\": 8,"
+	  " \"num_local_experts\": 128, \"tie_word_embeddings\": false,"
+	  " \"vocab_size\": 201088, \"torch_dtype\": \"bfloat16\","
+	  " \"quantization_config\": {\"quant_method\": \"mxfp4\"}}", 0.001 },
+};
+
+static void
+test_config_params(void **state)
+{
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof configs / sizeof configs[0]; i++) {
+		const struct fit_model	*want = model(configs[i].id);
+		struct fit_model	 m;
+		struct fit_params	 p;
+		struct fit_result	 a, b;
+		char			 err[256];
+
+		assert_int_equal(fit_model_from_config(configs[i].id,
+		    configs[i].config, strlen(configs[i].config), &m, err,
+		    sizeof err), 1);
+		print_message("  %-40s %.0f params, %.0f in experts\n",
+		    configs[i].id, m.params_total, m.expert_params);
+		near(m.params_total, want->params_total,
+		    want->params_total * configs[i].tol);
+		near(m.expert_params, want->expert_params,
+		    want->expert_params * configs[i].tol);
+		near(m.embed_params, want->embed_params, 0);
+		near(m.replicated_params, want->replicated_params, 0);
+		assert_int_equal(m.dtype, want->dtype);
+		assert_int_equal(m.expert_dtype, want->dtype == FD_UNKNOWN ?
+		    FD_UNKNOWN : want->expert_dtype ? want->expert_dtype :
+		    want->dtype);
+		assert_int_equal(m.kv_layout, want->kv_layout);
+		/* and so the same estimate */
+		fit_params_init(&p);
+		p.tp = 8;
+		fit_estimate(&m, gpu("H200"), &p, &a);
+		fit_estimate(want, gpu("H200"), &p, &b);
+		assert_true(a.weights.known);
+		near(a.weights.v, b.weights.v, b.weights.v *
+		    (configs[i].tol + 1e-12));
+		assert_int_equal(a.kv_per_token.known, b.kv_per_token.known);
+		if (a.kv_per_token.known)
+			near(a.kv_per_token.v, b.kv_per_token.v, 0);
+		fit_model_clear(&m);
+	}
+}
+
 /* ---- the data files' checks ---- */
 
 static void
@@ -687,6 +814,7 @@ main(void)
 		cmocka_unit_test(test_unknowns),
 		cmocka_unit_test(test_hicache),
 		cmocka_unit_test(test_local_dir),
+		cmocka_unit_test(test_config_params),
 		cmocka_unit_test(test_bad_data),
 		cmocka_unit_test(test_calibration),
 	};
