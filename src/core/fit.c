@@ -323,7 +323,8 @@ load_model(const struct ynode *n, struct fit_model *m, char ***match,
 	    "params_total", "expert_params", "embed_params",
 	    "replicated_params", "tied_embeddings", "layers", "hidden_size",
 	    "attention_heads", "kv_heads", "head_dim", "kv_lora_rank",
-	    "qk_rope_head_dim", "experts", "experts_per_token", "dtype",
+	    "qk_rope_head_dim", "experts", "experts_per_token",
+	    "sliding_layers", "dtype",
 	    "expert_dtype", "embed_dtype", "kv_layout", NULL };
 	const char	*s;
 
@@ -361,6 +362,8 @@ load_model(const struct ynode *n, struct fit_model *m, char ***match,
 	    errlen) != 0 ||
 	    get_long(n, "experts", &m->experts, file, err, errlen) != 0 ||
 	    get_long(n, "experts_per_token", &m->experts_per_token, file, err,
+	    errlen) != 0 ||
+	    get_long(n, "sliding_layers", &m->sliding_layers, file, err,
 	    errlen) != 0 ||
 	    get_dtype(n, "dtype", &m->dtype, file, err, errlen) != 0 ||
 	    get_dtype(n, "expert_dtype", &m->expert_dtype, file, err,
@@ -796,8 +799,10 @@ config_facts(const struct ynode *root, struct fit_model *m)
 	if (lt != NULL && lt->kind == YN_SEQ)
 		for (i = 0; i < lt->nkids; i++)
 			if (lt->kids[i]->kind == YN_SCALAR &&
-			    strstr(lt->kids[i]->str, "sliding") != NULL)
+			    strstr(lt->kids[i]->str, "sliding") != NULL) {
 				m->kv_layout = FK_HYBRID_SWA;
+				m->sliding_layers++;
+			}
 	if ((s = scalar(c, "torch_dtype")) == NULL)
 		s = scalar(c, "dtype");
 	m->dtype = fit_dtype_parse(s);
@@ -1189,6 +1194,8 @@ kv_cell(const struct fit_model *m, const struct fit_params *p,
 		    layers * b);
 		return;
 	case FK_MHA:
+	case FK_HYBRID_SWA:
+		/* a sliding-window model sizes its pools from this cell too */
 		if (m->kv_heads <= 0 || m->head_dim <= 0) {
 			unknown(c, "unknown: KV heads/head_dim of %s", m->id);
 			return;
@@ -1198,10 +1205,6 @@ kv_cell(const struct fit_model *m, const struct fit_params *p,
 		if (heads < 1)
 			heads = 1;
 		known(c, 2.0 * heads * m->head_dim * layers * b);
-		return;
-	case FK_HYBRID_SWA:
-		unknown(c, "unknown: sliding-window KV pool of %s "
-		    "(not modelled)", m->id);
 		return;
 	case FK_UNKNOWN:
 		break;
@@ -1263,6 +1266,9 @@ summarize(const struct fit_model *m, const struct fit_gpu *g,
 			    r->mem_fraction.v, r->mem_fraction_derived ?
 			    " (SGLang default)" : "", r->kv_pool.v / FIT_GIB,
 			    r->kv_per_token.v, r->kv_tokens.v);
+			if (r->swa_tokens.known)
+				buf_printf(&b, " in full-attention layers, "
+				    "%.0f in window layers", r->swa_tokens.v);
 			if (r->requests_at_context.known)
 				buf_printf(&b, " (%.1f requests of %ld)",
 				    r->requests_at_context.v, p->context_len);
@@ -1277,6 +1283,40 @@ summarize(const struct fit_model *m, const struct fit_gpu *g,
 	s = buf_steal(&b);
 	snprintf(r->summary, sizeof r->summary, "%s", s);
 	free(s);
+}
+
+/*
+ * Tokens of the KV pool. A sliding-window model splits the same bytes
+ * between its full-attention layers and its window layers, which hold
+ * swa_full_tokens_ratio as many tokens:
+ *   full x full_layers + ratio x full x window_layers = tokens x layers.
+ */
+static void
+pool_tokens(const struct fit_model *m, const struct fit_params *p,
+    struct fit_result *r)
+{
+	double	t = floor(r->kv_pool.v / r->kv_per_token.v);
+	double	page = (double)p->page_size;
+	double	ratio = p->swa_full_tokens_ratio > 0 ?
+	    p->swa_full_tokens_ratio : 0.8;
+	double	full, ls, lf;
+
+	if (m->kv_layout != FK_HYBRID_SWA || p->disable_hybrid_swa_memory) {
+		known(&r->kv_tokens, floor(t / page) * page);
+		unknown(&r->swa_tokens, "unknown: no sliding-window layers");
+		return;
+	}
+	if (m->sliding_layers <= 0 || m->sliding_layers >= m->layers) {
+		unknown(&r->kv_tokens, "unknown: sliding-window layer count "
+		    "of %s", m->id);
+		unknown_as(&r->swa_tokens, &r->kv_tokens);
+		return;
+	}
+	ls = (double)m->sliding_layers;
+	lf = (double)(m->layers - m->sliding_layers);
+	full = floor(t * (double)m->layers / (ratio * ls + lf));
+	known(&r->kv_tokens, floor(full / page) * page);
+	known(&r->swa_tokens, floor(floor(full * ratio) / page) * page);
 }
 
 enum fit_verdict
@@ -1349,12 +1389,10 @@ fit_estimate(const struct fit_model *m, const struct fit_gpu *g,
 		unknown_as(&r->kv_tokens, &r->kv_pool);
 	else if (!r->kv_per_token.known)
 		unknown_as(&r->kv_tokens, &r->kv_per_token);
-	else {
-		double	t = floor(r->kv_pool.v / r->kv_per_token.v);
-
-		t = floor(t / (double)p.page_size) * (double)p.page_size;
-		known(&r->kv_tokens, t);
-	}
+	else
+		pool_tokens(m, &p, r);
+	if (!r->kv_tokens.known && r->swa_tokens.why[0] == '\0')
+		unknown_as(&r->swa_tokens, &r->kv_tokens);
 	if (!r->kv_tokens.known)
 		unknown_as(&r->requests_at_context, &r->kv_tokens);
 	else if (p.context_len <= 0)

@@ -65,6 +65,7 @@ struct fit_model {
 	long		 layers, hidden_size, attention_heads, kv_heads, head_dim;
 	long		 kv_lora_rank, qk_rope_head_dim;
 	long		 experts, experts_per_token;
+	long		 sliding_layers;	/* hybrid-swa: sliding-window layers */
 	enum fit_dtype	 dtype, expert_dtype, embed_dtype;
 	enum fit_kv_layout kv_layout;
 };
@@ -131,6 +132,8 @@ struct fit_params {
 	long		 page_size;
 	enum fit_spec	 speculative;
 	int		 ep_redundant_experts;
+	double		 swa_full_tokens_ratio;	/* <= 0: SGLang's 0.8 */
+	bool		 disable_hybrid_swa_memory;
 	bool		 hicache;
 	double		 hicache_ratio;		/* <= 0: SGLang's 2.0 */
 	double		 hicache_size_gib;	/* > 0 overrides the ratio */
@@ -165,7 +168,10 @@ struct fit_result {
 	bool		 mem_fraction_derived;	/* SGLang's default, not given */
 	struct fit_val	 kv_pool;	/* bytes of the KV pool */
 	struct fit_val	 kv_per_token;	/* bytes per token on one GPU */
-	struct fit_val	 kv_tokens;	/* max_total_num_tokens */
+	struct fit_val	 kv_tokens;	/* max_total_num_tokens (for a
+					   sliding-window model: the full
+					   attention layers' tokens) */
+	struct fit_val	 swa_tokens;	/* the sliding-window layers' tokens */
 	struct fit_val	 requests_at_context;	/* kv_tokens / context_len */
 	struct fit_val	 host_pool;	/* HiCache host bytes per GPU */
 	struct fit_val	 host_tokens;

@@ -345,14 +345,21 @@ test_unknowns(void **state)
 	fit_estimate(model("meta-llama/Llama-3.1-8B-Instruct"), NULL, &p, &r);
 	assert_true(r.kv_tokens.known);
 	assert_false(r.free_estimated);
-	/* sliding-window pools are not modelled: weights yes, KV no */
+	/* a sliding-window model without its layer count */
 	fit_params_init(&p);
-	fit_estimate(model("openai/gpt-oss-120b"), gpu("H100"), &p, &r);
-	assert_true(r.weights.known);
-	assert_false(r.kv_tokens.known);
-	assert_non_null(strstr(r.kv_tokens.why, "sliding-window"));
-	assert_non_null(strstr(r.summary, "sliding-window"));
-	assert_int_equal(r.verdict, FV_UNKNOWN);
+	{
+		struct fit_model	m = *model("openai/gpt-oss-120b");
+
+		m.sliding_layers = 0;
+		fit_estimate(&m, gpu("H100"), &p, &r);
+		assert_true(r.weights.known);
+		assert_true(r.kv_per_token.known);
+		assert_false(r.kv_tokens.known);
+		assert_false(r.swa_tokens.known);
+		assert_non_null(strstr(r.kv_tokens.why, "sliding-window"));
+		assert_non_null(strstr(r.summary, "sliding-window"));
+		assert_int_equal(r.verdict, FV_UNKNOWN);
+	}
 	/* an unknown KV dtype */
 	p.kv_cache_dtype = "int3";
 	fit_estimate(model("meta-llama/Llama-3.1-8B-Instruct"), gpu("H100"),
@@ -371,6 +378,33 @@ test_unknowns(void **state)
 	p.context_len = 1000000;
 	assert_int_equal(fit_estimate(model("meta-llama/Llama-3.1-8B-Instruct"),
 	    gpu("H100"), &p, &r), FV_SHORT);
+}
+
+/* gpt-oss: half its layers slide; SGLang splits the pool between them */
+static void
+test_sliding_window(void **state)
+{
+	struct fit_params	p;
+	struct fit_result	r;
+	double			t, full;
+
+	(void)state;
+	fit_params_init(&p);
+	fit_estimate(model("openai/gpt-oss-120b"), gpu("H200"), &p, &r);
+	assert_true(r.kv_tokens.known);
+	near(r.kv_per_token.v, 2.0 * 8 * 64 * 36 * 2, 0);
+	t = floor(r.kv_pool.v / r.kv_per_token.v);
+	full = floor(t * 36 / (0.8 * 18 + 18));
+	near(r.kv_tokens.v, full, 0);
+	near(r.swa_tokens.v, floor(full * 0.8), 0);
+	print_message("  %s\n", r.summary);
+	p.swa_full_tokens_ratio = 0.5;
+	fit_estimate(model("openai/gpt-oss-120b"), gpu("H200"), &p, &r);
+	near(r.kv_tokens.v, floor(t * 36 / (0.5 * 18 + 18)), 0);
+	p.disable_hybrid_swa_memory = true;
+	fit_estimate(model("openai/gpt-oss-120b"), gpu("H200"), &p, &r);
+	near(r.kv_tokens.v, t, 0);
+	assert_false(r.swa_tokens.known);
 }
 
 static void
@@ -812,6 +846,7 @@ main(void)
 		cmocka_unit_test(test_default_fraction),
 		cmocka_unit_test(test_acceptance),
 		cmocka_unit_test(test_unknowns),
+		cmocka_unit_test(test_sliding_window),
 		cmocka_unit_test(test_hicache),
 		cmocka_unit_test(test_local_dir),
 		cmocka_unit_test(test_config_params),
