@@ -1,0 +1,200 @@
+/*
+ * fit.h - will it fit: weights, KV cache and memory per GPU, before launch.
+ *
+ * A pure estimate of what one SGLang server process holds on each of its
+ * GPUs, from facts about the model (rules/model-sizes.yaml or a local
+ * config.json) and the accelerator (rules/hardware.yaml), and the launch
+ * options that move memory (tp, pp, ep, dp attention, KV cache dtype,
+ * mem-fraction-static, chunked prefill, HiCache ...).
+ *
+ * The arithmetic follows SGLang's own: the static budget is
+ * mem_fraction_static x (free memory before the weights load); what the
+ * weights leave of it is the KV pool; the pool divided by the per-token
+ * cell size is max_total_num_tokens.
+ *
+ * Every output is three-valued: known with a value, or unknown with the
+ * name of the missing fact. Nothing is guessed silently: values that rest
+ * on an estimate (the memory the CUDA context and collectives take before
+ * the weights load) say so in the summary.
+ *
+ * Sizes are bytes; "GiB" in messages is 2^30 bytes (what SGLang's logs call
+ * "GB").
+ */
+#ifndef PDWIZ_FIT_H
+#define PDWIZ_FIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define FIT_GIB		(1024.0 * 1024.0 * 1024.0)
+
+/* Storage of one group of weights (bytes per parameter, scales included). */
+enum fit_dtype {
+	FD_UNKNOWN = 0, FD_BF16, FD_FP16, FD_FP32, FD_FP8, FD_FP8_BLOCK128,
+	FD_MXFP4, FD_NVFP4
+};
+
+enum fit_kv_layout { FK_UNKNOWN = 0, FK_MHA, FK_MLA, FK_HYBRID_SWA };
+
+enum fit_link { FL_UNKNOWN = 0, FL_PCIE, FL_FABRIC };
+
+struct fit_gpu {
+	char		*name;		/* canonical */
+	char		**aliases;
+	size_t		 naliases;
+	char		*platform;	/* cuda, hip, npu */
+	char		*arch;		/* sm90, gfx942, ascend910b ... */
+	enum fit_link	 link;
+	double		 memory_gb;	/* the vendor's label */
+	double		 reported_mib;	/* the driver's total; 0 unknown */
+	double		 memory_bytes;
+	char		*source;
+};
+
+/* Model facts; a count of 0 (or a negative size) is an unknown fact. */
+struct fit_model {
+	char		*id;
+	char		*source;
+	char		*arch;
+	double		 params_total;
+	double		 expert_params;	/* < 0 unknown; 0 dense */
+	double		 embed_params;
+	double		 replicated_params;
+	double		 weight_bytes;	/* a checkpoint's total, when only that is known */
+	bool		 tied_embeddings;
+	long		 layers, hidden_size, attention_heads, kv_heads, head_dim;
+	long		 kv_lora_rank, qk_rope_head_dim;
+	long		 experts, experts_per_token;
+	long		 sliding_layers;	/* hybrid-swa: sliding-window layers */
+	enum fit_dtype	 dtype, expert_dtype, embed_dtype;
+	enum fit_kv_layout kv_layout;
+};
+
+struct fit_db {
+	struct fit_gpu	*gpus;
+	size_t		 ngpus;
+	struct fit_model *models;
+	char		***match;	/* per model: lowercase globs */
+	size_t		*nmatch;
+	size_t		 nmodels;
+};
+
+/*
+ * Load rules/hardware.yaml and rules/model-sizes.yaml under datadir; 0, or
+ * -1 with "file:line:col: message" in err. fit_db_parse does the same from
+ * memory (either text may be NULL to leave that half empty).
+ */
+int		 fit_db_load(struct fit_db *, const char *datadir, char *err,
+		    size_t errlen);
+int		 fit_db_parse(struct fit_db *, const char *hwname,
+		    const char *hw, size_t hwlen, const char *modelsname,
+		    const char *models, size_t modelslen, char *err,
+		    size_t errlen);
+void		 fit_db_free(struct fit_db *);
+
+/* An accelerator by name or alias (case, '-', '_', ' ' ignored); NULL. */
+const struct fit_gpu	*fit_gpu_find(const struct fit_db *, const char *name);
+/* A model by HF id or path (first matching glob); NULL. */
+const struct fit_model	*fit_model_find(const struct fit_db *, const char *id);
+
+/*
+ * Read a local model directory: config.json (and its quantization_config),
+ * model.safetensors.index.json or the *.safetensors files for the weight
+ * bytes. 1 when dir holds a config.json, 0 when it does not, -1 on a read
+ * error (err says why). The model's strings are owned: fit_model_clear.
+ */
+int		 fit_model_from_dir(const char *dir, struct fit_model *,
+		    char *err, size_t errlen);
+/* The same from config.json text; weight_bytes stays unknown. */
+int		 fit_model_from_config(const char *name, const char *json,
+		    size_t len, struct fit_model *, char *err, size_t errlen);
+void		 fit_model_clear(struct fit_model *);
+
+double		 fit_dtype_bytes(enum fit_dtype);
+enum fit_dtype	 fit_dtype_parse(const char *);
+const char	*fit_dtype_name(enum fit_dtype);
+
+/* SGLang's speculative decoding families, as its memory defaults see them. */
+enum fit_spec { FS_NONE = 0, FS_DRAFT, FS_STANDALONE, FS_NGRAM };
+
+/* Launch options; fit_params_init sets SGLang's defaults and "not given". */
+struct fit_params {
+	int		 tp, pp, ep, dp;
+	bool		 dp_attention;
+	const char	*kv_cache_dtype;	/* NULL or "auto": the model's */
+	double		 mem_fraction_static;	/* < 0: not given */
+	long		 context_len;		/* 0: unknown */
+	long		 chunked_prefill_size;	/* 0: default; < 0 disabled */
+	long		 max_prefill_tokens;
+	int		 cuda_graph_max_bs;	/* 0: default */
+	bool		 piecewise_cuda_graph;
+	long		 piecewise_cuda_graph_max_tokens;	/* 0: default */
+	long		 page_size;
+	enum fit_spec	 speculative;
+	int		 ep_redundant_experts;
+	double		 swa_full_tokens_ratio;	/* <= 0: SGLang's 0.8 */
+	bool		 disable_hybrid_swa_memory;
+	bool		 hicache;
+	double		 hicache_ratio;		/* <= 0: SGLang's 2.0 */
+	double		 hicache_size_gib;	/* > 0 overrides the ratio */
+	double		 free_gib;	/* measured free memory before the
+					   weights load; < 0: estimate */
+};
+void		 fit_params_init(struct fit_params *);
+
+/* One output: known with v, or unknown because of why. */
+struct fit_val {
+	bool	known;
+	double	v;
+	char	why[96];
+};
+
+enum fit_verdict {
+	FV_UNKNOWN = 0,		/* a fact is missing */
+	FV_FITS,		/* room for at least one request at context length */
+	FV_SHORT,		/* weights fit, the KV pool holds less than one
+				   request at context length */
+	FV_NO_KV,		/* weights fit the GPU, not the static budget */
+	FV_NO_WEIGHTS		/* weights alone exceed the free memory */
+};
+
+/* The estimate for one server process, per GPU. */
+struct fit_result {
+	struct fit_val	 capacity;	/* bytes the runtime reports */
+	struct fit_val	 free_before;	/* bytes free before the weights load */
+	bool		 free_estimated;/* free_before rests on an estimate */
+	struct fit_val	 weights;	/* bytes of weights per GPU */
+	struct fit_val	 mem_fraction;	/* mem_fraction_static used */
+	bool		 mem_fraction_derived;	/* SGLang's default, not given */
+	struct fit_val	 kv_pool;	/* bytes of the KV pool */
+	struct fit_val	 kv_per_token;	/* bytes per token on one GPU */
+	struct fit_val	 kv_tokens;	/* max_total_num_tokens (for a
+					   sliding-window model: the full
+					   attention layers' tokens) */
+	struct fit_val	 swa_tokens;	/* the sliding-window layers' tokens */
+	struct fit_val	 requests_at_context;	/* kv_tokens / context_len */
+	struct fit_val	 host_pool;	/* HiCache host bytes per GPU */
+	struct fit_val	 host_tokens;
+	enum fit_verdict verdict;
+	char		 summary[512];	/* one line, no newline */
+};
+
+/*
+ * Estimate for model m on accelerator g with launch options p (either of m
+ * and g may be NULL: the outputs that need it are unknown). Fills r; returns
+ * r->verdict.
+ */
+enum fit_verdict fit_estimate(const struct fit_model *m,
+		    const struct fit_gpu *g, const struct fit_params *p,
+		    struct fit_result *r);
+
+/* SGLang's mem_fraction_static default for a GPU of gpu_mib MiB. */
+double		 fit_default_mem_fraction(double gpu_mib,
+		    const struct fit_params *p);
+
+/* Free memory expected before the weights load, in bytes. */
+double		 fit_free_before(const struct fit_gpu *g, int world);
+
+const char	*fit_verdict_name(enum fit_verdict);
+
+#endif

@@ -1,0 +1,858 @@
+/* test_fit.c - the fit estimate: weights, KV cache and memory per GPU,
+ * against hand-checked arithmetic and against real SGLang startup logs
+ * (tests/fit/calibration.tsv). */
+#define _POSIX_C_SOURCE 200809L
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/fit.h"
+
+static struct fit_db	db;
+
+static const char *
+datadir(void)
+{
+	const char	*d = getenv("PDWIZ_DATADIR");
+
+	return d ? d : ".";
+}
+
+static int
+setup(void **state)
+{
+	char	err[1024];
+
+	(void)state;
+	if (fit_db_load(&db, datadir(), err, sizeof err) != 0) {
+		fprintf(stderr, "fit data: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	fit_db_free(&db);
+	return 0;
+}
+
+static const struct fit_model *
+model(const char *id)
+{
+	const struct fit_model	*m = fit_model_find(&db, id);
+
+	if (m == NULL)
+		fail_msg("no model facts for %s", id);
+	return m;
+}
+
+static const struct fit_gpu *
+gpu(const char *name)
+{
+	const struct fit_gpu	*g = fit_gpu_find(&db, name);
+
+	if (g == NULL)
+		fail_msg("no accelerator %s", name);
+	return g;
+}
+
+static void
+near(double got, double want, double tol)
+{
+	if (fabs(got - want) > tol)
+		fail_msg("got %.6f, want %.6f (+-%g)", got, want, tol);
+}
+
+/* ---- lookups ---- */
+
+static void
+test_gpu_names(void **state)
+{
+	(void)state;
+	assert_string_equal(gpu("H100")->name, "H100-SXM-80GB");
+	assert_string_equal(gpu("h100-sxm")->name, "H100-SXM-80GB");
+	assert_string_equal(gpu("H100-80G")->name, "H100-SXM-80GB");
+	assert_string_equal(gpu("NVIDIA H100 80GB HBM3")->name,
+	    "H100-SXM-80GB");
+	assert_string_equal(gpu("h100_pcie")->name, "H100-PCIe-80GB");
+	assert_string_equal(gpu("H200")->name, "H200-141GB");
+	assert_string_equal(gpu("h20")->name, "H20-96GB");
+	assert_string_equal(gpu("B200")->name, "B200-180GB");
+	assert_string_equal(gpu("gb300")->name, "GB300");
+	assert_string_equal(gpu("mi355x")->name, "MI355X");
+	assert_string_equal(gpu("910B3")->name, "Ascend-910B");
+	assert_string_equal(gpu("Ascend910C")->name, "Ascend-910C");
+	assert_null(fit_gpu_find(&db, "H300"));
+	assert_null(fit_gpu_find(&db, ""));
+	assert_null(fit_gpu_find(&db, "nvidia"));
+	/* every accelerator names its datasheet */
+	{
+		size_t	i;
+
+		for (i = 0; i < db.ngpus; i++)
+			assert_true(strlen(db.gpus[i].source) > 20);
+	}
+	assert_int_equal(gpu("H200")->reported_mib, 143771);
+	assert_string_equal(gpu("MI300X")->platform, "hip");
+	assert_string_equal(gpu("910B")->platform, "npu");
+}
+
+static void
+test_model_names(void **state)
+{
+	const struct fit_model	*m;
+	size_t			 i;
+
+	(void)state;
+	assert_string_equal(model("deepseek-ai/DeepSeek-R1")->id,
+	    "deepseek-ai/DeepSeek-V3");
+	assert_string_equal(model("deepseek-ai/DeepSeek-V3-0324")->id,
+	    "deepseek-ai/DeepSeek-V3");
+	assert_null(fit_model_find(&db, "deepseek-ai/DeepSeek-V3.2-Exp"));
+	assert_string_equal(model("Qwen/Qwen3-235B-A22B-FP8")->id,
+	    "Qwen/Qwen3-235B-A22B-FP8");
+	assert_string_equal(model("Qwen/Qwen3-235B-A22B-Instruct-2507")->id,
+	    "Qwen/Qwen3-235B-A22B");
+	assert_string_equal(model("meta-llama/Meta-Llama-3.1-8B-Instruct")->id,
+	    "meta-llama/Llama-3.1-8B-Instruct");
+	assert_null(fit_model_find(&db, "meta-llama/Llama-3.1-405B-Instruct-FP8"));
+	assert_null(fit_model_find(&db, "nobody/nothing"));
+	m = model("deepseek-ai/DeepSeek-V3");
+	assert_int_equal(m->layers, 61);
+	assert_int_equal(m->kv_lora_rank, 512);
+	assert_int_equal(m->qk_rope_head_dim, 64);
+	assert_int_equal(m->experts, 256);
+	assert_int_equal(m->dtype, FD_FP8_BLOCK128);
+	/* 671B total, 37B active as the paper states */
+	near(m->params_total / 1e9, 671.0, 0.5);
+	near((m->params_total - m->expert_params * (1 - 8.0 / 256)) / 1e9,
+	    37.5, 0.6);
+	for (i = 0; i < db.nmodels; i++)
+		assert_true(strlen(db.models[i].source) > 20);
+}
+
+/* ---- KV bytes per token ---- */
+
+static double
+cell(const char *id, int tp, int pp, int dp, bool dpattn, const char *kvd)
+{
+	struct fit_params	p;
+	struct fit_result	r;
+
+	fit_params_init(&p);
+	p.tp = tp;
+	p.pp = pp;
+	p.dp = dp;
+	p.dp_attention = dpattn;
+	p.kv_cache_dtype = kvd;
+	fit_estimate(model(id), gpu("H200"), &p, &r);
+	if (!r.kv_per_token.known)
+		fail_msg("%s: %s", id, r.kv_per_token.why);
+	return r.kv_per_token.v;
+}
+
+static void
+test_kv_cell(void **state)
+{
+	(void)state;
+	/* GQA: 2 x kv_heads/tp x head_dim x layers x 2 bytes */
+	near(cell("meta-llama/Llama-3.1-8B-Instruct", 1, 1, 1, false, NULL),
+	    2.0 * 8 * 128 * 32 * 2, 0);
+	near(cell("meta-llama/Llama-3.1-8B-Instruct", 8, 1, 1, false, "auto"),
+	    2.0 * 1 * 128 * 32 * 2, 0);
+	/* more ranks than KV heads: one head each, replicated */
+	near(cell("meta-llama/Llama-3.1-70B-Instruct", 16, 1, 1, false,
+	    NULL), 2.0 * 1 * 128 * 80 * 2, 0);
+	near(cell("meta-llama/Llama-3.1-8B-Instruct", 1, 1, 1, false,
+	    "fp8_e4m3"), 2.0 * 8 * 128 * 32 * 1, 0);
+	/* pipeline stages hold their layers only */
+	near(cell("meta-llama/Llama-3.1-8B-Instruct", 1, 2, 1, false, NULL),
+	    2.0 * 8 * 128 * 16 * 2, 0);
+	near(cell("Qwen/Qwen3-235B-A22B", 1, 4, 1, false, NULL),
+	    2.0 * 4 * 128 * 24 * 2, 0);	/* ceil(94 / 4) */
+	/* DP attention: KV heads split over tp/dp */
+	near(cell("Qwen/Qwen3-235B-A22B", 8, 1, 4, true, NULL),
+	    2.0 * 2 * 128 * 94 * 2, 0);
+	/* MLA: (kv_lora_rank + qk_rope_head_dim) x layers x bytes, any TP */
+	near(cell("deepseek-ai/DeepSeek-V3", 8, 1, 1, false, NULL),
+	    (512.0 + 64) * 61 * 2, 0);
+	near(cell("deepseek-ai/DeepSeek-V3", 16, 1, 16, true, "fp8_e5m2"),
+	    (512.0 + 64) * 61, 0);
+	near(cell("deepseek-ai/DeepSeek-V2-Lite", 1, 1, 1, false, NULL),
+	    (512.0 + 64) * 27 * 2, 0);
+}
+
+/* ---- weights per GPU ---- */
+
+static double
+weights(const char *id, int tp, int pp, int dp, bool dpattn)
+{
+	struct fit_params	p;
+	struct fit_result	r;
+
+	fit_params_init(&p);
+	p.tp = tp;
+	p.pp = pp;
+	p.dp = dp;
+	p.dp_attention = dpattn;
+	fit_estimate(model(id), NULL, &p, &r);
+	if (!r.weights.known)
+		fail_msg("%s: %s", id, r.weights.why);
+	return r.weights.v;
+}
+
+static void
+test_weights(void **state)
+{
+	double	fp8 = 1 + 4.0 / 16384;
+	double	dense, want;
+
+	(void)state;
+	near(weights("meta-llama/Llama-3.1-8B-Instruct", 1, 1, 1, false),
+	    8030261248.0 * 2, 1);
+	near(weights("meta-llama/Llama-3.1-70B-Instruct", 4, 1, 1, false),
+	    70553706496.0 * 2 / 4, 1);
+	/* DeepSeek-V3 FP8 at TP8: experts and the rest split 8 ways, the
+	 * MLA down-projections whole on each rank, bf16 embedding + head */
+	dense = 671026419200.0 - 653908770816.0 - 1853358080.0 - 923467776.0;
+	want = 653908770816.0 * fp8 / 8 + 923467776.0 * fp8 +
+	    dense * fp8 / 8 + 1853358080.0 * 2 / 8;
+	near(weights("deepseek-ai/DeepSeek-V3", 8, 1, 1, false), want, 1);
+	/* about 84 GB (10^9) per GPU before any KV cache */
+	near(want / 1e9, 84.9, 0.1);
+	/* DP attention 8: attention and dense layers, input embedding whole */
+	want = 653908770816.0 * fp8 / 8 + 923467776.0 * fp8 + dense * fp8 +
+	    1853358080.0 / 2 * 2 + 1853358080.0 / 2 * 2 / 8;
+	near(weights("deepseek-ai/DeepSeek-V3", 8, 1, 8, true), want, 1);
+	/* pipeline: half the layers, the larger end's vocab matrix */
+	want = (8030261248.0 - 1050673152.0) * 2 / 2 + 1050673152.0;
+	near(weights("meta-llama/Llama-3.1-8B-Instruct", 1, 2, 1, false),
+	    want, 1);
+	/* MXFP4 experts: 4.25 bits per parameter */
+	want = 114701598720.0 * 0.53125 +
+	    (116829156672.0 - 114701598720.0) * 2;
+	near(weights("openai/gpt-oss-120b", 1, 1, 1, false), want, 1);
+	/* tied embeddings are one matrix */
+	near(weights("Qwen/Qwen3-0.6B", 1, 1, 1, false), 596049920.0 * 2, 1);
+}
+
+/* ---- SGLang's default mem_fraction_static ---- */
+
+static void
+test_default_fraction(void **state)
+{
+	struct fit_params	p;
+
+	(void)state;
+	fit_params_init(&p);
+	/* H100 TP1: 512 + 8192 x 1.5 + 256 x 2 + 128 = 13440 MiB */
+	near(fit_default_mem_fraction(81559, &p), 0.835, 1e-9);
+	/* H200 TP8: 512 + 12288 + 512 x 2 + 1024 = 14848 MiB */
+	p.tp = 8;
+	near(fit_default_mem_fraction(143771, &p), 0.897, 1e-9);
+	/* DP attention adds 3 x bs x dp, and 1.5 x bs x dp above bs 300 */
+	p.dp_attention = true;
+	p.dp = 8;
+	near(fit_default_mem_fraction(143771, &p),
+	    round((143771 - (14848 + 512 * 8 * 4.5)) / 143771.0 * 1000) /
+	    1000, 1e-9);
+	/* a small GPU: the 10 GiB floor does not apply */
+	fit_params_init(&p);
+	near(fit_default_mem_fraction(23034, &p),
+	    round((23034 - (512 + 3072 + 48 + 128)) / 23034.0 * 1000) / 1000,
+	    1e-9);
+	/* more than 60 GiB: at least 10 GiB reserved; EAGLE adds 2 GiB */
+	p.chunked_prefill_size = 2048;
+	p.cuda_graph_max_bs = 8;
+	p.speculative = FS_DRAFT;
+	near(fit_default_mem_fraction(81559, &p),
+	    round((81559 - 12288) / 81559.0 * 1000) / 1000, 1e-9);
+}
+
+/* ---- the acceptance cases ---- */
+
+static void
+test_acceptance(void **state)
+{
+	struct fit_params	p;
+	struct fit_result	r;
+
+	(void)state;
+	fit_params_init(&p);
+	p.tp = 8;
+	p.context_len = 163840;
+	/* DeepSeek-V3 FP8 at TP 8 on H100 80GB: the weights do not fit */
+	assert_int_equal(fit_estimate(model("deepseek-ai/DeepSeek-V3"),
+	    gpu("H100"), &p, &r), FV_NO_WEIGHTS);
+	assert_true(r.weights.known);
+	near(r.weights.v / 1e9, 84.9, 0.1);
+	assert_non_null(strstr(r.summary, "does not fit"));
+	print_message("  %s\n", r.summary);
+	/* on H200: fits, with a KV estimate */
+	assert_int_equal(fit_estimate(model("deepseek-ai/DeepSeek-V3"),
+	    gpu("H200"), &p, &r), FV_FITS);
+	assert_true(r.kv_tokens.known);
+	assert_true(r.mem_fraction_derived);
+	near(r.mem_fraction.v, 0.897, 1e-9);
+	near(r.kv_per_token.v, 70272, 0);
+	assert_true(r.kv_tokens.v > 500000 && r.kv_tokens.v < 800000);
+	assert_true(r.requests_at_context.known);
+	print_message("  %s\n", r.summary);
+	/* Llama-3.1-8B on one H100: a KV token count */
+	fit_params_init(&p);
+	p.context_len = 131072;
+	assert_int_equal(fit_estimate(model("meta-llama/Llama-3.1-8B-Instruct"),
+	    gpu("H100"), &p, &r), FV_FITS);
+	assert_true(r.kv_tokens.known);
+	assert_true(r.free_estimated);
+	/* (0.835 x (81559 MiB - 1 GiB) - 8.03e9 x 2) / 128 KiB */
+	near(r.kv_tokens.v, floor((0.835 * (81559.0 * 1048576 - FIT_GIB) -
+	    8030261248.0 * 2) / 131072), 0);
+	print_message("  %s\n", r.summary);
+}
+
+/* ---- three-valued outputs ---- */
+
+static void
+test_unknowns(void **state)
+{
+	struct fit_params	p;
+	struct fit_result	r;
+
+	(void)state;
+	fit_params_init(&p);
+	assert_int_equal(fit_estimate(NULL, gpu("H100"), &p, &r), FV_UNKNOWN);
+	assert_false(r.weights.known);
+	assert_string_equal(r.weights.why, "unknown: model");
+	assert_false(r.kv_tokens.known);
+	assert_true(r.capacity.known);
+	/* no accelerator and no fraction: the pool is unknown, and says why */
+	fit_estimate(model("meta-llama/Llama-3.1-8B-Instruct"), NULL, &p, &r);
+	assert_true(r.weights.known);
+	assert_true(r.kv_per_token.known);
+	assert_false(r.kv_tokens.known);
+	assert_non_null(strstr(r.kv_tokens.why, "accelerator"));
+	/* a measured free memory and a given fraction need no accelerator */
+	p.free_gib = 78.59;
+	p.mem_fraction_static = 0.88;
+	fit_estimate(model("meta-llama/Llama-3.1-8B-Instruct"), NULL, &p, &r);
+	assert_true(r.kv_tokens.known);
+	assert_false(r.free_estimated);
+	/* a sliding-window model without its layer count */
+	fit_params_init(&p);
+	{
+		struct fit_model	m = *model("openai/gpt-oss-120b");
+
+		m.sliding_layers = 0;
+		fit_estimate(&m, gpu("H100"), &p, &r);
+		assert_true(r.weights.known);
+		assert_true(r.kv_per_token.known);
+		assert_false(r.kv_tokens.known);
+		assert_false(r.swa_tokens.known);
+		assert_non_null(strstr(r.kv_tokens.why, "sliding-window"));
+		assert_non_null(strstr(r.summary, "sliding-window"));
+		assert_int_equal(r.verdict, FV_UNKNOWN);
+	}
+	/* an unknown KV dtype */
+	p.kv_cache_dtype = "int3";
+	fit_estimate(model("meta-llama/Llama-3.1-8B-Instruct"), gpu("H100"),
+	    &p, &r);
+	assert_false(r.kv_per_token.known);
+	assert_non_null(strstr(r.kv_per_token.why, "int3"));
+	/* weights fit the GPU but not the static budget */
+	fit_params_init(&p);
+	p.mem_fraction_static = 0.15;
+	assert_int_equal(fit_estimate(model("meta-llama/Llama-3.1-8B-Instruct"),
+	    gpu("H100"), &p, &r), FV_NO_KV);
+	near(r.kv_pool.v, 0, 0);
+	/* a pool shorter than one request at the context length */
+	fit_params_init(&p);
+	p.mem_fraction_static = 0.3;
+	p.context_len = 1000000;
+	assert_int_equal(fit_estimate(model("meta-llama/Llama-3.1-8B-Instruct"),
+	    gpu("H100"), &p, &r), FV_SHORT);
+}
+
+/* gpt-oss: half its layers slide; SGLang splits the pool between them */
+static void
+test_sliding_window(void **state)
+{
+	struct fit_params	p;
+	struct fit_result	r;
+	double			t, full;
+
+	(void)state;
+	fit_params_init(&p);
+	fit_estimate(model("openai/gpt-oss-120b"), gpu("H200"), &p, &r);
+	assert_true(r.kv_tokens.known);
+	near(r.kv_per_token.v, 2.0 * 8 * 64 * 36 * 2, 0);
+	t = floor(r.kv_pool.v / r.kv_per_token.v);
+	full = floor(t * 36 / (0.8 * 18 + 18));
+	near(r.kv_tokens.v, full, 0);
+	near(r.swa_tokens.v, floor(full * 0.8), 0);
+	print_message("  %s\n", r.summary);
+	p.swa_full_tokens_ratio = 0.5;
+	fit_estimate(model("openai/gpt-oss-120b"), gpu("H200"), &p, &r);
+	near(r.kv_tokens.v, floor(t * 36 / (0.5 * 18 + 18)), 0);
+	p.disable_hybrid_swa_memory = true;
+	fit_estimate(model("openai/gpt-oss-120b"), gpu("H200"), &p, &r);
+	near(r.kv_tokens.v, t, 0);
+	assert_false(r.swa_tokens.known);
+}
+
+static void
+test_hicache(void **state)
+{
+	struct fit_params	p;
+	struct fit_result	r;
+
+	(void)state;
+	fit_params_init(&p);
+	fit_estimate(model("meta-llama/Llama-3.1-8B-Instruct"), gpu("H100"),
+	    &p, &r);
+	assert_false(r.host_pool.known);
+	p.hicache = true;
+	fit_estimate(model("meta-llama/Llama-3.1-8B-Instruct"), gpu("H100"),
+	    &p, &r);
+	assert_true(r.host_pool.known);
+	near(r.host_pool.v, 2.0 * r.kv_tokens.v * 131072, 0);
+	near(r.host_tokens.v, 2.0 * r.kv_tokens.v, 0);
+	p.hicache_ratio = 4;
+	fit_estimate(model("meta-llama/Llama-3.1-8B-Instruct"), gpu("H100"),
+	    &p, &r);
+	near(r.host_tokens.v, 4.0 * r.kv_tokens.v, 0);
+	p.hicache_size_gib = 100;
+	fit_estimate(model("meta-llama/Llama-3.1-8B-Instruct"), gpu("H100"),
+	    &p, &r);
+	near(r.host_pool.v, 100 * FIT_GIB, 0);
+	near(r.host_tokens.v, floor(100 * FIT_GIB / 131072), 0);
+}
+
+/* ---- a local model directory ---- */
+
+static const char ds_config[] =
+    "{\n"
+    "  \"architectures\": [\"DeepseekV3ForCausalLM\"],\n"
+    "  \"hidden_size\": 7168,\n"
+    "  \"num_hidden_layers\": 61,\n"
+    "  \"num_attention_heads\": 128,\n"
+    "  \"num_key_value_heads\": 128,\n"
+    "  \"kv_lora_rank\": 512,\n"
+    "  \"qk_rope_head_dim\": 64,\n"
+    "  \"n_routed_experts\": 256,\n"
+    "  \"num_experts_per_tok\": 8,\n"
+    "  \"torch_dtype\": \"bfloat16\",\n"
+    "  \"tie_word_embeddings\": false,\n"
+    "  \"q_lora_rank\": null,\n"
+    "  \"quantization_config\": {\"activation_scheme\": \"dynamic\",\n"
+    "    \"fmt\": \"e4m3\", \"quant_method\": \"fp8\",\n"
+    "    \"weight_block_size\": [128, 128]}\n"
+    "}\n";
+
+static void
+write_text(const char *path, const char *text)
+{
+	FILE	*f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void
+test_local_dir(void **state)
+{
+	char			 dir[] = "/tmp/pdwiz-fit-XXXXXX";
+	char			 err[512], *p;
+	struct fit_model	 m;
+	struct fit_params	 pa;
+	struct fit_result	 r;
+
+	(void)state;
+	assert_int_equal(fit_model_from_config("c.json", ds_config,
+	    strlen(ds_config), &m, err, sizeof err), 1);
+	assert_string_equal(m.arch, "DeepseekV3ForCausalLM");
+	assert_int_equal(m.layers, 61);
+	assert_int_equal(m.kv_layout, FK_MLA);
+	assert_int_equal(m.dtype, FD_FP8_BLOCK128);
+	assert_int_equal(m.experts, 256);
+	fit_params_init(&pa);
+	pa.tp = 8;
+	fit_estimate(&m, gpu("H200"), &pa, &r);
+	assert_false(r.weights.known);	/* no checkpoint size */
+	assert_true(r.kv_per_token.known);
+	near(r.kv_per_token.v, 576.0 * 61 * 2, 0);
+	fit_model_clear(&m);
+
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(fit_model_from_dir(dir, &m, err, sizeof err), 0);
+	p = xasprintf("%s/config.json", dir);
+	write_text(p, ds_config);
+	free(p);
+	p = xasprintf("%s/model.safetensors.index.json", dir);
+	write_text(p, "{\"metadata\": {\"total_size\": 688586727753},\n"
+	    " \"weight_map\": {\"a\": \"model-00001-of-000163.safetensors\"}}\n");
+	assert_int_equal(fit_model_from_dir(dir, &m, err, sizeof err), 1);
+	near(m.weight_bytes, 688586727753.0, 0);
+	fit_estimate(&m, gpu("H100"), &pa, &r);
+	assert_true(r.weights.known);
+	near(r.weights.v, 688586727753.0 / 8, 1);
+	assert_int_equal(r.verdict, FV_NO_WEIGHTS);
+	/* DP attention needs the expert share, which a size alone lacks */
+	pa.dp_attention = true;
+	pa.dp = 8;
+	fit_estimate(&m, gpu("H200"), &pa, &r);
+	assert_false(r.weights.known);
+	assert_non_null(strstr(r.weights.why, "expert share"));
+	fit_model_clear(&m);
+	unlink(p);
+	free(p);
+	/* no index: the .safetensors files */
+	p = xasprintf("%s/model.safetensors", dir);
+	write_text(p, "0123456789");
+	assert_int_equal(fit_model_from_dir(dir, &m, err, sizeof err), 1);
+	near(m.weight_bytes, 10, 0);
+	fit_model_clear(&m);
+	unlink(p);
+	free(p);
+	p = xasprintf("%s/config.json", dir);
+	write_text(p, "{\"a\": 1, \"a\": 2}");
+	assert_int_equal(fit_model_from_dir(dir, &m, err, sizeof err), -1);
+	fit_model_clear(&m);
+	unlink(p);
+	free(p);
+	rmdir(dir);
+}
+
+/*
+ * The parameter counts a config.json implies equal the ones of
+ * rules/model-sizes.yaml (which equal the model cards'): the two are
+ * counted independently, so each checks the other.
+ */
+static const struct {
+	const char	*id;
+	const char	*config;
+	double		 tol;	/* relative */
+} configs[] = {
+	{ "meta-llama/Llama-3.1-8B-Instruct",
+	  "{\"architectures\": [\"LlamaForCausalLM\"], \"attention_bias\": false,"
+	  " \"hidden_size\": 4096, \"intermediate_size\": 14336,"
+	  " \"num_attention_heads\": 32, \"num_hidden_layers\": 32,"
+	  " \"num_key_value_heads\": 8, \"tie_word_embeddings\": false,"
+	  " \"torch_dtype\": \"bfloat16\", \"vocab_size\": 128256}", 0 },
+	{ "Qwen/Qwen2.5-7B-Instruct",
+	  "{\"architectures\": [\"Qwen2ForCausalLM\"], \"hidden_size\": 3584,"
+	  " \"intermediate_size\": 18944, \"num_attention_heads\": 28,"
+	  " \"num_hidden_layers\": 28, \"num_key_value_heads\": 4,"
+	  " \"tie_word_embeddings\": false, \"torch_dtype\": \"bfloat16\","
+	  " \"vocab_size\": 152064}", 0 },
+	{ "Qwen/Qwen3-0.6B",
+	  "{\"architectures\": [\"Qwen3ForCausalLM\"], \"head_dim\": 128,"
+	  " \"hidden_size\": 1024, \"intermediate_size\": 3072,"
+	  " \"num_attention_heads\": 16, \"num_hidden_layers\": 28,"
+	  " \"num_key_value_heads\": 8, \"tie_word_embeddings\": true,"
+	  " \"torch_dtype\": \"bfloat16\", \"vocab_size\": 151936}", 0 },
+	{ "Qwen/Qwen3-30B-A3B",
+	  "{\"architectures\": [\"Qwen3MoeForCausalLM\"], \"head_dim\": 128,"
+	  " \"hidden_size\": 2048, \"intermediate_size\": 6144,"
+	  " \"moe_intermediate_size\": 768, \"num_experts\": 128,"
+	  " \"num_experts_per_tok\": 8, \"decoder_sparse_step\": 1,"
+	  " \"mlp_only_layers\": [], \"num_attention_heads\": 32,"
+	  " \"num_hidden_layers\": 48, \"num_key_value_heads\": 4,"
+	  " \"tie_word_embeddings\": false, \"torch_dtype\": \"bfloat16\","
+	  " \"vocab_size\": 151936}", 0 },
+	{ "mistralai/Mixtral-8x7B-Instruct-v0.1",
+	  "{\"architectures\": [\"MixtralForCausalLM\"], \"hidden_size\": 4096,"
+	  " \"intermediate_size\": 14336, \"num_attention_heads\": 32,"
+	  " \"num_experts_per_tok\": 2, \"num_hidden_layers\": 32,"
+	  " \"num_key_value_heads\": 8, \"num_local_experts\": 8,"
+	  " \"sliding_window\": null, \"tie_word_embeddings\": false,"
+	  " \"torch_dtype\": \"bfloat16\", \"vocab_size\": 32000}", 0 },
+	{ "deepseek-ai/DeepSeek-V3",
+	  "{\"architectures\": [\"DeepseekV3ForCausalLM\"],"
+	  " \"first_k_dense_replace\": 3, \"hidden_size\": 7168,"
+	  " \"intermediate_size\": 18432, \"kv_lora_rank\": 512,"
+	  " \"moe_intermediate_size\": 2048, \"moe_layer_freq\": 1,"
+	  " \"n_routed_experts\": 256, \"n_shared_experts\": 1,"
+	  " \"num_attention_heads\": 128, \"num_experts_per_tok\": 8,"
+	  " \"num_hidden_layers\": 61, \"num_key_value_heads\": 128,"
+	  " \"num_nextn_predict_layers\": 1, \"q_lora_rank\": 1536,"
+	  " \"qk_nope_head_dim\": 128, \"qk_rope_head_dim\": 64,"
+	  " \"tie_word_embeddings\": false, \"topk_method\": \"noaux_tc\","
+	  " \"torch_dtype\": \"bfloat16\", \"v_head_dim\": 128,"
+	  " \"vocab_size\": 129280, \"quantization_config\": {"
+	  "\"activation_scheme\": \"dynamic\", \"fmt\": \"e4m3\","
+	  " \"quant_method\": \"fp8\", \"weight_block_size\": [128, 128]}}", 0 },
+	{ "deepseek-ai/DeepSeek-V2-Lite",
+	  "{\"architectures\": [\"DeepseekV2ForCausalLM\"],"
+	  " \"first_k_dense_replace\": 1, \"hidden_size\": 2048,"
+	  " \"intermediate_size\": 10944, \"kv_lora_rank\": 512,"
+	  " \"moe_intermediate_size\": 1408, \"moe_layer_freq\": 1,"
+	  " \"n_routed_experts\": 64, \"n_shared_experts\": 2,"
+	  " \"num_attention_heads\": 16, \"num_experts_per_tok\": 6,"
+	  " \"num_hidden_layers\": 27, \"num_key_value_heads\": 16,"
+	  " \"q_lora_rank\": null, \"qk_nope_head_dim\": 128,"
+	  " \"qk_rope_head_dim\": 64, \"tie_word_embeddings\": false,"
+	  " \"topk_method\": \"greedy\", \"torch_dtype\": \"bfloat16\","
+	  " \"v_head_dim\": 128, \"vocab_size\": 102400}", 0 },
+	/* expert biases and attention sinks are not counted (0.03%) */
+	{ "openai/gpt-oss-120b",
+	  "{\"architectures\": [\"GptOssForCausalLM\"], \"attention_bias\": true,"
+	  " \"head_dim\": 64, \"hidden_size\": 2880, \"intermediate_size\": 2880,"
+	  " \"layer_types\": [\"sliding_attention\", \"full_attention\"],"
+	  " \"num_attention_heads\": 64, \"num_experts_per_tok\": 4,"
+	  " \"num_hidden_layers\": 36, \"num_key_value_heads\": 8,"
+	  " \"num_local_experts\": 128, \"tie_word_embeddings\": false,"
+	  " \"vocab_size\": 201088, \"torch_dtype\": \"bfloat16\","
+	  " \"quantization_config\": {\"quant_method\": \"mxfp4\"}}", 0.001 },
+};
+
+static void
+test_config_params(void **state)
+{
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof configs / sizeof configs[0]; i++) {
+		const struct fit_model	*want = model(configs[i].id);
+		struct fit_model	 m;
+		struct fit_params	 p;
+		struct fit_result	 a, b;
+		char			 err[256];
+
+		assert_int_equal(fit_model_from_config(configs[i].id,
+		    configs[i].config, strlen(configs[i].config), &m, err,
+		    sizeof err), 1);
+		print_message("  %-40s %.0f params, %.0f in experts\n",
+		    configs[i].id, m.params_total, m.expert_params);
+		near(m.params_total, want->params_total,
+		    want->params_total * configs[i].tol);
+		near(m.expert_params, want->expert_params,
+		    want->expert_params * configs[i].tol);
+		near(m.embed_params, want->embed_params, 0);
+		near(m.replicated_params, want->replicated_params, 0);
+		assert_int_equal(m.dtype, want->dtype);
+		assert_int_equal(m.expert_dtype, want->dtype == FD_UNKNOWN ?
+		    FD_UNKNOWN : want->expert_dtype ? want->expert_dtype :
+		    want->dtype);
+		assert_int_equal(m.kv_layout, want->kv_layout);
+		/* and so the same estimate */
+		fit_params_init(&p);
+		p.tp = 8;
+		fit_estimate(&m, gpu("H200"), &p, &a);
+		fit_estimate(want, gpu("H200"), &p, &b);
+		assert_true(a.weights.known);
+		near(a.weights.v, b.weights.v, b.weights.v *
+		    (configs[i].tol + 1e-12));
+		assert_int_equal(a.kv_per_token.known, b.kv_per_token.known);
+		if (a.kv_per_token.known)
+			near(a.kv_per_token.v, b.kv_per_token.v, 0);
+		fit_model_clear(&m);
+	}
+}
+
+/* ---- the data files' checks ---- */
+
+static void
+test_bad_data(void **state)
+{
+	struct fit_db	d;
+	char		err[512];
+	const char	*hw;
+
+	(void)state;
+	hw = "accelerators:\n  - name: X\n    platform: cuda\n    arch: sm90\n"
+	    "    link: nvlink\n    memory_gb: 80\n    memory_bytes: 80\n"
+	    "    source: s\n";
+	assert_int_equal(fit_db_parse(&d, "hw", hw, strlen(hw), NULL, NULL, 0,
+	    err, sizeof err), -1);
+	assert_non_null(strstr(err, "memory_bytes must be 85899345920"));
+	hw = "accelerators:\n  - name: X\n    platfrom: cuda\n";
+	assert_int_equal(fit_db_parse(&d, "hw", hw, strlen(hw), NULL, NULL, 0,
+	    err, sizeof err), -1);
+	assert_non_null(strstr(err, "platfrom"));
+	hw = "models:\n  - match: x\n    id: x\n    source: s\n    arch: A\n"
+	    "    params_total: 10\n    expert_params: 20\n";
+	assert_int_equal(fit_db_parse(&d, NULL, NULL, 0, "m", hw, strlen(hw),
+	    err, sizeof err), -1);
+	assert_non_null(strstr(err, "exceed"));
+	hw = "models:\n  - match: x\n    id: x\n    source: s\n    arch: A\n"
+	    "    dtype: int7\n";
+	assert_int_equal(fit_db_parse(&d, NULL, NULL, 0, "m", hw, strlen(hw),
+	    err, sizeof err), -1);
+	assert_non_null(strstr(err, "int7"));
+	hw = "models:\n  - match: [x]\n    id: x\n    source: s\n    arch: A\n"
+	    "    layers: -3\n";
+	assert_int_equal(fit_db_parse(&d, NULL, NULL, 0, "m", hw, strlen(hw),
+	    err, sizeof err), -1);
+}
+
+/* ---- calibration against real startup logs ---- */
+
+#define NCOL	14
+
+static int
+split_tabs(char *line, char **col)
+{
+	int	n = 0;
+	char	*s = line;
+
+	while (n < NCOL) {
+		col[n++] = s;
+		if ((s = strchr(s, '\t')) == NULL)
+			break;
+		*s++ = '\0';
+	}
+	return n;
+}
+
+static bool
+num(const char *s, double *v)
+{
+	char	*end;
+
+	if (strcmp(s, "-") == 0)
+		return false;
+	*v = strtod(s, &end);
+	if (*end != '\0')
+		fail_msg("bad number '%s' in calibration.tsv", s);
+	return true;
+}
+
+static const char *
+pct(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		return "-";
+	snprintf(buf, len, "%.1f%%", v);
+	return buf;
+}
+
+static void
+test_calibration(void **state)
+{
+	char	*path = xasprintf("%s/tests/fit/calibration.tsv", datadir());
+	char	 err[512], *text, *line, *save = NULL;
+	size_t	 len;
+	int	 rows = 0, checked_w = 0, checked_kv = 0, misses = 0;
+	int	 fails = 0;
+
+	(void)state;
+	text = read_file(path, 1 << 20, &len, err, sizeof err);
+	if (text == NULL)
+		fail_msg("%s", err);
+	print_message("%-26s %-7s %8s %8s %7s  %9s %9s %7s  %s\n", "case",
+	    "free", "W log", "W est", "W err", "KV log", "KV est", "KV err",
+	    "expect");
+	for (line = strtok_r(text, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		char			*c[NCOL];
+		const struct fit_model	*m;
+		const struct fit_gpu	*g = NULL;
+		struct fit_params	 p;
+		struct fit_result	 r;
+		double			 wlog = 0, tlog = 0, v;
+		double			 werr = NAN, terr = NAN;
+		bool			 hw, ht, goal;
+		char			 wbuf[16] = "-", tbuf[16] = "-";
+		char			 we[16], te[16];
+
+		if (line[0] == '#' || strncmp(line, "case\t", 5) == 0)
+			continue;
+		if (split_tabs(line, c) != NCOL)
+			fail_msg("calibration.tsv: %d columns in '%s'", NCOL,
+			    line);
+		rows++;
+		m = model(c[1]);
+		if (strcmp(c[2], "-") != 0)
+			g = gpu(c[2]);
+		fit_params_init(&p);
+		p.tp = atoi(c[3]);
+		p.dp = atoi(c[4]);
+		p.dp_attention = atoi(c[5]) != 0;
+		if (strcmp(c[6], "default") != 0 && num(c[6], &v))
+			p.mem_fraction_static = v;
+		if (num(c[7], &v))
+			p.free_gib = v;
+		hw = num(c[8], &wlog);
+		ht = num(c[9], &tlog);
+		goal = strcmp(c[10], "goal") == 0;
+		if (strcmp(c[6], "-") == 0)
+			ht = false;	/* no fraction: KV not comparable */
+		fit_estimate(m, g, &p, &r);
+		if (hw && r.weights.known) {
+			werr = (r.weights.v / FIT_GIB - wlog) / wlog * 100;
+			snprintf(wbuf, sizeof wbuf, "%.2f",
+			    r.weights.v / FIT_GIB);
+			checked_w++;
+		}
+		if (ht && r.kv_tokens.known) {
+			terr = (r.kv_tokens.v - tlog) / tlog * 100;
+			snprintf(tbuf, sizeof tbuf, "%.0f", r.kv_tokens.v);
+			checked_kv++;
+		}
+		print_message("%-26s %-7s %8s %8s %7s  %9s %9s %7s  %s\n",
+		    c[0], strcmp(c[7], "-") ? "log" : "hw", c[8], wbuf,
+		    pct(werr, we, sizeof we), c[9], tbuf,
+		    pct(terr, te, sizeof te), c[10]);
+		if (!goal) {
+			misses++;
+			print_message("%26s note: %s\n", "", c[13]);
+			continue;
+		}
+		if (hw && !r.weights.known) {
+			print_message("  %s: weights %s\n", c[0],
+			    r.weights.why);
+			fails++;
+		}
+		if (ht && !r.kv_tokens.known) {
+			print_message("  %s: KV %s\n", c[0], r.kv_tokens.why);
+			fails++;
+		}
+		if (!isnan(werr) && fabs(werr) > 5) {
+			print_message("  %s: weights off by %.1f%%\n", c[0],
+			    werr);
+			fails++;
+		}
+		if (!isnan(terr) && fabs(terr) > 15) {
+			print_message("  %s: KV tokens off by %.1f%%\n", c[0],
+			    terr);
+			fails++;
+		}
+	}
+	print_message("%d rows (%d weights, %d KV compared; %d listed as "
+	    "misses)\n", rows, checked_w, checked_kv, misses);
+	free(text);
+	free(path);
+	assert_true(rows >= 10);
+	assert_int_equal(fails, 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gpu_names),
+		cmocka_unit_test(test_model_names),
+		cmocka_unit_test(test_kv_cell),
+		cmocka_unit_test(test_weights),
+		cmocka_unit_test(test_default_fraction),
+		cmocka_unit_test(test_acceptance),
+		cmocka_unit_test(test_unknowns),
+		cmocka_unit_test(test_sliding_window),
+		cmocka_unit_test(test_hicache),
+		cmocka_unit_test(test_local_dir),
+		cmocka_unit_test(test_config_params),
+		cmocka_unit_test(test_bad_data),
+		cmocka_unit_test(test_calibration),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
