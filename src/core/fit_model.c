@@ -1,0 +1,330 @@
+/* fit_model.c - model size facts from a local model directory. */
+#include "fit_int.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- a local model directory ---- */
+
+void
+fit_model_clear(struct fit_model *m)
+{
+	free(m->id);
+	free(m->source);
+	free(m->arch);
+	memset(m, 0, sizeof *m);
+}
+
+static long
+json_long(const struct ynode *map, const char *key)
+{
+	const char	*s = fit_scalar(map, key);
+	char		*end;
+	double		 v;
+
+	if (s == NULL)
+		return 0;
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end != '\0' || errno != 0 || !isfinite(v) || v < 0 || v > 1e15 ||
+	    v != floor(v))
+		return 0;
+	return (long)v;
+}
+
+/* The text-model part of a config: top level or text_config. */
+static const struct ynode *
+text_config(const struct ynode *root)
+{
+	const struct ynode	*t = ynode_get(root, "text_config");
+
+	if (ynode_get(root, "num_hidden_layers") == NULL && t != NULL &&
+	    t->kind == YN_MAP)
+		return t;
+	return root;
+}
+
+static bool
+json_true(const struct ynode *map, const char *key)
+{
+	const char	*s = fit_scalar(map, key);
+
+	return s != NULL && strcmp(s, "true") == 0;
+}
+
+static bool
+starts(const char *s, const char *prefix)
+{
+	return s != NULL && strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Is layer i a routed-expert layer? */
+static bool
+moe_layer(const struct ynode *c, long i)
+{
+	long			 k = json_long(c, "first_k_dense_replace");
+	long			 freq = json_long(c, "moe_layer_freq");
+	long			 step = json_long(c, "decoder_sparse_step");
+	const struct ynode	*only = ynode_get(c, "mlp_only_layers");
+	size_t			 j;
+
+	if (i < k)
+		return false;
+	if (freq > 1 && (i - k) % freq != 0)
+		return false;
+	if (step > 1 && (i + 1) % step != 0)
+		return false;
+	if (only != NULL && only->kind == YN_SEQ)
+		for (j = 0; j < only->nkids; j++)
+			if (only->kids[j]->kind == YN_SCALAR &&
+			    atol(only->kids[j]->str) == i)
+				return false;
+	return true;
+}
+
+/*
+ * Parameter counts from the tensor shapes a config implies: embedding and
+ * head, attention (GQA or MLA, with the q/k/v biases of the Qwen2 family,
+ * the q/k norms of Qwen3 and the attention_bias flag), dense MLPs, routed
+ * and shared experts with their router, norms. Unknown (0) when a shape is
+ * missing. Small per-architecture extras (expert biases, attention sinks)
+ * are left out; they are below 0.1% of any model here.
+ */
+static void
+config_params(const struct ynode *c, struct fit_model *m)
+{
+	double	H = (double)m->hidden_size, nh = (double)m->attention_heads;
+	double	kv = (double)m->kv_heads, hd = (double)m->head_dim;
+	double	V = (double)json_long(c, "vocab_size");
+	double	I = (double)json_long(c, "intermediate_size");
+	double	Im = (double)json_long(c, "moe_intermediate_size");
+	double	Is = (double)json_long(c, "shared_expert_intermediate_size");
+	double	ns = (double)json_long(c, "n_shared_experts");
+	double	E = (double)m->experts;
+	double	ql = (double)json_long(c, "q_lora_rank");
+	double	kvl = (double)m->kv_lora_rank, rope = (double)m->qk_rope_head_dim;
+	double	nope = (double)json_long(c, "qk_nope_head_dim");
+	double	vd = (double)json_long(c, "v_head_dim");
+	double	att, repl = 0, total, expert = 0, emb;
+	long	i;
+
+	if (m->layers <= 0 || H <= 0 || nh <= 0 || V <= 0)
+		return;
+	if (m->kv_lora_rank > 0) {
+		if (rope <= 0 || nope <= 0 || vd <= 0)
+			return;
+		att = ql > 0 ? H * ql + ql + ql * nh * (nope + rope) :
+		    H * nh * (nope + rope);
+		att += H * (kvl + rope) + kvl + kvl * nh * (nope + vd) +
+		    nh * vd * H;
+		repl = (ql > 0 ? H * ql : 0) + H * (kvl + rope);
+	} else {
+		if (kv <= 0 || hd <= 0)
+			return;
+		att = H * nh * hd + 2 * H * kv * hd + nh * hd * H;
+		if (starts(m->arch, "Qwen2"))
+			att += nh * hd + 2 * kv * hd;
+		else if (json_true(c, "attention_bias"))
+			att += nh * hd + 2 * kv * hd + H;
+		if (starts(m->arch, "Qwen3"))
+			att += 2 * hd;
+	}
+	if (E > 0 && Im <= 0)
+		Im = I;			/* Mixtral: experts use intermediate_size */
+	if (Is <= 0)
+		Is = Im;
+	emb = V * H * (m->tied_embeddings ? 1 : 2);
+	total = emb + H;
+	for (i = 0; i < m->layers; i++) {
+		total += att + 2 * H;
+		if (E > 0 && moe_layer(c, i)) {
+			expert += E * 3 * H * Im;
+			total += E * 3 * H * Im + H * E;
+			if (fit_scalar(c, "topk_method") != NULL &&
+			    strcmp(fit_scalar(c, "topk_method"), "noaux_tc") == 0)
+				total += E;
+			if (ns > 0)
+				total += ns * 3 * H * Is;
+			else if (json_long(c, "shared_expert_intermediate_size")) {
+				total += 3 * H * Is + H;	/* + its gate */
+			}
+		} else {
+			if (I <= 0)
+				return;
+			total += 3 * H * I;
+		}
+	}
+	m->params_total = total;
+	m->expert_params = expert;
+	m->embed_params = emb;
+	m->replicated_params = m->layers * repl;
+}
+
+static void
+config_facts(const struct ynode *root, struct fit_model *m)
+{
+	const struct ynode	*c = text_config(root);
+	const struct ynode	*a = ynode_get(root, "architectures");
+	const struct ynode	*q = ynode_get(root, "quantization_config");
+	const struct ynode	*lt = ynode_get(c, "layer_types");
+	const char		*s;
+	size_t			 i;
+
+	if (a != NULL && a->kind == YN_SEQ && a->nkids > 0 &&
+	    a->kids[0]->kind == YN_SCALAR)
+		m->arch = xstrdup(a->kids[0]->str);
+	m->layers = json_long(c, "num_hidden_layers");
+	m->hidden_size = json_long(c, "hidden_size");
+	m->attention_heads = json_long(c, "num_attention_heads");
+	m->kv_heads = json_long(c, "num_key_value_heads");
+	if (m->kv_heads == 0)
+		m->kv_heads = m->attention_heads;
+	m->head_dim = json_long(c, "head_dim");
+	if (m->head_dim == 0 && m->attention_heads > 0 && m->hidden_size > 0 &&
+	    m->hidden_size % m->attention_heads == 0)
+		m->head_dim = m->hidden_size / m->attention_heads;
+	m->kv_lora_rank = json_long(c, "kv_lora_rank");
+	m->qk_rope_head_dim = json_long(c, "qk_rope_head_dim");
+	m->experts = json_long(c, "n_routed_experts");
+	if (m->experts == 0)
+		m->experts = json_long(c, "num_experts");
+	if (m->experts == 0)
+		m->experts = json_long(c, "num_local_experts");
+	m->experts_per_token = json_long(c, "num_experts_per_tok");
+	m->expert_params = m->experts > 0 ? -1 : 0;
+	if ((s = fit_scalar(c, "tie_word_embeddings")) != NULL)
+		m->tied_embeddings = strcmp(s, "true") == 0;
+	m->kv_layout = m->kv_lora_rank > 0 ? FK_MLA : FK_MHA;
+	if (lt != NULL && lt->kind == YN_SEQ)
+		for (i = 0; i < lt->nkids; i++)
+			if (lt->kids[i]->kind == YN_SCALAR &&
+			    strstr(lt->kids[i]->str, "sliding") != NULL) {
+				m->kv_layout = FK_HYBRID_SWA;
+				m->sliding_layers++;
+			}
+	if ((s = fit_scalar(c, "torch_dtype")) == NULL)
+		s = fit_scalar(c, "dtype");
+	m->dtype = fit_dtype_parse(s);
+	m->embed_dtype = m->dtype;
+	if (q != NULL && q->kind == YN_MAP) {
+		const char		*meth = fit_scalar(q, "quant_method");
+		const struct ynode	*bs = ynode_get(q, "weight_block_size");
+
+		if (meth != NULL && strcmp(meth, "fp8") == 0)
+			m->dtype = bs != NULL ? FD_FP8_BLOCK128 : FD_FP8;
+		else if (meth != NULL && strcmp(meth, "mxfp4") == 0)
+			m->expert_dtype = FD_MXFP4;
+		else
+			m->dtype = FD_UNKNOWN;	/* another scheme: not modelled */
+	}
+	if (m->expert_dtype == FD_UNKNOWN)
+		m->expert_dtype = m->dtype;
+	config_params(c, m);
+}
+
+int
+fit_model_from_config(const char *name, const char *json, size_t len,
+    struct fit_model *m, char *err, size_t errlen)
+{
+	struct ynode	*root = ydoc_parse(name, json, len, false, err, errlen);
+
+	memset(m, 0, sizeof *m);
+	m->expert_params = -1;
+	m->weight_bytes = -1;
+	if (root == NULL)
+		return -1;
+	if (root->kind != YN_MAP) {
+		fit_errf(err, errlen, "%s: not a JSON object", name);
+		ynode_free(root);
+		return -1;
+	}
+	m->id = xstrdup(name);
+	m->source = xstrdup(name);
+	config_facts(root, m);
+	ynode_free(root);
+	return 1;
+}
+
+/* The bytes of a checkpoint: the index's total_size, else the files. */
+static double
+checkpoint_bytes(const char *dir)
+{
+	char		*p = xasprintf("%s/model.safetensors.index.json", dir);
+	char		 err[256];
+	struct ynode	*root = ydoc_load(p, 64 * 1024 * 1024, err, sizeof err);
+	double		 total = -1;
+	DIR		*d;
+	struct dirent	*de;
+
+	free(p);
+	if (root != NULL) {
+		const struct ynode	*md = ynode_get(root, "metadata");
+		const char		*s = md ? fit_scalar(md, "total_size") : NULL;
+		char			*end;
+
+		if (s != NULL) {
+			total = strtod(s, &end);
+			if (*end != '\0' || !(total > 0))
+				total = -1;
+		}
+		ynode_free(root);
+		if (total > 0)
+			return total;
+	}
+	if ((d = opendir(dir)) == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		size_t		 n = strlen(de->d_name);
+		struct stat	 st;
+
+		if (n <= 12 || strcmp(de->d_name + n - 12, ".safetensors") != 0)
+			continue;
+		p = xasprintf("%s/%s", dir, de->d_name);
+		if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+			total = (total < 0 ? 0 : total) + (double)st.st_size;
+		free(p);
+	}
+	closedir(d);
+	return total;
+}
+
+int
+fit_model_from_dir(const char *dir, struct fit_model *m, char *err,
+    size_t errlen)
+{
+	char		*cj = xasprintf("%s/config.json", dir);
+	char		*text;
+	size_t		 len;
+	struct stat	 st;
+	int		 rc;
+
+	memset(m, 0, sizeof *m);
+	m->expert_params = -1;
+	m->weight_bytes = -1;
+	if (stat(cj, &st) != 0) {
+		free(cj);
+		return 0;
+	}
+	if ((text = read_file(cj, FIT_DATA_MAX, &len, err, errlen)) == NULL) {
+		free(cj);
+		return -1;
+	}
+	rc = fit_model_from_config(cj, text, len, m, err, errlen);
+	free(text);
+	free(cj);
+	if (rc == 1) {
+		free(m->id);
+		m->id = xstrdup(dir);
+		m->weight_bytes = checkpoint_bytes(dir);
+	}
+	return rc;
+}
+
