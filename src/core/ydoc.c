@@ -226,180 +226,206 @@ bad_tag(const yaml_char_t *tag, const char *ok, char *err, size_t errlen,
 	return true;
 }
 
+/* The tree being built from libyaml's events. */
+struct yparse {
+	const char	*name;
+	char		*err;
+	size_t		 errlen;
+	struct ynode	*stack[YDOC_MAX_DEPTH + 2];
+	struct keyset	 keys[YDOC_MAX_DEPTH + 2];	/* per open mapping */
+	struct ynode	*root;
+	size_t		 depth, nodes, docs;
+};
+
+/* A scalar event as a node, or NULL with the error. */
+static struct ynode *
+scalar_node(struct yparse *y, const yaml_event_t *ev)
+{
+	struct ynode	*n;
+
+	if (ev->data.scalar.anchor != NULL) {
+		mark_err(y->err, y->errlen, y->name, &ev->start_mark,
+		    "YAML anchors (&name) are not supported");
+		return NULL;
+	}
+	if (ev->data.scalar.length > YDOC_MAX_SCALAR) {
+		mark_err(y->err, y->errlen, y->name, &ev->start_mark,
+		    "scalar value longer than 1 MiB");
+		return NULL;
+	}
+	if (memchr(ev->data.scalar.value, '\0', ev->data.scalar.length) !=
+	    NULL) {
+		mark_err(y->err, y->errlen, y->name, &ev->start_mark,
+		    "NUL character (\\0) in a string");
+		return NULL;
+	}
+	if (bad_tag(ev->data.scalar.tag, "str", y->err, y->errlen, y->name,
+	    &ev->start_mark))
+		return NULL;
+	n = node_new(YN_SCALAR, &ev->start_mark);
+	n->str = xstrndup((const char *)ev->data.scalar.value,
+	    ev->data.scalar.length);
+	n->len = ev->data.scalar.length;
+	/* !!str 5 is the string "5", as if quoted. */
+	n->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+	    ev->data.scalar.tag != NULL;
+	return n;
+}
+
+/* A sequence or mapping start as an empty node, or NULL with the error. */
+static struct ynode *
+collection_node(struct yparse *y, const yaml_event_t *ev)
+{
+	bool	seq = ev->type == YAML_SEQUENCE_START_EVENT;
+
+	if ((seq ? ev->data.sequence_start.anchor :
+	    ev->data.mapping_start.anchor) != NULL) {
+		mark_err(y->err, y->errlen, y->name, &ev->start_mark,
+		    "YAML anchors (&name) are not supported");
+		return NULL;
+	}
+	if (bad_tag(seq ? ev->data.sequence_start.tag :
+	    ev->data.mapping_start.tag, seq ? "seq" : "map", y->err,
+	    y->errlen, y->name, &ev->start_mark))
+		return NULL;
+	if (y->depth >= YDOC_MAX_DEPTH) {
+		mark_err(y->err, y->errlen, y->name, &ev->start_mark,
+		    "nesting deeper than 64 levels");
+		return NULL;
+	}
+	return node_new(seq ? YN_SEQ : YN_MAP, &ev->start_mark);
+}
+
+/* Hang n in the tree (owned by it from here on); -1 with the error. */
+static int
+place_node(struct yparse *y, struct ynode *n, const yaml_mark_t *mark)
+{
+	struct ynode	*parent;
+
+	if (++y->nodes > YDOC_MAX_NODES) {
+		mark_err(y->err, y->errlen, y->name, mark,
+		    "too many YAML nodes");
+		ynode_free(n);
+		return -1;
+	}
+	if (y->depth == 0) {
+		if (n->kind == YN_SCALAR)
+			y->root = n;
+		else
+			y->stack[y->depth++] = n;
+		return 0;
+	}
+	parent = y->stack[y->depth - 1];
+	node_add(parent, n);
+	if (n->kind != YN_SCALAR)
+		y->stack[y->depth++] = n;
+	if (parent->kind == YN_MAP && parent->nkids % 2 == 1 &&
+	    check_dup_key(parent, &y->keys[y->depth - (n->kind != YN_SCALAR ?
+	    2 : 1)], y->name, y->err, y->errlen) != 0)
+		return -1;
+	return 0;
+}
+
+/* One event: 0 go on, 1 end of stream, -1 an error. */
+static int
+on_event(struct yparse *y, const yaml_event_t *ev)
+{
+	struct ynode	*n = NULL;
+
+	switch (ev->type) {
+	case YAML_STREAM_END_EVENT:
+		return 1;
+	case YAML_DOCUMENT_START_EVENT:
+		if (++y->docs > 1) {
+			mark_err(y->err, y->errlen, y->name, &ev->start_mark,
+			    "more than one YAML document in the file");
+			return -1;
+		}
+		return 0;
+	case YAML_ALIAS_EVENT:
+		mark_err(y->err, y->errlen, y->name, &ev->start_mark,
+		    "YAML aliases (*name) are not supported");
+		return -1;
+	case YAML_SCALAR_EVENT:
+		if ((n = scalar_node(y, ev)) == NULL)
+			return -1;
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT:
+		if ((n = collection_node(y, ev)) == NULL)
+			return -1;
+		break;
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		y->depth--;
+		keyset_free(&y->keys[y->depth]);
+		if (y->depth == 0)
+			y->root = y->stack[0];
+		return 0;
+	default:
+		return 0;
+	}
+	return place_node(y, n, &ev->start_mark);
+}
+
 struct ynode *
 ydoc_parse(const char *name, const char *text, size_t len, bool allow_empty,
     char *err, size_t errlen)
 {
-	yaml_parser_t	  p;
-	yaml_event_t	  ev;
-	struct ynode	 *stack[YDOC_MAX_DEPTH + 2];
-	struct keyset	  keys[YDOC_MAX_DEPTH + 2];	/* per open mapping */
-	struct ynode	 *root = NULL;
-	size_t		  depth = 0, nodes = 0, docs = 0, i;
-	int		  ok = 0, done = 0;
+	yaml_parser_t	 p;
+	yaml_event_t	 ev;
+	struct yparse	 y;
+	const char	*nul = memchr(text, '\0', len);
+	size_t		 i;
+	int		 rc = 0;
 
-	if (memchr(text, '\0', len) != NULL) {
+	if (nul != NULL) {
 		int	line, col;
 
-		offset_pos(text, (size_t)((const char *)memchr(text, '\0', len) -
-		    text), &line, &col);
+		offset_pos(text, (size_t)(nul - text), &line, &col);
 		snprintf(err, errlen, "%s:%d:%d: NUL byte in input", name, line,
 		    col);
 		return NULL;
 	}
-	memset(keys, 0, sizeof keys);
+	memset(&y, 0, sizeof y);
+	y.name = name;
+	y.err = err;
+	y.errlen = errlen;
 	if (!yaml_parser_initialize(&p)) {
 		snprintf(err, errlen, "%s: cannot initialise YAML parser", name);
 		return NULL;
 	}
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
 	yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
-	while (!done) {
-		struct ynode	*n = NULL;
-
+	while (rc == 0) {
 		if (!yaml_parser_parse(&p, &ev)) {
 			parser_err(&p, name, text, len, err, errlen);
-			goto out;
-		}
-		switch (ev.type) {
-		case YAML_STREAM_END_EVENT:
-			done = 1;
-			break;
-		case YAML_DOCUMENT_START_EVENT:
-			if (++docs > 1) {
-				mark_err(err, errlen, name, &ev.start_mark,
-				    "more than one YAML document in the file");
-				yaml_event_delete(&ev);
-				goto out;
-			}
-			break;
-		case YAML_ALIAS_EVENT:
-			mark_err(err, errlen, name, &ev.start_mark,
-			    "YAML aliases (*name) are not supported");
-			yaml_event_delete(&ev);
-			goto out;
-		case YAML_SCALAR_EVENT:
-			if (ev.data.scalar.anchor != NULL) {
-				mark_err(err, errlen, name, &ev.start_mark,
-				    "YAML anchors (&name) are not supported");
-				yaml_event_delete(&ev);
-				goto out;
-			}
-			if (ev.data.scalar.length > YDOC_MAX_SCALAR) {
-				mark_err(err, errlen, name, &ev.start_mark,
-				    "scalar value longer than 1 MiB");
-				yaml_event_delete(&ev);
-				goto out;
-			}
-			if (memchr(ev.data.scalar.value, '\0',
-			    ev.data.scalar.length) != NULL) {
-				mark_err(err, errlen, name, &ev.start_mark,
-				    "NUL character (\\0) in a string");
-				yaml_event_delete(&ev);
-				goto out;
-			}
-			if (bad_tag(ev.data.scalar.tag, "str", err, errlen,
-			    name, &ev.start_mark)) {
-				yaml_event_delete(&ev);
-				goto out;
-			}
-			n = node_new(YN_SCALAR, &ev.start_mark);
-			n->str = xstrndup((const char *)ev.data.scalar.value,
-			    ev.data.scalar.length);
-			n->len = ev.data.scalar.length;
-			/* !!str 5 is the string "5", as if quoted. */
-			n->quoted = ev.data.scalar.style !=
-			    YAML_PLAIN_SCALAR_STYLE || ev.data.scalar.tag != NULL;
-			break;
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT:
-			if ((ev.type == YAML_SEQUENCE_START_EVENT ?
-			    ev.data.sequence_start.anchor :
-			    ev.data.mapping_start.anchor) != NULL) {
-				mark_err(err, errlen, name, &ev.start_mark,
-				    "YAML anchors (&name) are not supported");
-				yaml_event_delete(&ev);
-				goto out;
-			}
-			if (bad_tag(ev.type == YAML_SEQUENCE_START_EVENT ?
-			    ev.data.sequence_start.tag :
-			    ev.data.mapping_start.tag,
-			    ev.type == YAML_SEQUENCE_START_EVENT ? "seq" : "map",
-			    err, errlen, name, &ev.start_mark)) {
-				yaml_event_delete(&ev);
-				goto out;
-			}
-			if (depth >= YDOC_MAX_DEPTH) {
-				mark_err(err, errlen, name, &ev.start_mark,
-				    "nesting deeper than 64 levels");
-				yaml_event_delete(&ev);
-				goto out;
-			}
-			n = node_new(ev.type == YAML_SEQUENCE_START_EVENT ?
-			    YN_SEQ : YN_MAP, &ev.start_mark);
-			break;
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
-			depth--;
-			keyset_free(&keys[depth]);
-			if (depth == 0)
-				root = stack[0];
-			break;
-		default:
+			rc = -1;
 			break;
 		}
-		if (n != NULL) {
-			if (++nodes > YDOC_MAX_NODES) {
-				mark_err(err, errlen, name, &ev.start_mark,
-				    "too many YAML nodes");
-				ynode_free(n);
-				yaml_event_delete(&ev);
-				goto out;
-			}
-			if (depth == 0) {
-				if (n->kind == YN_SCALAR)
-					root = n;
-				else
-					stack[depth++] = n;
-			} else {
-				struct ynode	*parent = stack[depth - 1];
-
-				node_add(parent, n);
-				if (parent->kind == YN_MAP &&
-				    parent->nkids % 2 == 1 &&
-				    check_dup_key(parent, &keys[depth - 1], name,
-				    err, errlen) != 0) {
-					yaml_event_delete(&ev);
-					goto out;
-				}
-				if (n->kind != YN_SCALAR)
-					stack[depth++] = n;
-			}
-		}
+		rc = on_event(&y, &ev);
 		yaml_event_delete(&ev);
 	}
-	ok = 1;
-out:
 	yaml_parser_delete(&p);
 	for (i = 0; i < YDOC_MAX_DEPTH + 2; i++)
-		keyset_free(&keys[i]);
-	if (!ok) {
-		if (depth > 0)
-			ynode_free(stack[0]);
-		else if (root != NULL)
-			ynode_free(root);
+		keyset_free(&y.keys[i]);
+	if (rc < 0) {
+		if (y.depth > 0)
+			ynode_free(y.stack[0]);
+		else if (y.root != NULL)
+			ynode_free(y.root);
 		return NULL;
 	}
-	if (root == NULL) {
+	if (y.root == NULL) {
 		yaml_mark_t	m = { 0, 0, 0 };
 
 		if (!allow_empty) {
 			snprintf(err, errlen, "%s:1:1: file is empty", name);
 			return NULL;
 		}
-		root = node_new(YN_MAP, &m);
+		y.root = node_new(YN_MAP, &m);
 	}
-	return root;
+	return y.root;
 }
 
 struct ynode *
