@@ -72,10 +72,14 @@ struct vm_page {
 	size_t		 nf;
 };
 
-/* One candidate value of a field and what blocks it. */
+/*
+ * One candidate value of a field and what blocks it. Rows and their
+ * choices belong to the view-model: their strings stay valid until the next
+ * vm_refresh (or any intent, which refreshes) and are freed by it.
+ */
 struct vm_choice {
 	struct value		 v;
-	char			 text[64];
+	char			*text;		/* as shown; never NULL */
 	bool			 current;
 	const struct rule	*blocker;	/* NULL: available */
 	enum vm_scope		 blocked_in;	/* role whose config it breaks */
@@ -87,8 +91,9 @@ struct vm_row {
 	const struct vm_field	*f;
 	bool			 is_bool;
 	bool			 on;		/* bool: shown state (after invert) */
-	char			 value[160];	/* effective value as text */
-	char			 note[200];	/* "forced: ...", "default", "from model" */
+	char			*value;		/* effective value as text; never NULL */
+	char			*note;		/* "(forced: ...)", "(default)",
+						   "(from model)" or "" */
 	bool			 forced;	/* an override changed it */
 	bool			 error;		/* an error diagnostic points here */
 	bool			 warning;
@@ -181,9 +186,9 @@ char		*vm_changes(const struct vm *);
 /* Search every field of every page; best first. Returns count. */
 size_t		 vm_search(struct vm *, const char *query, struct vm_hit *,
 		    size_t max);
-/* Describe a hit ("Parallelism (prefill): tensor parallel size"). */
-void		 vm_hit_text(const struct vm *, const struct vm_hit *, char *,
-		    size_t);
+/* Describe a hit ("tensor parallel (TP)  --tp-size  [Parallelism
+ * (prefill)]"), malloc'd. */
+char		*vm_hit_text(const struct vm *, const struct vm_hit *);
 
 /* Review: every diagnostic by role then severity. */
 size_t		 vm_review(struct vm *, const struct vm_review_item **);

@@ -42,23 +42,20 @@ field_input(const struct vm *vm, const struct vm_field *f)
 	return &vm->cfg[v].s[f->key];
 }
 
-static void
-value_text(char *out, size_t len, struct value v, enum otype t)
+/* A value as the rows show it (malloc'd). */
+static char *
+value_text(struct value v)
 {
 	struct buf	b = { 0 };
 
 	if (v.t == V_UNKNOWN)
-		snprintf(out, len, "unknown");
-	else if (v.t == V_NULL)
-		snprintf(out, len, "(none)");
-	else if (v.t == V_BOOL)
-		snprintf(out, len, "%s", v.u.b ? "on" : "off");
-	else {
-		val_cli(&b, v);
-		snprintf(out, len, "%s", b.s ? b.s : "");
-		buf_free(&b);
-	}
-	(void)t;
+		return xstrdup("unknown");
+	if (v.t == V_NULL)
+		return xstrdup("(none)");
+	if (v.t == V_BOOL)
+		return xstrdup(v.u.b ? "on" : "off");
+	val_cli(&b, v);
+	return b.s ? buf_steal(&b) : xstrdup("");
 }
 
 bool
@@ -71,39 +68,46 @@ vmi_same_value(struct value a, struct value b)
 	return val_equal(a, b);
 }
 
-/* Candidate values of a field. */
+/* Candidate values of a field: *out (malloc'd, or NULL when none). */
 static size_t
 field_candidates(const struct vm *vm, const struct vm_field *f,
-    struct value *out, size_t max)
+    struct value **out)
 {
-	size_t			 n = 0, i;
-	const struct option	*o;
+	size_t			 n = 0, i, max = 2;
+	const struct option	*o = VM_IS_DKEY(f->key) ? NULL :
+	    &vm->cat->opts[f->key];
+	struct value		*c;
 
-	if (VM_IS_DKEY(f->key)) {
+	if (o != NULL)
+		max = o->nchoices + 2;
+	else
+		for (i = 0; router_policies[i] != NULL; i++)
+			max++;
+	*out = c = xcalloc(max, sizeof *c);
+	if (o == NULL) {
 		if (VM_DF(f->key) == DF_PD) {
-			out[n++] = val_bool(false);
-			out[n++] = val_bool(true);
+			c[n++] = val_bool(false);
+			c[n++] = val_bool(true);
 		} else if (VM_DF(f->key) == DF_POLICY) {
-			for (i = 0; router_policies[i] != NULL && n < max; i++)
-				out[n++] = val_str(router_policies[i]);
+			for (i = 0; router_policies[i] != NULL; i++)
+				c[n++] = val_str(router_policies[i]);
 		}
-		return n;
-	}
-	o = &vm->cat->opts[f->key];
-	if (o->type == T_BOOL || o->type == T_BOOLOPT) {
-		out[n++] = val_bool(false);
-		out[n++] = val_bool(true);
-		return n;
-	}
-	if (o->nchoices == 0)
-		return 0;
-	if (o->def.t == V_NULL || o->kind == OK_FACT)
-		out[n++] = o->kind == OK_FACT ? VAL_UNKNOWN : VAL_NULL;
-	for (i = 0; i < o->nchoices && n < max; i++) {
-		struct value	v;
+	} else if (o->type == T_BOOL || o->type == T_BOOLOPT) {
+		c[n++] = val_bool(false);
+		c[n++] = val_bool(true);
+	} else if (o->nchoices > 0) {
+		if (o->def.t == V_NULL || o->kind == OK_FACT)
+			c[n++] = o->kind == OK_FACT ? VAL_UNKNOWN : VAL_NULL;
+		for (i = 0; i < o->nchoices; i++) {
+			struct value	v;
 
-		if (val_parse(o->type, o->choices[i], &v) == 0)
-			out[n++] = v;
+			if (val_parse(o->type, o->choices[i], &v) == 0)
+				c[n++] = v;
+		}
+	}
+	if (n == 0) {
+		free(c);
+		*out = NULL;
 	}
 	return n;
 }
@@ -138,12 +142,12 @@ static void
 compute_choices(struct vm *vm, struct vm_row *row)
 {
 	const struct vm_field	*f = row->f;
-	struct value		 cand[64], cur;
+	struct value		*cand, cur;
 	size_t			 n, i, k, nr;
 	enum vm_scope		 roles[2];
 	const struct slot	*sl = field_slot(vm, f);
 
-	n = field_candidates(vm, f, cand, 64);
+	n = field_candidates(vm, f, &cand);
 	row->choices = n ? xcalloc(n, sizeof *row->choices) : NULL;
 	row->nchoices = n;
 	row->nblocked = 0;
@@ -163,11 +167,10 @@ compute_choices(struct vm *vm, struct vm_row *row)
 		c->v = cand[i];
 		c->current = vmi_same_value(cand[i], cur);
 		if (cand[i].t == V_BOOL)
-			snprintf(c->text, sizeof c->text, "%s",
-			    (cand[i].u.b != f->invert) ? "on" : "off");
+			c->text = xstrdup((cand[i].u.b != f->invert) ? "on" :
+			    "off");
 		else
-			value_text(c->text, sizeof c->text, cand[i],
-			    T_STR);
+			c->text = value_text(cand[i]);
 		if (c->current || cand[i].t == V_UNKNOWN)
 			continue;
 		for (k = 0; k < nr; k++) {
@@ -182,6 +185,7 @@ compute_choices(struct vm *vm, struct vm_row *row)
 			}
 		}
 	}
+	free(cand);
 }
 
 /* Does a diagnostic point at this field? */
@@ -233,67 +237,86 @@ row_diags(struct vm *vm, struct vm_row *row)
 	}
 }
 
+/* The note of a value an override changed: the rule's message. */
+static char *
+forced_note(struct vm *vm, const struct vm_field *f, const struct slot *sl)
+{
+	const struct rule	*r = &vm->cat->rules[sl->rule];
+	struct buf		 b = { 0 };
+	struct evalctx		 ec = { 0 };
+	const struct config	*cfgs[1];
+	char			*note;
+
+	cfgs[0] = &vm->res[vmi_scope_view(vm, f->scope)].eff;
+	ec.cfgs = cfgs;
+	ec.nopts = vm->cat->nopts;
+	ec.unknown_slot = -1;
+	tmpl_render(r->message, &ec, &b);
+	note = xasprintf("(forced: %s)", b.s ? b.s : r->id);
+	buf_free(&b);
+	return note;
+}
+
+static void
+build_dfield_row(struct vm *vm, struct vm_row *row)
+{
+	struct value	v = dfield_value(vm, row->f);
+
+	row->is_bool = v.t == V_BOOL;
+	row->on = row->is_bool && v.u.b;
+	if (v.t == V_NULL)
+		row->value = xstrdup(VM_DF(row->f->key) == DF_POLICY ?
+		    "(router default)" : "(not set)");
+	else
+		row->value = value_text(v);
+}
+
+static void
+build_option_row(struct vm *vm, struct vm_row *row, const struct slot *sl)
+{
+	const struct vm_field	*f = row->f;
+	const struct slot	*in = field_input(vm, f);
+	const struct option	*o = &vm->cat->opts[f->key];
+
+	row->is_bool = o->type == T_BOOL || o->type == T_BOOLOPT;
+	row->on = sl->v.t == V_BOOL && (sl->v.u.b != f->invert);
+	if (row->is_bool && sl->v.t == V_BOOL)
+		row->value = xstrdup(row->on ? "on" : "off");
+	else
+		row->value = value_text(sl->v);
+	if (sl->src == SRC_OVERRIDE && (in == NULL ||
+	    !vmi_same_value(in->v, sl->v))) {
+		row->forced = true;
+		row->note = forced_note(vm, f, sl);
+	} else if (sl->src == SRC_MODEL)
+		row->note = xstrdup("(from model)");
+	else if (sl->src == SRC_DEFAULT)
+		row->note = xstrdup("(default)");
+	if (f->scope == SC_SHARED && vmi_is_pd(vm) && !row->forced &&
+	    vm->have[SC_DECODE] && vm->have[SC_PREFILL] &&
+	    !vmi_same_value(vm->res[SC_PREFILL].eff.s[f->key].v,
+	    vm->res[SC_DECODE].eff.s[f->key].v)) {
+		char	*dv = value_text(vm->res[SC_DECODE].eff.s[f->key].v);
+
+		free(row->note);
+		row->note = xasprintf("(prefill; decode: %s)", dv);
+		free(dv);
+	}
+}
+
 static void
 build_row(struct vm *vm, struct vm_row *row)
 {
-	const struct vm_field	*f = row->f;
-	const struct slot	*sl = field_slot(vm, f), *in = field_input(vm, f);
+	const struct slot	*sl = field_slot(vm, row->f);
 
-	row->value[0] = row->note[0] = '\0';
-	if (VM_IS_DKEY(f->key)) {
-		struct value	v = dfield_value(vm, f);
-
-		row->is_bool = v.t == V_BOOL;
-		row->on = row->is_bool && v.u.b;
-		if (v.t == V_NULL)
-			snprintf(row->value, sizeof row->value, "%s",
-			    VM_DF(f->key) == DF_POLICY ? "(router default)" :
-			    "(not set)");
-		else
-			value_text(row->value, sizeof row->value, v, T_STR);
-	} else if (sl != NULL) {
-		const struct option	*o = &vm->cat->opts[f->key];
-
-		row->is_bool = o->type == T_BOOL || o->type == T_BOOLOPT;
-		row->on = sl->v.t == V_BOOL && (sl->v.u.b != f->invert);
-		if (row->is_bool && sl->v.t == V_BOOL)
-			snprintf(row->value, sizeof row->value, "%s",
-			    row->on ? "on" : "off");
-		else
-			value_text(row->value, sizeof row->value, sl->v,
-			    o->type);
-		if (sl->src == SRC_OVERRIDE && (in == NULL ||
-		    !vmi_same_value(in->v, sl->v))) {
-			const struct rule	*r = &vm->cat->rules[sl->rule];
-			struct buf		 b = { 0 };
-			struct evalctx		 ec = { 0 };
-			const struct config	*cfgs[1];
-
-			cfgs[0] = &vm->res[vmi_scope_view(vm, f->scope)].eff;
-			ec.cfgs = cfgs;
-			ec.nopts = vm->cat->nopts;
-			ec.unknown_slot = -1;
-			tmpl_render(r->message, &ec, &b);
-			row->forced = true;
-			snprintf(row->note, sizeof row->note, "(forced: %s)",
-			    b.s ? b.s : r->id);
-			buf_free(&b);
-		} else if (sl->src == SRC_MODEL)
-			snprintf(row->note, sizeof row->note, "(from model)");
-		else if (sl->src == SRC_DEFAULT)
-			snprintf(row->note, sizeof row->note, "(default)");
-		if (f->scope == SC_SHARED && vmi_is_pd(vm) && !row->forced &&
-		    vm->have[SC_DECODE] && vm->have[SC_PREFILL] &&
-		    !vmi_same_value(vm->res[SC_PREFILL].eff.s[f->key].v,
-		    vm->res[SC_DECODE].eff.s[f->key].v)) {
-			char	dv[64];
-
-			value_text(dv, sizeof dv,
-			    vm->res[SC_DECODE].eff.s[f->key].v, o->type);
-			snprintf(row->note, sizeof row->note,
-			    "(prefill; decode: %s)", dv);
-		}
-	}
+	if (VM_IS_DKEY(row->f->key))
+		build_dfield_row(vm, row);
+	else if (sl != NULL)
+		build_option_row(vm, row, sl);
+	if (row->value == NULL)
+		row->value = xstrdup("");
+	if (row->note == NULL)
+		row->note = xstrdup("");
 	row_diags(vm, row);
 	compute_choices(vm, row);
 }
@@ -337,9 +360,16 @@ vmi_build_rows(struct vm *vm)
 void
 vmi_rows_clear(struct vm *vm)
 {
-	size_t	i;
+	size_t	i, j;
 
-	for (i = 0; i < vm->nrows; i++)
-		free(vm->rows[i].choices);
+	for (i = 0; i < vm->nrows; i++) {
+		struct vm_row	*row = &vm->rows[i];
+
+		for (j = 0; j < row->nchoices; j++)
+			free(row->choices[j].text);
+		free(row->choices);
+		free(row->value);
+		free(row->note);
+	}
 	vm->nrows = 0;
 }

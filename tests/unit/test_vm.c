@@ -15,6 +15,7 @@
 #include "testutil.h"
 #include "tui/vm.h"
 #include "tui/vm_deploy.h"
+#include "tui/wiz_keys.h"
 
 static struct catalog	*cat;
 
@@ -370,13 +371,14 @@ test_search(void **state)
 	struct vm	*vm = new_vm();
 	struct vm_hit	 h[8];
 	size_t		 n;
-	char		 t[256];
+	char		*t;
 
 	(void)state;
 	n = vm_search(vm, "--tp-size", h, 8);
 	assert_true(n >= 2);
-	vm_hit_text(vm, &h[0], t, sizeof t);
+	t = vm_hit_text(vm, &h[0]);
 	assert_non_null(strstr(t, "tensor parallel"));
+	free(t);
 	assert_int_equal(vm_search(vm, "tp_size", h, 8), n);
 	/* Terms are AND-ed; help text counts too. */
 	assert_true(vm_search(vm, "radix decode", h, 8) >= 1);
@@ -425,6 +427,82 @@ test_review_and_visibility(void **state)
 	vm_free(vm);
 }
 
+/* A long value comes through the view-model whole: row, edit text, help. */
+static void
+test_long_value_whole(void **state)
+{
+	struct vm		*vm = new_vm();
+	const struct vm_row	*row;
+	char			 msg[1024], *t, *want;
+	size_t			 i;
+
+	(void)state;
+	want = xmalloc(1001);
+	for (i = 0; i < 1000; i++)
+		want[i] = (char)('a' + i % 26);
+	want[1000] = '\0';
+	row = focus(vm, "Model & hardware", "model path or HF id");
+	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), row->field, want,
+	    msg, sizeof msg), 0);
+	row = vm_focused(vm);
+	assert_int_equal(strlen(row->value), 1000);
+	assert_string_equal(row->value, want);
+	t = vm_edit_text(vm);
+	assert_string_equal(t, want);
+	free(t);
+	t = vm_help(vm);
+	assert_non_null(strstr(t, want));
+	free(t);
+	free(want);
+	vm_free(vm);
+}
+
+/* ---- keys ---- */
+
+/* Every action has a key that reaches it and a handler; the footer and the
+ * key help come from the same table. */
+static void
+test_key_table(void **state)
+{
+	size_t	 i, k, nkeys;
+	char	*help = wiz_key_help(), *f;
+	int	 w;
+
+	(void)state;
+	for (i = 0; i < NWZ; i++) {
+		assert_int_equal(wiz_actions[i].act, i);
+		assert_true(wiz_action_handled((enum wiz_action)i));
+		nkeys = 0;
+		for (k = 0; k < wiz_nkeys; k++)
+			if (wiz_keys[k].act == (enum wiz_action)i) {
+				assert_int_equal(wiz_key_action(
+				    wiz_keys[k].code), (int)i);
+				nkeys++;
+			}
+		assert_true(nkeys > 0);
+		if (wiz_actions[i].help != NULL)
+			assert_non_null(strstr(help, wiz_actions[i].help));
+	}
+	assert_int_equal(wiz_key_action(18), WZ_REDO);
+	assert_int_equal(wiz_key_action('u'), WZ_UNDO);
+	assert_int_equal(wiz_key_action('Z'), -1);
+	assert_non_null(strstr(help, "Ctrl-R"));
+	free(help);
+	/* The footer fits the width and keeps every key; redo keeps its
+	 * label at 80 columns. */
+	for (w = 56; w <= 200; w++) {
+		f = wiz_footer(w);
+		assert_true(wiz_text_cols(f) <= (size_t)w);
+		for (i = 0; i < NWZ; i++)
+			if (wiz_actions[i].foot_keys != NULL)
+				assert_non_null(strstr(f,
+				    wiz_actions[i].foot_keys));
+		if (w >= 80)
+			assert_non_null(strstr(f, "^R redo"));
+		free(f);
+	}
+}
+
 /* One keystroke's model work, timed (reported, not asserted tightly). */
 static void
 test_refresh_time(void **state)
@@ -462,6 +540,8 @@ main(void)
 		cmocka_unit_test(test_save_and_reopen),
 		cmocka_unit_test(test_search),
 		cmocka_unit_test(test_review_and_visibility),
+		cmocka_unit_test(test_long_value_whole),
+		cmocka_unit_test(test_key_table),
 		cmocka_unit_test(test_refresh_time),
 	};
 
