@@ -94,13 +94,6 @@ get_field(const struct vm *vm, int page, int field)
 	return &vm->pages[page].f[field];
 }
 
-static const char *
-field_name(const struct vm *vm, const struct vm_field *f)
-{
-	return f->label;
-	(void)vm;
-}
-
 int
 vm_set(struct vm *vm, int page, int field, struct value v, char *msg,
     size_t msglen)
@@ -129,11 +122,11 @@ vm_set(struct vm *vm, int page, int field, struct value v, char *msg,
 		}
 	}
 	text = vmi_text_for(vm, f->key, v);
-	t.what = xasprintf("%s", field_name(vm, f));
+	t.what = xstrdup(f->label);
 	vmi_txn_set(vm, &t, f->scope, f->key, text);
 	free(text);
 	vmi_txn_commit(vm, &t);
-	snprintf(msg, msglen, "%s set", field_name(vm, f));
+	snprintf(msg, msglen, "%s set", f->label);
 	return 0;
 }
 

@@ -255,6 +255,99 @@ size_vis(struct vm *vm)
 	vm->nvis = vm->npages;
 }
 
+/* roles: a non-empty list of prefill and decode. */
+static int
+check_roles(const char *name, const struct ynode *roles, char *err,
+    size_t errlen)
+{
+	size_t	i;
+
+	if (roles->kind != YN_SEQ || roles->nkids == 0) {
+		ynode_err(err, errlen, name, roles,
+		    "roles: a list of prefill, decode");
+		return -1;
+	}
+	for (i = 0; i < roles->nkids; i++) {
+		const struct ynode	*r = roles->kids[i];
+
+		if (r->kind != YN_SCALAR || (strcmp(r->str, "prefill") != 0 &&
+		    strcmp(r->str, "decode") != 0)) {
+			ynode_err(err, errlen, name, r,
+			    "roles: prefill or decode");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The page's own keys: title, intro, review, visible. */
+static int
+load_page_head(struct vm *vm, const char *name, const struct ynode *root,
+    struct vm_page *p, char *err, size_t errlen)
+{
+	const struct ynode	*k = ynode_get(root, "title");
+
+	if (k == NULL || k->kind != YN_SCALAR) {
+		ynode_err(err, errlen, name, root, "a form needs a title");
+		return -1;
+	}
+	if ((k = ynode_get(root, "roles")) != NULL &&
+	    check_roles(name, k, err, errlen) != 0)
+		return -1;
+	p->title = xstrdup(ynode_get(root, "title")->str);
+	p->file = xstrdup(name);
+	if ((k = ynode_get(root, "intro")) != NULL && k->kind == YN_SCALAR)
+		p->intro = xstrdup(k->str);
+	if ((k = ynode_get(root, "review")) != NULL) {
+		struct value	v;
+
+		if (k->kind != YN_SCALAR || val_parse(T_BOOL, k->str, &v) != 0) {
+			ynode_err(err, errlen, name, k, "review: true or false");
+			return -1;
+		}
+		p->review = v.u.b;
+	}
+	if ((k = ynode_get(root, "visible")) != NULL &&
+	    (p->visible = parse_cond(vm, name, k, err, errlen)) == NULL)
+		return -1;
+	return 0;
+}
+
+/* The page's fields; on error p->nf counts the fields to free. */
+static int
+load_page_fields(struct vm *vm, const char *name, const struct ynode *root,
+    struct vm_page *p, bool role_page, char *err, size_t errlen)
+{
+	const struct ynode	*fl = ynode_get(root, "fields");
+	size_t			 i;
+
+	if (fl != NULL && fl->kind != YN_SEQ) {
+		ynode_err(err, errlen, name, fl, "fields: expected a list");
+		return -1;
+	}
+	if (fl == NULL && !p->review) {
+		ynode_err(err, errlen, name, root, "a form needs fields");
+		return -1;
+	}
+	p->f = xcalloc(fl && fl->nkids ? fl->nkids : 1, sizeof *p->f);
+	for (i = 0; fl != NULL && i < fl->nkids; i++) {
+		const struct ynode	*rn = ynode_get(fl->kids[i], "role");
+		struct vm_field		*f = &p->f[i];
+
+		p->nf = i + 1;
+		if (load_field(vm, name, fl->kids[i], f, role_page, err,
+		    errlen) != 0)
+			return -1;
+		if (rn == NULL)
+			f->scope_is_page = role_page &&
+			    (f->scope == SC_SHARED || VM_IS_DKEY(f->key));
+		else
+			f->scope_is_page = role_page &&
+			    strcmp(rn->str, "server") == 0;
+	}
+	return 0;
+}
+
 int
 vm_load_form_text(struct vm *vm, const char *name, const char *text,
     size_t len, char *err, size_t errlen)
@@ -262,10 +355,9 @@ vm_load_form_text(struct vm *vm, const char *name, const char *text,
 	static const char *const keys[] = { "title", "intro", "roles",
 		"review", "visible", "fields", NULL };
 	struct ynode		*root;
-	const struct ynode	*k, *fl, *roles;
+	const struct ynode	*roles;
 	struct vm_page		 p;
 	size_t			 i;
-	bool			 role_page;
 	int			 rc = -1;
 
 	root = ydoc_parse(name, text, len, false, err, errlen);
@@ -277,92 +369,23 @@ vm_load_form_text(struct vm *vm, const char *name, const char *text,
 		ynode_err(err, errlen, name, root, "a form must be a mapping");
 		goto out;
 	}
-	if (ynode_check_keys(root, keys, name, err, errlen) != 0)
+	if (ynode_check_keys(root, keys, name, err, errlen) != 0 ||
+	    load_page_head(vm, name, root, &p, err, errlen) != 0)
 		goto out;
-	k = ynode_get(root, "title");
-	if (k == NULL || k->kind != YN_SCALAR) {
-		ynode_err(err, errlen, name, root, "a form needs a title");
-		goto out;
-	}
 	roles = ynode_get(root, "roles");
-	role_page = roles != NULL;
-	if (roles != NULL) {
-		if (roles->kind != YN_SEQ || roles->nkids == 0) {
-			ynode_err(err, errlen, name, roles,
-			    "roles: a list of prefill, decode");
-			goto out;
-		}
-		for (i = 0; i < roles->nkids; i++) {
-			const struct ynode	*r = roles->kids[i];
-
-			if (r->kind != YN_SCALAR || (strcmp(r->str, "prefill")
-			    != 0 && strcmp(r->str, "decode") != 0)) {
-				ynode_err(err, errlen, name, r,
-				    "roles: prefill or decode");
-				goto out;
-			}
-		}
-	}
-	p.title = xstrdup(k->str);
-	p.file = xstrdup(name);
-	if ((k = ynode_get(root, "intro")) != NULL && k->kind == YN_SCALAR)
-		p.intro = xstrdup(k->str);
-	if ((k = ynode_get(root, "review")) != NULL) {
-		struct value	v;
-
-		if (k->kind != YN_SCALAR || val_parse(T_BOOL, k->str, &v) != 0) {
-			ynode_err(err, errlen, name, k, "review: true or false");
-			goto out;
-		}
-		p.review = v.u.b;
-	}
-	if ((k = ynode_get(root, "visible")) != NULL &&
-	    (p.visible = parse_cond(vm, name, k, err, errlen)) == NULL)
+	if (load_page_fields(vm, name, root, &p, roles != NULL, err,
+	    errlen) != 0)
 		goto out;
-	fl = ynode_get(root, "fields");
-	if (fl != NULL && fl->kind != YN_SEQ) {
-		ynode_err(err, errlen, name, fl, "fields: expected a list");
-		goto out;
-	}
-	if (fl == NULL && !p.review) {
-		ynode_err(err, errlen, name, root, "a form needs fields");
-		goto out;
-	}
-	p.f = xcalloc(fl && fl->nkids ? fl->nkids : 1, sizeof *p.f);
-	for (i = 0; fl != NULL && i < fl->nkids; i++) {
-		const struct ynode	*rn = ynode_get(fl->kids[i], "role");
-
-		if (load_field(vm, name, fl->kids[i], &p.f[i], role_page, err,
-		    errlen) != 0) {
-			p.nf = i + 1;	/* free what the failed field holds */
-			goto out;
-		}
-		p.nf = i + 1;
-		if (rn == NULL)
-			p.f[i].scope_is_page = role_page &&
-			    (p.f[i].scope == SC_SHARED ||
-			    VM_IS_DKEY(p.f[i].key));
-		else
-			p.f[i].scope_is_page = role_page &&
-			    strcmp(rn->str, "server") == 0;
-	}
-	if (!role_page) {
+	if (roles == NULL) {
 		add_page(vm, &p);
 		memset(&p, 0, sizeof p);
-		rc = 0;
-		size_vis(vm);
-		goto out;
-	}
-	{
-		char	*title = xstrdup(p.title);
-
+	} else {
 		for (i = 0; i < roles->nkids; i++)
 			clone_page(vm, &p, strcmp(roles->kids[i]->str,
-			    "prefill") == 0 ? SC_PREFILL : SC_DECODE, title,
+			    "prefill") == 0 ? SC_PREFILL : SC_DECODE, p.title,
 			    name, root);
 		/* The same page for the single server of a non-PD deployment. */
-		clone_page(vm, &p, SC_SINGLE, title, name, root);
-		free(title);
+		clone_page(vm, &p, SC_SINGLE, p.title, name, root);
 	}
 	rc = 0;
 	size_vis(vm);

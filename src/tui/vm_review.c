@@ -107,18 +107,6 @@ review_load_note(struct vm *vm)
 	}
 }
 
-static int
-review_cmp(const void *a, const void *b)
-{
-	const struct vm_review_item	*x = a, *y = b;
-
-	if (x->role != y->role)
-		return (int)x->role - (int)y->role;
-	if (x->sev != y->sev)
-		return (int)x->sev - (int)y->sev;
-	return 0;
-}
-
 void
 vmi_refresh_review(struct vm *vm)
 {
@@ -151,7 +139,6 @@ vmi_refresh_review(struct vm *vm)
 		memcpy(vm->review, tmp, k * sizeof *tmp);
 		free(tmp);
 	}
-	(void)review_cmp;
 }
 
 size_t
