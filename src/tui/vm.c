@@ -8,12 +8,35 @@
  */
 #include "tui/vm_int.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/expr.h"
 #include "core/util.h"
 #include "tui/vm_deploy.h"
+
+void
+vmi_msg(struct buf *msg, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+	char	*s;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	s = xmalloc((size_t)(n < 0 ? 0 : n) + 1);
+	s[0] = '\0';
+	va_start(ap, fmt);
+	if (n >= 0)
+		vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	msg->len = 0;
+	buf_puts(msg, s);
+	free(s);
+}
 
 struct vm *
 vm_new(const struct catalog *cat)

@@ -48,6 +48,7 @@ enum vm_dfield {
 #define VM_IS_DKEY(k)	((k) < 0)
 #define VM_DF(k)	(-1 - (k))
 
+struct buf;
 struct expr;
 
 struct vm_field {
@@ -159,20 +160,23 @@ void		 vm_goto(struct vm *, int page, int field);
 size_t		 vm_rows(const struct vm *, const struct vm_row **);
 const struct vm_row *vm_focused(const struct vm *);
 
-/* Intents. Return 0, or -1 with a message for the status line. */
+/*
+ * Intents. Return 0, or -1. Either way the message for the status line
+ * replaces the text of msg, a buffer the caller owns (and frees).
+ */
 int		 vm_set(struct vm *, int page, int field, struct value,
-		    char *msg, size_t msglen);
+		    struct buf *msg);
 int		 vm_set_text(struct vm *, int page, int field, const char *text,
-		    char *msg, size_t msglen);
-int		 vm_toggle(struct vm *, char *msg, size_t msglen);
-int		 vm_fix(struct vm *, char *msg, size_t msglen);
-int		 vm_undo(struct vm *, char *msg, size_t msglen);
-int		 vm_redo(struct vm *, char *msg, size_t msglen);
+		    struct buf *msg);
+int		 vm_toggle(struct vm *, struct buf *msg);
+int		 vm_fix(struct vm *, struct buf *msg);
+int		 vm_undo(struct vm *, struct buf *msg);
+int		 vm_redo(struct vm *, struct buf *msg);
 size_t		 vm_undo_depth(const struct vm *);
 size_t		 vm_redo_depth(const struct vm *);
 
 /* The problem of the focused field: the rule and its message, or NULL. */
-const struct rule *vm_focus_problem(struct vm *, char *msg, size_t msglen);
+const struct rule *vm_focus_problem(struct vm *, struct buf *msg);
 /* Help text for the focused field (malloc'd, lines separated by \n). */
 char		*vm_help(struct vm *);
 /* Current field's value as editable text (malloc'd). */
@@ -201,8 +205,8 @@ char		*vm_preview(struct vm *);
 
 /* Save the deployment file. Atomic; never overwrites an existing file
  * unless force. Returns 0, 1 (exists: ask, then force), -1 (error). */
-int		 vm_save(struct vm *, const char *path, bool force, char *msg,
-		    size_t msglen);
+int		 vm_save(struct vm *, const char *path, bool force,
+		    struct buf *msg);
 #define VM_EXPORT_OVERWRITE	0x1	/* replace existing files */
 #define VM_EXPORT_FAILING	0x2	/* emit despite errors (marked failing) */
 const char	*vm_export_format(size_t i);	/* NULL past the end */
@@ -210,14 +214,12 @@ const char	*vm_export_default_path(const char *format);
 /* Export through the same emitters as `pdwiz emit`. Returns 0, 1 (a file
  * exists), 2 (the deployment has errors), -1 (error). */
 int		 vm_export(struct vm *, const char *format, const char *path,
-		    unsigned flags, char *msg, size_t msglen);
+		    unsigned flags, struct buf *msg);
 /* Apply the fix for one candidate value of the focused field (-1: the
  * field's own problem or its first unavailable value). */
-int		 vm_fix_choice(struct vm *, int choice, char *msg,
-		    size_t msglen);
+int		 vm_fix_choice(struct vm *, int choice, struct buf *msg);
 /* The SGLang message that blocks one candidate value, or "" (available). */
-void		 vm_choice_problem(struct vm *, int choice, char *msg,
-		    size_t msglen);
+void		 vm_choice_problem(struct vm *, int choice, struct buf *msg);
 const char	*vm_path(const struct vm *);
 /* Error text from loading the file (shown at start), or NULL. */
 const char	*vm_load_note(const struct vm *);

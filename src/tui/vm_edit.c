@@ -95,8 +95,7 @@ get_field(const struct vm *vm, int page, int field)
 }
 
 int
-vm_set(struct vm *vm, int page, int field, struct value v, char *msg,
-    size_t msglen)
+vm_set(struct vm *vm, int page, int field, struct value v, struct buf *msg)
 {
 	const struct vm_field	*f = get_field(vm, page, field);
 	struct vm_txn		 t = { 0 };
@@ -104,7 +103,7 @@ vm_set(struct vm *vm, int page, int field, struct value v, char *msg,
 	size_t			 i;
 
 	if (f == NULL) {
-		snprintf(msg, msglen, "no such field");
+		vmi_msg(msg, "no such field");
 		return -1;
 	}
 	if (page == vm->page && field == vm->field) {
@@ -114,10 +113,11 @@ vm_set(struct vm *vm, int page, int field, struct value v, char *msg,
 			if (!vmi_same_value(row->choices[i].v, v) ||
 			    row->choices[i].blocker == NULL)
 				continue;
-			char	m[1024];
+			struct buf	m = { 0 };
 
-			vm_choice_problem(vm, (int)i, m, sizeof m);
-			snprintf(msg, msglen, "refused: %s", m);
+			vm_choice_problem(vm, (int)i, &m);
+			vmi_msg(msg, "refused: %s", m.s);
+			buf_free(&m);
 			return -1;
 		}
 	}
@@ -126,20 +126,19 @@ vm_set(struct vm *vm, int page, int field, struct value v, char *msg,
 	vmi_txn_set(vm, &t, f->scope, f->key, text);
 	free(text);
 	vmi_txn_commit(vm, &t);
-	snprintf(msg, msglen, "%s set", f->label);
+	vmi_msg(msg, "%s set", f->label);
 	return 0;
 }
 
 int
-vm_set_text(struct vm *vm, int page, int field, const char *text, char *msg,
-    size_t msglen)
+vm_set_text(struct vm *vm, int page, int field, const char *text, struct buf *msg)
 {
 	const struct vm_field	*f = get_field(vm, page, field);
 	struct value		 v;
 	enum otype		 t;
 
 	if (f == NULL) {
-		snprintf(msg, msglen, "no such field");
+		vmi_msg(msg, "no such field");
 		return -1;
 	}
 	while (*text == ' ')
@@ -150,7 +149,7 @@ vm_set_text(struct vm *vm, int page, int field, const char *text, char *msg,
 		tx.what = xstrdup(f->label);
 		vmi_txn_set(vm, &tx, f->scope, f->key, NULL);
 		vmi_txn_commit(vm, &tx);
-		snprintf(msg, msglen, "%s: back to the default", f->label);
+		vmi_msg(msg, "%s: back to the default", f->label);
 		return 0;
 	}
 	if (VM_IS_DKEY(f->key)) {
@@ -171,7 +170,7 @@ vm_set_text(struct vm *vm, int page, int field, const char *text, char *msg,
 	} else
 		t = vm->cat->opts[f->key].type;
 	if (val_parse(t, text, &v) != 0) {
-		snprintf(msg, msglen, "'%s' is not a valid %s", text,
+		vmi_msg(msg, "'%s' is not a valid %s", text,
 		    t == T_INT ? "integer" : t == T_FLOAT ? "number" :
 		    t <= T_BOOLOPT ? "on/off value" : "value");
 		return -1;
@@ -185,29 +184,29 @@ vm_set_text(struct vm *vm, int page, int field, const char *text, char *msg,
 			if (strcmp(o->choices[i], text) == 0)
 				break;
 		if (i == o->nchoices) {
-			snprintf(msg, msglen, "'%s' is not one of the choices",
+			vmi_msg(msg, "'%s' is not one of the choices",
 			    text);
 			return -1;
 		}
 	}
-	return vm_set(vm, page, field, v, msg, msglen);
+	return vm_set(vm, page, field, v, msg);
 }
 
 int
-vm_toggle(struct vm *vm, char *msg, size_t msglen)
+vm_toggle(struct vm *vm, struct buf *msg)
 {
 	const struct vm_row	*row = vm_focused(vm);
 	size_t			 i;
 
 	if (row == NULL || !row->is_bool) {
-		snprintf(msg, msglen, "not an on/off field");
+		vmi_msg(msg, "not an on/off field");
 		return -1;
 	}
 	for (i = 0; i < row->nchoices; i++)
 		if (!row->choices[i].current)
 			return vm_set(vm, vm->page, row->field,
-			    row->choices[i].v, msg, msglen);
-	snprintf(msg, msglen, "nothing to toggle");
+			    row->choices[i].v, msg);
+	vmi_msg(msg, "nothing to toggle");
 	return -1;
 }
 
@@ -241,13 +240,13 @@ vmi_txn_clear(struct txnstack *s)
 
 static int
 undo_redo(struct vm *vm, struct txnstack *from, struct txnstack *to,
-    bool undo, char *msg, size_t msglen)
+    bool undo, struct buf *msg)
 {
 	struct vm_txn	t;
 	size_t		i;
 
 	if (from->n == 0) {
-		snprintf(msg, msglen, "nothing to %s", undo ? "undo" : "redo");
+		vmi_msg(msg, "nothing to %s", undo ? "undo" : "redo");
 		return -1;
 	}
 	t = from->t[--from->n];
@@ -258,21 +257,21 @@ undo_redo(struct vm *vm, struct txnstack *from, struct txnstack *to,
 		for (i = 0; i < t.n; i++)
 			vmi_cell_set(vm, t.ops[i].scope, t.ops[i].key, t.ops[i].new);
 	txn_push(to, t);
-	snprintf(msg, msglen, "%s: %s", undo ? "undone" : "redone", t.what);
+	vmi_msg(msg, "%s: %s", undo ? "undone" : "redone", t.what);
 	vm_refresh(vm);
 	return 0;
 }
 
 int
-vm_undo(struct vm *vm, char *msg, size_t msglen)
+vm_undo(struct vm *vm, struct buf *msg)
 {
-	return undo_redo(vm, &vm->undo, &vm->redo, true, msg, msglen);
+	return undo_redo(vm, &vm->undo, &vm->redo, true, msg);
 }
 
 int
-vm_redo(struct vm *vm, char *msg, size_t msglen)
+vm_redo(struct vm *vm, struct buf *msg)
 {
-	return undo_redo(vm, &vm->redo, &vm->undo, false, msg, msglen);
+	return undo_redo(vm, &vm->redo, &vm->undo, false, msg);
 }
 
 size_t

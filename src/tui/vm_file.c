@@ -119,46 +119,47 @@ vm_preview(struct vm *vm)
 
 static int
 write_guarded(const char *path, const char *data, size_t len, bool force,
-    char *msg, size_t msglen)
+    struct buf *msg)
 {
 	struct stat	st;
 	char		err[512];
 
 	if (!force && stat(path, &st) == 0) {
-		snprintf(msg, msglen, "%s exists", path);
+		vmi_msg(msg, "%s exists", path);
 		return 1;
 	}
 	if (write_file_atomic(path, data, len, err, sizeof err) != 0) {
-		snprintf(msg, msglen, "%s", err);
+		vmi_msg(msg, "%s", err);
 		return -1;
 	}
 	return 0;
 }
 
 int
-vm_save(struct vm *vm, const char *path, bool force, char *msg,
-    size_t msglen)
+vm_save(struct vm *vm, const char *path, bool force, struct buf *msg)
 {
-	char	*y;
+	char	*y, why[1024];
 	int	 rc;
 
 	if (!vmi_is_pd(vm)) {
-		snprintf(msg, msglen, "not saved: deployment files describe "
+		vmi_msg(msg, "not saved: deployment files describe "
 		    "PD deployments; turn PD disaggregation back on "
 		    "(Topology) to save");
 		return -1;
 	}
-	y = vmd_to_yaml(vm->cat, &vm->dep, msg, msglen);
-	if (y == NULL)
+	y = vmd_to_yaml(vm->cat, &vm->dep, why, sizeof why);
+	if (y == NULL) {
+		vmi_msg(msg, "%s", why);
 		return -1;
-	rc = write_guarded(path, y, strlen(y), force, msg, msglen);
+	}
+	rc = write_guarded(path, y, strlen(y), force, msg);
 	free(y);
 	if (rc != 0)
 		return rc;
 	free(vm->path);
 	vm->path = xstrdup(path);
 	vmi_set_baseline(vm);
-	snprintf(msg, msglen, "saved %s", path);
+	vmi_msg(msg, "saved %s", path);
 	return 0;
 }
 
@@ -190,34 +191,36 @@ vm_export_default_path(const char *format)
  */
 int
 vm_export(struct vm *vm, const char *format, const char *path,
-    unsigned flags, char *msg, size_t msglen)
+    unsigned flags, struct buf *msg)
 {
 	struct emission	 e;
 	size_t		 i, ne, nw, no;
 	int		 rc = 0;
 	bool		 force = flags & VM_EXPORT_OVERWRITE;
-	char		*dir, *slash, *p;
+	char		*dir, *slash, *p, why[1024];
 	struct stat	 st;
 
 	if (!vmi_is_pd(vm)) {
-		snprintf(msg, msglen, "not exported: the emitters write PD "
+		vmi_msg(msg, "not exported: the emitters write PD "
 		    "deployments; turn PD disaggregation back on (Topology)");
 		return -1;
 	}
 	vm_counts(vm, &ne, &nw, &no);
 	if (ne > 0 && !(flags & VM_EXPORT_FAILING)) {
-		snprintf(msg, msglen, "the deployment has %zu error%s", ne,
+		vmi_msg(msg, "the deployment has %zu error%s", ne,
 		    ne == 1 ? "" : "s");
 		return 2;
 	}
 	if (vmd_emit(vm->cat, &vm->dep, format, (flags & VM_EXPORT_FAILING)
-	    != 0, &e, msg, msglen) != 0)
+	    != 0, &e, why, sizeof why) != 0) {
+		vmi_msg(msg, "%s", why);
 		return -1;
+	}
 	if (e.n == 1 && !(stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
 		rc = write_guarded(path, e.f[0].data, strlen(e.f[0].data),
-		    force, msg, msglen);
+		    force, msg);
 		if (rc == 0)
-			snprintf(msg, msglen, "exported %s to %s", format, path);
+			vmi_msg(msg, "exported %s to %s", format, path);
 		emission_free(&e);
 		return rc;
 	}
@@ -235,7 +238,7 @@ vm_export(struct vm *vm, const char *format, const char *path,
 	for (i = 0; i < e.n && rc == 0 && !force; i++) {
 		p = xasprintf("%s/%s", dir, e.f[i].name);
 		if (stat(p, &st) == 0) {
-			snprintf(msg, msglen, "%s exists", p);
+			vmi_msg(msg, "%s exists", p);
 			rc = 1;
 		}
 		free(p);
@@ -243,11 +246,11 @@ vm_export(struct vm *vm, const char *format, const char *path,
 	for (i = 0; i < e.n && rc == 0; i++) {
 		p = xasprintf("%s/%s", dir, e.f[i].name);
 		rc = write_guarded(p, e.f[i].data, strlen(e.f[i].data), true,
-		    msg, msglen);
+		    msg);
 		free(p);
 	}
 	if (rc == 0)
-		snprintf(msg, msglen, "exported %s: %zu files in %s", format,
+		vmi_msg(msg, "exported %s: %zu files in %s", format,
 		    e.n, dir);
 	free(dir);
 	emission_free(&e);

@@ -14,7 +14,7 @@
 /* The problem of the focused field: an error on it, else a blocked value. */
 static const struct rule *
 focus_rule(struct vm *vm, int want, const struct vm_choice **blocked,
-    enum vm_scope *in, char *msg, size_t msglen)
+    enum vm_scope *in, struct buf *msg)
 {
 	const struct vm_row	*row = vm_focused(vm);
 	enum vm_scope		 s;
@@ -33,7 +33,7 @@ focus_rule(struct vm *vm, int want, const struct vm_choice **blocked,
 			if (d->sev != SEV_ERROR || d->rule == NULL ||
 			    !vmi_diag_hits(vm, row->f, s, d))
 				continue;
-			snprintf(msg, msglen, "error (%s): %s", vmi_scope_names[s],
+			vmi_msg(msg, "error (%s): %s", vmi_scope_names[s],
 			    d->msg);
 			*in = s;
 			return d->rule;
@@ -59,7 +59,7 @@ focus_rule(struct vm *vm, int want, const struct vm_choice **blocked,
 				buf_puts(&b, r.d[j].msg);
 				break;
 			}
-		snprintf(msg, msglen, "%s unavailable%s%s: %s", c->text,
+		vmi_msg(msg, "%s unavailable%s%s: %s", c->text,
 		    vmi_is_pd(vm) ? " on " : "", vmi_is_pd(vm) ?
 		    vmi_scope_names[c->blocked_in] : "", b.s ? b.s :
 		    c->blocker->message_src);
@@ -74,25 +74,23 @@ focus_rule(struct vm *vm, int want, const struct vm_choice **blocked,
 }
 
 const struct rule *
-vm_focus_problem(struct vm *vm, char *msg, size_t msglen)
+vm_focus_problem(struct vm *vm, struct buf *msg)
 {
 	const struct vm_choice	*c;
 	enum vm_scope		 in;
 
-	if (msglen > 0)
-		msg[0] = '\0';
-	return focus_rule(vm, -1, &c, &in, msg, msglen);
+	vmi_msg(msg, "%s", "");
+	return focus_rule(vm, -1, &c, &in, msg);
 }
 
 void
-vm_choice_problem(struct vm *vm, int choice, char *msg, size_t msglen)
+vm_choice_problem(struct vm *vm, int choice, struct buf *msg)
 {
 	const struct vm_choice	*c;
 	enum vm_scope		 in;
 
-	if (msglen > 0)
-		msg[0] = '\0';
-	(void)focus_rule(vm, choice, &c, &in, msg, msglen);
+	vmi_msg(msg, "%s", "");
+	(void)focus_rule(vm, choice, &c, &in, msg);
 }
 
 /* Where a fix's setting goes, given the focused field and the role. */
@@ -139,13 +137,13 @@ vmi_fix_touches(const struct catalog *cat, const struct fix *fx, int opt)
 }
 
 int
-vm_fix(struct vm *vm, char *msg, size_t msglen)
+vm_fix(struct vm *vm, struct buf *msg)
 {
-	return vm_fix_choice(vm, -1, msg, msglen);
+	return vm_fix_choice(vm, -1, msg);
 }
 
 int
-vm_fix_choice(struct vm *vm, int choice, char *msg, size_t msglen)
+vm_fix_choice(struct vm *vm, int choice, struct buf *msg)
 {
 	const struct vm_row	*row = vm_focused(vm);
 	const struct vm_choice	*c;
@@ -154,14 +152,15 @@ vm_fix_choice(struct vm *vm, int choice, char *msg, size_t msglen)
 	enum vm_scope		 in;
 	struct vm_txn		 t = { 0 };
 	struct buf		 b = { 0 };
-	char			 m[512];
+	struct buf		 m = { 0 };
 	size_t			 i;
 	int			 key;
 	enum vm_scope		 fscope;
 
-	r = focus_rule(vm, choice, &c, &in, m, sizeof m);
+	r = focus_rule(vm, choice, &c, &in, &m);
+	buf_free(&m);
 	if (row == NULL || r == NULL) {
-		snprintf(msg, msglen, "nothing to fix here");
+		vmi_msg(msg, "nothing to fix here");
 		return -1;
 	}
 	key = row->f->key;
@@ -174,7 +173,7 @@ vm_fix_choice(struct vm *vm, int choice, char *msg, size_t msglen)
 	if (fx == NULL && c == NULL && r->nfixes > 0)
 		fx = &r->fixes[0];
 	if (fx == NULL) {
-		snprintf(msg, msglen, "rule %s has no fix that keeps this "
+		vmi_msg(msg, "rule %s has no fix that keeps this "
 		    "choice", r->id);
 		return -1;
 	}
@@ -202,7 +201,7 @@ vm_fix_choice(struct vm *vm, int choice, char *msg, size_t msglen)
 		free(text);
 	}
 	describe_fix(vm->cat, fx, &b);
-	snprintf(msg, msglen, "applied: %s (%s)", fx->label, b.s ? b.s : "");
+	vmi_msg(msg, "applied: %s (%s)", fx->label, b.s ? b.s : "");
 	buf_free(&b);
 	vmi_txn_commit(vm, &t);
 	return 0;

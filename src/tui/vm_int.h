@@ -18,6 +18,7 @@
 #ifndef PDWIZ_TUI_VM_INT_H
 #define PDWIZ_TUI_VM_INT_H
 
+#include "core/util.h"
 #include "deploy/deploy.h"
 #include "tui/vm.h"
 
@@ -73,6 +74,10 @@ struct vm {
 
 	int			 o_model, o_mode;
 };
+
+/* Replace the message in msg (vm.c). */
+void		 vmi_msg(struct buf *msg, const char *fmt, ...)
+		    __attribute__((format(printf, 2, 3)));
 
 extern const char *const vmi_scope_names[NSCOPE];
 extern const char *const vmi_df_names[NDF];

@@ -72,31 +72,33 @@ act_help(struct ui *ui)
 	free(t);
 }
 
+/* Run an intent of the view-model and show its message. */
+static void
+intent(struct ui *ui, int (*fn)(struct vm *, struct buf *))
+{
+	struct buf	msg = { 0 };
+
+	(void)fn(ui->vm, &msg);
+	wiz_set_status(ui, "%s", msg.s ? msg.s : "");
+	buf_free(&msg);
+}
+
 static void
 act_fix(struct ui *ui)
 {
-	char	msg[1024];
-
-	vm_fix(ui->vm, msg, sizeof msg);
-	wiz_set_status(ui, "%s", msg);
+	intent(ui, vm_fix);
 }
 
 static void
 act_undo(struct ui *ui)
 {
-	char	msg[1024];
-
-	vm_undo(ui->vm, msg, sizeof msg);
-	wiz_set_status(ui, "%s", msg);
+	intent(ui, vm_undo);
 }
 
 static void
 act_redo(struct ui *ui)
 {
-	char	msg[1024];
-
-	vm_redo(ui->vm, msg, sizeof msg);
-	wiz_set_status(ui, "%s", msg);
+	intent(ui, vm_redo);
 }
 
 static void

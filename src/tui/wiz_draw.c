@@ -382,15 +382,18 @@ static char *
 status_text(struct ui *ui, const struct vm_page *p)
 {
 	const struct vm_row	*row;
-	char			 prob[1024];
+	struct buf		 prob = { 0 };
 
 	if (ui->status_sticky)
 		return xstrdup(ui->status ? ui->status : "");
 	if (p->review)
 		return xstrdup("");
 	row = vm_focused(ui->vm);
-	if (vm_focus_problem(ui->vm, prob, sizeof prob) != NULL)
-		return xasprintf("%s  [f fix, ? why]", prob);
+	if (vm_focus_problem(ui->vm, &prob) != NULL) {
+		buf_puts(&prob, "  [f fix, ? why]");
+		return buf_steal(&prob);
+	}
+	buf_free(&prob);
 	if (row != NULL && row->forced)
 		return xasprintf("%s: %s", row->f->label, row->note);
 	if (row != NULL && vm_load_note(ui->vm) != NULL)

@@ -27,6 +27,13 @@ wiz_getkey(void)
 	}
 }
 
+/* The text of a message buffer ("" when nothing was put in it). */
+static const char *
+text_of(const struct buf *b)
+{
+	return b->s != NULL ? b->s : "";
+}
+
 static bool
 is_enter(int c)
 {
@@ -223,8 +230,8 @@ static bool
 choice_draw(struct ui *ui, const struct vm_row *row, int cur,
     const char *refused)
 {
-	char	msg[1024];
-	int	h, w, bx, bh;
+	struct buf	msg = { 0 };
+	int		h, w, bx, bh;
 
 	wiz_draw(ui);
 	getmaxyx(stdscr, h, w);
@@ -232,10 +239,11 @@ choice_draw(struct ui *ui, const struct vm_row *row, int cur,
 		return false;
 	bh = choice_box(row, cur, h, w, &bx);
 	if (refused != NULL)
-		snprintf(msg, sizeof msg, "%s", refused);
+		buf_puts(&msg, refused);
 	else
-		vm_choice_problem(ui->vm, cur, msg, sizeof msg);
-	choice_message(msg, h, w);
+		vm_choice_problem(ui->vm, cur, &msg);
+	choice_message(text_of(&msg), h, w);
+	buf_free(&msg);
 	move(3 + 1 + cur - choice_first(cur, bh), bx + 1);
 	refresh();
 	return true;
@@ -247,7 +255,8 @@ pick_choice(struct ui *ui)
 {
 	const struct vm_row	*row = vm_focused(ui->vm);
 	int			 cur = 0, c, i;
-	char			 msg[1024], *refused = NULL;
+	struct buf		 msg = { 0 };
+	char			*refused = NULL;
 
 	if (row == NULL || row->nchoices == 0)
 		return;
@@ -276,19 +285,20 @@ pick_choice(struct ui *ui)
 		else if ((c == KEY_UP || c == 'k') && cur > 0)
 			cur--;
 		else if (c == 'f') {
-			vm_fix_choice(ui->vm, cur, msg, sizeof msg);
-			wiz_set_status(ui, "%s", msg);
+			vm_fix_choice(ui->vm, cur, &msg);
+			wiz_set_status(ui, "%s", text_of(&msg));
 			break;
 		} else if (is_enter(c) || c == ' ') {
 			if (vm_set(ui->vm, vm_cur_page(ui->vm), row->field,
-			    row->choices[cur].v, msg, sizeof msg) != 0) {
-				refused = xstrdup(msg);
+			    row->choices[cur].v, &msg) != 0) {
+				refused = xstrdup(text_of(&msg));
 				continue;
 			}
-			wiz_set_status(ui, "%s", msg);
+			wiz_set_status(ui, "%s", text_of(&msg));
 			break;
 		}
 	}
+	buf_free(&msg);
 	free(refused);
 }
 
@@ -296,14 +306,16 @@ void
 wiz_edit_field(struct ui *ui)
 {
 	const struct vm_row	*row = vm_focused(ui->vm);
-	char			*init, *text, *label, msg[1024];
+	char			*init, *text, *label;
+	struct buf		 msg = { 0 };
 
 	if (row == NULL)
 		return;
 	if (row->is_bool) {
-		if (vm_toggle(ui->vm, msg, sizeof msg) != 0 ||
-		    strstr(msg, "set") != NULL)
-			wiz_set_status(ui, "%s", msg);
+		if (vm_toggle(ui->vm, &msg) != 0 ||
+		    strstr(text_of(&msg), "set") != NULL)
+			wiz_set_status(ui, "%s", text_of(&msg));
+		buf_free(&msg);
 		return;
 	}
 	if (row->nchoices > 0) {
@@ -319,9 +331,9 @@ wiz_edit_field(struct ui *ui)
 		wiz_set_status(ui, "cancelled");
 		return;
 	}
-	vm_set_text(ui->vm, vm_cur_page(ui->vm), row->field, text, msg,
-	    sizeof msg);
-	wiz_set_status(ui, "%s", msg);
+	vm_set_text(ui->vm, vm_cur_page(ui->vm), row->field, text, &msg);
+	wiz_set_status(ui, "%s", text_of(&msg));
+	buf_free(&msg);
 	free(text);
 }
 
@@ -410,8 +422,9 @@ wiz_search(struct ui *ui)
 bool
 wiz_save(struct ui *ui)
 {
-	char	*path, *q, msg[1024];
-	int	 rc, c;
+	char		*path, *q;
+	struct buf	 msg = { 0 };
+	int		 rc, c;
 
 	path = wiz_prompt(ui, "save deployment to: ", ui->save_path ?
 	    ui->save_path : vm_path(ui->vm) ? vm_path(ui->vm) :
@@ -421,19 +434,21 @@ wiz_save(struct ui *ui)
 		wiz_set_status(ui, "not saved");
 		return false;
 	}
-	rc = vm_save(ui->vm, path, false, msg, sizeof msg);
+	rc = vm_save(ui->vm, path, false, &msg);
 	if (rc == 1) {
 		q = xasprintf("%s exists. Overwrite it? (y/n) ", path);
 		c = wiz_ask(ui, q);
 		free(q);
 		if (c != 'y' && c != 'Y') {
 			wiz_set_status(ui, "not saved");
+			buf_free(&msg);
 			free(path);
 			return false;
 		}
-		rc = vm_save(ui->vm, path, true, msg, sizeof msg);
+		rc = vm_save(ui->vm, path, true, &msg);
 	}
-	wiz_set_status(ui, "%s", msg);
+	wiz_set_status(ui, "%s", text_of(&msg));
+	buf_free(&msg);
 	if (rc == 0) {
 		free(ui->save_path);
 		ui->save_path = path;
@@ -458,29 +473,31 @@ confirm(struct ui *ui, const char *fmt, const char *msg)
 static void
 export_to(struct ui *ui, const char *fmt, const char *path)
 {
-	char		msg[1024];
+	struct buf	msg = { 0 };
 	unsigned	flags = 0;
 	int		rc;
 
 	for (;;) {
-		rc = vm_export(ui->vm, fmt, path, flags, msg, sizeof msg);
+		rc = vm_export(ui->vm, fmt, path, flags, &msg);
 		if (rc == 1) {
-			if (!confirm(ui, "%s. Overwrite? (y/n) ", msg))
+			if (!confirm(ui, "%s. Overwrite? (y/n) ", text_of(&msg)))
 				break;
 			flags |= VM_EXPORT_OVERWRITE;
 			continue;
 		}
 		if (rc == 2) {
 			if (!confirm(ui, "%s: export anyway, marked as failing "
-			    "validation? (y/n) ", msg))
+			    "validation? (y/n) ", text_of(&msg)))
 				break;
 			flags |= VM_EXPORT_FAILING;
 			continue;
 		}
-		wiz_set_status(ui, "%s", msg);
+		wiz_set_status(ui, "%s", text_of(&msg));
+		buf_free(&msg);
 		return;
 	}
 	wiz_set_status(ui, "export cancelled");
+	buf_free(&msg);
 }
 
 void
