@@ -441,7 +441,7 @@ test_long_value_whole(void **state)
 	struct vm		*vm = new_vm();
 	const struct vm_row	*row;
 	struct buf		 msg = { 0 };
-	char			 *t, *want;
+	char			*t, *want;
 	size_t			 i;
 
 	(void)state;
@@ -461,6 +461,11 @@ test_long_value_whole(void **state)
 	t = vm_help(vm);
 	assert_non_null(strstr(t, want));
 	free(t);
+	/* A long refusal keeps the whole text in its message too. */
+	row = focus(vm, "Parallelism (prefill)", "tensor parallel (TP)");
+	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), row->field, want,
+	    &msg), -1);
+	assert_non_null(strstr(msg.s, want));
 	free(want);
 	buf_free(&msg);
 	vm_free(vm);
