@@ -3,8 +3,9 @@
  * values the operator chose (per scope), the per-role configurations and
  * their diagnostics, the availability of every value on the current page,
  * undo/redo, dirty tracking and search. No curses here: the curses front end
- * (wizard.c) reads snapshots and sends intents, and the unit tests drive the
- * same functions.
+ * (wizard.c, wiz_*.c) reads snapshots and sends intents, and the unit tests
+ * drive the same functions. The implementation's files and private parts
+ * are listed in vm_int.h.
  *
  * Values live in scopes. A field's scope says which server(s) a value goes
  * to: shared options go to prefill and decode (or the single server when the
