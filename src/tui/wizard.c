@@ -22,6 +22,7 @@
 int	wizard_main(int, char **);
 
 static bool		 curses_on;
+static const char	*mark_x = "x";	/* unavailable marker in this locale */
 
 static void
 ui_end(void)
@@ -106,6 +107,7 @@ run(struct vm *vm, const char *file)
 	struct ui	ui;
 	int		rc = EXIT_OK;
 
+	wiz_mark_x = mark_x;
 	vm_refresh(vm);
 	memset(&ui, 0, sizeof ui);
 	ui.vm = vm;
@@ -212,7 +214,7 @@ wizard_main(int argc, char **argv)
 		return rc;
 	setlocale(LC_ALL, "");
 	if (strcmp(nl_langinfo(CODESET), "UTF-8") == 0)
-		wiz_mark_x = "✗";
+		mark_x = "✗";
 	if ((cat = cli_load_catalog()) == NULL)
 		return EXIT_USAGE;
 	if ((vm = load(cat, file, script)) == NULL) {
