@@ -3,8 +3,9 @@
  * values the operator chose (per scope), the per-role configurations and
  * their diagnostics, the availability of every value on the current page,
  * undo/redo, dirty tracking and search. No curses here: the curses front end
- * (wizard.c) reads snapshots and sends intents, and the unit tests drive the
- * same functions.
+ * (wizard.c, wiz_*.c) reads snapshots and sends intents, and the unit tests
+ * drive the same functions. The implementation's files and private parts
+ * are listed in vm_int.h.
  *
  * Values live in scopes. A field's scope says which server(s) a value goes
  * to: shared options go to prefill and decode (or the single server when the
@@ -48,6 +49,7 @@ enum vm_dfield {
 #define VM_IS_DKEY(k)	((k) < 0)
 #define VM_DF(k)	(-1 - (k))
 
+struct buf;
 struct expr;
 
 struct vm_field {
@@ -72,10 +74,14 @@ struct vm_page {
 	size_t		 nf;
 };
 
-/* One candidate value of a field and what blocks it. */
+/*
+ * One candidate value of a field and what blocks it. Rows and their
+ * choices belong to the view-model: their strings stay valid until the next
+ * vm_refresh (or any intent, which refreshes) and are freed by it.
+ */
 struct vm_choice {
 	struct value		 v;
-	char			 text[64];
+	char			*text;		/* as shown; never NULL */
 	bool			 current;
 	const struct rule	*blocker;	/* NULL: available */
 	enum vm_scope		 blocked_in;	/* role whose config it breaks */
@@ -87,8 +93,9 @@ struct vm_row {
 	const struct vm_field	*f;
 	bool			 is_bool;
 	bool			 on;		/* bool: shown state (after invert) */
-	char			 value[160];	/* effective value as text */
-	char			 note[200];	/* "forced: ...", "default", "from model" */
+	char			*value;		/* effective value as text; never NULL */
+	char			*note;		/* "(forced: ...)", "(default)",
+						   "(from model)" or "" */
 	bool			 forced;	/* an override changed it */
 	bool			 error;		/* an error diagnostic points here */
 	bool			 warning;
@@ -154,20 +161,23 @@ void		 vm_goto(struct vm *, int page, int field);
 size_t		 vm_rows(const struct vm *, const struct vm_row **);
 const struct vm_row *vm_focused(const struct vm *);
 
-/* Intents. Return 0, or -1 with a message for the status line. */
+/*
+ * Intents. Return 0, or -1. Either way the message for the status line
+ * replaces the text of msg, a buffer the caller owns (and frees).
+ */
 int		 vm_set(struct vm *, int page, int field, struct value,
-		    char *msg, size_t msglen);
+		    struct buf *msg);
 int		 vm_set_text(struct vm *, int page, int field, const char *text,
-		    char *msg, size_t msglen);
-int		 vm_toggle(struct vm *, char *msg, size_t msglen);
-int		 vm_fix(struct vm *, char *msg, size_t msglen);
-int		 vm_undo(struct vm *, char *msg, size_t msglen);
-int		 vm_redo(struct vm *, char *msg, size_t msglen);
+		    struct buf *msg);
+int		 vm_toggle(struct vm *, struct buf *msg);
+int		 vm_fix(struct vm *, struct buf *msg);
+int		 vm_undo(struct vm *, struct buf *msg);
+int		 vm_redo(struct vm *, struct buf *msg);
 size_t		 vm_undo_depth(const struct vm *);
 size_t		 vm_redo_depth(const struct vm *);
 
 /* The problem of the focused field: the rule and its message, or NULL. */
-const struct rule *vm_focus_problem(struct vm *, char *msg, size_t msglen);
+const struct rule *vm_focus_problem(struct vm *, struct buf *msg);
 /* Help text for the focused field (malloc'd, lines separated by \n). */
 char		*vm_help(struct vm *);
 /* Current field's value as editable text (malloc'd). */
@@ -181,9 +191,9 @@ char		*vm_changes(const struct vm *);
 /* Search every field of every page; best first. Returns count. */
 size_t		 vm_search(struct vm *, const char *query, struct vm_hit *,
 		    size_t max);
-/* Describe a hit ("Parallelism (prefill): tensor parallel size"). */
-void		 vm_hit_text(const struct vm *, const struct vm_hit *, char *,
-		    size_t);
+/* Describe a hit ("tensor parallel (TP)  --tp-size  [Parallelism
+ * (prefill)]"), malloc'd. */
+char		*vm_hit_text(const struct vm *, const struct vm_hit *);
 
 /* Review: every diagnostic by role then severity. */
 size_t		 vm_review(struct vm *, const struct vm_review_item **);
@@ -196,8 +206,8 @@ char		*vm_preview(struct vm *);
 
 /* Save the deployment file. Atomic; never overwrites an existing file
  * unless force. Returns 0, 1 (exists: ask, then force), -1 (error). */
-int		 vm_save(struct vm *, const char *path, bool force, char *msg,
-		    size_t msglen);
+int		 vm_save(struct vm *, const char *path, bool force,
+		    struct buf *msg);
 #define VM_EXPORT_OVERWRITE	0x1	/* replace existing files */
 #define VM_EXPORT_FAILING	0x2	/* emit despite errors (marked failing) */
 const char	*vm_export_format(size_t i);	/* NULL past the end */
@@ -205,14 +215,12 @@ const char	*vm_export_default_path(const char *format);
 /* Export through the same emitters as `pdwiz emit`. Returns 0, 1 (a file
  * exists), 2 (the deployment has errors), -1 (error). */
 int		 vm_export(struct vm *, const char *format, const char *path,
-		    unsigned flags, char *msg, size_t msglen);
+		    unsigned flags, struct buf *msg);
 /* Apply the fix for one candidate value of the focused field (-1: the
  * field's own problem or its first unavailable value). */
-int		 vm_fix_choice(struct vm *, int choice, char *msg,
-		    size_t msglen);
+int		 vm_fix_choice(struct vm *, int choice, struct buf *msg);
 /* The SGLang message that blocks one candidate value, or "" (available). */
-void		 vm_choice_problem(struct vm *, int choice, char *msg,
-		    size_t msglen);
+void		 vm_choice_problem(struct vm *, int choice, struct buf *msg);
 const char	*vm_path(const struct vm *);
 /* Error text from loading the file (shown at start), or NULL. */
 const char	*vm_load_note(const struct vm *);

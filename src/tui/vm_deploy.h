@@ -1,7 +1,8 @@
 /*
  * vm_deploy.h - the wizard's narrow door to src/deploy: everything the
  * view-model needs from the deployment model goes through these calls, so
- * the view-model can be built and tested while src/deploy grows.
+ * the view-model depends on one small interface and not on the deployment
+ * model's internals.
  */
 #ifndef PDWIZ_TUI_VM_DEPLOY_H
 #define PDWIZ_TUI_VM_DEPLOY_H

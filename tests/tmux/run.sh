@@ -188,6 +188,19 @@ resize() {
 	    focused | grep -q "pipeline parallel"
 }
 
+# The footer and the key help come from the key table: redo is in the
+# footer at 100 and at 80 columns, and ? lists every key.
+footer_and_keys() {
+	start -- || return 1
+	wait_for "^R redo" && wait_for "? help f fix" &&
+	    t resize-window -t w -x 80 -y 24 && wait_for "Tab / search ? f fix" &&
+	    wait_for "^R redo" && wait_for "e export q quit" &&
+	    t resize-window -t w -x 100 -y 30 && wait_for "? help f fix" &&
+	    goto_page "Topology" && focus "PD disaggregation" &&
+	    keys '?' && wait_for "Keys:" && wait_for "Ctrl-R" &&
+	    wait_for "Esc Esc" && keys q && wait_for "^R redo"
+}
+
 quit_dirty_asks() {
 	start -- || return 1
 	goto_page "Parallelism (decode)" && focus "DP attention" &&
@@ -398,6 +411,7 @@ run "undo/redo" undo_redo
 run "save; pdwiz check agrees with review" save_check
 run "export = pdwiz emit bytes" export_same_bytes
 run "resize 60x15, too small, back" resize
+run "footer and ? key help from the key table" footer_and_keys
 run "quit with changes asks" quit_dirty_asks
 run "quit without changes does not ask" quit_clean_no_question
 run "NO_COLOR" no_color

@@ -15,6 +15,7 @@
 #include "testutil.h"
 #include "tui/vm.h"
 #include "tui/vm_deploy.h"
+#include "tui/wiz_keys.h"
 
 static struct catalog	*cat;
 
@@ -212,7 +213,7 @@ test_hicache_on_decode(void **state)
 {
 	struct vm		*vm = new_vm();
 	const struct vm_row	*row;
-	char			 msg[1024];
+	struct buf		 msg = { 0 };
 
 	(void)state;
 	row = focus(vm, "KV cache (decode)", "hierarchical cache (HiCache)");
@@ -222,11 +223,11 @@ test_hicache_on_decode(void **state)
 	assert_non_null(choice(row, "on")->blocker);
 	assert_null(choice(row, "off")->blocker);
 	/* The status line shows SGLang's message. */
-	assert_non_null(vm_focus_problem(vm, msg, sizeof msg));
-	assert_non_null(strstr(msg, "disable-radix-cache are mutually exclusive"));
+	assert_non_null(vm_focus_problem(vm, &msg));
+	assert_non_null(strstr(msg.s, "disable-radix-cache are mutually exclusive"));
 	/* Choosing it is refused; the model does not change. */
-	assert_int_equal(vm_toggle(vm, msg, sizeof msg), -1);
-	assert_non_null(strstr(msg, "refused"));
+	assert_int_equal(vm_toggle(vm, &msg), -1);
+	assert_non_null(strstr(msg.s, "refused"));
 	assert_false(vm_dirty(vm));
 	/* The override is visible where it happens. */
 	row = focus(vm, "KV cache (decode)", "radix cache");
@@ -235,12 +236,13 @@ test_hicache_on_decode(void **state)
 	assert_false(row->on);
 	/* f applies the first fix that keeps the choice, then it can be made. */
 	focus(vm, "KV cache (decode)", "hierarchical cache (HiCache)");
-	assert_int_equal(vm_fix(vm, msg, sizeof msg), 0);
+	assert_int_equal(vm_fix(vm, &msg), 0);
 	row = vm_focused(vm);
 	assert_int_equal(row->nblocked, 0);
-	assert_int_equal(vm_toggle(vm, msg, sizeof msg), 0);
+	assert_int_equal(vm_toggle(vm, &msg), 0);
 	assert_true(vm_focused(vm)->on);
 	assert_int_equal(vm_undo_depth(vm), 2);
+	buf_free(&msg);
 	vm_free(vm);
 }
 
@@ -249,25 +251,26 @@ test_staging_mori(void **state)
 {
 	struct vm		*vm = new_vm();
 	const struct vm_row	*row;
-	char			 msg[1024];
+	struct buf		 msg = { 0 };
 	struct value		 mori = val_str("mori");
 
 	(void)state;
 	row = focus(vm, "KV transfer", "transfer backend");
 	assert_null(choice(row, "mori")->blocker);
-	assert_int_equal(vm_set(vm, vm_cur_page(vm), row->field, mori, msg,
-	    sizeof msg), 0);
+	assert_int_equal(vm_set(vm, vm_cur_page(vm), row->field, mori, &msg),
+	    0);
 	row = focus(vm, "KV transfer", "staging buffer (heterogeneous TP)");
 	assert_non_null(choice(row, "on")->blocker);
 	assert_string_equal(choice(row, "on")->blocker->id, "stg-backend");
-	vm_choice_problem(vm, choice_index(row, "on"), msg, sizeof msg);
-	assert_non_null(strstr(msg, "got 'mori'"));
-	assert_int_equal(vm_fix(vm, msg, sizeof msg), 0);
-	assert_non_null(strstr(msg, "mooncake"));
+	vm_choice_problem(vm, choice_index(row, "on"), &msg);
+	assert_non_null(strstr(msg.s, "got 'mori'"));
+	assert_int_equal(vm_fix(vm, &msg), 0);
+	assert_non_null(strstr(msg.s, "mooncake"));
 	row = vm_focused(vm);
 	assert_null(choice(row, "on")->blocker);
 	row = focus(vm, "KV transfer", "transfer backend");
 	assert_string_equal(row->value, "mooncake");
+	buf_free(&msg);
 	vm_free(vm);
 }
 
@@ -297,38 +300,40 @@ test_undo_dirty(void **state)
 {
 	struct vm		*vm = new_vm();
 	const struct vm_row	*row;
-	char			 msg[1024], *ch;
+	struct buf		 msg = { 0 };
+	char			*ch;
 
 	(void)state;
 	assert_false(vm_dirty(vm));
 	row = focus(vm, "Parallelism (prefill)", "tensor parallel (TP)");
 	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), row->field, "4",
-	    msg, sizeof msg), 0);
+	    &msg), 0);
 	assert_string_equal(vm_focused(vm)->value, "4");
 	assert_true(vm_dirty(vm));
 	ch = vm_changes(vm);
 	assert_non_null(strstr(ch, "prefill: tp_size: set to 4"));
 	free(ch);
 	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), row->field, "x",
-	    msg, sizeof msg), -1);
+	    &msg), -1);
 	assert_int_equal(vm_undo_depth(vm), 1);
-	assert_int_equal(vm_undo(vm, msg, sizeof msg), 0);
+	assert_int_equal(vm_undo(vm, &msg), 0);
 	assert_string_equal(vm_focused(vm)->value, "1");
 	/* Back where it was loaded: not dirty, nothing to ask on quit. */
 	assert_false(vm_dirty(vm));
 	assert_int_equal(vm_redo_depth(vm), 1);
-	assert_int_equal(vm_redo(vm, msg, sizeof msg), 0);
+	assert_int_equal(vm_redo(vm, &msg), 0);
 	assert_string_equal(vm_focused(vm)->value, "4");
-	assert_int_equal(vm_redo(vm, msg, sizeof msg), -1);
+	assert_int_equal(vm_redo(vm, &msg), -1);
 	/* A new change clears redo. */
-	assert_int_equal(vm_undo(vm, msg, sizeof msg), 0);
+	assert_int_equal(vm_undo(vm, &msg), 0);
 	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), row->field, "2",
-	    msg, sizeof msg), 0);
+	    &msg), 0);
 	assert_int_equal(vm_redo_depth(vm), 0);
 	/* Empty text goes back to the default. */
 	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), row->field, "",
-	    msg, sizeof msg), 0);
+	    &msg), 0);
 	assert_false(vm_dirty(vm));
+	buf_free(&msg);
 	vm_free(vm);
 }
 
@@ -337,7 +342,8 @@ test_save_and_reopen(void **state)
 {
 	struct vm		*vm = new_vm(), *vm2;
 	const struct vm_row	*row;
-	char			 msg[1024], path[] = "/tmp/pdwiz-vm-XXXXXX";
+	char			 err[1024], path[] = "/tmp/pdwiz-vm-XXXXXX";
+	struct buf		 msg = { 0 };
 	int			 fd = mkstemp(path);
 
 	(void)state;
@@ -345,19 +351,20 @@ test_save_and_reopen(void **state)
 	close(fd);
 	row = focus(vm, "Parallelism (decode)", "tensor parallel (TP)");
 	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), row->field, "2",
-	    msg, sizeof msg), 0);
+	    &msg), 0);
 	/* The file exists: never overwritten without being told to. */
-	assert_int_equal(vm_save(vm, path, false, msg, sizeof msg), 1);
+	assert_int_equal(vm_save(vm, path, false, &msg), 1);
 	assert_true(vm_dirty(vm));
-	assert_int_equal(vm_save(vm, path, true, msg, sizeof msg), 0);
+	assert_int_equal(vm_save(vm, path, true, &msg), 0);
 	assert_false(vm_dirty(vm));
 	vm2 = new_vm();
-	assert_int_equal(vm_open_file(vm2, path, msg, sizeof msg), 0);
+	assert_int_equal(vm_open_file(vm2, path, err, sizeof err), 0);
 	vm_refresh(vm2);
 	assert_false(vm_dirty(vm2));
 	row = focus(vm2, "Parallelism (decode)", "tensor parallel (TP)");
 	assert_string_equal(row->value, "2");
 	vm_free(vm2);
+	buf_free(&msg);
 	vm_free(vm);
 	unlink(path);
 }
@@ -370,13 +377,14 @@ test_search(void **state)
 	struct vm	*vm = new_vm();
 	struct vm_hit	 h[8];
 	size_t		 n;
-	char		 t[256];
+	char		*t;
 
 	(void)state;
 	n = vm_search(vm, "--tp-size", h, 8);
 	assert_true(n >= 2);
-	vm_hit_text(vm, &h[0], t, sizeof t);
+	t = vm_hit_text(vm, &h[0]);
 	assert_non_null(strstr(t, "tensor parallel"));
+	free(t);
 	assert_int_equal(vm_search(vm, "tp_size", h, 8), n);
 	/* Terms are AND-ed; help text counts too. */
 	assert_true(vm_search(vm, "radix decode", h, 8) >= 1);
@@ -396,13 +404,13 @@ test_review_and_visibility(void **state)
 	const struct vm_review_item	*it;
 	const struct vm_row		*row;
 	size_t				 n, i;
-	char				 msg[1024];
+	struct buf				 msg = { 0 };
 	bool				 found = false;
 
 	(void)state;
 	row = focus(vm, "KV transfer", "transfer backend");
 	assert_int_equal(vm_set(vm, vm_cur_page(vm), row->field,
-	    val_str("mori"), msg, sizeof msg), 0);
+	    val_str("mori"), &msg), 0);
 	/* IB devices stay visible for mori; UCX only for nixl. */
 	row = focus(vm, "KV transfer", "IB devices (mooncake)");
 	vm_goto(vm, find_page(vm, "Review"), 0);
@@ -416,13 +424,97 @@ test_review_and_visibility(void **state)
 		assert_true(it[i - 1].role <= it[i].role);
 	/* PD off: the per-role pages become one server page. */
 	row = focus(vm, "Topology", "PD disaggregation");
-	assert_int_equal(vm_toggle(vm, msg, sizeof msg), 0);
+	assert_int_equal(vm_toggle(vm, &msg), 0);
 	assert_false(vm_page_visible(vm, (size_t)find_page(vm,
 	    "Parallelism (prefill)")));
 	assert_true(vm_page_visible(vm, (size_t)find_page(vm,
 	    "Parallelism (server)")));
 	assert_false(vm_page_visible(vm, (size_t)find_page(vm, "Router")));
+	buf_free(&msg);
 	vm_free(vm);
+}
+
+/* A long value comes through the view-model whole: row, edit text, help. */
+static void
+test_long_value_whole(void **state)
+{
+	struct vm		*vm = new_vm();
+	const struct vm_row	*row;
+	struct buf		 msg = { 0 };
+	char			*t, *want;
+	size_t			 i;
+
+	(void)state;
+	want = xmalloc(1001);
+	for (i = 0; i < 1000; i++)
+		want[i] = (char)('a' + i % 26);
+	want[1000] = '\0';
+	row = focus(vm, "Model & hardware", "model path or HF id");
+	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), row->field, want,
+	    &msg), 0);
+	row = vm_focused(vm);
+	assert_int_equal(strlen(row->value), 1000);
+	assert_string_equal(row->value, want);
+	t = vm_edit_text(vm);
+	assert_string_equal(t, want);
+	free(t);
+	t = vm_help(vm);
+	assert_non_null(strstr(t, want));
+	free(t);
+	/* A long refusal keeps the whole text in its message too. */
+	row = focus(vm, "Parallelism (prefill)", "tensor parallel (TP)");
+	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), row->field, want,
+	    &msg), -1);
+	assert_non_null(strstr(msg.s, want));
+	free(want);
+	buf_free(&msg);
+	vm_free(vm);
+}
+
+/* ---- keys ---- */
+
+/* Every action has a key that reaches it and a handler; the footer and the
+ * key help come from the same table. */
+static void
+test_key_table(void **state)
+{
+	size_t	 i, k, nkeys;
+	char	*help = wiz_key_help(), *f;
+	int	 w;
+
+	(void)state;
+	for (i = 0; i < NWZ; i++) {
+		assert_int_equal(wiz_actions[i].act, i);
+		assert_true(wiz_action_handled((enum wiz_action)i));
+		nkeys = 0;
+		for (k = 0; k < wiz_nkeys; k++)
+			if (wiz_keys[k].act == (enum wiz_action)i) {
+				assert_int_equal(wiz_key_action(
+				    wiz_keys[k].code), (int)i);
+				nkeys++;
+			}
+		assert_true(nkeys > 0);
+		if (wiz_actions[i].help != NULL)
+			assert_non_null(strstr(help, wiz_actions[i].help));
+	}
+	assert_int_equal(wiz_key_action(18), WZ_REDO);
+	assert_int_equal(wiz_key_action('u'), WZ_UNDO);
+	assert_int_equal(wiz_key_action('Z'), -1);
+	assert_non_null(strstr(help, "Ctrl-R"));
+	free(help);
+	/* The footer fits the width and keeps every key; redo keeps its
+	 * label at 80 columns. */
+	for (w = 56; w <= 200; w++) {
+		f = wiz_footer(w);
+		assert_true(wiz_text_cols(f) <= (size_t)w);
+		for (i = 0; i < NWZ; i++)
+			if (wiz_actions[i].foot_keys != NULL)
+				assert_non_null(strstr(f,
+				    wiz_actions[i].foot_keys));
+		if (w >= 80)
+			assert_non_null(strstr(f, "^R redo"));
+		free(f);
+	}
 }
 
 /* One keystroke's model work, timed (reported, not asserted tightly). */
@@ -462,6 +554,8 @@ main(void)
 		cmocka_unit_test(test_save_and_reopen),
 		cmocka_unit_test(test_search),
 		cmocka_unit_test(test_review_and_visibility),
+		cmocka_unit_test(test_long_value_whole),
+		cmocka_unit_test(test_key_table),
 		cmocka_unit_test(test_refresh_time),
 	};
 

@@ -1,0 +1,495 @@
+/*
+ * vm_cells.c - form fields bound to deployment cells: which roles a scope
+ * reaches, the text of a cell (scope, key) and how setting it changes the
+ * deployment; the canonical dump behind dirty tracking and the change list.
+ */
+#include "tui/vm_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+const char *const vmi_scope_names[NSCOPE] = {
+	"deployment", "shared", "prefill", "decode", "router", "server"
+};
+
+const char *const vmi_df_names[NDF] = {
+	"pd", "instances", "nodes_per_instance", "gpus_per_node", "hosts",
+	"port", "policy", "name"
+};
+
+const char *
+vm_scope_name(enum vm_scope s)
+{
+	return s < NSCOPE ? vmi_scope_names[s] : "?";
+}
+
+/* ---- scopes and roles ---- */
+
+bool
+vmi_is_pd(const struct vm *vm)
+{
+	return !vm->dep.role[ROLE_SINGLE].enabled;
+}
+
+enum role
+vmi_scope_role(enum vm_scope s)
+{
+	switch (s) {
+	case SC_PREFILL:
+		return ROLE_PREFILL;
+	case SC_DECODE:
+		return ROLE_DECODE;
+	case SC_ROUTER:
+		return ROLE_ROUTER;
+	case SC_SINGLE:
+		return ROLE_SINGLE;
+	default:
+		return NROLE;
+	}
+}
+
+bool
+vmi_scope_active(const struct vm *vm, enum vm_scope s)
+{
+	switch (s) {
+	case SC_PREFILL:
+	case SC_DECODE:
+	case SC_ROUTER:
+		return vmi_is_pd(vm);
+	case SC_SINGLE:
+		return !vmi_is_pd(vm);
+	default:
+		return true;
+	}
+}
+
+/* The server roles a cell of scope s reaches. */
+size_t
+vmi_scope_servers(const struct vm *vm, enum vm_scope s, enum vm_scope out[2])
+{
+	switch (s) {
+	case SC_PREFILL:
+	case SC_DECODE:
+	case SC_SINGLE:
+		out[0] = s;
+		return vmi_scope_active(vm, s) ? 1 : 0;
+	case SC_ROUTER:
+		return 0;
+	default:
+		if (vmi_is_pd(vm)) {
+			out[0] = SC_PREFILL;
+			out[1] = SC_DECODE;
+			return 2;
+		}
+		out[0] = SC_SINGLE;
+		return 1;
+	}
+}
+
+/* The config a field of scope s is displayed from. */
+enum vm_scope
+vmi_scope_view(const struct vm *vm, enum vm_scope s)
+{
+	enum vm_scope	r[2];
+
+	if (vmi_scope_servers(vm, s, r) > 0)
+		return r[0];
+	return vmi_is_pd(vm) ? SC_PREFILL : SC_SINGLE;
+}
+
+/* ---- deployment cells: (scope, key) <-> text ---- */
+
+static struct kv **
+cell_list(struct vm *vm, enum vm_scope s, int opt, size_t **np)
+{
+	const struct option	*o = &vm->cat->opts[opt];
+	struct deployment	*d = &vm->dep;
+	bool			 env = o->kind == OK_ENV;
+	enum role		 r;
+
+	if (o->kind == OK_FACT) {
+		*np = &d->nfacts;
+		return &d->facts;
+	}
+	if (s == SC_SHARED || s == SC_DEPLOY) {
+		*np = env ? &d->nshared_env : &d->nshared;
+		return env ? &d->shared_env : &d->shared;
+	}
+	r = vmi_scope_role(s);
+	*np = env ? &d->role[r].nenv : &d->role[r].nopts;
+	return env ? &d->role[r].env : &d->role[r].opts;
+}
+
+static struct kv *
+kv_find(struct kv *l, size_t n, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(l[i].name, name) == 0)
+			return &l[i];
+	return NULL;
+}
+
+static void
+kv_put(struct kv **l, size_t *n, const char *name, const char *value)
+{
+	struct kv	*k = kv_find(*l, *n, name);
+	size_t		 i;
+
+	if (value == NULL) {
+		if (k == NULL)
+			return;
+		i = (size_t)(k - *l);
+		free(k->name);
+		free(k->value);
+		memmove(&(*l)[i], &(*l)[i + 1], (*n - i - 1) * sizeof **l);
+		(*n)--;
+		return;
+	}
+	if (k == NULL) {
+		*l = xreallocarray(*l, *n + 1, sizeof **l);
+		k = &(*l)[(*n)++];
+		memset(k, 0, sizeof *k);
+		k->name = xstrdup(name);
+	} else
+		free(k->value);
+	k->value = xstrdup(value);
+}
+
+static char *
+int_text(int i, int unset)
+{
+	return i == unset ? NULL : xasprintf("%d", i);
+}
+
+static char *
+hosts_text(const struct role_spec *rs)
+{
+	struct buf	b = { 0 };
+	size_t		i;
+
+	for (i = 0; i < rs->nhosts; i++) {
+		if (i > 0)
+			buf_putc(&b, ',');
+		buf_puts(&b, rs->hosts[i]);
+	}
+	return b.s;
+}
+
+/* Current text of a cell (malloc'd), NULL when unset. */
+char *
+vmi_cell_get(struct vm *vm, enum vm_scope s, int key)
+{
+	struct deployment	*d = &vm->dep;
+	enum role		 r = vmi_scope_role(s);
+	struct kv		**l, *k;
+	size_t			*np;
+
+	if (!VM_IS_DKEY(key)) {
+		if (key == vm->o_model)
+			return d->model ? xstrdup(d->model) : NULL;
+		l = cell_list(vm, s, key, &np);
+		k = kv_find(*l, *np, vm->cat->opts[key].name);
+		if (k == NULL)
+			return NULL;
+		return xstrdup(k->value ? k->value : "true");
+	}
+	if (r == NROLE)
+		r = vmi_is_pd(vm) ? ROLE_PREFILL : ROLE_SINGLE;
+	switch (VM_DF(key)) {
+	case DF_PD:
+		return xstrdup(vmi_is_pd(vm) ? "true" : "false");
+	case DF_INSTANCES:
+		return int_text(d->role[r].instances, 0);
+	case DF_NODES:
+		return int_text(d->role[r].nodes_per_instance, 0);
+	case DF_GPUS:
+		return int_text(d->role[r].gpus_per_node, 0);
+	case DF_HOSTS:
+		return hosts_text(&d->role[r]);
+	case DF_PORT:
+		return int_text(d->role[r].port, -1);
+	case DF_POLICY:
+		return d->role[ROLE_ROUTER].policy ?
+		    xstrdup(d->role[ROLE_ROUTER].policy) : NULL;
+	case DF_NAME:
+		return d->name ? xstrdup(d->name) : NULL;
+	}
+	return NULL;
+}
+
+static void
+set_hosts(struct role_spec *rs, const char *text)
+{
+	size_t		i;
+	const char	*p = text, *q;
+
+	for (i = 0; i < rs->nhosts; i++)
+		free(rs->hosts[i]);
+	free(rs->hosts);
+	rs->hosts = NULL;
+	rs->nhosts = 0;
+	while (p != NULL && *p != '\0') {
+		while (*p == ' ' || *p == ',')
+			p++;
+		if (*p == '\0')
+			break;
+		for (q = p; *q != '\0' && *q != ',' && *q != ' '; q++)
+			;
+		rs->hosts = xreallocarray(rs->hosts, rs->nhosts + 1,
+		    sizeof *rs->hosts);
+		rs->hosts[rs->nhosts++] = xstrndup(p, (size_t)(q - p));
+		p = q;
+	}
+}
+
+static void
+set_int(int *dst, const char *text, int unset)
+{
+	*dst = text == NULL ? unset : atoi(text);
+}
+
+static void
+set_str(char **dst, const char *text)
+{
+	free(*dst);
+	*dst = text ? xstrdup(text) : NULL;
+}
+
+static void
+set_pd(struct deployment *d, bool pd)
+{
+	d->role[ROLE_PREFILL].enabled = pd;
+	d->role[ROLE_DECODE].enabled = pd;
+	d->role[ROLE_ROUTER].enabled = pd;
+	d->role[ROLE_SINGLE].enabled = !pd;
+	if (!pd && d->role[ROLE_SINGLE].instances == 0) {
+		d->role[ROLE_SINGLE].instances = 1;
+		d->role[ROLE_SINGLE].nodes_per_instance = 1;
+		d->role[ROLE_SINGLE].gpus_per_node =
+		    d->role[ROLE_PREFILL].gpus_per_node;
+	}
+}
+
+/* Set a cell (text NULL: unset). */
+void
+vmi_cell_set(struct vm *vm, enum vm_scope s, int key, const char *text)
+{
+	struct deployment	*d = &vm->dep;
+	enum role		 r = vmi_scope_role(s), rr;
+	struct kv		**l;
+	size_t			*np;
+
+	if (!VM_IS_DKEY(key)) {
+		if (key == vm->o_model) {
+			set_str(&d->model, text);
+			return;
+		}
+		l = cell_list(vm, s, key, &np);
+		kv_put(l, np, vm->cat->opts[key].name, text);
+		return;
+	}
+	if (VM_DF(key) == DF_PD) {
+		set_pd(d, text != NULL && strcmp(text, "true") == 0);
+		return;
+	}
+	if (VM_DF(key) == DF_POLICY) {
+		set_str(&d->role[ROLE_ROUTER].policy, text);
+		return;
+	}
+	if (VM_DF(key) == DF_NAME) {
+		set_str(&d->name, text);
+		return;
+	}
+	for (rr = 0; rr < NROLE; rr++) {
+		struct role_spec	*rs = &d->role[rr];
+
+		/* Deployment-wide topology goes to every server role. */
+		if (r != NROLE ? rr != r : rr == ROLE_ROUTER)
+			continue;
+		switch (VM_DF(key)) {
+		case DF_INSTANCES:
+			set_int(&rs->instances, text, 0);
+			break;
+		case DF_NODES:
+			set_int(&rs->nodes_per_instance, text, 0);
+			break;
+		case DF_GPUS:
+			set_int(&rs->gpus_per_node, text, 0);
+			break;
+		case DF_HOSTS:
+			set_hosts(rs, text);
+			break;
+		case DF_PORT:
+			set_int(&rs->port, text, -1);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* A canonical, order-independent dump of every cell, for dirty tracking. */
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void
+dump_kv(char ***lines, size_t *n, const char *scope, const struct kv *l,
+    size_t nl)
+{
+	size_t	i;
+
+	for (i = 0; i < nl; i++) {
+		*lines = xreallocarray(*lines, *n + 1, sizeof **lines);
+		(*lines)[(*n)++] = xasprintf("%s\t%s\t%s", scope, l[i].name,
+		    l[i].value ? l[i].value : "true");
+	}
+}
+
+char *
+vmi_dump_state(struct vm *vm)
+{
+	const struct deployment	*d = &vm->dep;
+	char			**lines = NULL, *t;
+	size_t			 n = 0, i;
+	struct buf		 b = { 0 };
+	enum role		 r;
+	int			 df;
+
+	dump_kv(&lines, &n, "deployment", d->facts, d->nfacts);
+	dump_kv(&lines, &n, "shared", d->shared, d->nshared);
+	dump_kv(&lines, &n, "shared", d->shared_env, d->nshared_env);
+	for (r = 0; r < NROLE; r++) {
+		enum vm_scope	s = r == ROLE_PREFILL ? SC_PREFILL :
+		    r == ROLE_DECODE ? SC_DECODE : r == ROLE_ROUTER ? SC_ROUTER :
+		    SC_SINGLE;
+
+		dump_kv(&lines, &n, vmi_scope_names[s], d->role[r].opts,
+		    d->role[r].nopts);
+		dump_kv(&lines, &n, vmi_scope_names[s], d->role[r].env,
+		    d->role[r].nenv);
+		for (df = DF_INSTANCES; df <= DF_PORT; df++) {
+			t = vmi_cell_get(vm, s, VM_DKEY(df));
+			lines = xreallocarray(lines, n + 1, sizeof *lines);
+			lines[n++] = xasprintf("%s\t%s\t%s", vmi_scope_names[s],
+			    vmi_df_names[df], t ? t : "");
+			free(t);
+		}
+	}
+	for (df = 0; df < NDF; df++) {
+		if (df >= DF_INSTANCES && df <= DF_PORT)
+			continue;
+		t = vmi_cell_get(vm, SC_DEPLOY, VM_DKEY(df));
+		lines = xreallocarray(lines, n + 1, sizeof *lines);
+		lines[n++] = xasprintf("deployment\t%s\t%s", vmi_df_names[df],
+		    t ? t : "");
+		free(t);
+	}
+	lines = xreallocarray(lines, n + 1, sizeof *lines);
+	lines[n++] = xasprintf("deployment\tmodel\t%s",
+	    d->model ? d->model : "");
+	sort_items(lines, n, sizeof *lines, cmp_str);
+	for (i = 0; i < n; i++) {
+		buf_puts(&b, lines[i]);
+		buf_putc(&b, '\n');
+		free(lines[i]);
+	}
+	free(lines);
+	if (b.s == NULL)
+		buf_puts(&b, "");
+	return b.s;
+}
+
+void
+vmi_set_baseline(struct vm *vm)
+{
+	free(vm->baseline);
+	vm->baseline = vmi_dump_state(vm);
+}
+
+bool
+vm_dirty(const struct vm *vm)
+{
+	char	*now = vmi_dump_state((struct vm *)vm);
+	bool	 d = strcmp(now, vm->baseline) != 0;
+
+	free(now);
+	return d;
+}
+
+/* Lines of a dump as "scope\tname" -> value, for the change list. */
+static const char *
+dump_find(const char *dump, const char *scope_name, size_t keylen)
+{
+	const char	*p = dump;
+
+	while (p != NULL && *p != '\0') {
+		if (strncmp(p, scope_name, keylen) == 0 && p[keylen] == '\t')
+			return p + keylen + 1;
+		p = strchr(p, '\n');
+		if (p != NULL)
+			p++;
+	}
+	return NULL;
+}
+
+static void
+changes_one_way(struct buf *b, const char *from, const char *to, bool added)
+{
+	const char	*p = to;
+
+	while (p != NULL && *p != '\0') {
+		const char	*nl = strchr(p, '\n');
+		const char	*t1 = strchr(p, '\t');
+		const char	*t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+		size_t		 keylen, vlen;
+		const char	*other;
+
+		if (nl == NULL || t2 == NULL || t2 > nl)
+			break;
+		keylen = (size_t)(t2 - p);
+		vlen = (size_t)(nl - t2 - 1);
+		other = dump_find(from, p, keylen);
+		if (other == NULL && added) {
+			buf_printf(b, "  %.*s: %.*s: set to %.*s\n",
+			    (int)(t1 - p), p, (int)(t2 - t1 - 1), t1 + 1,
+			    (int)vlen, t2 + 1);
+		} else if (other == NULL) {
+			buf_printf(b, "  %.*s: %.*s: removed (was %.*s)\n",
+			    (int)(t1 - p), p, (int)(t2 - t1 - 1), t1 + 1,
+			    (int)vlen, t2 + 1);
+		} else if (added) {
+			const char	*onl = strchr(other, '\n');
+			size_t		 olen = onl ? (size_t)(onl - other) :
+			    strlen(other);
+
+			if (olen != vlen || strncmp(other, t2 + 1, vlen) != 0)
+				buf_printf(b, "  %.*s: %.*s: %.*s -> %.*s\n",
+				    (int)(t1 - p), p, (int)(t2 - t1 - 1),
+				    t1 + 1, (int)olen, olen ? other : "(unset)",
+				    (int)vlen, vlen ? t2 + 1 : "(unset)");
+		}
+		p = nl + 1;
+	}
+}
+
+char *
+vm_changes(const struct vm *vm)
+{
+	char		*now = vmi_dump_state((struct vm *)vm);
+	struct buf	 b = { 0 };
+
+	changes_one_way(&b, vm->baseline, now, true);
+	changes_one_way(&b, now, vm->baseline, false);
+	free(now);
+	if (b.s == NULL)
+		buf_puts(&b, "");
+	return b.s;
+}
+

@@ -1,0 +1,288 @@
+/*
+ * vm_edit.c - intents that change values: every change is a transaction of
+ * cell edits, kept for undo and redo.
+ */
+#include "tui/vm_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+char *
+vmi_text_for(const struct vm *vm, int key, struct value v)
+{
+	struct buf		 b = { 0 };
+	const struct option	*o;
+
+	if (VM_IS_DKEY(key)) {
+		if (v.t == V_NULL || v.t == V_UNKNOWN)
+			return NULL;
+		val_cli(&b, v);
+		return buf_steal(&b);
+	}
+	o = &vm->cat->opts[key];
+	if (v.t == V_UNKNOWN)
+		return NULL;
+	if (o->kind != OK_FACT && vmi_same_value(v, o->def))
+		return NULL;			/* the default: leave it out */
+	if (v.t == V_NULL)
+		return NULL;
+	val_cli(&b, v);
+	return buf_steal(&b);
+}
+
+static void
+txn_push(struct txnstack *s, struct vm_txn t)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 16;
+		s->t = xreallocarray(s->t, s->cap, sizeof *s->t);
+	}
+	s->t[s->n++] = t;
+}
+
+static bool
+same_text(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return strcmp(a, b) == 0;
+}
+
+/* Record and apply one change into t. */
+void
+vmi_txn_set(struct vm *vm, struct vm_txn *t, enum vm_scope s, int key,
+    const char *text)
+{
+	char		*old = vmi_cell_get(vm, s, key);
+	struct vm_op	*op;
+
+	if (same_text(old, text)) {
+		free(old);
+		return;
+	}
+	t->ops = xreallocarray(t->ops, t->n + 1, sizeof *t->ops);
+	op = &t->ops[t->n++];
+	op->scope = s;
+	op->key = key;
+	op->old = old;
+	op->new = text ? xstrdup(text) : NULL;
+	vmi_cell_set(vm, s, key, text);
+}
+
+void
+vmi_txn_commit(struct vm *vm, struct vm_txn *t)
+{
+	if (t->n == 0) {
+		free(t->ops);
+		free(t->what);
+		return;
+	}
+	txn_push(&vm->undo, *t);
+	vmi_txn_clear(&vm->redo);
+	vm_refresh(vm);
+}
+
+static const struct vm_field *
+get_field(const struct vm *vm, int page, int field)
+{
+	if (page < 0 || (size_t)page >= vm->npages || field < 0 ||
+	    (size_t)field >= vm->pages[page].nf)
+		return NULL;
+	return &vm->pages[page].f[field];
+}
+
+int
+vm_set(struct vm *vm, int page, int field, struct value v, struct buf *msg)
+{
+	const struct vm_field	*f = get_field(vm, page, field);
+	struct vm_txn		 t = { 0 };
+	char			*text;
+	size_t			 i;
+
+	if (f == NULL) {
+		vmi_msg(msg, "no such field");
+		return -1;
+	}
+	if (page == vm->page && field == vm->field) {
+		const struct vm_row	*row = vm_focused(vm);
+
+		for (i = 0; row != NULL && i < row->nchoices; i++) {
+			if (!vmi_same_value(row->choices[i].v, v) ||
+			    row->choices[i].blocker == NULL)
+				continue;
+			struct buf	m = { 0 };
+
+			vm_choice_problem(vm, (int)i, &m);
+			vmi_msg(msg, "refused: %s", m.s);
+			buf_free(&m);
+			return -1;
+		}
+	}
+	text = vmi_text_for(vm, f->key, v);
+	t.what = xstrdup(f->label);
+	vmi_txn_set(vm, &t, f->scope, f->key, text);
+	free(text);
+	vmi_txn_commit(vm, &t);
+	vmi_msg(msg, "%s set", f->label);
+	return 0;
+}
+
+int
+vm_set_text(struct vm *vm, int page, int field, const char *text, struct buf *msg)
+{
+	const struct vm_field	*f = get_field(vm, page, field);
+	struct value		 v;
+	enum otype		 t;
+
+	if (f == NULL) {
+		vmi_msg(msg, "no such field");
+		return -1;
+	}
+	while (*text == ' ')
+		text++;
+	if (*text == '\0') {
+		struct vm_txn	tx = { 0 };
+
+		tx.what = xstrdup(f->label);
+		vmi_txn_set(vm, &tx, f->scope, f->key, NULL);
+		vmi_txn_commit(vm, &tx);
+		vmi_msg(msg, "%s: back to the default", f->label);
+		return 0;
+	}
+	if (VM_IS_DKEY(f->key)) {
+		switch (VM_DF(f->key)) {
+		case DF_INSTANCES:
+		case DF_NODES:
+		case DF_GPUS:
+		case DF_PORT:
+			t = T_INT;
+			break;
+		case DF_PD:
+			t = T_BOOL;
+			break;
+		default:
+			t = T_STR;
+			break;
+		}
+	} else
+		t = vm->cat->opts[f->key].type;
+	if (val_parse(t, text, &v) != 0) {
+		vmi_msg(msg, "'%s' is not a valid %s", text,
+		    t == T_INT ? "integer" : t == T_FLOAT ? "number" :
+		    t <= T_BOOLOPT ? "on/off value" : "value");
+		return -1;
+	}
+	if (!VM_IS_DKEY(f->key) && vm->cat->opts[f->key].nchoices > 0 &&
+	    v.t == V_STR) {
+		const struct option	*o = &vm->cat->opts[f->key];
+		size_t			 i;
+
+		for (i = 0; i < o->nchoices; i++)
+			if (strcmp(o->choices[i], text) == 0)
+				break;
+		if (i == o->nchoices) {
+			vmi_msg(msg, "'%s' is not one of the choices",
+			    text);
+			return -1;
+		}
+	}
+	return vm_set(vm, page, field, v, msg);
+}
+
+int
+vm_toggle(struct vm *vm, struct buf *msg)
+{
+	const struct vm_row	*row = vm_focused(vm);
+	size_t			 i;
+
+	if (row == NULL || !row->is_bool) {
+		vmi_msg(msg, "not an on/off field");
+		return -1;
+	}
+	for (i = 0; i < row->nchoices; i++)
+		if (!row->choices[i].current)
+			return vm_set(vm, vm->page, row->field,
+			    row->choices[i].v, msg);
+	vmi_msg(msg, "nothing to toggle");
+	return -1;
+}
+
+char *
+vm_edit_text(struct vm *vm)
+{
+	const struct vm_row	*row = vm_focused(vm);
+	char			*t;
+
+	if (row == NULL)
+		return xstrdup("");
+	t = vmi_cell_get(vm, row->f->scope, row->f->key);
+	return t ? t : xstrdup("");
+}
+
+void
+vmi_txn_clear(struct txnstack *s)
+{
+	size_t	i, j;
+
+	for (i = 0; i < s->n; i++) {
+		for (j = 0; j < s->t[i].n; j++) {
+			free(s->t[i].ops[j].old);
+			free(s->t[i].ops[j].new);
+		}
+		free(s->t[i].ops);
+		free(s->t[i].what);
+	}
+	s->n = 0;
+}
+
+static int
+undo_redo(struct vm *vm, struct txnstack *from, struct txnstack *to,
+    bool undo, struct buf *msg)
+{
+	struct vm_txn	t;
+	size_t		i;
+
+	if (from->n == 0) {
+		vmi_msg(msg, "nothing to %s", undo ? "undo" : "redo");
+		return -1;
+	}
+	t = from->t[--from->n];
+	if (undo)
+		for (i = t.n; i-- > 0;)
+			vmi_cell_set(vm, t.ops[i].scope, t.ops[i].key, t.ops[i].old);
+	else
+		for (i = 0; i < t.n; i++)
+			vmi_cell_set(vm, t.ops[i].scope, t.ops[i].key, t.ops[i].new);
+	txn_push(to, t);
+	vmi_msg(msg, "%s: %s", undo ? "undone" : "redone", t.what);
+	vm_refresh(vm);
+	return 0;
+}
+
+int
+vm_undo(struct vm *vm, struct buf *msg)
+{
+	return undo_redo(vm, &vm->undo, &vm->redo, true, msg);
+}
+
+int
+vm_redo(struct vm *vm, struct buf *msg)
+{
+	return undo_redo(vm, &vm->redo, &vm->undo, false, msg);
+}
+
+size_t
+vm_undo_depth(const struct vm *vm)
+{
+	return vm->undo.n;
+}
+
+size_t
+vm_redo_depth(const struct vm *vm)
+{
+	return vm->redo.n;
+}
+

@@ -1,0 +1,258 @@
+/*
+ * vm_file.c - files in and out: open a deployment, import a launch script,
+ * the launch-command preview, save and export.
+ */
+#include "tui/vm_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/util.h"
+#include "tui/vm_deploy.h"
+
+int
+vm_open_file(struct vm *vm, const char *path, char *err, size_t errlen)
+{
+	struct deployment	d;
+	int			rc;
+
+	rc = vmd_load(vm->cat, path, &d, err, errlen);
+	free(vm->path);
+	vm->path = xstrdup(path);
+	if (rc != 0) {
+		/* Open anyway and show the problems: never refuse. */
+		free(vm->load_note);
+		vm->load_note = xstrdup(err);
+		vm->load_sev = SEV_ERROR;
+		vmd_free(&d);
+		vmi_set_baseline(vm);
+		return -1;
+	}
+	vmd_free(&vm->dep);
+	vm->dep = d;
+	vmi_set_baseline(vm);
+	return 0;
+}
+
+int
+vm_import_script(struct vm *vm, const char *path, char *err, size_t errlen)
+{
+	struct deployment	d;
+	char			*notes = NULL;
+	int			 rc;
+
+	rc = vmd_import(vm->cat, path, &d, &notes, err, errlen);
+	if (rc != 0) {
+		free(vm->load_note);
+		vm->load_note = xstrdup(err);
+		vm->load_sev = SEV_ERROR;
+		vmd_free(&d);
+		free(notes);
+		return -1;
+	}
+	vmd_free(&vm->dep);
+	vm->dep = d;
+	free(vm->load_note);
+	vm->load_note = notes;
+	vm->load_sev = SEV_WARNING;
+	/* An import is unsaved work: the baseline is the empty deployment. */
+	{
+		struct vm	tmp;
+
+		memset(&tmp, 0, sizeof tmp);
+		tmp.cat = vm->cat;
+		tmp.o_model = vm->o_model;
+		vmd_default(vm->cat, &tmp.dep, NULL);
+		free(vm->baseline);
+		vm->baseline = vmi_dump_state(&tmp);
+		vmd_free(&tmp.dep);
+	}
+	return 0;
+}
+
+const char *
+vm_path(const struct vm *vm)
+{
+	return vm->path;
+}
+
+const char *
+vm_load_note(const struct vm *vm)
+{
+	return vm->load_note;
+}
+
+/* ---- preview, save, export ---- */
+
+/* The launch commands; those of the current page's role come first. */
+char *
+vm_preview(struct vm *vm)
+{
+	char		*all = vmd_preview(vm->cat, &vm->dep), *p;
+	enum vm_scope	 role = vm->npages ? vm->pages[vm->page].role :
+	    SC_SHARED;
+	struct buf	 first = { 0 }, rest = { 0 };
+	char		 tag[32];
+
+	if (role != SC_PREFILL && role != SC_DECODE)
+		return all;
+	snprintf(tag, sizeof tag, "# %s ", vmi_scope_names[role]);
+	p = all;
+	while (p != NULL && *p != '\0') {
+		char	*end = strstr(p, "\n\n");
+		size_t	 len = end ? (size_t)(end - p) + 2 : strlen(p);
+
+		buf_add(strncmp(p, tag, strlen(tag)) == 0 ? &first : &rest, p,
+		    len);
+		p = end ? end + 2 : NULL;
+	}
+	free(all);
+	if (rest.s != NULL)
+		buf_puts(&first, rest.s);
+	buf_free(&rest);
+	if (first.s == NULL)
+		buf_puts(&first, "");
+	return first.s;
+}
+
+static int
+write_guarded(const char *path, const char *data, size_t len, bool force,
+    struct buf *msg)
+{
+	struct stat	st;
+	char		err[512];
+
+	if (!force && stat(path, &st) == 0) {
+		vmi_msg(msg, "%s exists", path);
+		return 1;
+	}
+	if (write_file_atomic(path, data, len, err, sizeof err) != 0) {
+		vmi_msg(msg, "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+int
+vm_save(struct vm *vm, const char *path, bool force, struct buf *msg)
+{
+	char	*y, why[1024];
+	int	 rc;
+
+	if (!vmi_is_pd(vm)) {
+		vmi_msg(msg, "not saved: deployment files describe "
+		    "PD deployments; turn PD disaggregation back on "
+		    "(Topology) to save");
+		return -1;
+	}
+	y = vmd_to_yaml(vm->cat, &vm->dep, why, sizeof why);
+	if (y == NULL) {
+		vmi_msg(msg, "%s", why);
+		return -1;
+	}
+	rc = write_guarded(path, y, strlen(y), force, msg);
+	free(y);
+	if (rc != 0)
+		return rc;
+	free(vm->path);
+	vm->path = xstrdup(path);
+	vmi_set_baseline(vm);
+	vmi_msg(msg, "saved %s", path);
+	return 0;
+}
+
+static const char *const export_formats[] = { "shell", "runbook", "config",
+	"k8s", NULL };
+
+const char *
+vm_export_format(size_t i)
+{
+	return i < 4 ? export_formats[i] : NULL;
+}
+
+const char *
+vm_export_default_path(const char *format)
+{
+	if (strcmp(format, "shell") == 0)
+		return "launch.sh";
+	if (strcmp(format, "runbook") == 0)
+		return "RUNBOOK.md";
+	if (strcmp(format, "config") == 0)
+		return "./";
+	return "pd-k8s.yaml";
+}
+
+/*
+ * Export: one file to path, or (several files) each under its suggested
+ * name in the directory of path. Refused while the deployment has errors
+ * unless VM_EXPORT_FAILING (the output is then marked as failing).
+ */
+int
+vm_export(struct vm *vm, const char *format, const char *path,
+    unsigned flags, struct buf *msg)
+{
+	struct emission	 e;
+	size_t		 i, ne, nw, no;
+	int		 rc = 0;
+	bool		 force = flags & VM_EXPORT_OVERWRITE;
+	char		*dir, *slash, *p, why[1024];
+	struct stat	 st;
+
+	if (!vmi_is_pd(vm)) {
+		vmi_msg(msg, "not exported: the emitters write PD "
+		    "deployments; turn PD disaggregation back on (Topology)");
+		return -1;
+	}
+	vm_counts(vm, &ne, &nw, &no);
+	if (ne > 0 && !(flags & VM_EXPORT_FAILING)) {
+		vmi_msg(msg, "the deployment has %zu error%s", ne,
+		    ne == 1 ? "" : "s");
+		return 2;
+	}
+	if (vmd_emit(vm->cat, &vm->dep, format, (flags & VM_EXPORT_FAILING)
+	    != 0, &e, why, sizeof why) != 0) {
+		vmi_msg(msg, "%s", why);
+		return -1;
+	}
+	if (e.n == 1 && !(stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+		rc = write_guarded(path, e.f[0].data, strlen(e.f[0].data),
+		    force, msg);
+		if (rc == 0)
+			vmi_msg(msg, "exported %s to %s", format, path);
+		emission_free(&e);
+		return rc;
+	}
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		dir = xstrdup(path);
+	else {
+		dir = xstrdup(path);
+		if ((slash = strrchr(dir, '/')) != NULL)
+			*slash = '\0';
+		else {
+			free(dir);
+			dir = xstrdup(".");
+		}
+	}
+	for (i = 0; i < e.n && rc == 0 && !force; i++) {
+		p = xasprintf("%s/%s", dir, e.f[i].name);
+		if (stat(p, &st) == 0) {
+			vmi_msg(msg, "%s exists", p);
+			rc = 1;
+		}
+		free(p);
+	}
+	for (i = 0; i < e.n && rc == 0; i++) {
+		p = xasprintf("%s/%s", dir, e.f[i].name);
+		rc = write_guarded(p, e.f[i].data, strlen(e.f[i].data), true,
+		    msg);
+		free(p);
+	}
+	if (rc == 0)
+		vmi_msg(msg, "exported %s: %zu files in %s", format,
+		    e.n, dir);
+	free(dir);
+	emission_free(&e);
+	return rc;
+}

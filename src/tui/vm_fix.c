@@ -1,0 +1,209 @@
+/*
+ * vm_fix.c - the focused field's problem (an error on it, else a blocked
+ * value) and applying a rule's fix as one transaction.
+ */
+#include "tui/vm_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/describe.h"
+#include "core/util.h"
+
+/* The problem of the focused field: an error on it, else a blocked value. */
+static const struct rule *
+focus_rule(struct vm *vm, int want, const struct vm_choice **blocked,
+    enum vm_scope *in, struct buf *msg)
+{
+	const struct vm_row	*row = vm_focused(vm);
+	enum vm_scope		 s;
+	size_t			 i;
+
+	*blocked = NULL;
+	*in = SC_SHARED;
+	if (row == NULL)
+		return NULL;
+	for (s = SC_PREFILL; want < 0 && s < NSCOPE; s++) {
+		if (!vm->have[s])
+			continue;
+		for (i = 0; i < vm->res[s].n; i++) {
+			const struct diag	*d = &vm->res[s].d[i];
+
+			if (d->sev != SEV_ERROR || d->rule == NULL ||
+			    !vmi_diag_hits(vm, row->f, s, d))
+				continue;
+			vmi_msg(msg, "error (%s): %s", vmi_scope_names[s],
+			    d->msg);
+			*in = s;
+			return d->rule;
+		}
+	}
+	for (i = 0; i < row->nchoices; i++) {
+		const struct vm_choice	*c = &row->choices[i];
+		struct buf		 b = { 0 };
+		struct result		 r;
+		struct config		 tmp = { 0 };
+		size_t			 j;
+
+		if (c->blocker == NULL || (want >= 0 && (size_t)want != i))
+			continue;
+		/* Render the message as SGLang would print it. */
+		config_copy(&tmp, &vm->cfg[c->blocked_in]);
+		tmp.s[row->f->key].v = c->v;
+		tmp.s[row->f->key].src = SRC_USER;
+		result_init(&r);
+		engine_run(vm->cat, &tmp, &r);
+		for (j = 0; j < r.n; j++)
+			if (r.d[j].rule == c->blocker) {
+				buf_puts(&b, r.d[j].msg);
+				break;
+			}
+		vmi_msg(msg, "%s unavailable%s%s: %s", c->text,
+		    vmi_is_pd(vm) ? " on " : "", vmi_is_pd(vm) ?
+		    vmi_scope_names[c->blocked_in] : "", b.s ? b.s :
+		    c->blocker->message_src);
+		buf_free(&b);
+		result_free(&r);
+		config_free(&tmp);
+		*blocked = c;
+		*in = c->blocked_in;
+		return c->blocker;
+	}
+	return NULL;
+}
+
+const struct rule *
+vm_focus_problem(struct vm *vm, struct buf *msg)
+{
+	const struct vm_choice	*c;
+	enum vm_scope		 in;
+
+	vmi_msg(msg, "%s", "");
+	return focus_rule(vm, -1, &c, &in, msg);
+}
+
+void
+vm_choice_problem(struct vm *vm, int choice, struct buf *msg)
+{
+	const struct vm_choice	*c;
+	enum vm_scope		 in;
+
+	vmi_msg(msg, "%s", "");
+	(void)focus_rule(vm, choice, &c, &in, msg);
+}
+
+/* Where a fix's setting goes, given the focused field and the role. */
+static enum vm_scope
+fix_scope(struct vm *vm, int opt, enum vm_scope field_scope, enum vm_scope in)
+{
+	char	*t;
+	size_t	 i, j;
+	bool	 shared_field = false, role_field = false;
+
+	if (vm->cat->opts[opt].kind == OK_FACT || opt == vm->o_model)
+		return SC_DEPLOY;
+	if (in == SC_SHARED || in == SC_DEPLOY)
+		in = field_scope;
+	if (in >= SC_PREFILL && (t = vmi_cell_get(vm, in, opt)) != NULL) {
+		free(t);
+		return in;
+	}
+	for (i = 0; i < vm->npages; i++)
+		for (j = 0; j < vm->pages[i].nf; j++) {
+			if (vm->pages[i].f[j].key != opt)
+				continue;
+			if (vm->pages[i].f[j].scope == SC_SHARED)
+				shared_field = true;
+			if (vm->pages[i].f[j].scope == in)
+				role_field = true;
+		}
+	if (role_field)
+		return in;
+	if (shared_field || field_scope == SC_SHARED)
+		return SC_SHARED;
+	return in >= SC_PREFILL ? in : SC_SHARED;
+}
+
+bool
+vmi_fix_touches(const struct catalog *cat, const struct fix *fx, int opt)
+{
+	size_t	i;
+
+	for (i = 0; i < fx->n; i++)
+		if ((size_t)fx->opt[i] % cat->nopts == (size_t)opt)
+			return true;
+	return false;
+}
+
+int
+vm_fix(struct vm *vm, struct buf *msg)
+{
+	return vm_fix_choice(vm, -1, msg);
+}
+
+int
+vm_fix_choice(struct vm *vm, int choice, struct buf *msg)
+{
+	const struct vm_row	*row = vm_focused(vm);
+	const struct vm_choice	*c;
+	const struct rule	*r;
+	const struct fix	*fx = NULL;
+	enum vm_scope		 in;
+	struct vm_txn		 t = { 0 };
+	struct buf		 b = { 0 };
+	struct buf		 m = { 0 };
+	size_t			 i;
+	int			 key;
+	enum vm_scope		 fscope;
+
+	r = focus_rule(vm, choice, &c, &in, &m);
+	buf_free(&m);
+	if (row == NULL || r == NULL) {
+		vmi_msg(msg, "nothing to fix here");
+		return -1;
+	}
+	key = row->f->key;
+	fscope = row->f->scope;
+	for (i = 0; i < r->nfixes; i++)
+		if (VM_IS_DKEY(key) || !vmi_fix_touches(vm->cat, &r->fixes[i], key)) {
+			fx = &r->fixes[i];
+			break;
+		}
+	if (fx == NULL && c == NULL && r->nfixes > 0)
+		fx = &r->fixes[0];
+	if (fx == NULL) {
+		vmi_msg(msg, "rule %s has no fix that keeps this "
+		    "choice", r->id);
+		return -1;
+	}
+	t.what = xasprintf("fix: %s", fx->label);
+	for (i = 0; i < fx->n; i++) {
+		size_t		 nopts = vm->cat->nopts;
+		int		 o = (int)((size_t)fx->opt[i] % nopts);
+		size_t		 role = (size_t)fx->opt[i] / nopts;
+		enum vm_scope	 s;
+		char		*text;
+
+		if (r->deploy && role > 0)
+			s = role == 1 ? SC_PREFILL : role == 2 ? SC_DECODE :
+			    SC_ROUTER;
+		else
+			s = fix_scope(vm, o, fscope, in);
+		text = fx->val[i].t == V_NULL ? NULL :
+		    vmi_text_for(vm, o, fx->val[i]);
+		vmi_txn_set(vm, &t, s, o, text);
+		/* A role value would hide the shared one: drop it. */
+		if (s == SC_SHARED) {
+			vmi_txn_set(vm, &t, SC_PREFILL, o, NULL);
+			vmi_txn_set(vm, &t, SC_DECODE, o, NULL);
+		}
+		free(text);
+	}
+	describe_fix(vm->cat, fx, &b);
+	vmi_msg(msg, "applied: %s (%s)", fx->label, b.s ? b.s : "");
+	buf_free(&b);
+	vmi_txn_commit(vm, &t);
+	return 0;
+}
+

@@ -1,0 +1,452 @@
+/*
+ * vm_forms.c - forms/NN-name.yaml into pages and fields. A per-role form
+ * becomes one page per role, plus one for the single server of a non-PD
+ * deployment.
+ */
+#include "tui/vm_int.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/expr.h"
+#include "core/util.h"
+#include "core/ydoc.h"
+
+#define FORM_MAX	(1024 * 1024)
+
+struct resolvectx {
+	const struct catalog	*cat;
+};
+
+static int
+form_resolve(void *arg, const char *name)
+{
+	struct resolvectx	*rc = arg;
+	int			 o = catalog_find(rc->cat, name);
+
+	if (o >= 0 && rc->cat->opts[o].kind == OK_DEPLOY)
+		return -1;
+	return o;
+}
+
+static struct expr *
+parse_cond(struct vm *vm, const char *file, const struct ynode *n, char *err,
+    size_t errlen)
+{
+	struct resolvectx	 rc = { vm->cat };
+	char			 m[256];
+	size_t			 off = 0;
+	struct expr		*e;
+
+	if (n->kind != YN_SCALAR) {
+		ynode_err(err, errlen, file, n, "visible: expected a condition");
+		return NULL;
+	}
+	e = expr_parse(n->str, form_resolve, &rc, m, sizeof m, &off);
+	if (e == NULL) {
+		bool	oneline = strchr(n->str, '\n') == NULL;
+
+		snprintf(err, errlen, "%s:%d:%d: bad condition: %s", file,
+		    n->line, n->col + (oneline ? (int)off +
+		    (n->quoted ? 1 : 0) : 0), m);
+	}
+	return e;
+}
+
+static int
+parse_scope(const char *s, enum vm_scope *out, bool role_page)
+{
+	if (strcmp(s, "shared") == 0)
+		*out = SC_SHARED;
+	else if (strcmp(s, "deploy") == 0 || strcmp(s, "deployment") == 0)
+		*out = SC_DEPLOY;
+	else if (strcmp(s, "prefill") == 0)
+		*out = SC_PREFILL;
+	else if (strcmp(s, "decode") == 0)
+		*out = SC_DECODE;
+	else if (strcmp(s, "router") == 0)
+		*out = SC_ROUTER;
+	else if (strcmp(s, "server") == 0 && role_page)
+		*out = SC_SHARED;	/* replaced by the page role */
+	else
+		return -1;
+	return 0;
+}
+
+static void
+field_free(struct vm_field *f)
+{
+	free(f->label);
+	free(f->visible_src);
+	expr_free(f->visible);
+}
+
+void
+vmi_page_free(struct vm_page *p)
+{
+	size_t	i;
+
+	free(p->title);
+	free(p->intro);
+	free(p->file);
+	expr_free(p->visible);
+	for (i = 0; i < p->nf; i++)
+		field_free(&p->f[i]);
+	free(p->f);
+}
+
+static char *
+default_label(const struct vm *vm, int key)
+{
+	const struct option	*o;
+
+	if (VM_IS_DKEY(key))
+		return xstrdup(vmi_df_names[VM_DF(key)]);
+	o = &vm->cat->opts[key];
+	if (o->label != NULL)
+		return xstrdup(o->label);
+	return xstrdup(o->flag ? o->flag : o->name);
+}
+
+static int
+load_field(struct vm *vm, const char *file, const struct ynode *n,
+    struct vm_field *f, bool role_page, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "option", "deploy", "label",
+		"role", "visible", "invert", NULL };
+	const struct ynode	*opt, *dep, *k;
+	size_t			 i;
+
+	memset(f, 0, sizeof *f);
+	f->line = n->line;
+	f->col = n->col;
+	if (n->kind != YN_MAP) {
+		ynode_err(err, errlen, file, n, "a field must be a mapping");
+		return -1;
+	}
+	if (ynode_check_keys(n, keys, file, err, errlen) != 0)
+		return -1;
+	opt = ynode_get(n, "option");
+	dep = ynode_get(n, "deploy");
+	if ((opt == NULL) == (dep == NULL)) {
+		ynode_err(err, errlen, file, n,
+		    "a field needs exactly one of 'option' or 'deploy'");
+		return -1;
+	}
+	if (opt != NULL) {
+		int	o;
+
+		if (opt->kind != YN_SCALAR ||
+		    (o = catalog_find(vm->cat, opt->str)) < 0) {
+			ynode_err(err, errlen, file, opt, "unknown option '%s'",
+			    opt->kind == YN_SCALAR ? opt->str : "?");
+			return -1;
+		}
+		f->key = o;
+		f->scope = vm->cat->opts[o].kind == OK_FACT ||
+		    o == vm->o_model ? SC_DEPLOY : SC_SHARED;
+	} else {
+		for (i = 0; i < NDF; i++)
+			if (dep->kind == YN_SCALAR &&
+			    strcmp(dep->str, vmi_df_names[i]) == 0)
+				break;
+		if (i == NDF) {
+			ynode_err(err, errlen, file, dep,
+			    "unknown deployment field '%s'",
+			    dep->kind == YN_SCALAR ? dep->str : "?");
+			return -1;
+		}
+		f->key = VM_DKEY(i);
+		f->scope = i == DF_POLICY ? SC_ROUTER : SC_DEPLOY;
+	}
+	if ((k = ynode_get(n, "role")) != NULL) {
+		if (k->kind != YN_SCALAR ||
+		    parse_scope(k->str, &f->scope, role_page) != 0) {
+			ynode_err(err, errlen, file, k, "role must be shared, "
+			    "deploy, prefill, decode, router or server");
+			return -1;
+		}
+	} else if (role_page && !VM_IS_DKEY(f->key) &&
+	    vm->cat->opts[f->key].kind != OK_FACT)
+		f->scope = SC_SHARED;	/* the page's role, set by caller */
+	if ((k = ynode_get(n, "label")) != NULL && k->kind == YN_SCALAR)
+		f->label = xstrdup(k->str);
+	else
+		f->label = default_label(vm, f->key);
+	if ((k = ynode_get(n, "invert")) != NULL) {
+		struct value	v;
+
+		if (k->kind != YN_SCALAR || val_parse(T_BOOL, k->str, &v) != 0 ||
+		    VM_IS_DKEY(f->key) || vm->cat->opts[f->key].type > T_BOOLOPT) {
+			ynode_err(err, errlen, file, k,
+			    "invert: true or false, on bool options only");
+			return -1;
+		}
+		f->invert = v.u.b;
+	}
+	if ((k = ynode_get(n, "visible")) != NULL) {
+		if ((f->visible = parse_cond(vm, file, k, err, errlen)) == NULL)
+			return -1;
+		f->visible_src = xstrdup(k->str);
+	}
+	return 0;
+}
+
+static void
+add_page(struct vm *vm, struct vm_page *p)
+{
+	vm->pages = xreallocarray(vm->pages, vm->npages + 1, sizeof *vm->pages);
+	vm->pages[vm->npages++] = *p;
+}
+
+/* Deep-copy a page for another role. */
+static void
+clone_page(struct vm *vm, const struct vm_page *src, enum vm_scope role,
+    const char *title, const char *file, const struct ynode *root)
+{
+	struct vm_page	p = *src;
+	size_t		i;
+	char		err[256];
+	const struct ynode *k;
+
+	p.title = xasprintf("%s (%s)", title, vmi_scope_names[role]);
+	p.intro = src->intro ? xstrdup(src->intro) : NULL;
+	p.file = xstrdup(file);
+	p.role = role;
+	p.visible = NULL;
+	if ((k = ynode_get(root, "visible")) != NULL)
+		p.visible = parse_cond(vm, file, k, err, sizeof err);
+	p.f = xcalloc(src->nf ? src->nf : 1, sizeof *p.f);
+	for (i = 0; i < src->nf; i++) {
+		p.f[i] = src->f[i];
+		p.f[i].label = xstrdup(src->f[i].label);
+		p.f[i].visible_src = src->f[i].visible_src ?
+		    xstrdup(src->f[i].visible_src) : NULL;
+		p.f[i].visible = NULL;
+		if (p.f[i].visible_src != NULL) {
+			struct resolvectx	rc = { vm->cat };
+			size_t			off;
+
+			p.f[i].visible = expr_parse(p.f[i].visible_src,
+			    form_resolve, &rc, err, sizeof err, &off);
+		}
+		if (src->f[i].scope_is_page)
+			p.f[i].scope = role;
+	}
+	add_page(vm, &p);
+}
+
+/* (Re)size the visibility arrays vm_refresh fills to the loaded pages. */
+static void
+size_vis(struct vm *vm)
+{
+	size_t	i;
+
+	for (i = 0; i < vm->nvis; i++)
+		free(vm->fvis[i]);
+	free(vm->fvis);
+	free(vm->pvis);
+	vm->pvis = xcalloc(vm->npages ? vm->npages : 1, sizeof *vm->pvis);
+	vm->fvis = xcalloc(vm->npages ? vm->npages : 1, sizeof *vm->fvis);
+	for (i = 0; i < vm->npages; i++)
+		vm->fvis[i] = xcalloc(vm->pages[i].nf + 1, sizeof **vm->fvis);
+	vm->nvis = vm->npages;
+}
+
+/* roles: a non-empty list of prefill and decode. */
+static int
+check_roles(const char *name, const struct ynode *roles, char *err,
+    size_t errlen)
+{
+	size_t	i;
+
+	if (roles->kind != YN_SEQ || roles->nkids == 0) {
+		ynode_err(err, errlen, name, roles,
+		    "roles: a list of prefill, decode");
+		return -1;
+	}
+	for (i = 0; i < roles->nkids; i++) {
+		const struct ynode	*r = roles->kids[i];
+
+		if (r->kind != YN_SCALAR || (strcmp(r->str, "prefill") != 0 &&
+		    strcmp(r->str, "decode") != 0)) {
+			ynode_err(err, errlen, name, r,
+			    "roles: prefill or decode");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The page's own keys: title, intro, review, visible. */
+static int
+load_page_head(struct vm *vm, const char *name, const struct ynode *root,
+    struct vm_page *p, char *err, size_t errlen)
+{
+	const struct ynode	*k = ynode_get(root, "title");
+
+	if (k == NULL || k->kind != YN_SCALAR) {
+		ynode_err(err, errlen, name, root, "a form needs a title");
+		return -1;
+	}
+	if ((k = ynode_get(root, "roles")) != NULL &&
+	    check_roles(name, k, err, errlen) != 0)
+		return -1;
+	p->title = xstrdup(ynode_get(root, "title")->str);
+	p->file = xstrdup(name);
+	if ((k = ynode_get(root, "intro")) != NULL && k->kind == YN_SCALAR)
+		p->intro = xstrdup(k->str);
+	if ((k = ynode_get(root, "review")) != NULL) {
+		struct value	v;
+
+		if (k->kind != YN_SCALAR || val_parse(T_BOOL, k->str, &v) != 0) {
+			ynode_err(err, errlen, name, k, "review: true or false");
+			return -1;
+		}
+		p->review = v.u.b;
+	}
+	if ((k = ynode_get(root, "visible")) != NULL &&
+	    (p->visible = parse_cond(vm, name, k, err, errlen)) == NULL)
+		return -1;
+	return 0;
+}
+
+/* The page's fields; on error p->nf counts the fields to free. */
+static int
+load_page_fields(struct vm *vm, const char *name, const struct ynode *root,
+    struct vm_page *p, bool role_page, char *err, size_t errlen)
+{
+	const struct ynode	*fl = ynode_get(root, "fields");
+	size_t			 i;
+
+	if (fl != NULL && fl->kind != YN_SEQ) {
+		ynode_err(err, errlen, name, fl, "fields: expected a list");
+		return -1;
+	}
+	if (fl == NULL && !p->review) {
+		ynode_err(err, errlen, name, root, "a form needs fields");
+		return -1;
+	}
+	p->f = xcalloc(fl && fl->nkids ? fl->nkids : 1, sizeof *p->f);
+	for (i = 0; fl != NULL && i < fl->nkids; i++) {
+		const struct ynode	*rn = ynode_get(fl->kids[i], "role");
+		struct vm_field		*f = &p->f[i];
+
+		p->nf = i + 1;
+		if (load_field(vm, name, fl->kids[i], f, role_page, err,
+		    errlen) != 0)
+			return -1;
+		if (rn == NULL)
+			f->scope_is_page = role_page &&
+			    (f->scope == SC_SHARED || VM_IS_DKEY(f->key));
+		else
+			f->scope_is_page = role_page &&
+			    strcmp(rn->str, "server") == 0;
+	}
+	return 0;
+}
+
+int
+vm_load_form_text(struct vm *vm, const char *name, const char *text,
+    size_t len, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "title", "intro", "roles",
+		"review", "visible", "fields", NULL };
+	struct ynode		*root;
+	const struct ynode	*roles;
+	struct vm_page		 p;
+	size_t			 i;
+	int			 rc = -1;
+
+	root = ydoc_parse(name, text, len, false, err, errlen);
+	if (root == NULL)
+		return -1;
+	memset(&p, 0, sizeof p);
+	p.role = SC_SHARED;
+	if (root->kind != YN_MAP) {
+		ynode_err(err, errlen, name, root, "a form must be a mapping");
+		goto out;
+	}
+	if (ynode_check_keys(root, keys, name, err, errlen) != 0 ||
+	    load_page_head(vm, name, root, &p, err, errlen) != 0)
+		goto out;
+	roles = ynode_get(root, "roles");
+	if (load_page_fields(vm, name, root, &p, roles != NULL, err,
+	    errlen) != 0)
+		goto out;
+	if (roles == NULL) {
+		add_page(vm, &p);
+		memset(&p, 0, sizeof p);
+	} else {
+		for (i = 0; i < roles->nkids; i++)
+			clone_page(vm, &p, strcmp(roles->kids[i]->str,
+			    "prefill") == 0 ? SC_PREFILL : SC_DECODE, p.title,
+			    name, root);
+		/* The same page for the single server of a non-PD deployment. */
+		clone_page(vm, &p, SC_SINGLE, p.title, name, root);
+	}
+	rc = 0;
+	size_vis(vm);
+out:
+	vmi_page_free(&p);
+	ynode_free(root);
+	return rc;
+}
+
+static int
+cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int
+vm_load_forms(struct vm *vm, const char *dir, char *err, size_t errlen)
+{
+	DIR		*dp = opendir(dir);
+	struct dirent	*de;
+	char		**names = NULL;
+	size_t		 n = 0, i, len;
+	int		 rc = 0;
+
+	if (dp == NULL) {
+		snprintf(err, errlen, "%s: cannot open the forms directory",
+		    dir);
+		return -1;
+	}
+	while ((de = readdir(dp)) != NULL) {
+		len = strlen(de->d_name);
+		if (len > 5 && strcmp(de->d_name + len - 5, ".yaml") == 0) {
+			names = xreallocarray(names, n + 1, sizeof *names);
+			names[n++] = xasprintf("%s/%s", dir, de->d_name);
+		}
+	}
+	closedir(dp);
+	sort_items(names, n, sizeof *names, cmp_name);
+	for (i = 0; i < n; i++) {
+		if (rc == 0) {
+			size_t	 tl;
+			char	*text = read_file(names[i], FORM_MAX, &tl, err,
+			    errlen);
+
+			if (text == NULL)
+				rc = -1;
+			else if (vm_load_form_text(vm, names[i], text, tl, err,
+			    errlen) != 0)
+				rc = -1;
+			free(text);
+		}
+		free(names[i]);
+	}
+	free(names);
+	if (rc == 0 && vm->npages == 0) {
+		snprintf(err, errlen, "%s: no forms (*.yaml)", dir);
+		rc = -1;
+	}
+	size_vis(vm);
+	vm->page = 0;
+	vm->field = 0;
+	return rc;
+}
+

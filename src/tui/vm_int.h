@@ -1,0 +1,133 @@
+/*
+ * vm_int.h - the view-model's private parts, shared by the files of src/tui
+ * that implement vm.h and by nothing else.
+ *
+ * vm.c          life cycle, pages and focus, the refresh (configs, rules,
+ *               visibility)
+ * vm_cells.c    scopes, deployment cells (scope, key) <-> text, dirty
+ *               tracking and the change list
+ * vm_forms.c    loading forms/NN-name.yaml into pages and fields
+ * vm_rows.c     the rows of the current page: values, notes, choices
+ * vm_edit.c     intents (set, toggle, edit text), transactions, undo/redo
+ * vm_fix.c      the focused field's problem and applying fixes
+ * vm_help.c     help text for the focused field
+ * vm_search.c   search over every field
+ * vm_review.c   the review page's diagnostics
+ * vm_file.c     open, import, preview, save, export
+ */
+#ifndef PDWIZ_TUI_VM_INT_H
+#define PDWIZ_TUI_VM_INT_H
+
+#include "core/util.h"
+#include "deploy/deploy.h"
+#include "tui/vm.h"
+
+/* One cell change: text before and after (NULL: unset). */
+struct vm_op {
+	enum vm_scope	 scope;
+	int		 key;
+	char		*old, *new;
+};
+
+/* The changes of one intent, undone and redone together. */
+struct vm_txn {
+	struct vm_op	*ops;
+	size_t		 n;
+	char		*what;
+};
+
+struct txnstack {
+	struct vm_txn	*t;
+	size_t		 n, cap;
+};
+
+struct vm {
+	const struct catalog	*cat;
+	struct deployment	 dep;
+	char			*path;
+	char			*baseline;	/* canonical dump when loaded/saved */
+	char			*load_note;
+	enum severity		 load_sev;	/* of load_note: error (a file that
+						   did not load) or warning */
+
+	struct vm_page		*pages;
+	size_t			 npages;
+	bool			*pvis;		/* per page, last refresh */
+	bool			**fvis;		/* per page, per field */
+	size_t			 nvis;		/* pages fvis was sized for */
+
+	int			 page, field;	/* focus: field index in page */
+
+	/* per-role configs and results (index: enum vm_scope) */
+	struct config		 cfg[NSCOPE];
+	struct result		 res[NSCOPE];
+	bool			 have[NSCOPE];
+	struct result		 cross;
+
+	struct vm_row		*rows;
+	size_t			 nrows, rowcap;
+
+	struct vm_review_item	*review;
+	size_t			 nreview;
+
+	struct txnstack		 undo, redo;
+
+	int			 o_model, o_mode;
+};
+
+/* Replace the message in msg (vm.c). */
+void		 vmi_msg(struct buf *msg, const char *fmt, ...)
+		    __attribute__((format(printf, 2, 3)));
+
+extern const char *const vmi_scope_names[NSCOPE];
+extern const char *const vmi_df_names[NDF];
+
+/* Scopes and roles (vm_cells.c). */
+bool		 vmi_is_pd(const struct vm *);
+enum role	 vmi_scope_role(enum vm_scope);
+bool		 vmi_scope_active(const struct vm *, enum vm_scope);
+/* The server roles a cell of this scope reaches. */
+size_t		 vmi_scope_servers(const struct vm *, enum vm_scope,
+		    enum vm_scope out[2]);
+/* The config a field of this scope is displayed from. */
+enum vm_scope	 vmi_scope_view(const struct vm *, enum vm_scope);
+
+/* Deployment cells (vm_cells.c): current text (malloc'd, NULL: unset). */
+char		*vmi_cell_get(struct vm *, enum vm_scope, int key);
+/* Set a cell (text NULL: unset). */
+void		 vmi_cell_set(struct vm *, enum vm_scope, int key,
+		    const char *text);
+/* A canonical, order-independent dump of every cell (malloc'd). */
+char		*vmi_dump_state(struct vm *);
+void		 vmi_set_baseline(struct vm *);
+
+/* Forms (vm_forms.c). */
+void		 vmi_page_free(struct vm_page *);
+
+/* Rows (vm_rows.c). */
+void		 vmi_build_rows(struct vm *);
+void		 vmi_rows_clear(struct vm *);
+bool		 vmi_same_value(struct value, struct value);
+/* Does a diagnostic of role s point at this field? */
+bool		 vmi_diag_hits(const struct vm *, const struct vm_field *,
+		    enum vm_scope s, const struct diag *);
+
+/* Transactions (vm_edit.c). */
+/* The cell text for a value (malloc'd), NULL for unset or the default. */
+char		*vmi_text_for(const struct vm *, int key, struct value);
+/* Record and apply one change into t. */
+void		 vmi_txn_set(struct vm *, struct vm_txn *t, enum vm_scope,
+		    int key, const char *text);
+/* Push t on the undo stack (or drop it when empty) and refresh. */
+void		 vmi_txn_commit(struct vm *, struct vm_txn *t);
+void		 vmi_txn_clear(struct txnstack *);
+
+/* Fixes (vm_fix.c): does the fix set this option? */
+bool		 vmi_fix_touches(const struct catalog *, const struct fix *,
+		    int opt);
+
+/* Review (vm_review.c). */
+void		 vmi_refresh_review(struct vm *);
+void		 vmi_review_clear(struct vm *);
+
+#endif

@@ -1,0 +1,161 @@
+/*
+ * vm_review.c - the review page: every diagnostic by role then severity,
+ * each with the field Enter jumps to.
+ */
+#include "tui/vm_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/expr.h"
+#include "core/util.h"
+
+static int
+find_field_for(const struct vm *vm, int opt, enum vm_scope role, int *field)
+{
+	size_t	i, j;
+	int	best = -1, bestf = -1, rank = 0;
+
+	for (i = 0; i < vm->npages; i++) {
+		if (!vm->pvis[i])
+			continue;
+		for (j = 0; j < vm->pages[i].nf; j++) {
+			const struct vm_field	*f = &vm->pages[i].f[j];
+			int			 r;
+
+			if (f->key != opt)
+				continue;
+			r = f->scope == role ? 3 : f->scope == SC_SHARED ? 2 : 1;
+			if (r > rank) {
+				rank = r;
+				best = (int)i;
+				bestf = (int)j;
+			}
+		}
+	}
+	*field = bestf;
+	return best;
+}
+
+struct slotlist {
+	int	s[32];
+	size_t	n;
+};
+
+static void
+slot_collect(void *arg, int slot)
+{
+	struct slotlist	*sl = arg;
+
+	if (sl->n < 32)
+		sl->s[sl->n++] = slot;
+}
+
+static void
+review_add(struct vm *vm, enum vm_scope role, const struct diag *d)
+{
+	struct vm_review_item	*it;
+	size_t			 i;
+	int			 opt = d->opt < 0 ? -1 :
+	    (int)((size_t)d->opt % vm->cat->nopts);
+
+	for (i = 0; i < vm->nreview; i++)
+		if (vm->review[i].role == role && vm->review[i].id == d->id &&
+		    strcmp(vm->review[i].msg, d->msg) == 0)
+			return;
+	vm->review = xreallocarray(vm->review, vm->nreview + 1,
+	    sizeof *vm->review);
+	it = &vm->review[vm->nreview++];
+	it->role = role;
+	it->sev = d->sev;
+	it->id = d->id;
+	it->msg = xstrdup(d->msg);
+	it->page = opt < 0 ? -1 : find_field_for(vm, opt, role, &it->field);
+	if (it->page < 0 && d->rule != NULL) {
+		/* No field for the option it points at: try what it reads. */
+		struct slotlist	sl = { { 0 }, 0 };
+		size_t		k;
+
+		expr_slots(d->rule->when, slot_collect, &sl);
+		for (k = 0; k < sl.n && it->page < 0; k++)
+			it->page = find_field_for(vm, (int)((size_t)sl.s[k] %
+			    vm->cat->nopts), role, &it->field);
+	}
+	if (it->page < 0)
+		it->field = -1;
+}
+
+static void
+review_load_note(struct vm *vm)
+{
+	const char	*p = vm->load_note;
+
+	while (p != NULL && *p != '\0') {
+		const char		*nl = strchr(p, '\n');
+		size_t			 len = nl ? (size_t)(nl - p) : strlen(p);
+		struct vm_review_item	*it;
+
+		vm->review = xreallocarray(vm->review, vm->nreview + 1,
+		    sizeof *vm->review);
+		it = &vm->review[vm->nreview++];
+		it->role = SC_DEPLOY;
+		it->sev = vm->load_sev;
+		it->id = "load";
+		it->msg = xstrndup(p, len);
+		it->page = it->field = -1;
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
+void
+vmi_refresh_review(struct vm *vm)
+{
+	struct vm_review_item	*tmp;
+	enum vm_scope		 s;
+	size_t			 i;
+
+	vmi_review_clear(vm);
+	review_load_note(vm);
+	for (s = SC_PREFILL; s < NSCOPE; s++) {
+		if (!vm->have[s])
+			continue;
+		for (i = 0; i < vm->res[s].n; i++)
+			review_add(vm, s, &vm->res[s].d[i]);
+	}
+	for (i = 0; i < vm->cross.n; i++)
+		review_add(vm, SC_DEPLOY, &vm->cross.d[i]);
+	/* Stable sort by role then severity (insertion order kept). */
+	if (vm->nreview > 1) {
+		size_t	j, k;
+
+		tmp = xcalloc(vm->nreview, sizeof *tmp);
+		k = 0;
+		for (s = 0; s < NSCOPE; s++)
+			for (j = SEV_ERROR; j <= SEV_UNKNOWN; j++)
+				for (i = 0; i < vm->nreview; i++)
+					if (vm->review[i].role == s &&
+					    vm->review[i].sev == j)
+						tmp[k++] = vm->review[i];
+		memcpy(vm->review, tmp, k * sizeof *tmp);
+		free(tmp);
+	}
+}
+
+size_t
+vm_review(struct vm *vm, const struct vm_review_item **out)
+{
+	*out = vm->review;
+	return vm->nreview;
+}
+
+void
+vmi_review_clear(struct vm *vm)
+{
+	size_t	i;
+
+	for (i = 0; i < vm->nreview; i++)
+		free(vm->review[i].msg);
+	free(vm->review);
+	vm->review = NULL;
+	vm->nreview = 0;
+}

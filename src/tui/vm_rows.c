@@ -1,0 +1,375 @@
+/*
+ * vm_rows.c - the rows of the current page: each visible field's effective
+ * value, where it came from, its diagnostics and which of its candidate
+ * values the rules block.
+ */
+#include "tui/vm_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/expr.h"
+#include "core/util.h"
+
+static const char *const router_policies[] = {
+	"random", "round_robin", "cache_aware", "power_of_two", NULL
+};
+/* The effective value of a field (for display), and its slot. */
+static const struct slot *
+field_slot(const struct vm *vm, const struct vm_field *f)
+{
+	enum vm_scope	v;
+
+	if (VM_IS_DKEY(f->key))
+		return NULL;
+	v = f->scope == SC_ROUTER ? SC_ROUTER : vmi_scope_view(vm, f->scope);
+	if (!vm->have[v])
+		return NULL;
+	return &vm->res[v].eff.s[f->key];
+}
+
+static const struct slot *
+field_input(const struct vm *vm, const struct vm_field *f)
+{
+	enum vm_scope	v;
+
+	if (VM_IS_DKEY(f->key))
+		return NULL;
+	v = f->scope == SC_ROUTER ? SC_ROUTER : vmi_scope_view(vm, f->scope);
+	if (!vm->have[v])
+		return NULL;
+	return &vm->cfg[v].s[f->key];
+}
+
+/* A value as the rows show it (malloc'd). */
+static char *
+value_text(struct value v)
+{
+	struct buf	b = { 0 };
+
+	if (v.t == V_UNKNOWN)
+		return xstrdup("unknown");
+	if (v.t == V_NULL)
+		return xstrdup("(none)");
+	if (v.t == V_BOOL)
+		return xstrdup(v.u.b ? "on" : "off");
+	val_cli(&b, v);
+	return b.s ? buf_steal(&b) : xstrdup("");
+}
+
+bool
+vmi_same_value(struct value a, struct value b)
+{
+	if (a.t != b.t)
+		return false;
+	if (a.t == V_UNKNOWN || a.t == V_NULL)
+		return true;
+	return val_equal(a, b);
+}
+
+/* Candidate values of a field: *out (malloc'd, or NULL when none). */
+static size_t
+field_candidates(const struct vm *vm, const struct vm_field *f,
+    struct value **out)
+{
+	size_t			 n = 0, i, max = 2;
+	const struct option	*o = VM_IS_DKEY(f->key) ? NULL :
+	    &vm->cat->opts[f->key];
+	struct value		*c;
+
+	if (o != NULL)
+		max = o->nchoices + 2;
+	else
+		for (i = 0; router_policies[i] != NULL; i++)
+			max++;
+	*out = c = xcalloc(max, sizeof *c);
+	if (o == NULL) {
+		if (VM_DF(f->key) == DF_PD) {
+			c[n++] = val_bool(false);
+			c[n++] = val_bool(true);
+		} else if (VM_DF(f->key) == DF_POLICY) {
+			for (i = 0; router_policies[i] != NULL; i++)
+				c[n++] = val_str(router_policies[i]);
+		}
+	} else if (o->type == T_BOOL || o->type == T_BOOLOPT) {
+		c[n++] = val_bool(false);
+		c[n++] = val_bool(true);
+	} else if (o->nchoices > 0) {
+		if (o->def.t == V_NULL || o->kind == OK_FACT)
+			c[n++] = o->kind == OK_FACT ? VAL_UNKNOWN : VAL_NULL;
+		for (i = 0; i < o->nchoices; i++) {
+			struct value	v;
+
+			if (val_parse(o->type, o->choices[i], &v) == 0)
+				c[n++] = v;
+		}
+	}
+	if (n == 0) {
+		free(c);
+		*out = NULL;
+	}
+	return n;
+}
+
+static struct value
+dfield_value(struct vm *vm, const struct vm_field *f)
+{
+	char		*t = vmi_cell_get(vm, f->scope, f->key);
+	struct value	 v = VAL_NULL;
+
+	if (t == NULL)
+		return v;
+	switch (VM_DF(f->key)) {
+	case DF_PD:
+		v = val_bool(strcmp(t, "true") == 0);
+		break;
+	case DF_INSTANCES:
+	case DF_NODES:
+	case DF_GPUS:
+	case DF_PORT:
+		v = val_int(atoll(t));
+		break;
+	default:
+		v = val_str(t);
+		break;
+	}
+	free(t);
+	return v;
+}
+
+static void
+compute_choices(struct vm *vm, struct vm_row *row)
+{
+	const struct vm_field	*f = row->f;
+	struct value		*cand, cur;
+	size_t			 n, i, k, nr;
+	enum vm_scope		 roles[2];
+	const struct slot	*sl = field_slot(vm, f);
+
+	n = field_candidates(vm, f, &cand);
+	row->choices = n ? xcalloc(n, sizeof *row->choices) : NULL;
+	row->nchoices = n;
+	row->nblocked = 0;
+	if (VM_IS_DKEY(f->key))
+		cur = dfield_value(vm, f);
+	else {
+		const struct slot *in = field_input(vm, f);
+
+		cur = in ? in->v : VAL_UNKNOWN;
+		if (sl != NULL && vm->cat->opts[f->key].kind == OK_FACT)
+			cur = sl->v;
+	}
+	nr = VM_IS_DKEY(f->key) ? 0 : vmi_scope_servers(vm, f->scope, roles);
+	for (i = 0; i < n; i++) {
+		struct vm_choice	*c = &row->choices[i];
+
+		c->v = cand[i];
+		c->current = vmi_same_value(cand[i], cur);
+		if (cand[i].t == V_BOOL)
+			c->text = xstrdup((cand[i].u.b != f->invert) ? "on" :
+			    "off");
+		else
+			c->text = value_text(cand[i]);
+		if (c->current || cand[i].t == V_UNKNOWN)
+			continue;
+		for (k = 0; k < nr; k++) {
+			if (!vm->have[roles[k]])
+				continue;
+			c->blocker = engine_blocks(vm->cat, &vm->cfg[roles[k]],
+			    f->key, cand[i]);
+			if (c->blocker != NULL) {
+				c->blocked_in = roles[k];
+				row->nblocked++;
+				break;
+			}
+		}
+	}
+	free(cand);
+}
+
+/* Does a diagnostic point at this field? */
+bool
+vmi_diag_hits(const struct vm *vm, const struct vm_field *f, enum vm_scope s,
+    const struct diag *d)
+{
+	enum vm_scope	r[2];
+	size_t		n, i;
+
+	if (VM_IS_DKEY(f->key) || d->opt != f->key)
+		return false;
+	if (s == SC_DEPLOY && d->rule != NULL && d->rule->deploy)
+		return true;
+	n = vmi_scope_servers(vm, f->scope, r);
+	for (i = 0; i < n; i++)
+		if (r[i] == s)
+			return true;
+	return f->scope == SC_ROUTER && s == SC_ROUTER;
+}
+
+static void
+row_diags(struct vm *vm, struct vm_row *row)
+{
+	enum vm_scope	s;
+	size_t		i;
+
+	for (s = SC_PREFILL; s < NSCOPE; s++) {
+		if (!vm->have[s])
+			continue;
+		for (i = 0; i < vm->res[s].n; i++) {
+			const struct diag	*d = &vm->res[s].d[i];
+
+			if (!vmi_diag_hits(vm, row->f, s, d))
+				continue;
+			if (d->sev == SEV_ERROR)
+				row->error = true;
+			else if (d->sev == SEV_WARNING)
+				row->warning = true;
+		}
+	}
+	for (i = 0; i < vm->cross.n; i++) {
+		const struct diag	*d = &vm->cross.d[i];
+
+		if (d->opt >= 0 && (size_t)d->opt % vm->cat->nopts ==
+		    (size_t)(VM_IS_DKEY(row->f->key) ? -1 : row->f->key) &&
+		    d->sev == SEV_ERROR)
+			row->error = true;
+	}
+}
+
+/* The note of a value an override changed: the rule's message. */
+static char *
+forced_note(struct vm *vm, const struct vm_field *f, const struct slot *sl)
+{
+	const struct rule	*r = &vm->cat->rules[sl->rule];
+	struct buf		 b = { 0 };
+	struct evalctx		 ec = { 0 };
+	const struct config	*cfgs[1];
+	char			*note;
+
+	cfgs[0] = &vm->res[vmi_scope_view(vm, f->scope)].eff;
+	ec.cfgs = cfgs;
+	ec.nopts = vm->cat->nopts;
+	ec.unknown_slot = -1;
+	tmpl_render(r->message, &ec, &b);
+	note = xasprintf("(forced: %s)", b.s ? b.s : r->id);
+	buf_free(&b);
+	return note;
+}
+
+static void
+build_dfield_row(struct vm *vm, struct vm_row *row)
+{
+	struct value	v = dfield_value(vm, row->f);
+
+	row->is_bool = v.t == V_BOOL;
+	row->on = row->is_bool && v.u.b;
+	if (v.t == V_NULL)
+		row->value = xstrdup(VM_DF(row->f->key) == DF_POLICY ?
+		    "(router default)" : "(not set)");
+	else
+		row->value = value_text(v);
+}
+
+static void
+build_option_row(struct vm *vm, struct vm_row *row, const struct slot *sl)
+{
+	const struct vm_field	*f = row->f;
+	const struct slot	*in = field_input(vm, f);
+	const struct option	*o = &vm->cat->opts[f->key];
+
+	row->is_bool = o->type == T_BOOL || o->type == T_BOOLOPT;
+	row->on = sl->v.t == V_BOOL && (sl->v.u.b != f->invert);
+	if (row->is_bool && sl->v.t == V_BOOL)
+		row->value = xstrdup(row->on ? "on" : "off");
+	else
+		row->value = value_text(sl->v);
+	if (sl->src == SRC_OVERRIDE && (in == NULL ||
+	    !vmi_same_value(in->v, sl->v))) {
+		row->forced = true;
+		row->note = forced_note(vm, f, sl);
+	} else if (sl->src == SRC_MODEL)
+		row->note = xstrdup("(from model)");
+	else if (sl->src == SRC_DEFAULT)
+		row->note = xstrdup("(default)");
+	if (f->scope == SC_SHARED && vmi_is_pd(vm) && !row->forced &&
+	    vm->have[SC_DECODE] && vm->have[SC_PREFILL] &&
+	    !vmi_same_value(vm->res[SC_PREFILL].eff.s[f->key].v,
+	    vm->res[SC_DECODE].eff.s[f->key].v)) {
+		char	*dv = value_text(vm->res[SC_DECODE].eff.s[f->key].v);
+
+		free(row->note);
+		row->note = xasprintf("(prefill; decode: %s)", dv);
+		free(dv);
+	}
+}
+
+static void
+build_row(struct vm *vm, struct vm_row *row)
+{
+	const struct slot	*sl = field_slot(vm, row->f);
+
+	if (VM_IS_DKEY(row->f->key))
+		build_dfield_row(vm, row);
+	else if (sl != NULL)
+		build_option_row(vm, row, sl);
+	if (row->value == NULL)
+		row->value = xstrdup("");
+	if (row->note == NULL)
+		row->note = xstrdup("");
+	row_diags(vm, row);
+	compute_choices(vm, row);
+}
+
+void
+vmi_build_rows(struct vm *vm)
+{
+	const struct vm_page	*p = &vm->pages[vm->page];
+	size_t			 i;
+
+	vmi_rows_clear(vm);
+	if (p->review)
+		return;
+	if (vm->rowcap < p->nf) {
+		vm->rowcap = p->nf;
+		vm->rows = xreallocarray(vm->rows, vm->rowcap, sizeof *vm->rows);
+	}
+	for (i = 0; i < p->nf; i++) {
+		struct vm_row	*row;
+
+		if (!vm->fvis[vm->page][i])
+			continue;
+		row = &vm->rows[vm->nrows++];
+		memset(row, 0, sizeof *row);
+		row->field = (int)i;
+		row->f = &p->f[i];
+		build_row(vm, row);
+	}
+	/* Keep the focus on a visible field. */
+	for (i = 0; i < vm->nrows; i++)
+		if (vm->rows[i].field == vm->field)
+			return;
+	if (vm->nrows > 0) {
+		for (i = 0; i < vm->nrows; i++)
+			if (vm->rows[i].field > vm->field)
+				break;
+		vm->field = vm->rows[i < vm->nrows ? i : vm->nrows - 1].field;
+	}
+}
+
+void
+vmi_rows_clear(struct vm *vm)
+{
+	size_t	i, j;
+
+	for (i = 0; i < vm->nrows; i++) {
+		struct vm_row	*row = &vm->rows[i];
+
+		for (j = 0; j < row->nchoices; j++)
+			free(row->choices[j].text);
+		free(row->choices);
+		free(row->value);
+		free(row->note);
+	}
+	vm->nrows = 0;
+}

@@ -1,0 +1,73 @@
+/*
+ * wiz.h - private to the curses front end (wizard.c, wiz_draw.c,
+ * wiz_modal.c): the front end's state and the helpers its files share.
+ */
+#ifndef PDWIZ_TUI_WIZ_H
+#define PDWIZ_TUI_WIZ_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tui/vm.h"
+
+#define MIN_W	56
+#define MIN_H	14
+
+enum { C_TITLE = 1, C_ERROR, C_WARN, C_FORCED, C_BLOCKED, C_OK };
+
+struct ui {
+	struct vm	*vm;
+	bool		 preview;
+	char		*status;		/* owned; NULL: none */
+	bool		 status_sticky;		/* keep until next key */
+	bool		 esc_armed;		/* the last key was one Esc */
+	int		 top;			/* first visible row */
+	bool		 quit;
+	char		*save_path;
+};
+
+/* Lines of wrapped text, each owned. */
+struct lines {
+	char	**l;
+	size_t	  n;
+};
+
+extern volatile sig_atomic_t	 wiz_got_signal;
+extern bool			 wiz_use_colors;
+extern const char		*wiz_mark_x;	/* unavailable marker */
+
+/* Drawing (wiz_draw.c). */
+int	 wiz_attr(int pair, int fallback);
+/* Put s at (y, x), at most cols columns, UTF-8 aware; columns used. */
+int	 wiz_put(int y, int x, int cols, const char *s);
+/* Wrap text into at most max lines of at most width columns. */
+void	 wiz_wrap(const char *text, int width, size_t max, struct lines *);
+void	 wiz_lines_free(struct lines *);
+void	 wiz_draw_too_small(void);
+void	 wiz_draw(struct ui *);
+void	 wiz_set_status(struct ui *, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+/* Handle one key (wiz_actions.c). */
+void	 wiz_key(struct ui *, int c);
+
+/* Modal interaction (wiz_modal.c). */
+/* The next key; -2 when a signal asks to stop. */
+int	 wiz_getkey(void);
+/* Read a line at the status row: malloc'd text, or NULL (Esc). */
+char	*wiz_prompt(struct ui *, const char *label, const char *init);
+/* Ask a one-key question at the status row; returns the key. */
+int	 wiz_ask(struct ui *, const char *q);
+/* A scrollable text box over the screen. */
+void	 wiz_textbox(struct ui *, const char *title, const char *text);
+void	 wiz_edit_field(struct ui *);
+void	 wiz_search(struct ui *);
+/* Save with confirmation before overwriting; true when saved. */
+bool	 wiz_save(struct ui *);
+void	 wiz_export(struct ui *);
+/* Quit, asking to save only when something changed. */
+void	 wiz_quit(struct ui *);
+void	 wiz_review_enter(struct ui *);
+
+#endif

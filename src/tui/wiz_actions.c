@@ -1,0 +1,183 @@
+/*
+ * wiz_actions.c - what each action of the key table (wiz_keys.h) does, and
+ * the key handler that looks keys up in that table.
+ */
+#include "tui/wiz.h"
+
+#include <curses.h>
+#include <stdlib.h>
+
+#include "core/util.h"
+#include "tui/wiz_keys.h"
+
+typedef void	(*handler)(struct ui *);
+
+static void
+act_up(struct ui *ui)
+{
+	vm_move(ui->vm, -1);
+}
+
+static void
+act_down(struct ui *ui)
+{
+	vm_move(ui->vm, 1);
+}
+
+static void
+act_top(struct ui *ui)
+{
+	vm_move(ui->vm, -10000);
+}
+
+static void
+act_bottom(struct ui *ui)
+{
+	vm_move(ui->vm, 10000);
+}
+
+static void
+act_next_page(struct ui *ui)
+{
+	vm_page_step(ui->vm, 1);
+	ui->top = 0;
+}
+
+static void
+act_prev_page(struct ui *ui)
+{
+	vm_page_step(ui->vm, -1);
+	ui->top = 0;
+}
+
+static void
+act_enter(struct ui *ui)
+{
+	if (vm_page(ui->vm, (size_t)vm_cur_page(ui->vm))->review)
+		wiz_review_enter(ui);
+	else
+		wiz_edit_field(ui);
+}
+
+/* The focused field's help, then every key. */
+static void
+act_help(struct ui *ui)
+{
+	char	*t = vm_help(ui->vm), *k = wiz_key_help();
+	char	*all = xasprintf("%s\n%s", t, k);
+
+	wiz_textbox(ui, "Help", all);
+	free(all);
+	free(k);
+	free(t);
+}
+
+/* Run an intent of the view-model and show its message. */
+static void
+intent(struct ui *ui, int (*fn)(struct vm *, struct buf *))
+{
+	struct buf	msg = { 0 };
+
+	(void)fn(ui->vm, &msg);
+	wiz_set_status(ui, "%s", msg.s ? msg.s : "");
+	buf_free(&msg);
+}
+
+static void
+act_fix(struct ui *ui)
+{
+	intent(ui, vm_fix);
+}
+
+static void
+act_undo(struct ui *ui)
+{
+	intent(ui, vm_undo);
+}
+
+static void
+act_redo(struct ui *ui)
+{
+	intent(ui, vm_redo);
+}
+
+static void
+act_preview(struct ui *ui)
+{
+	ui->preview = !ui->preview;
+}
+
+static void
+act_save(struct ui *ui)
+{
+	(void)wiz_save(ui);
+}
+
+/* Esc twice quits; one Esc arms it, any other key disarms it. */
+static void
+act_esc(struct ui *ui)
+{
+	ui->esc_armed = !ui->esc_armed;
+	if (!ui->esc_armed)
+		wiz_quit(ui);
+}
+
+static void
+act_redraw(struct ui *ui)
+{
+	(void)ui;
+	clear();
+}
+
+static void
+act_resize(struct ui *ui)
+{
+	(void)ui;
+}
+
+static const handler handlers[NWZ] = {
+	[WZ_UP] = act_up,
+	[WZ_DOWN] = act_down,
+	[WZ_TOP] = act_top,
+	[WZ_BOTTOM] = act_bottom,
+	[WZ_ENTER] = act_enter,
+	[WZ_NEXT_PAGE] = act_next_page,
+	[WZ_PREV_PAGE] = act_prev_page,
+	[WZ_SEARCH] = wiz_search,
+	[WZ_HELP] = act_help,
+	[WZ_FIX] = act_fix,
+	[WZ_UNDO] = act_undo,
+	[WZ_REDO] = act_redo,
+	[WZ_PREVIEW] = act_preview,
+	[WZ_SAVE] = act_save,
+	[WZ_EXPORT] = wiz_export,
+	[WZ_QUIT] = wiz_quit,
+	[WZ_ESC] = act_esc,
+	[WZ_REDRAW] = act_redraw,
+	[WZ_RESIZE] = act_resize,
+};
+
+bool
+wiz_action_handled(enum wiz_action a)
+{
+	return a < NWZ && handlers[a] != NULL;
+}
+
+void
+wiz_key(struct ui *ui, int c)
+{
+	int	act = wiz_key_action(c), h, w;
+
+	getmaxyx(stdscr, h, w);
+	if (c != KEY_RESIZE)
+		ui->status_sticky = false;
+	if (w < MIN_W || h < MIN_H) {
+		if (act == WZ_QUIT)
+			wiz_quit(ui);
+		return;
+	}
+	if (act != WZ_ESC)
+		ui->esc_armed = false;
+	if (act >= 0 && handlers[act] != NULL)
+		handlers[act](ui);
+}

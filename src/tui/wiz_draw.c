@@ -1,0 +1,464 @@
+/*
+ * wiz_draw.c - drawing the wizard's screen from view-model snapshots.
+ *
+ * Layout, top to bottom: header, page title, intro, fields (scrolling),
+ * optional preview pane, status line, key hints. Every state has a text
+ * marker (colour only repeats it); the real cursor sits on the focused item.
+ */
+#include "tui/wiz.h"
+
+#include <curses.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "core/util.h"
+#include "tui/wiz_keys.h"
+
+bool		 wiz_use_colors;
+const char	*wiz_mark_x = "x";
+
+int
+wiz_attr(int pair, int fallback)
+{
+	if (wiz_use_colors)
+		return COLOR_PAIR(pair) | fallback;
+	return fallback;
+}
+
+int
+wiz_put(int y, int x, int cols, const char *s)
+{
+	size_t		 len = strlen(s), n, i;
+	wchar_t		*w;
+	int		 used = 0, cw;
+
+	if (cols <= 0)
+		return 0;
+	w = xcalloc(len + 1, sizeof *w);
+	n = mbstowcs(w, s, len + 1);
+	if (n == (size_t)-1) {
+		free(w);
+		mvaddnstr(y, x, s, cols);
+		return (int)len < cols ? (int)len : cols;
+	}
+	w[n] = L'\0';
+	for (i = 0; i < n; i++) {
+		if (w[i] == L'\n' || w[i] == L'\t')
+			w[i] = L' ';
+		cw = wcwidth(w[i]);
+		if (cw < 0)
+			cw = 1;
+		if (used + cw > cols)
+			break;
+		used += cw;
+	}
+	mvaddnwstr(y, x, w, (int)i);
+	free(w);
+	return used;
+}
+
+/* Wrapping counts bytes as columns (the texts are ASCII-ish). */
+void
+wiz_wrap(const char *text, int width, size_t max, struct lines *out)
+{
+	const char	*p = text;
+
+	out->l = NULL;
+	out->n = 0;
+	if (width < 10)
+		width = 10;
+	while (*p != '\0' && out->n < max) {
+		const char	*nl = strchr(p, '\n');
+		size_t		 len = nl ? (size_t)(nl - p) : strlen(p);
+		size_t		 take = len;
+
+		if (take > (size_t)width) {
+			take = (size_t)width;
+			while (take > 0 && p[take] != ' ')
+				take--;
+			if (take == 0)
+				take = (size_t)width;
+		}
+		out->l = xreallocarray(out->l, out->n + 1, sizeof *out->l);
+		out->l[out->n++] = xstrndup(p, take);
+		p += take;
+		if (take == len && nl != NULL)
+			p++;
+		else
+			while (*p == ' ')
+				p++;
+	}
+}
+
+void
+wiz_lines_free(struct lines *ls)
+{
+	size_t	i;
+
+	for (i = 0; i < ls->n; i++)
+		free(ls->l[i]);
+	free(ls->l);
+	ls->l = NULL;
+	ls->n = 0;
+}
+
+void
+wiz_set_status(struct ui *ui, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	free(ui->status);
+	ui->status = xmalloc((size_t)(n < 0 ? 0 : n) + 1);
+	ui->status[0] = '\0';
+	va_start(ap, fmt);
+	if (n >= 0)
+		vsnprintf(ui->status, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	ui->status_sticky = true;
+}
+
+void
+wiz_draw_too_small(void)
+{
+	int		 h, w;
+	char		*m;
+	struct lines	 ls;
+	size_t		 i;
+
+	getmaxyx(stdscr, h, w);
+	erase();
+	m = xasprintf("pdwiz needs at least %dx%d; this terminal is %dx%d. "
+	    "Enlarge it, or q to quit.", MIN_W, MIN_H, w, h);
+	wiz_wrap(m, w - 1, 8, &ls);
+	for (i = 0; i < ls.n && (int)i < h; i++)
+		wiz_put((int)i, 0, w, ls.l[i]);
+	wiz_lines_free(&ls);
+	free(m);
+	move(0, 0);
+	refresh();
+}
+
+static void
+draw_header(struct ui *ui, int w)
+{
+	const struct vm_page	*p = vm_page(ui->vm, (size_t)vm_cur_page(ui->vm));
+	char			*l, *r;
+	size_t			 ne, nw, no, i, shown = 0, idx = 0;
+
+	vm_counts(ui->vm, &ne, &nw, &no);
+	for (i = 0; i < vm_npages(ui->vm); i++)
+		if (vm_page_visible(ui->vm, i)) {
+			shown++;
+			if ((int)i == vm_cur_page(ui->vm))
+				idx = shown;
+		}
+	l = xasprintf(" pdwiz  %s%s", vm_path(ui->vm) ? vm_path(ui->vm) :
+	    "new deployment", vm_dirty(ui->vm) ? " [modified]" : "");
+	r = xasprintf("%zu error%s %zu warning%s ", ne, ne == 1 ? "" : "s",
+	    nw, nw == 1 ? "" : "s");
+	attron(A_REVERSE);
+	mvhline(0, 0, ' ', w);
+	wiz_put(0, 0, w, l);
+	if ((int)(strlen(l) + strlen(r) + 2) < w)
+		wiz_put(0, w - (int)strlen(r), (int)strlen(r), r);
+	attroff(A_REVERSE);
+	free(l);
+	free(r);
+	l = xasprintf(" %zu/%zu  %s", idx, shown, p->title);
+	attron(wiz_attr(C_TITLE, A_BOLD));
+	wiz_put(1, 0, w, l);
+	attroff(wiz_attr(C_TITLE, A_BOLD));
+	free(l);
+}
+
+/* A row's value as shown, and its markers (error, unavailable values). */
+static void
+row_text(const struct vm_row *row, struct buf *val, struct buf *mark)
+{
+	const struct vm_choice	*blocked = NULL;
+	size_t			 i;
+
+	if (row->is_bool)
+		buf_printf(val, "[%s] %s", row->on ? "x" : " ", row->value);
+	else if (row->nchoices > 0)
+		buf_printf(val, "<%s>", row->value);
+	else
+		buf_printf(val, "%s", row->value);
+	if (row->error)
+		buf_puts(mark, "!! ERROR ");
+	else if (row->warning)
+		buf_puts(mark, "! warning ");
+	if (row->nblocked == 0)
+		return;
+	if (!row->is_bool) {
+		buf_printf(mark, "%s %zu unavailable", wiz_mark_x,
+		    row->nblocked);
+		return;
+	}
+	for (i = 0; i < row->nchoices; i++)
+		if (row->choices[i].blocker != NULL)
+			blocked = &row->choices[i];
+	if (blocked != NULL)
+		buf_printf(mark, "%s %s unavailable", wiz_mark_x, blocked->text);
+}
+
+static int
+draw_intro(struct ui *ui, int y, int w, int maxlines)
+{
+	const struct vm_page	*p = vm_page(ui->vm, (size_t)vm_cur_page(ui->vm));
+	struct lines		 ls;
+	size_t			 i;
+
+	if (p->intro == NULL || maxlines <= 0)
+		return y;
+	wiz_wrap(p->intro, w - 2, (size_t)maxlines < 4 ? (size_t)maxlines : 4,
+	    &ls);
+	for (i = 0; i < ls.n; i++)
+		wiz_put(y++, 1, w - 2, ls.l[i]);
+	wiz_lines_free(&ls);
+	return y;
+}
+
+static void
+draw_row(const struct vm_row *row, int y, int w, int lw, bool focus)
+{
+	struct buf	 val = { 0 }, mark = { 0 };
+	const char	*note;
+	int		 x, a = 0;
+
+	row_text(row, &val, &mark);
+	/* "(default)" only where there is room for it. */
+	note = w < 100 && strcmp(row->note, "(default)") == 0 ? "" :
+	    row->note;
+	if (focus)
+		attron(A_REVERSE);
+	mvhline(y, 0, ' ', w);
+	wiz_put(y, 0, 2, focus ? ">" : " ");
+	wiz_put(y, 2, lw - 2, row->f->label);
+	x = lw + 1;
+	x += wiz_put(y, x, w - x, val.s ? val.s : "") + 1;
+	if (focus)
+		attroff(A_REVERSE);
+	if (row->forced)
+		a = wiz_attr(C_FORCED, A_DIM);
+	if (note[0] != '\0' && x < w) {
+		attron(a);
+		x += wiz_put(y, x, w - x, note) + 1;
+		attroff(a);
+	}
+	if (mark.s != NULL && x < w) {
+		a = row->error ? wiz_attr(C_ERROR, A_BOLD) :
+		    wiz_attr(C_BLOCKED, A_BOLD);
+		attron(a);
+		wiz_put(y, x, w - x, mark.s);
+		attroff(a);
+	}
+	buf_free(&val);
+	buf_free(&mark);
+}
+
+/* Keep the focused row (cur) within the height rows from ui->top. */
+static void
+scroll_to(struct ui *ui, int cur, int height)
+{
+	if (cur < ui->top)
+		ui->top = cur;
+	if (cur >= ui->top + height)
+		ui->top = cur - height + 1;
+	if (ui->top < 0)
+		ui->top = 0;
+}
+
+/* Draw the fields; *cy, *cx: the cursor position. */
+static void
+draw_fields(struct ui *ui, int y0, int y1, int w, int *cy, int *cx)
+{
+	const struct vm_row	*rows;
+	size_t			 n = vm_rows(ui->vm, &rows), i;
+	int			 cur = vm_cur_row(ui->vm);
+	int			 height = y1 - y0, lw;
+
+	*cy = y0;
+	*cx = 0;
+	if (height <= 0)
+		return;
+	scroll_to(ui, cur, height);
+	lw = w < 90 ? w * 2 / 5 : 36;
+	for (i = (size_t)ui->top; i < n && (int)(i - (size_t)ui->top) < height;
+	    i++) {
+		int	y = y0 + (int)(i - (size_t)ui->top);
+
+		draw_row(&rows[i], y, w, lw, (int)i == cur);
+		if ((int)i == cur)
+			*cy = y;
+	}
+	if (n == 0)
+		wiz_put(y0, 2, w - 2, "(nothing to set here for this deployment)");
+}
+
+static void
+draw_review(struct ui *ui, int y0, int y1, int w, int *cy, int *cx)
+{
+	static const char *const	 sev[] = { "ERROR", "warning",
+		"override", "not checked" };
+	const struct vm_review_item	*it;
+	size_t				 n = vm_review(ui->vm, &it), i;
+	int				 cur = vm_cur_row(ui->vm);
+	int				 height = y1 - y0;
+
+	*cy = y0;
+	*cx = 0;
+	if (n == 0) {
+		wiz_put(y0, 2, w - 2, "No problems: SGLang would accept every "
+		    "server of this deployment.");
+		return;
+	}
+	scroll_to(ui, cur, height);
+	for (i = (size_t)ui->top; i < n && (int)(i - (size_t)ui->top) < height;
+	    i++) {
+		int	 y = y0 + (int)(i - (size_t)ui->top);
+		bool	 focus = (int)i == cur;
+		int	 a = it[i].sev == SEV_ERROR ? wiz_attr(C_ERROR, A_BOLD) :
+		    it[i].sev == SEV_WARNING ? wiz_attr(C_WARN, 0) : 0;
+		char	*l = xasprintf("%-10s %-11s %s %s",
+		    vm_scope_name(it[i].role), sev[it[i].sev],
+		    it[i].page < 0 ? " " : "→", it[i].msg);
+
+		if (focus)
+			a |= A_REVERSE;
+		attron(a);
+		mvhline(y, 0, ' ', w);
+		wiz_put(y, 0, 2, focus ? ">" : " ");
+		wiz_put(y, 2, w - 2, l);
+		attroff(a);
+		free(l);
+		if (focus)
+			*cy = y;
+	}
+}
+
+static void
+draw_preview(struct ui *ui, int y0, int y1, int w)
+{
+	char		*text = vm_preview(ui->vm);
+	const char	*p = text;
+	int		 y = y0;
+
+	mvhline(y0 - 1, 0, ACS_HLINE, w);
+	wiz_put(y0 - 1, 2, w - 4, " preview: launch commands (p hides) ");
+	while (p != NULL && *p != '\0' && y < y1) {
+		const char	*nl = strchr(p, '\n');
+		char		*line = xstrndup(p, nl ? (size_t)(nl - p) :
+		    strlen(p));
+
+		wiz_put(y++, 0, w, line);
+		free(line);
+		p = nl ? nl + 1 : NULL;
+	}
+	free(text);
+}
+
+static void
+draw_keys(int y, int w)
+{
+	char	*k = wiz_footer(w);
+
+	attron(A_REVERSE);
+	mvhline(y, 0, ' ', w);
+	wiz_put(y, 0, w, k);
+	attroff(A_REVERSE);
+	free(k);
+}
+
+/* The status: a message, else the focused field's problem, else a note. */
+static char *
+status_text(struct ui *ui, const struct vm_page *p)
+{
+	const struct vm_row	*row;
+	struct buf		 prob = { 0 };
+
+	if (ui->status_sticky)
+		return xstrdup(ui->status ? ui->status : "");
+	if (p->review)
+		return xstrdup("");
+	row = vm_focused(ui->vm);
+	if (vm_focus_problem(ui->vm, &prob) != NULL) {
+		buf_puts(&prob, "  [f fix, ? why]");
+		return buf_steal(&prob);
+	}
+	buf_free(&prob);
+	if (row != NULL && row->forced)
+		return xasprintf("%s: %s", row->f->label, row->note);
+	if (row != NULL && vm_load_note(ui->vm) != NULL)
+		return xstrdup(vm_load_note(ui->vm));
+	return xstrdup("");
+}
+
+static void
+draw_status(struct ui *ui, const struct vm_page *p, int h, int w)
+{
+	char		*st = status_text(ui, p);
+	struct lines	 ls;
+	size_t		 i;
+	int		 a;
+
+	if (st[0] == '\0') {
+		free(st);
+		return;
+	}
+	a = strstr(st, "unavailable") || strstr(st, "error") ?
+	    wiz_attr(C_ERROR, A_BOLD) : (int)A_BOLD;
+	wiz_wrap(st, w - 1, 2, &ls);
+	/* A long message takes the line above too (over the fields). */
+	attron(a);
+	for (i = 0; i < ls.n; i++) {
+		int	sy = h - 1 - (int)ls.n + (int)i;
+
+		mvhline(sy, 0, ' ', w);
+		wiz_put(sy, 0, w, ls.l[i]);
+	}
+	attroff(a);
+	wiz_lines_free(&ls);
+	free(st);
+}
+
+void
+wiz_draw(struct ui *ui)
+{
+	int			 h, w, y, y1, cy, cx, fh;
+	const struct vm_page	*p;
+
+	getmaxyx(stdscr, h, w);
+	if (w < MIN_W || h < MIN_H) {
+		wiz_draw_too_small();
+		return;
+	}
+	erase();
+	p = vm_page(ui->vm, (size_t)vm_cur_page(ui->vm));
+	draw_header(ui, w);
+	y = draw_intro(ui, 2, w, h >= 20 ? 2 : 1);
+	y++;
+	y1 = h - (h >= 20 ? 3 : 2);
+	fh = y1 - y;
+	if (ui->preview && fh > 6) {
+		int	ph = fh / 2;
+
+		draw_preview(ui, y1 - ph + 1, y1, w);
+		y1 = y1 - ph;
+	}
+	if (p->review)
+		draw_review(ui, y, y1, w, &cy, &cx);
+	else
+		draw_fields(ui, y, y1, w, &cy, &cx);
+	draw_status(ui, p, h, w);
+	draw_keys(h - 1, w);
+	move(cy, cx);
+	refresh();
+}

@@ -1,0 +1,70 @@
+/*
+ * wiz_keys.h - the wizard's keys: one table of (key, action) bindings and
+ * one of actions with their footer text and help. The key handler, the
+ * footer and the key help are all read from these tables, so they cannot
+ * disagree. No curses in this interface (the unit tests use it).
+ */
+#ifndef PDWIZ_TUI_WIZ_KEYS_H
+#define PDWIZ_TUI_WIZ_KEYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum wiz_action {
+	WZ_UP = 0,
+	WZ_DOWN,
+	WZ_TOP,
+	WZ_BOTTOM,
+	WZ_ENTER,
+	WZ_NEXT_PAGE,
+	WZ_PREV_PAGE,
+	WZ_SEARCH,
+	WZ_HELP,
+	WZ_FIX,
+	WZ_UNDO,
+	WZ_REDO,
+	WZ_PREVIEW,
+	WZ_SAVE,
+	WZ_EXPORT,
+	WZ_QUIT,
+	WZ_ESC,
+	WZ_REDRAW,
+	WZ_RESIZE,
+	NWZ
+};
+
+/* One key and what it does. */
+struct wiz_key {
+	int		 code;		/* curses key code */
+	const char	*name;		/* as the key help shows it */
+	enum wiz_action	 act;
+};
+
+/* One action: how the footer and the key help show it. */
+struct wiz_action_info {
+	enum wiz_action	 act;
+	const char	*foot_keys;	/* footer key text; NULL: not in it */
+	const char	*foot_label;	/* footer word after the keys */
+	int		 keep;		/* footer: labels with the lowest keep
+					   are dropped first when narrow */
+	const char	*help;		/* key help; NULL: not listed */
+};
+
+extern const struct wiz_key		wiz_keys[];
+extern const size_t			wiz_nkeys;
+extern const struct wiz_action_info	wiz_actions[NWZ];
+
+/* The action bound to a key code, or -1. */
+int	 wiz_key_action(int code);
+/* The footer for a screen this many columns wide (malloc'd). Every
+ * footer key is always there; labels go, least needed first, when it
+ * does not fit. */
+char	*wiz_footer(int width);
+/* Display width of UTF-8 text whose characters are one column each. */
+size_t	 wiz_text_cols(const char *);
+/* Every key and what it does, one line each (malloc'd). */
+char	*wiz_key_help(void);
+/* Does the key handler (wizard.c) handle this action? */
+bool	 wiz_action_handled(enum wiz_action);
+
+#endif

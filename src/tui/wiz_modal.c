@@ -1,0 +1,598 @@
+/*
+ * wiz_modal.c - the wizard's modal interactions: line prompts, questions,
+ * the text box, choosing a value, search, save, export and quit.
+ */
+#include "tui/wiz.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+volatile sig_atomic_t	wiz_got_signal;
+
+int
+wiz_getkey(void)
+{
+	int	c;
+
+	for (;;) {
+		c = getch();
+		if (wiz_got_signal)
+			return -2;
+		if (c != ERR)
+			return c;
+	}
+}
+
+/* The text of a message buffer ("" when nothing was put in it). */
+static const char *
+text_of(const struct buf *b)
+{
+	return b->s != NULL ? b->s : "";
+}
+
+static bool
+is_enter(int c)
+{
+	return c == '\n' || c == '\r' || c == KEY_ENTER;
+}
+
+static bool
+is_backspace(int c)
+{
+	return c == KEY_BACKSPACE || c == 127 || c == 8;
+}
+
+/* Show text in bold at the status row with the cursor after it. */
+static void
+status_row(const char *text)
+{
+	int	h, w, cols = (int)strlen(text);
+
+	getmaxyx(stdscr, h, w);
+	mvhline(h - 2, 0, ' ', w);
+	attron(A_BOLD);
+	wiz_put(h - 2, 0, w, text);
+	attroff(A_BOLD);
+	move(h - 2, cols < w ? cols : w - 1);
+	refresh();
+}
+
+char *
+wiz_prompt(struct ui *ui, const char *label, const char *init)
+{
+	struct buf	b = { 0 };
+	int		c;
+
+	buf_puts(&b, init ? init : "");
+	for (;;) {
+		char	*line = xasprintf("%s%s", label, b.s ? b.s : "");
+
+		wiz_draw(ui);
+		status_row(line);
+		free(line);
+		c = wiz_getkey();
+		if (c == -2 || c == 27) {
+			buf_free(&b);
+			return NULL;
+		}
+		if (is_enter(c))
+			return b.s ? buf_steal(&b) : xstrdup("");
+		if (is_backspace(c)) {
+			if (b.len > 0)
+				b.s[--b.len] = '\0';
+		} else if (c == 21) {		/* ^U */
+			if (b.s != NULL)
+				b.s[b.len = 0] = '\0';
+		} else if (c >= 32 && c < 256)
+			buf_putc(&b, (char)c);
+	}
+}
+
+int
+wiz_ask(struct ui *ui, const char *q)
+{
+	int	c;
+
+	for (;;) {
+		wiz_draw(ui);
+		status_row(q);
+		c = wiz_getkey();
+		if (c != KEY_RESIZE)
+			return c;
+	}
+}
+
+static void
+textbox_draw(const char *title, const struct lines *ls, int top, int h,
+    int w)
+{
+	size_t	i;
+
+	erase();
+	attron(A_REVERSE);
+	mvhline(0, 0, ' ', w);
+	wiz_put(0, 1, w - 2, title);
+	attroff(A_REVERSE);
+	for (i = 0; (int)i < h - 2 && (size_t)top + i < ls->n; i++)
+		wiz_put((int)i + 1, 2, w - 4, ls->l[(size_t)top + i]);
+	attron(A_REVERSE);
+	mvhline(h - 1, 0, ' ', w);
+	wiz_put(h - 1, 1, w - 2, " ↑↓ PgUp PgDn scroll   q/Esc close");
+	attroff(A_REVERSE);
+	move(1, 2);
+	refresh();
+}
+
+/* Any of q Esc ? Enter closes. */
+void
+wiz_textbox(struct ui *ui, const char *title, const char *text)
+{
+	struct lines	ls;
+	int		top = 0, c, h, w, n;
+
+	(void)ui;
+	for (;;) {
+		getmaxyx(stdscr, h, w);
+		if (w < MIN_W || h < MIN_H) {
+			wiz_draw_too_small();
+			c = wiz_getkey();
+			if (c == -2 || c == 'q')
+				return;
+			continue;
+		}
+		wiz_wrap(text, w - 4, (size_t)-1, &ls);
+		n = (int)ls.n;
+		textbox_draw(title, &ls, top, h, w);
+		wiz_lines_free(&ls);
+		c = wiz_getkey();
+		if (c == -2 || c == 'q' || c == 27 || c == '?' || is_enter(c))
+			return;
+		if ((c == KEY_DOWN || c == 'j') && top + h - 2 < n)
+			top++;
+		else if ((c == KEY_UP || c == 'k') && top > 0)
+			top--;
+		else if (c == KEY_NPAGE || c == ' ')
+			top = top + h - 3 < n ? top + h - 3 : top;
+		else if (c == KEY_PPAGE)
+			top = top > h - 3 ? top - (h - 3) : 0;
+	}
+}
+
+/* The first choice shown in a box of bh rows with cur in view. */
+static int
+choice_first(int cur, int bh)
+{
+	return cur - (bh - 3) < 0 ? 0 : cur - (bh - 3);
+}
+
+/* The box of values at the right, cur highlighted; returns its height. */
+static int
+choice_box(const struct vm_row *row, int cur, int h, int w, int *bx)
+{
+	int	bh = (int)row->nchoices + 2, bw = 40, by = 3, i, first;
+
+	if (bh > h - 4)
+		bh = h - 4;
+	*bx = w - bw - 2 < 2 ? 2 : w - bw - 2;
+	for (i = 0; i < bh; i++)
+		mvhline(by + i, *bx, ' ', bw);
+	attron(A_BOLD);
+	wiz_put(by, *bx + 1, bw - 2, row->f->label);
+	attroff(A_BOLD);
+	first = choice_first(cur, bh);
+	for (i = first; i < (int)row->nchoices && i - first < bh - 2; i++) {
+		const struct vm_choice	*ch = &row->choices[i];
+		int			 a = i == cur ? A_REVERSE : 0;
+		char			*l = xasprintf("%s %s %s%s%s%s",
+		    i == cur ? ">" : " ", ch->current ? "(*)" : "( )",
+		    ch->text, ch->blocker ? "  " : "",
+		    ch->blocker ? wiz_mark_x : "",
+		    ch->blocker ? " unavailable" : "");
+
+		if (ch->blocker != NULL)
+			a |= wiz_attr(C_BLOCKED, A_DIM);
+		attron(a);
+		mvhline(by + 1 + i - first, *bx, ' ', bw);
+		wiz_put(by + 1 + i - first, *bx + 1, bw - 2, l);
+		attroff(a);
+		free(l);
+	}
+	return bh;
+}
+
+/* The message under the box: why the value is refused or unavailable. */
+static void
+choice_message(const char *msg, int h, int w)
+{
+	struct lines	ls;
+	size_t		k;
+
+	mvhline(h - 2, 0, ' ', w);
+	mvhline(h - 3, 0, ' ', w);
+	if (msg[0] == '\0') {
+		wiz_put(h - 2, 0, w, "Enter choose  f fix  Esc back");
+		return;
+	}
+	wiz_wrap(msg, w - 1, 2, &ls);
+	attron(wiz_attr(C_ERROR, A_BOLD));
+	for (k = 0; k < ls.n; k++)
+		wiz_put(h - 1 - (int)ls.n + (int)k, 0, w, ls.l[k]);
+	attroff(wiz_attr(C_ERROR, A_BOLD));
+	wiz_lines_free(&ls);
+}
+
+/* Draw the choice box; false when the screen is too small for it. */
+static bool
+choice_draw(struct ui *ui, const struct vm_row *row, int cur,
+    const char *refused)
+{
+	struct buf	msg = { 0 };
+	int		h, w, bx, bh;
+
+	wiz_draw(ui);
+	getmaxyx(stdscr, h, w);
+	if (w < MIN_W || h < MIN_H)
+		return false;
+	bh = choice_box(row, cur, h, w, &bx);
+	if (refused != NULL)
+		buf_puts(&msg, refused);
+	else
+		vm_choice_problem(ui->vm, cur, &msg);
+	choice_message(text_of(&msg), h, w);
+	buf_free(&msg);
+	move(3 + 1 + cur - choice_first(cur, bh), bx + 1);
+	refresh();
+	return true;
+}
+
+/* Pick one of the focused field's values. */
+static void
+pick_choice(struct ui *ui)
+{
+	const struct vm_row	*row = vm_focused(ui->vm);
+	int			 cur = 0, c, i;
+	struct buf		 msg = { 0 };
+	char			*refused = NULL;
+
+	if (row == NULL || row->nchoices == 0)
+		return;
+	for (i = 0; i < (int)row->nchoices; i++)
+		if (row->choices[i].current)
+			cur = i;
+	for (;;) {
+		row = vm_focused(ui->vm);
+		if (row == NULL || row->nchoices == 0)
+			break;
+		if (cur >= (int)row->nchoices)
+			cur = (int)row->nchoices - 1;
+		if (!choice_draw(ui, row, cur, refused)) {
+			c = wiz_getkey();
+			if (c == -2 || c == 27 || c == 'q')
+				break;
+			continue;
+		}
+		free(refused);
+		refused = NULL;
+		c = wiz_getkey();
+		if (c == -2 || c == 27 || c == 'q')
+			break;
+		if ((c == KEY_DOWN || c == 'j') && cur + 1 < (int)row->nchoices)
+			cur++;
+		else if ((c == KEY_UP || c == 'k') && cur > 0)
+			cur--;
+		else if (c == 'f') {
+			vm_fix_choice(ui->vm, cur, &msg);
+			wiz_set_status(ui, "%s", text_of(&msg));
+			break;
+		} else if (is_enter(c) || c == ' ') {
+			if (vm_set(ui->vm, vm_cur_page(ui->vm), row->field,
+			    row->choices[cur].v, &msg) != 0) {
+				refused = xstrdup(text_of(&msg));
+				continue;
+			}
+			wiz_set_status(ui, "%s", text_of(&msg));
+			break;
+		}
+	}
+	buf_free(&msg);
+	free(refused);
+}
+
+void
+wiz_edit_field(struct ui *ui)
+{
+	const struct vm_row	*row = vm_focused(ui->vm);
+	char			*init, *text, *label;
+	struct buf		 msg = { 0 };
+
+	if (row == NULL)
+		return;
+	if (row->is_bool) {
+		if (vm_toggle(ui->vm, &msg) != 0 ||
+		    strstr(text_of(&msg), "set") != NULL)
+			wiz_set_status(ui, "%s", text_of(&msg));
+		buf_free(&msg);
+		return;
+	}
+	if (row->nchoices > 0) {
+		pick_choice(ui);
+		return;
+	}
+	init = vm_edit_text(ui->vm);
+	label = xasprintf("%s (empty = default): ", row->f->label);
+	text = wiz_prompt(ui, label, init);
+	free(label);
+	free(init);
+	if (text == NULL) {
+		wiz_set_status(ui, "cancelled");
+		return;
+	}
+	vm_set_text(ui->vm, vm_cur_page(ui->vm), row->field, text, &msg);
+	wiz_set_status(ui, "%s", text_of(&msg));
+	buf_free(&msg);
+	free(text);
+}
+
+/* The search box: the query's matches under the title, sel highlighted. */
+static void
+search_draw(struct ui *ui, const char *q, const struct vm_hit *hits,
+    size_t n, int sel)
+{
+	int	h, w, bh;
+	size_t	i;
+	char	*l;
+
+	wiz_draw(ui);
+	getmaxyx(stdscr, h, w);
+	if (w < MIN_W || h < MIN_H)
+		return;
+	bh = (int)n + 1;
+	if (bh > h - 5)
+		bh = h - 5;
+	for (i = 0; (int)i < bh; i++)
+		mvhline(3 + (int)i, 0, ' ', w);
+	attron(A_BOLD);
+	wiz_put(3, 1, w - 2, n ? "matches (Enter jumps):" :
+	    q[0] ? "no match" : "type to search every option");
+	attroff(A_BOLD);
+	for (i = 0; i < n && (int)i + 1 < bh; i++) {
+		l = vm_hit_text(ui->vm, &hits[i]);
+		if ((int)i == sel)
+			attron(A_REVERSE);
+		wiz_put(4 + (int)i, 1, w - 2, l);
+		if ((int)i == sel)
+			attroff(A_REVERSE);
+		free(l);
+	}
+	l = xasprintf("/%s", q);
+	mvhline(h - 2, 0, ' ', w);
+	wiz_put(h - 2, 0, w, l);
+	move(h - 2, (int)strlen(l) < w ? (int)strlen(l) : w - 1);
+	free(l);
+	refresh();
+}
+
+void
+wiz_search(struct ui *ui)
+{
+	struct buf	 q = { 0 };
+	size_t		 n;
+	struct vm_hit	 hits[12];
+	int		 sel = 0, c;
+	char		*l;
+
+	buf_puts(&q, "");
+	for (;;) {
+		n = vm_search(ui->vm, q.s, hits, 12);
+		if (sel >= (int)n)
+			sel = n > 0 ? (int)n - 1 : 0;
+		search_draw(ui, q.s, hits, n, sel);
+		c = wiz_getkey();
+		if (c == -2 || c == 27)
+			break;
+		if (is_enter(c)) {
+			if (n > 0) {
+				vm_goto(ui->vm, hits[sel].page, hits[sel].field);
+				l = vm_hit_text(ui->vm, &hits[sel]);
+				wiz_set_status(ui, "found: %s", l);
+				free(l);
+			}
+			break;
+		}
+		if (c == KEY_DOWN && sel + 1 < (int)n)
+			sel++;
+		else if (c == KEY_UP && sel > 0)
+			sel--;
+		else if (is_backspace(c)) {
+			if (q.len > 0)
+				q.s[--q.len] = '\0';
+			sel = 0;
+		} else if (c >= 32 && c < 256) {
+			buf_putc(&q, (char)c);
+			sel = 0;
+		}
+	}
+	buf_free(&q);
+}
+
+bool
+wiz_save(struct ui *ui)
+{
+	char		*path, *q;
+	struct buf	 msg = { 0 };
+	int		 rc, c;
+
+	path = wiz_prompt(ui, "save deployment to: ", ui->save_path ?
+	    ui->save_path : vm_path(ui->vm) ? vm_path(ui->vm) :
+	    "deployment.yaml");
+	if (path == NULL || *path == '\0') {
+		free(path);
+		wiz_set_status(ui, "not saved");
+		return false;
+	}
+	rc = vm_save(ui->vm, path, false, &msg);
+	if (rc == 1) {
+		q = xasprintf("%s exists. Overwrite it? (y/n) ", path);
+		c = wiz_ask(ui, q);
+		free(q);
+		if (c != 'y' && c != 'Y') {
+			wiz_set_status(ui, "not saved");
+			buf_free(&msg);
+			free(path);
+			return false;
+		}
+		rc = vm_save(ui->vm, path, true, &msg);
+	}
+	wiz_set_status(ui, "%s", text_of(&msg));
+	buf_free(&msg);
+	if (rc == 0) {
+		free(ui->save_path);
+		ui->save_path = path;
+		return true;
+	}
+	free(path);
+	return false;
+}
+
+/* Ask a yes/no question built from fmt and msg. */
+static bool
+confirm(struct ui *ui, const char *fmt, const char *msg)
+{
+	char	*q = xasprintf(fmt, msg);
+	int	 c = wiz_ask(ui, q);
+
+	free(q);
+	return c == 'y' || c == 'Y';
+}
+
+/* Export to path, asking before overwriting or exporting despite errors. */
+static void
+export_to(struct ui *ui, const char *fmt, const char *path)
+{
+	struct buf	msg = { 0 };
+	unsigned	flags = 0;
+	int		rc;
+
+	for (;;) {
+		rc = vm_export(ui->vm, fmt, path, flags, &msg);
+		if (rc == 1) {
+			if (!confirm(ui, "%s. Overwrite? (y/n) ", text_of(&msg)))
+				break;
+			flags |= VM_EXPORT_OVERWRITE;
+			continue;
+		}
+		if (rc == 2) {
+			if (!confirm(ui, "%s: export anyway, marked as failing "
+			    "validation? (y/n) ", text_of(&msg)))
+				break;
+			flags |= VM_EXPORT_FAILING;
+			continue;
+		}
+		wiz_set_status(ui, "%s", text_of(&msg));
+		buf_free(&msg);
+		return;
+	}
+	wiz_set_status(ui, "export cancelled");
+	buf_free(&msg);
+}
+
+void
+wiz_export(struct ui *ui)
+{
+	static const char *const names[] = { "shell script", "runbook",
+		"per-role --config YAML", "Kubernetes manifests" };
+	char		*q, *path;
+	const char	*fmt;
+	int		 c;
+
+	c = wiz_ask(ui, "export: 1 shell script  2 runbook  3 per-role config  "
+	    "4 k8s  (Esc cancels) ");
+	if (c < '1' || c > '4') {
+		wiz_set_status(ui, "export cancelled");
+		return;
+	}
+	fmt = vm_export_format((size_t)(c - '1'));
+	q = xasprintf("export %s to: ", names[c - '1']);
+	path = wiz_prompt(ui, q, vm_export_default_path(fmt));
+	free(q);
+	if (path == NULL || *path == '\0') {
+		free(path);
+		wiz_set_status(ui, "export cancelled");
+		return;
+	}
+	export_to(ui, fmt, path);
+	free(path);
+}
+
+/* Show the unsaved changes and the question; returns the answer. */
+static int
+quit_ask(const char *text)
+{
+	struct lines	ls;
+	size_t		i;
+	int		c, h, w;
+
+	for (;;) {
+		getmaxyx(stdscr, h, w);
+		erase();
+		wiz_wrap(text, w - 4, (size_t)-1, &ls);
+		attron(A_REVERSE);
+		mvhline(0, 0, ' ', w);
+		wiz_put(0, 1, w - 2, "Quit pdwiz");
+		attroff(A_REVERSE);
+		for (i = 0; i < ls.n && (int)i < h - 2; i++)
+			wiz_put((int)i + 1, 2, w - 4, ls.l[i]);
+		move(h - 1 > (int)ls.n + 1 ? (int)ls.n + 1 : h - 1, 2);
+		wiz_lines_free(&ls);
+		refresh();
+		c = wiz_getkey();
+		if (c != KEY_RESIZE)
+			return c;
+	}
+}
+
+void
+wiz_quit(struct ui *ui)
+{
+	char	*ch, *text;
+	int	 c;
+
+	if (!vm_dirty(ui->vm)) {
+		ui->quit = true;
+		return;
+	}
+	ch = vm_changes(ui->vm);
+	text = xasprintf("Unsaved changes:\n\n%s\nSave them? y = save, "
+	    "n = quit without saving, c or Esc = keep editing", ch);
+	free(ch);
+	c = quit_ask(text);
+	free(text);
+	if (c == 'n' || c == 'N' || c == -2)
+		ui->quit = true;
+	else if (c == 'y' || c == 'Y') {
+		if (wiz_save(ui))
+			ui->quit = true;
+	} else
+		wiz_set_status(ui, "quit cancelled");
+}
+
+void
+wiz_review_enter(struct ui *ui)
+{
+	const struct vm_review_item	*it;
+	size_t				 n = vm_review(ui->vm, &it);
+	int				 cur = vm_cur_row(ui->vm);
+
+	if (cur < 0 || (size_t)cur >= n)
+		return;
+	if (it[cur].page < 0) {
+		wiz_set_status(ui, "no field for this: %s", it[cur].id);
+		return;
+	}
+	vm_goto(ui->vm, it[cur].page, it[cur].field);
+	wiz_set_status(ui, "%s", it[cur].msg);
+}
