@@ -33,6 +33,21 @@ vmi_is_pd(const struct vm *vm)
 	return !vm->dep.role[ROLE_SINGLE].enabled;
 }
 
+enum vm_scope
+vmi_role_scope(enum role r)
+{
+	switch (r) {
+	case ROLE_PREFILL:
+		return SC_PREFILL;
+	case ROLE_DECODE:
+		return SC_DECODE;
+	case ROLE_ROUTER:
+		return SC_ROUTER;
+	default:
+		return SC_SINGLE;
+	}
+}
+
 enum role
 vmi_scope_role(enum vm_scope s)
 {

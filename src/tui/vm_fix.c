@@ -131,7 +131,7 @@ vmi_fix_touches(const struct catalog *cat, const struct fix *fx, int opt)
 	size_t	i;
 
 	for (i = 0; i < fx->n; i++)
-		if ((size_t)fx->opt[i] % cat->nopts == (size_t)opt)
+		if (slot_opt(cat->nopts, fx->opt[i]) == opt)
 			return true;
 	return false;
 }
@@ -180,14 +180,13 @@ vm_fix_choice(struct vm *vm, int choice, struct buf *msg)
 	t.what = xasprintf("fix: %s", fx->label);
 	for (i = 0; i < fx->n; i++) {
 		size_t		 nopts = vm->cat->nopts;
-		int		 o = (int)((size_t)fx->opt[i] % nopts);
-		size_t		 role = (size_t)fx->opt[i] / nopts;
+		int		 o = slot_opt(nopts, fx->opt[i]);
+		int		 role = slot_role(nopts, fx->opt[i]);
 		enum vm_scope	 s;
 		char		*text;
 
-		if (r->deploy && role > 0)
-			s = role == 1 ? SC_PREFILL : role == 2 ? SC_DECODE :
-			    SC_ROUTER;
+		if (r->deploy && role >= 0)
+			s = vmi_role_scope((enum role)role);
 		else
 			s = fix_scope(vm, o, fscope, in);
 		text = fx->val[i].t == V_NULL ? NULL :

@@ -23,7 +23,7 @@ static void
 term_cb(void *arg, int slot)
 {
 	struct termctx		*tc = arg;
-	size_t			 o = (size_t)slot % tc->cat->nopts, i;
+	size_t			 o = (size_t)slot_opt(tc->cat->nopts, slot), i;
 	struct buf		 v = { 0 };
 
 	for (i = 0; i < tc->nseen; i++)
@@ -31,7 +31,7 @@ term_cb(void *arg, int slot)
 			return;
 	if (tc->nseen < 16)
 		tc->seen[tc->nseen++] = (int)o;
-	if ((size_t)slot / tc->cat->nopts != 0)
+	if (!slot_is_self(tc->cat->nopts, slot))
 		return;
 	if (tc->cfg->s[o].v.t == V_UNKNOWN)
 		buf_puts(&v, "unknown");

@@ -85,6 +85,8 @@ extern const char *const vmi_df_names[NDF];
 /* Scopes and roles (vm_cells.c). */
 bool		 vmi_is_pd(const struct vm *);
 enum role	 vmi_scope_role(enum vm_scope);
+/* The page of a role (SC_SINGLE for one outside PD). */
+enum vm_scope	 vmi_role_scope(enum role);
 bool		 vmi_scope_active(const struct vm *, enum vm_scope);
 /* The server roles a cell of this scope reaches. */
 size_t		 vmi_scope_servers(const struct vm *, enum vm_scope,

@@ -57,7 +57,7 @@ review_add(struct vm *vm, enum vm_scope role, const struct diag *d)
 	struct vm_review_item	*it;
 	size_t			 i;
 	int			 opt = d->opt < 0 ? -1 :
-	    (int)((size_t)d->opt % vm->cat->nopts);
+	    slot_opt(vm->cat->nopts, d->opt);
 
 	for (i = 0; i < vm->nreview; i++)
 		if (vm->review[i].role == role && vm->review[i].id == d->id &&

@@ -230,8 +230,8 @@ row_diags(struct vm *vm, struct vm_row *row)
 	for (i = 0; i < vm->cross.n; i++) {
 		const struct diag	*d = &vm->cross.d[i];
 
-		if (d->opt >= 0 && (size_t)d->opt % vm->cat->nopts ==
-		    (size_t)(VM_IS_DKEY(row->f->key) ? -1 : row->f->key) &&
+		if (d->opt >= 0 && slot_opt(vm->cat->nopts, d->opt) ==
+		    (VM_IS_DKEY(row->f->key) ? -1 : row->f->key) &&
 		    d->sev == SEV_ERROR)
 			row->error = true;
 	}

@@ -14,10 +14,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
 #include "core/util.h"
 #include "tui/vm.h"
 #include "tui/wiz.h"
+
+/* Exit status as pdwiz(1) gives it: the wizard ends 0, or 2 when it
+ * cannot start. */
+#define EXIT_OK		0
+#define EXIT_USAGE	2
 
 int	wizard_main(int, char **);
 
@@ -208,6 +212,7 @@ wizard_main(int argc, char **argv)
 	struct catalog	*cat;
 	struct vm	*vm;
 	const char	*file, *script;
+	char		 err[2048];
 	int		 rc;
 
 	if ((rc = parse_args(argc, argv, &file, &script)) != 0)
@@ -215,8 +220,10 @@ wizard_main(int argc, char **argv)
 	setlocale(LC_ALL, "");
 	if (strcmp(nl_langinfo(CODESET), "UTF-8") == 0)
 		mark_x = "✗";
-	if ((cat = cli_load_catalog()) == NULL)
+	if ((cat = catalog_open_default(err, sizeof err)) == NULL) {
+		fprintf(stderr, "pdwiz: %s\n", err);
 		return EXIT_USAGE;
+	}
 	if ((vm = load(cat, file, script)) == NULL) {
 		catalog_free(cat);
 		return EXIT_USAGE;
