@@ -88,126 +88,130 @@ lex_fail(struct lexer *l, size_t off, const char *fmt, const char *arg)
 	snprintf(l->err, l->errlen, fmt, arg);
 }
 
+/* A number at p: digits, '.', exponent, '_' separators as Python has. */
 static void
-lex_next(struct lexer *l)
+lex_number(struct lexer *l, size_t p)
 {
 	const char	*s = l->s;
-	size_t		 p = l->pos;
+	size_t		 q = p, i, n = 0;
+	bool		 isf = false;
+	char		 buf[64], *end;
 
-	while (s[p] == ' ' || s[p] == '\t' || s[p] == '\n' || s[p] == '\r')
-		p++;
-	l->tpos = p;
-	l->text[0] = '\0';
-	if (s[p] == '\0') {
-		l->t = T_EOF;
-		l->pos = p;
+	while (isdigit((unsigned char)s[q]) || s[q] == '.' || s[q] == 'e' ||
+	    s[q] == 'E' || s[q] == '_' || ((s[q] == '+' || s[q] == '-') &&
+	    q > p && (s[q - 1] == 'e' || s[q - 1] == 'E'))) {
+		if (s[q] == '.' || s[q] == 'e' || s[q] == 'E')
+			isf = true;
+		q++;
+	}
+	if (q - p >= sizeof buf) {
+		lex_fail(l, p, "number too long%s", "");
+		l->t = T_ERR;
 		return;
 	}
-	if (isdigit((unsigned char)s[p]) ||
-	    (s[p] == '.' && isdigit((unsigned char)s[p + 1]))) {
-		size_t	q = p;
-		bool	isf = false;
-		char	buf[64];
+	for (i = p; i < q; i++)
+		if (s[i] != '_')
+			buf[n++] = s[i];
+	buf[n] = '\0';
+	errno = 0;
+	if (isf)
+		l->num = val_float(strtod(buf, &end));
+	else
+		l->num = val_int(strtoll(buf, &end, 10));
+	if (*end != '\0' || errno != 0) {
+		lex_fail(l, p, "bad number '%s'", buf);
+		l->t = T_ERR;
+		return;
+	}
+	l->t = T_NUM;
+	l->pos = q;
+}
 
-		while (isdigit((unsigned char)s[q]) || s[q] == '.' ||
-		    s[q] == 'e' || s[q] == 'E' || s[q] == '_' ||
-		    ((s[q] == '+' || s[q] == '-') && q > p &&
-		    (s[q - 1] == 'e' || s[q - 1] == 'E'))) {
-			if (s[q] == '.' || s[q] == 'e' || s[q] == 'E')
-				isf = true;
-			q++;
-		}
-		if (q - p >= sizeof buf) {
-			lex_fail(l, p, "number too long%s", "");
+/* A quoted string at p ('...' or "..."; a backslash keeps the next byte). */
+static void
+lex_string(struct lexer *l, size_t p)
+{
+	const char	*s = l->s;
+	char		 q = s[p];
+	size_t		 n = 0, i = p + 1;
+
+	while (s[i] != q) {
+		if (s[i] == '\0') {
+			lex_fail(l, p, "unterminated string%s", "");
 			l->t = T_ERR;
 			return;
 		}
-		{
-			size_t	i, n = 0;
-			char	*end;
-
-			for (i = p; i < q; i++)
-				if (s[i] != '_')
-					buf[n++] = s[i];
-			buf[n] = '\0';
-			errno = 0;
-			if (isf)
-				l->num = val_float(strtod(buf, &end));
-			else
-				l->num = val_int(strtoll(buf, &end, 10));
-			if (*end != '\0' || errno != 0) {
-				lex_fail(l, p, "bad number '%s'", buf);
-				l->t = T_ERR;
-				return;
-			}
-		}
-		l->t = T_NUM;
-		l->pos = q;
-		return;
-	}
-	if (s[p] == '\'' || s[p] == '"') {
-		char	q = s[p];
-		size_t	n = 0, i = p + 1;
-
-		while (s[i] != q) {
-			if (s[i] == '\0') {
-				lex_fail(l, p, "unterminated string%s", "");
-				l->t = T_ERR;
-				return;
-			}
-			if (s[i] == '\\' && s[i + 1] != '\0')
-				i++;
-			if (n + 1 >= sizeof l->text) {
-				lex_fail(l, p, "string literal too long%s", "");
-				l->t = T_ERR;
-				return;
-			}
-			l->text[n++] = s[i++];
-		}
-		l->text[n] = '\0';
-		l->t = T_STRLIT;
-		l->pos = i + 1;
-		return;
-	}
-	if (isalpha((unsigned char)s[p]) || s[p] == '_') {
-		size_t	q = p, n;
-
-		while (isalnum((unsigned char)s[q]) || s[q] == '_' ||
-		    (s[q] == '.' && (isalpha((unsigned char)s[q + 1]) ||
-		    s[q + 1] == '_')))
-			q++;
-		n = q - p;
-		if (n >= sizeof l->text) {
-			lex_fail(l, p, "name too long%s", "");
+		if (s[i] == '\\' && s[i + 1] != '\0')
+			i++;
+		if (n + 1 >= sizeof l->text) {
+			lex_fail(l, p, "string literal too long%s", "");
 			l->t = T_ERR;
 			return;
 		}
-		memcpy(l->text, s + p, n);
-		l->text[n] = '\0';
-		l->t = T_IDENT;
-		l->pos = q;
+		l->text[n++] = s[i++];
+	}
+	l->text[n] = '\0';
+	l->t = T_STRLIT;
+	l->pos = i + 1;
+}
+
+/* A name at p: letters, digits, '_', and dots between parts. */
+static void
+lex_ident(struct lexer *l, size_t p)
+{
+	const char	*s = l->s;
+	size_t		 q = p, n;
+
+	while (isalnum((unsigned char)s[q]) || s[q] == '_' || (s[q] == '.' &&
+	    (isalpha((unsigned char)s[q + 1]) || s[q + 1] == '_')))
+		q++;
+	n = q - p;
+	if (n >= sizeof l->text) {
+		lex_fail(l, p, "name too long%s", "");
+		l->t = T_ERR;
 		return;
 	}
+	memcpy(l->text, s + p, n);
+	l->text[n] = '\0';
+	l->t = T_IDENT;
+	l->pos = q;
+}
+
+/* A comparison at p: ==, !=, <, <=, >, >=. */
+static void
+lex_compare(struct lexer *l, size_t p)
+{
+	const char	*s = l->s;
+
+	l->t = T_OP;
+	l->text[0] = s[p];
+	l->text[1] = '\0';
+	if (s[p + 1] == '=') {
+		l->text[1] = '=';
+		l->text[2] = '\0';
+		l->pos++;
+	} else if (s[p] == '=' || s[p] == '!') {
+		lex_fail(l, p, "expected '==' or '!='%s", "");
+		l->t = T_ERR;
+	}
+}
+
+/* Punctuation and operators at p. */
+static void
+lex_punct(struct lexer *l, size_t p)
+{
+	const char	*s = l->s;
+	static const char	 single[] = "()[],}";
+	static const enum tok	 stok[] = { T_LP, T_RP, T_LB, T_RB, T_COMMA,
+	    T_STOP };
+	const char		*at = strchr(single, s[p]);
+
 	l->pos = p + 1;
+	if (at != NULL && *at != '\0') {
+		l->t = stok[at - single];
+		return;
+	}
 	switch (s[p]) {
-	case '(':
-		l->t = T_LP;
-		return;
-	case ')':
-		l->t = T_RP;
-		return;
-	case '[':
-		l->t = T_LB;
-		return;
-	case ']':
-		l->t = T_RB;
-		return;
-	case ',':
-		l->t = T_COMMA;
-		return;
-	case '}':
-		l->t = T_STOP;
-		return;
 	case '!':
 		if (s[p + 1] != '=') {
 			l->t = T_STOP;
@@ -217,17 +221,7 @@ lex_next(struct lexer *l)
 	case '=':
 	case '<':
 	case '>':
-		l->t = T_OP;
-		l->text[0] = s[p];
-		l->text[1] = '\0';
-		if (s[p + 1] == '=') {
-			l->text[1] = '=';
-			l->text[2] = '\0';
-			l->pos++;
-		} else if (s[p] == '=' || s[p] == '!') {
-			lex_fail(l, p, "expected '==' or '!='%s", "");
-			l->t = T_ERR;
-		}
+		lex_compare(l, p);
 		return;
 	case '/':
 		l->t = T_OP;
@@ -251,6 +245,30 @@ lex_next(struct lexer *l)
 		return;
 	}
 	}
+}
+
+static void
+lex_next(struct lexer *l)
+{
+	const char	*s = l->s;
+	size_t		 p = l->pos;
+
+	while (s[p] == ' ' || s[p] == '\t' || s[p] == '\n' || s[p] == '\r')
+		p++;
+	l->tpos = p;
+	l->text[0] = '\0';
+	if (s[p] == '\0') {
+		l->t = T_EOF;
+		l->pos = p;
+	} else if (isdigit((unsigned char)s[p]) ||
+	    (s[p] == '.' && isdigit((unsigned char)s[p + 1])))
+		lex_number(l, p);
+	else if (s[p] == '\'' || s[p] == '"')
+		lex_string(l, p);
+	else if (isalpha((unsigned char)s[p]) || s[p] == '_')
+		lex_ident(l, p);
+	else
+		lex_punct(l, p);
 }
 
 /* ---- parser ---- */
@@ -281,6 +299,100 @@ is_word(struct lexer *l, const char *w)
 	return l->t == T_IDENT && strcmp(l->text, w) == 0;
 }
 
+/* Items up to closer (']' or ')'), comma-separated, as kids of e. */
+static int
+p_items(struct lexer *l, struct expr *e, enum tok closer, const char *want)
+{
+	while (l->t != closer) {
+		struct expr	*item = p_or(l);
+
+		if (l->failed) {
+			expr_free(item);
+			return -1;
+		}
+		kid(e, item);
+		if (l->t == T_COMMA)
+			lex_next(l);
+		else if (l->t != closer) {
+			lex_fail(l, l->tpos, "expected %s", want);
+			return -1;
+		}
+	}
+	lex_next(l);
+	return 0;
+}
+
+static struct expr *
+lit(struct lexer *l, struct value v)
+{
+	struct expr	*e = node(E_LIT, 0);
+
+	e->v = v;
+	lex_next(l);
+	return e;
+}
+
+/* name(args...), the '(' current; npos where the name started. */
+static struct expr *
+p_call(struct lexer *l, const char *name, size_t npos)
+{
+	struct expr	*e;
+	size_t		 i;
+
+	for (i = 0; i < sizeof fns / sizeof fns[0]; i++)
+		if (strcmp(fns[i].name, name) == 0)
+			break;
+	if (i == sizeof fns / sizeof fns[0]) {
+		lex_fail(l, npos, "unknown function '%s'", name);
+		return NULL;
+	}
+	e = node(E_CALL, (int)i);
+	lex_next(l);
+	if (p_items(l, e, T_RP, "',' or ')'") != 0) {
+		expr_free(e);
+		return NULL;
+	}
+	if ((int)e->nkids != fns[i].nargs) {
+		lex_fail(l, npos, "wrong number of arguments to %s()", name);
+		expr_free(e);
+		return NULL;
+	}
+	if (i == FN_IS_SET && e->kids[0]->k != E_NAME) {
+		lex_fail(l, npos, "is_set() takes an option name%s", "");
+		expr_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+/* A constant word, a call or an option name. */
+static struct expr *
+p_ident(struct lexer *l)
+{
+	struct expr	*e;
+	char		 name[256];
+	size_t		 npos = l->tpos;
+
+	if (is_word(l, "true") || is_word(l, "True"))
+		return lit(l, val_bool(true));
+	if (is_word(l, "false") || is_word(l, "False"))
+		return lit(l, val_bool(false));
+	if (is_word(l, "null") || is_word(l, "None"))
+		return lit(l, VAL_NULL);
+	snprintf(name, sizeof name, "%s", l->text);
+	lex_next(l);
+	if (l->t == T_LP)
+		return p_call(l, name, npos);
+	e = node(E_NAME, 0);
+	e->slot = l->resolve(l->rctx, name);
+	if (e->slot < 0) {
+		lex_fail(l, npos, "unknown name '%s'", name);
+		expr_free(e);
+		return NULL;
+	}
+	return e;
+}
+
 static struct expr *
 p_atom(struct lexer *l)
 {
@@ -290,15 +402,9 @@ p_atom(struct lexer *l)
 		return NULL;
 	switch (l->t) {
 	case T_NUM:
-		e = node(E_LIT, 0);
-		e->v = l->num;
-		lex_next(l);
-		return e;
+		return lit(l, l->num);
 	case T_STRLIT:
-		e = node(E_LIT, 0);
-		e->v = val_str(l->text);
-		lex_next(l);
-		return e;
+		return lit(l, val_str(l->text));
 	case T_LP:
 		lex_next(l);
 		e = p_or(l);
@@ -316,113 +422,23 @@ p_atom(struct lexer *l)
 	case T_LB:
 		e = node(E_LIST, 0);
 		lex_next(l);
-		while (l->t != T_RB) {
-			struct expr	*item = p_or(l);
-
-			if (l->failed) {
-				expr_free(item);
-				expr_free(e);
-				return NULL;
-			}
-			kid(e, item);
-			if (l->t == T_COMMA)
-				lex_next(l);
-			else if (l->t != T_RB) {
-				lex_fail(l, l->tpos, "expected ',' or ']'%s",
-				    "");
-				expr_free(e);
-				return NULL;
-			}
-		}
-		lex_next(l);
-		return e;
-	case T_IDENT: {
-		char	name[256];
-		size_t	npos = l->tpos, i;
-
-		if (is_word(l, "true") || is_word(l, "True")) {
-			e = node(E_LIT, 0);
-			e->v = val_bool(true);
-			lex_next(l);
-			return e;
-		}
-		if (is_word(l, "false") || is_word(l, "False")) {
-			e = node(E_LIT, 0);
-			e->v = val_bool(false);
-			lex_next(l);
-			return e;
-		}
-		if (is_word(l, "null") || is_word(l, "None")) {
-			e = node(E_LIT, 0);
-			e->v = VAL_NULL;
-			lex_next(l);
-			return e;
-		}
-		snprintf(name, sizeof name, "%s", l->text);
-		lex_next(l);
-		if (l->t == T_LP) {
-			for (i = 0; i < sizeof fns / sizeof fns[0]; i++)
-				if (strcmp(fns[i].name, name) == 0)
-					break;
-			if (i == sizeof fns / sizeof fns[0]) {
-				lex_fail(l, npos, "unknown function '%s'", name);
-				return NULL;
-			}
-			e = node(E_CALL, (int)i);
-			lex_next(l);
-			while (l->t != T_RP) {
-				struct expr	*a = p_or(l);
-
-				if (l->failed) {
-					expr_free(a);
-					expr_free(e);
-					return NULL;
-				}
-				kid(e, a);
-				if (l->t == T_COMMA)
-					lex_next(l);
-				else if (l->t != T_RP) {
-					lex_fail(l, l->tpos,
-					    "expected ',' or ')'%s", "");
-					expr_free(e);
-					return NULL;
-				}
-			}
-			lex_next(l);
-			if ((int)e->nkids != fns[i].nargs) {
-				lex_fail(l, npos,
-				    "wrong number of arguments to %s()", name);
-				expr_free(e);
-				return NULL;
-			}
-			if (i == FN_IS_SET && e->kids[0]->k != E_NAME) {
-				lex_fail(l, npos, "is_set() takes an option name%s",
-				    "");
-				expr_free(e);
-				return NULL;
-			}
-			return e;
-		}
-		e = node(E_NAME, 0);
-		e->slot = l->resolve(l->rctx, name);
-		if (e->slot < 0) {
-			lex_fail(l, npos, "unknown name '%s'", name);
+		if (p_items(l, e, T_RB, "',' or ']'") != 0) {
 			expr_free(e);
 			return NULL;
 		}
 		return e;
-	}
+	case T_IDENT:
+		return p_ident(l);
 	case T_EOF:
 		lex_fail(l, l->tpos, "unexpected end of expression%s", "");
 		return NULL;
-	default:
-		{
-			char	c[2] = { l->s[l->tpos], '\0' };
+	default: {
+		char	c[2] = { l->s[l->tpos], '\0' };
 
-			lex_fail(l, l->tpos, "unexpected '%s'",
-			    l->text[0] ? l->text : c);
-		}
+		lex_fail(l, l->tpos, "unexpected '%s'", l->text[0] ? l->text :
+		    c);
 		return NULL;
+	}
 	}
 }
 
