@@ -329,82 +329,50 @@ static const char *const option_keys[] = { "name", "kind", "flag", "aliases",
 	"type", "default", "choices", "help", "config", "deprecated",
 	"modelled", "label", "hint", "note", NULL };
 
+/* An option's kind and type from their names; -1 on an unknown one. */
 static int
-load_option(struct loadctx *lc, const struct ynode *n)
+kind_type(struct loadctx *lc, const struct ynode *n, const char *kind,
+    const char *type, struct option *o)
 {
-	struct catalog	*cat = lc->cat;
-	struct option	 o = { 0 };
-	const char	*kind, *type;
-	int		 rc = 0;
-	size_t		 i;
+	static const char *const kinds[] = { "flag", "env", "fact", "deploy" };
+	static const enum okind	 kindv[] = { OK_FLAG, OK_ENV, OK_FACT,
+	    OK_DEPLOY };
+	static const char *const types[] = { "bool", "boolopt", "int",
+	    "float", "str", "list" };
+	static const enum otype	 typev[] = { T_BOOL, T_BOOLOPT, T_INT,
+	    T_FLOAT, T_STR, T_LIST };
+	size_t			 i;
 
-	if (ynode_check_keys(n, option_keys, lc->file, lc->err, lc->errlen))
-		return -1;
-	o.line = n->line;
-	o.name = opt_str(lc, n, "name", true, &rc);
-	kind = opt_str(lc, n, "kind", true, &rc);
-	type = opt_str(lc, n, "type", true, &rc);
-	o.flag = opt_str(lc, n, "flag", false, &rc);
-	o.help = opt_str(lc, n, "help", false, &rc);
-	o.note = opt_str(lc, n, "note", false, &rc);
-	o.deprecated = opt_str(lc, n, "deprecated", false, &rc);
-	o.label = opt_str(lc, n, "label", false, &rc);
-	o.hint = opt_str(lc, n, "hint", false, &rc);
-	if (rc != 0)
-		return -1;
-	if (strcmp(kind, "flag") == 0)
-		o.kind = OK_FLAG;
-	else if (strcmp(kind, "env") == 0)
-		o.kind = OK_ENV;
-	else if (strcmp(kind, "fact") == 0)
-		o.kind = OK_FACT;
-	else if (strcmp(kind, "deploy") == 0)
-		o.kind = OK_DEPLOY;
-	else {
+	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (strcmp(kind, kinds[i]) == 0)
+			break;
+	if (i == sizeof kinds / sizeof kinds[0]) {
 		ynode_err(lc->err, lc->errlen, lc->file, ynode_get(n, "kind"),
 		    "kind must be flag, env, fact or deploy, not '%s'", kind);
 		return -1;
 	}
-	if (strcmp(type, "bool") == 0)
-		o.type = T_BOOL;
-	else if (strcmp(type, "boolopt") == 0)
-		o.type = T_BOOLOPT;
-	else if (strcmp(type, "int") == 0)
-		o.type = T_INT;
-	else if (strcmp(type, "float") == 0)
-		o.type = T_FLOAT;
-	else if (strcmp(type, "str") == 0)
-		o.type = T_STR;
-	else if (strcmp(type, "list") == 0)
-		o.type = T_LIST;
-	else {
+	o->kind = kindv[i];
+	for (i = 0; i < sizeof types / sizeof types[0]; i++)
+		if (strcmp(type, types[i]) == 0)
+			break;
+	if (i == sizeof types / sizeof types[0]) {
 		ynode_err(lc->err, lc->errlen, lc->file, ynode_get(n, "type"),
 		    "type must be bool, boolopt, int, float, str or list, "
 		    "not '%s'", type);
 		return -1;
 	}
-	if (o.kind == OK_FLAG && o.flag == NULL) {
-		ynode_err(lc->err, lc->errlen, lc->file, n,
-		    "option '%s' of kind flag needs 'flag'", o.name);
-		return -1;
-	}
-	o.aliases = str_list(lc, ynode_get(n, "aliases"), &o.naliases, &rc);
-	o.choices = str_list(lc, ynode_get(n, "choices"), &o.nchoices, &rc);
-	o.config_ok = o.kind == OK_FLAG;
-	o.modelled = true;
-	if (rc != 0 || yaml_bool(lc, ynode_get(n, "config"), &o.config_ok) ||
-	    yaml_bool(lc, ynode_get(n, "modelled"), &o.modelled))
-		goto fail;
-	if (o.naliases >= 63) {
-		ynode_err(lc->err, lc->errlen, lc->file, n, "too many aliases");
-		goto fail;
-	}
-	if (o.kind == OK_FACT && ynode_get(n, "default") == NULL)
-		o.def = VAL_UNKNOWN;
-	else if (yaml_value(lc, &o, ynode_get(n, "default"), &o.def) != 0)
-		goto fail;
-	if (o.type == T_BOOL && o.def.t == V_NULL && o.kind == OK_FLAG)
-		o.def = val_bool(false);
+	o->type = typev[i];
+	return 0;
+}
+
+/* Add a read option to the catalog and its name and flag tables. */
+static int
+add_option(struct loadctx *lc, const struct ynode *n, const struct option *op)
+{
+	struct catalog	*cat = lc->cat;
+	struct option	 o = *op;
+	size_t		 i;
+
 	cat->opts = xreallocarray(cat->opts, cat->nopts + 1, sizeof *cat->opts);
 	cat->opts[cat->nopts] = o;
 	hreserve(&cat->hash, &cat->hcap, cat->nopts + 1, name_of, cat);
@@ -441,6 +409,54 @@ load_option(struct loadctx *lc, const struct ynode *n)
 fail_added:
 	cat->nopts++;	/* so catalog_free releases its arrays */
 	return -1;
+}
+
+static int
+load_option(struct loadctx *lc, const struct ynode *n)
+{
+	struct option	 o = { 0 };
+	const char	*kind, *type;
+	int		 rc = 0;
+
+	if (ynode_check_keys(n, option_keys, lc->file, lc->err, lc->errlen))
+		return -1;
+	o.line = n->line;
+	o.name = opt_str(lc, n, "name", true, &rc);
+	kind = opt_str(lc, n, "kind", true, &rc);
+	type = opt_str(lc, n, "type", true, &rc);
+	o.flag = opt_str(lc, n, "flag", false, &rc);
+	o.help = opt_str(lc, n, "help", false, &rc);
+	o.note = opt_str(lc, n, "note", false, &rc);
+	o.deprecated = opt_str(lc, n, "deprecated", false, &rc);
+	o.label = opt_str(lc, n, "label", false, &rc);
+	o.hint = opt_str(lc, n, "hint", false, &rc);
+	if (rc != 0)
+		return -1;
+	if (kind_type(lc, n, kind, type, &o) != 0)
+		return -1;
+	if (o.kind == OK_FLAG && o.flag == NULL) {
+		ynode_err(lc->err, lc->errlen, lc->file, n,
+		    "option '%s' of kind flag needs 'flag'", o.name);
+		return -1;
+	}
+	o.aliases = str_list(lc, ynode_get(n, "aliases"), &o.naliases, &rc);
+	o.choices = str_list(lc, ynode_get(n, "choices"), &o.nchoices, &rc);
+	o.config_ok = o.kind == OK_FLAG;
+	o.modelled = true;
+	if (rc != 0 || yaml_bool(lc, ynode_get(n, "config"), &o.config_ok) ||
+	    yaml_bool(lc, ynode_get(n, "modelled"), &o.modelled))
+		goto fail;
+	if (o.naliases >= 63) {
+		ynode_err(lc->err, lc->errlen, lc->file, n, "too many aliases");
+		goto fail;
+	}
+	if (o.kind == OK_FACT && ynode_get(n, "default") == NULL)
+		o.def = VAL_UNKNOWN;
+	else if (yaml_value(lc, &o, ynode_get(n, "default"), &o.def) != 0)
+		goto fail;
+	if (o.type == T_BOOL && o.def.t == V_NULL && o.kind == OK_FLAG)
+		o.def = val_bool(false);
+	return add_option(lc, n, &o);
 fail:
 	free(o.aliases);
 	free(o.choices);
