@@ -424,62 +424,41 @@ pool_tokens(const struct fit_model *m, const struct fit_params *p,
 	known(&r->swa_tokens, floor(floor(full * ratio) / page) * page);
 }
 
-enum fit_verdict
-fit_estimate(const struct fit_model *m, const struct fit_gpu *g,
-    const struct fit_params *pin, struct fit_result *r)
+/* The accelerator's side: capacity, free memory, the static fraction. */
+static void
+estimate_gpu(const struct fit_gpu *g, const struct fit_params *p,
+    struct fit_result *r)
 {
-	struct fit_params	 p = *pin;
-	double			 rest;
-	int			 world;
-
-	memset(r, 0, sizeof *r);
-	if (p.tp < 1)
-		p.tp = 1;
-	if (p.pp < 1)
-		p.pp = 1;
-	if (p.ep < 1)
-		p.ep = 1;
-	if (p.dp < 1)
-		p.dp = 1;
-	if (p.page_size < 1)
-		p.page_size = 1;
-	world = p.tp * p.pp;
-
-	/* the accelerator */
 	if (g == NULL) {
 		unknown(&r->capacity, "unknown: accelerator");
 		unknown(&r->free_before, "unknown: accelerator");
-	} else {
+	} else
 		known(&r->capacity, gpu_capacity(g));
-	}
-	if (p.free_gib >= 0)
-		known(&r->free_before, p.free_gib * FIT_GIB);
+	if (p->free_gib >= 0)
+		known(&r->free_before, p->free_gib * FIT_GIB);
 	else if (g != NULL) {
-		known(&r->free_before, fit_free_before(g, world));
+		known(&r->free_before, fit_free_before(g, p->tp * p->pp));
 		r->free_estimated = true;
 	}
-
-	/* the static fraction */
-	if (p.mem_fraction_static > 0)
-		known(&r->mem_fraction, p.mem_fraction_static);
+	if (p->mem_fraction_static > 0)
+		known(&r->mem_fraction, p->mem_fraction_static);
 	else if (g != NULL) {
 		known(&r->mem_fraction, fit_default_mem_fraction(
-		    gpu_capacity(g) / MIB, &p));
+		    gpu_capacity(g) / MIB, p));
 		r->mem_fraction_derived = true;
 	} else
 		unknown(&r->mem_fraction, "unknown: accelerator (for "
 		    "SGLang's default mem-fraction-static)");
+}
 
-	/* the model */
-	if (m == NULL) {
-		unknown(&r->weights, "unknown: model");
-		unknown(&r->kv_per_token, "unknown: model");
-	} else {
-		weights_per_gpu(m, &p, &r->weights);
-		kv_cell(m, &p, &r->kv_per_token);
-	}
+/* The KV pool (what the weights leave of the static budget), its tokens
+ * and the requests of a full context it holds. */
+static void
+estimate_pool(const struct fit_model *m, const struct fit_params *p,
+    struct fit_result *r)
+{
+	double	rest;
 
-	/* the KV pool: what the weights leave of the static budget */
 	if (!r->weights.known)
 		unknown_as(&r->kv_pool, &r->weights);
 	else if (!r->free_before.known)
@@ -495,25 +474,30 @@ fit_estimate(const struct fit_model *m, const struct fit_gpu *g,
 	else if (!r->kv_per_token.known)
 		unknown_as(&r->kv_tokens, &r->kv_per_token);
 	else
-		pool_tokens(m, &p, r);
+		pool_tokens(m, p, r);
 	if (!r->kv_tokens.known && r->swa_tokens.why[0] == '\0')
 		unknown_as(&r->swa_tokens, &r->kv_tokens);
 	if (!r->kv_tokens.known)
 		unknown_as(&r->requests_at_context, &r->kv_tokens);
-	else if (p.context_len <= 0)
+	else if (p->context_len <= 0)
 		unknown(&r->requests_at_context, "unknown: context length");
 	else
 		known(&r->requests_at_context,
-		    r->kv_tokens.v / (double)p.context_len);
+		    r->kv_tokens.v / (double)p->context_len);
+}
 
-	/* HiCache: a host pool per rank, ratio x the device pool or a size */
-	if (!p.hicache)
+/* HiCache: a host pool per rank, ratio x the device pool or a size. */
+static void
+estimate_host(const struct fit_params *p, struct fit_result *r)
+{
+	if (!p->hicache)
 		unknown(&r->host_pool, "unknown: HiCache not enabled");
-	else if (p.hicache_size_gib > 0)
-		known(&r->host_pool, p.hicache_size_gib * FIT_GIB);
+	else if (p->hicache_size_gib > 0)
+		known(&r->host_pool, p->hicache_size_gib * FIT_GIB);
 	else if (r->kv_pool.known && r->kv_tokens.known)
-		known(&r->host_pool, (p.hicache_ratio > 0 ? p.hicache_ratio :
-		    2.0) * r->kv_tokens.v * r->kv_per_token.v);
+		known(&r->host_pool, (p->hicache_ratio > 0 ?
+		    p->hicache_ratio : 2.0) * r->kv_tokens.v *
+		    r->kv_per_token.v);
 	else
 		unknown_as(&r->host_pool, r->kv_pool.known ? &r->kv_tokens :
 		    &r->kv_pool);
@@ -523,20 +507,52 @@ fit_estimate(const struct fit_model *m, const struct fit_gpu *g,
 	else
 		unknown_as(&r->host_tokens, r->host_pool.known ?
 		    &r->kv_per_token : &r->host_pool);
+}
 
-	/* the verdict */
+static enum fit_verdict
+verdict(const struct fit_params *p, const struct fit_result *r)
+{
 	if (r->weights.known && r->free_before.known &&
 	    r->weights.v >= r->free_before.v)
-		r->verdict = FV_NO_WEIGHTS;
-	else if (r->kv_pool.known && r->kv_pool.v <= 0)
-		r->verdict = FV_NO_KV;
-	else if (r->kv_tokens.known && p.context_len > 0)
-		r->verdict = r->kv_tokens.v >= (double)p.context_len ?
-		    FV_FITS : FV_SHORT;
-	else if (r->kv_tokens.known)
-		r->verdict = r->kv_tokens.v > 0 ? FV_FITS : FV_NO_KV;
-	else
-		r->verdict = FV_UNKNOWN;
+		return FV_NO_WEIGHTS;
+	if (r->kv_pool.known && r->kv_pool.v <= 0)
+		return FV_NO_KV;
+	if (r->kv_tokens.known && p->context_len > 0)
+		return r->kv_tokens.v >= (double)p->context_len ? FV_FITS :
+		    FV_SHORT;
+	if (r->kv_tokens.known)
+		return r->kv_tokens.v > 0 ? FV_FITS : FV_NO_KV;
+	return FV_UNKNOWN;
+}
+
+enum fit_verdict
+fit_estimate(const struct fit_model *m, const struct fit_gpu *g,
+    const struct fit_params *pin, struct fit_result *r)
+{
+	struct fit_params	 p = *pin;
+
+	memset(r, 0, sizeof *r);
+	if (p.tp < 1)
+		p.tp = 1;
+	if (p.pp < 1)
+		p.pp = 1;
+	if (p.ep < 1)
+		p.ep = 1;
+	if (p.dp < 1)
+		p.dp = 1;
+	if (p.page_size < 1)
+		p.page_size = 1;
+	estimate_gpu(g, &p, r);
+	if (m == NULL) {
+		unknown(&r->weights, "unknown: model");
+		unknown(&r->kv_per_token, "unknown: model");
+	} else {
+		weights_per_gpu(m, &p, &r->weights);
+		kv_cell(m, &p, &r->kv_per_token);
+	}
+	estimate_pool(m, &p, r);
+	estimate_host(&p, r);
+	r->verdict = verdict(&p, r);
 	summarize(m, g, &p, r);
 	return r->verdict;
 }
