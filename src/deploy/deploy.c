@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "deploy/deploy.h"
 #include "deploy/deploy_int.h"
+#include "deploy/layout.h"
 #include "core/util.h"
 #include "io/argv.h"
 #include "io/server.h"
@@ -290,6 +291,50 @@ set_in(const struct catalog *cat, struct kv **opts, size_t *nopts,
 	return 0;
 }
 
+/*
+ * Options the layout owns (--port, --base-gpu-id, the prefill's
+ * --disaggregation-bootstrap-port) are the role's fields: value NULL leaves
+ * them to the layout. Returns 1 when name was such a field (err empty, or
+ * the value's problem), 0 when it is an ordinary option.
+ */
+static int
+layout_field(struct role_spec *rs, enum role r, const char *name,
+    const char *value, char *err, size_t errlen)
+{
+	int	*field = NULL, lo = 1, hi = 65535;
+	char	*end;
+	long	 v;
+
+	if (strncmp(name, "--", 2) == 0)
+		name += 2;
+	err[0] = '\0';
+	if (strcmp(name, "port") == 0)
+		field = &rs->port;
+	else if (strcmp(name, "base_gpu_id") == 0 ||
+	    strcmp(name, "base-gpu-id") == 0) {
+		field = &rs->base_gpu_id;
+		lo = 0;
+		hi = 1023;
+	} else if (r == ROLE_PREFILL &&
+	    (strcmp(name, "disaggregation_bootstrap_port") == 0 ||
+	    strcmp(name, "disaggregation-bootstrap-port") == 0))
+		field = &rs->bootstrap_port;
+	if (field == NULL)
+		return 0;
+	if (value == NULL) {
+		*field = -1;
+		return 1;
+	}
+	v = strtol(value, &end, 10);
+	if (end == value || *end != '\0' || v < lo || v > hi) {
+		snprintf(err, errlen, "%s: '%s' is not a number from %d to %d",
+		    name, value, lo, hi);
+		return 1;
+	}
+	*field = (int)v;
+	return 1;
+}
+
 int
 deployment_set(const struct catalog *cat, struct deployment *d, enum role r,
     const char *name, const char *value, char *err, size_t errlen)
@@ -317,6 +362,8 @@ deployment_set(const struct catalog *cat, struct deployment *d, enum role r,
 		kv_set(&rs->opts, &rs->nopts, name, value, 0, 0);
 		return 0;
 	}
+	if (layout_field(rs, r, name, value, err, errlen) != 0)
+		return value == NULL || err[0] == '\0' ? 0 : -1;
 	return set_in(cat, &rs->opts, &rs->nopts, &rs->env, &rs->nenv, name,
 	    value, err, errlen);
 }
@@ -550,8 +597,9 @@ role_env(const struct deployment *d, enum role r, struct kv **out, size_t *n)
 
 static void
 server_words(const struct catalog *cat, const struct deployment *d,
-    enum role role, int inst, int rank, struct wl *l)
+    const struct lay_server *ls, struct wl *l)
 {
+	enum role		 role = ls->role;
 	const struct role_spec	*r = &d->role[role];
 	size_t			 i;
 	int			 ln = r->line;
@@ -564,23 +612,19 @@ server_words(const struct catalog *cat, const struct deployment *d,
 	wl_add(l, "--disaggregation-mode", ln, 0);
 	wl_add(l, role_name(role), ln, 0);
 	wl_add(l, "--host", ln, 0);
-	wl_add(l, r->bind_host ? r->bind_host : role_host(r, inst, rank), ln,
-	    0);
-	if (r->port >= 0) {
-		wl_add(l, "--port", ln, 0);
-		wl_addf(l, ln, "%d", role_port(r, r->port, inst));
-	}
-	if (role == ROLE_PREFILL && r->bootstrap_port >= 0) {
+	wl_add(l, ls->bind, ln, 0);
+	wl_add(l, "--port", ln, 0);
+	wl_addf(l, ln, "%d", ls->port);
+	if (role == ROLE_PREFILL) {
 		wl_add(l, "--disaggregation-bootstrap-port", ln, 0);
-		wl_addf(l, ln, "%d", role_port(r, r->bootstrap_port, inst));
+		wl_addf(l, ln, "%d", ls->bootstrap_port);
 	}
-	if (r->base_gpu_id >= 0) {
-		wl_add(l, "--base-gpu-id", ln, 0);
-		wl_addf(l, ln, "%d", r->base_gpu_id + inst * r->gpu_step);
-	}
-	if (r->nodes_per_instance > 1) {
-		char	*a = xasprintf("%s:%d", role_host(r, inst, 0),
-		    role_port(r, r->dist_init_port, inst));
+	wl_add(l, "--base-gpu-id", ln, 0);
+	wl_addf(l, ln, "%d", ls->base_gpu);
+	if (ls->dist_host != NULL) {
+		char	*a = strchr(ls->dist_host, ':') != NULL ?
+		    xasprintf("[%s]:%d", ls->dist_host, ls->dist_port) :
+		    xasprintf("%s:%d", ls->dist_host, ls->dist_port);
 
 		wl_add(l, "--dist-init-addr", ln, 0);
 		wl_add(l, a, ln, 0);
@@ -588,7 +632,7 @@ server_words(const struct catalog *cat, const struct deployment *d,
 		wl_add(l, "--nnodes", ln, 0);
 		wl_addf(l, ln, "%d", r->nodes_per_instance);
 		wl_add(l, "--node-rank", ln, 0);
-		wl_addf(l, ln, "%d", rank);
+		wl_addf(l, ln, "%d", ls->node_rank);
 	}
 	/* Shared options the role does not override, then the role's, each
 	 * sorted by name: the same deployment always gives the same words. */
@@ -612,54 +656,30 @@ server_words(const struct catalog *cat, const struct deployment *d,
 }
 
 /* The router's endpoint lists: explicit, or one per instance. */
+static void
+endpoints_copy(const struct endpoint *src, size_t n, struct endpoint **out,
+    size_t *nout)
+{
+	size_t	k;
+
+	*out = xcalloc(n + 1, sizeof **out);
+	for (k = 0; k < n; k++) {
+		(*out)[k] = src[k];
+		(*out)[k].url = xstrdup(src[k].url);
+	}
+	*nout = n;
+}
+
 void
 router_endpoints(const struct catalog *cat, const struct deployment *d,
     struct endpoint **pe, size_t *npe, struct endpoint **de, size_t *nde)
 {
-	const struct role_spec	*rr = &d->role[ROLE_ROUTER];
-	const struct role_spec	*p = &d->role[ROLE_PREFILL];
-	const struct role_spec	*dc = &d->role[ROLE_DECODE];
-	int			 i;
-	size_t			 k;
+	struct layout	lay;
 
-	*pe = NULL;
-	*de = NULL;
-	*npe = *nde = 0;
-	if (rr->nprefill_urls > 0 || rr->ndecode_urls > 0) {
-		*pe = xcalloc(rr->nprefill_urls + 1, sizeof **pe);
-		for (k = 0; k < rr->nprefill_urls; k++) {
-			(*pe)[k] = rr->prefill_urls[k];
-			(*pe)[k].url = xstrdup(rr->prefill_urls[k].url);
-		}
-		*npe = rr->nprefill_urls;
-		*de = xcalloc(rr->ndecode_urls + 1, sizeof **de);
-		for (k = 0; k < rr->ndecode_urls; k++) {
-			(*de)[k] = rr->decode_urls[k];
-			(*de)[k].url = xstrdup(rr->decode_urls[k].url);
-		}
-		*nde = rr->ndecode_urls;
-		return;
-	}
-	if (p->enabled && p->instances > 0) {
-		*pe = xcalloc((size_t)p->instances, sizeof **pe);
-		for (i = 0; i < p->instances; i++) {
-			(*pe)[i].url = url_for(role_host(p, i, 0),
-			    role_port(p, p->port < 0 ? 30000 : p->port, i));
-			(*pe)[i].bootstrap_port = role_bootstrap_port(cat, p, i);
-			(*pe)[i].line = rr->line;
-		}
-		*npe = (size_t)p->instances;
-	}
-	if (dc->enabled && dc->instances > 0) {
-		*de = xcalloc((size_t)dc->instances, sizeof **de);
-		for (i = 0; i < dc->instances; i++) {
-			(*de)[i].url = url_for(role_host(dc, i, 0),
-			    role_port(dc, dc->port < 0 ? 30000 : dc->port, i));
-			(*de)[i].bootstrap_port = -1;
-			(*de)[i].line = rr->line;
-		}
-		*nde = (size_t)dc->instances;
-	}
+	deployment_layout(cat, d, &lay);
+	endpoints_copy(lay.prefill, lay.nprefill, pe, npe);
+	endpoints_copy(lay.decode, lay.ndecode, de, nde);
+	layout_free(&lay);
 }
 
 void
@@ -670,18 +690,17 @@ endpoints_release(struct endpoint *e, size_t n)
 
 static void
 router_words(const struct catalog *cat, const struct deployment *d,
-    struct wl *l)
+    const struct layout *lay, struct wl *l)
 {
 	const struct role_spec	*r = &d->role[ROLE_ROUTER];
-	struct endpoint		*pe, *de;
-	size_t			 npe, nde, i;
+	const struct endpoint	*pe = lay->prefill, *de = lay->decode;
+	size_t			 npe = lay->nprefill, nde = lay->ndecode, i;
 	int			 ln = r->line;
 
 	wl_add(l, "python3", ln, 0);
 	wl_add(l, "-m", ln, 0);
 	wl_add(l, "sglang_router.launch_router", ln, 0);
 	wl_add(l, "--pd-disaggregation", ln, 0);
-	router_endpoints(cat, d, &pe, &npe, &de, &nde);
 	for (i = 0; i < npe; i++) {
 		wl_add(l, "--prefill", pe[i].line, pe[i].col);
 		wl_add(l, pe[i].url, pe[i].line, pe[i].col);
@@ -692,14 +711,10 @@ router_words(const struct catalog *cat, const struct deployment *d,
 		wl_add(l, "--decode", de[i].line, de[i].col);
 		wl_add(l, de[i].url, de[i].line, de[i].col);
 	}
-	endpoints_free(pe, npe);
-	endpoints_free(de, nde);
 	wl_add(l, "--host", ln, 0);
-	wl_add(l, r->bind_host ? r->bind_host : role_host(r, 0, 0), ln, 0);
-	if (r->port >= 0) {
-		wl_add(l, "--port", ln, 0);
-		wl_addf(l, ln, "%d", r->port);
-	}
+	wl_add(l, lay->router_bind, ln, 0);
+	wl_add(l, "--port", ln, 0);
+	wl_addf(l, ln, "%d", lay->router_port);
 	if (r->policy != NULL) {
 		wl_add(l, "--policy", ln, 0);
 		wl_add(l, r->policy, ln, 0);
@@ -730,7 +745,7 @@ router_words(const struct catalog *cat, const struct deployment *d,
 /* Config of a server launch: facts, env, then the arguments via argparse. */
 static int
 launch_config(const struct catalog *cat, const struct deployment *d,
-    struct launch *la, struct result *diags)
+    const struct layout *lay, struct launch *la, struct result *diags)
 {
 	struct env_entry	*env;
 	struct argword		*w;
@@ -746,10 +761,9 @@ launch_config(const struct catalog *cat, const struct deployment *d,
 		if (ho >= 0)
 			config_set(&la->cfg, ho, val_str(la->host), SRC_USER,
 			    d->role[ROLE_ROUTER].line, 0);
-		if (po >= 0 && d->role[ROLE_ROUTER].port >= 0)
-			config_set(&la->cfg, po,
-			    val_int(d->role[ROLE_ROUTER].port), SRC_USER,
-			    d->role[ROLE_ROUTER].line, 0);
+		if (po >= 0)
+			config_set(&la->cfg, po, val_int(lay->router_port),
+			    SRC_USER, d->role[ROLE_ROUTER].line, 0);
 		return 0;
 	}
 	for (i = 0; i < d->nfacts; i++) {
@@ -789,27 +803,32 @@ launch_config(const struct catalog *cat, const struct deployment *d,
 
 static int
 build_launch(const struct catalog *cat, const struct deployment *d,
-    enum role role, int inst, int rank, struct launch *la,
-    struct result *diags)
+    const struct layout *lay, enum role role, int inst, int rank,
+    struct launch *la, struct result *diags)
 {
-	struct wl	l = { 0 };
+	const struct lay_server	*ls = NULL;
+	struct wl		 l = { 0 };
 
 	memset(la, 0, sizeof *la);
 	la->role = role;
 	la->instance = inst;
 	la->node_rank = rank;
-	la->host = role_host(&d->role[role], inst, rank);
-	if (role == ROLE_ROUTER)
-		router_words(cat, d, &l);
-	else
-		server_words(cat, d, role, inst, rank, &l);
+	if (role == ROLE_ROUTER) {
+		la->host = lay->router_host;
+		router_words(cat, d, lay, &l);
+	} else {
+		if ((ls = layout_server(lay, role, inst, rank)) == NULL)
+			return 0;
+		la->host = ls->host;
+		server_words(cat, d, ls, &l);
+	}
 	la->argv = l.w;
 	la->argc = l.n;
 	la->argline = l.line;
 	la->argcol = l.col;
 	la->argstart = 3;
 	merged_env(d, role, &la->env, &la->nenv);
-	return launch_config(cat, d, la, diags);
+	return launch_config(cat, d, lay, la, diags);
 }
 
 static void
@@ -831,12 +850,14 @@ deployment_plan(const struct catalog *cat, const struct deployment *d,
     struct plan *p, struct result *diags)
 {
 	struct result	 scratch;
+	struct layout	 lay;
 	int		 role, i, k, nerr = 0;
 
 	result_init(&scratch);
 	if (diags == NULL)
 		diags = &scratch;
 	memset(p, 0, sizeof *p);
+	deployment_layout(cat, d, &lay);
 	for (role = 0; role < NPD_ROLE; role++) {
 		const struct role_spec	*r = &d->role[role];
 		int			 ninst = role == ROLE_ROUTER ? 1 :
@@ -853,13 +874,14 @@ deployment_plan(const struct catalog *cat, const struct deployment *d,
 				result_init(&rd);
 				p->l = xreallocarray(p->l, p->n + 1,
 				    sizeof *p->l);
-				nerr += build_launch(cat, d, (enum role)role, i,
-				    k, &p->l[p->n], &rd);
+				nerr += build_launch(cat, d, &lay,
+				    (enum role)role, i, k, &p->l[p->n], &rd);
 				result_take(diags, &rd, (int)p->n);
 				result_free(&rd);
 				p->n++;
 			}
 	}
+	layout_free(&lay);
 	result_free(&scratch);
 	return nerr;
 }
@@ -881,6 +903,7 @@ deployment_role_config(const struct catalog *cat, const struct deployment *d,
 {
 	struct launch	la;
 	struct result	scratch;
+	struct layout	lay;
 	int		nerr;
 
 	result_init(&scratch);
@@ -888,7 +911,16 @@ deployment_role_config(const struct catalog *cat, const struct deployment *d,
 		config_init(out, cat);
 		return 0;
 	}
-	nerr = build_launch(cat, d, role, 0, 0, &la, diags ? diags : &scratch);
+	deployment_layout(cat, d, &lay);
+	if (role != ROLE_ROUTER && layout_server(&lay, role, 0, 0) == NULL) {
+		layout_free(&lay);
+		config_init(out, cat);
+		result_free(&scratch);
+		return 0;
+	}
+	nerr = build_launch(cat, d, &lay, role, 0, 0, &la, diags ? diags :
+	    &scratch);
+	layout_free(&lay);
 	*out = la.cfg;
 	memset(&la.cfg, 0, sizeof la.cfg);
 	launch_free(&la);
@@ -987,4 +1019,80 @@ void
 kv_free_all(struct kv *arr, size_t n)
 {
 	kv_free(arr, n);
+}
+
+/* ---- copy ---- */
+
+static char *
+dup_or_null(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+static struct kv *
+kv_copy(const struct kv *src, size_t n)
+{
+	struct kv	*v = xcalloc(n + 1, sizeof *v);
+	size_t		 i;
+
+	for (i = 0; i < n; i++) {
+		v[i] = src[i];
+		v[i].name = xstrdup(src[i].name);
+		v[i].value = dup_or_null(src[i].value);
+	}
+	return v;
+}
+
+static char **
+strv_copy(char *const *src, size_t n)
+{
+	char	**v = xcalloc(n + 1, sizeof *v);
+	size_t	  i;
+
+	for (i = 0; i < n; i++)
+		v[i] = xstrdup(src[i]);
+	return v;
+}
+
+static struct endpoint *
+ep_copy(const struct endpoint *src, size_t n)
+{
+	struct endpoint	*v = xcalloc(n + 1, sizeof *v);
+	size_t		 i;
+
+	for (i = 0; i < n; i++) {
+		v[i] = src[i];
+		v[i].url = xstrdup(src[i].url);
+	}
+	return v;
+}
+
+void
+deployment_copy(struct deployment *dst, const struct deployment *src)
+{
+	int	i;
+
+	*dst = *src;
+	dst->name = dup_or_null(src->name);
+	dst->model = dup_or_null(src->model);
+	dst->facts = kv_copy(src->facts, src->nfacts);
+	dst->sglang_version = dup_or_null(src->sglang_version);
+	dst->shared = kv_copy(src->shared, src->nshared);
+	dst->shared_env = kv_copy(src->shared_env, src->nshared_env);
+	dst->path = dup_or_null(src->path);
+	dst->k8s_image = dup_or_null(src->k8s_image);
+	dst->k8s_namespace = dup_or_null(src->k8s_namespace);
+	for (i = 0; i < NROLE; i++) {
+		const struct role_spec	*s = &src->role[i];
+		struct role_spec	*r = &dst->role[i];
+
+		r->hosts = strv_copy(s->hosts, s->nhosts);
+		r->opts = kv_copy(s->opts, s->nopts);
+		r->env = kv_copy(s->env, s->nenv);
+		r->policy = dup_or_null(s->policy);
+		r->prefill_urls = ep_copy(s->prefill_urls, s->nprefill_urls);
+		r->decode_urls = ep_copy(s->decode_urls, s->ndecode_urls);
+		r->extra_args = strv_copy(s->extra_args, s->nextra_args);
+		r->bind_host = dup_or_null(s->bind_host);
+	}
 }

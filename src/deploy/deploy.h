@@ -82,6 +82,9 @@ struct deployment {
 	char		*k8s_image;		/* k8s: container image (NULL: default) */
 	char		*k8s_namespace;		/* NULL: none written */
 	int		 model_line;
+	int		 gpus_per_host;		/* GPUs of each machine; 0 = not
+						   stated (8 assumed), -1 = unknown
+						   (read from a script) */
 };
 
 const char	*role_name(enum role);		/* "prefill", "decode", "router" */
@@ -224,5 +227,16 @@ void	role_env(const struct deployment *, enum role, struct kv **, size_t *);
 void	kv_free_all(struct kv *, size_t);
 /* Is name (dest spelling) a router option written as a bare flag? */
 bool	router_opt_is_flag(const struct catalog *, const char *name);
+
+/*
+ * Where everything runs (deploy/layout.h): values the user left out are
+ * derived. deployment_pin writes the derived values into d as if the user
+ * had set them (hosts, ports, port and GPU steps, bootstrap and rendezvous
+ * ports, base GPUs, GPUs per node, the router's host, port and lists), so
+ * the file states everything and plans the same. deployment_copy: a deep
+ * copy (dst initialised here).
+ */
+void	deployment_pin(const struct catalog *, struct deployment *);
+void	deployment_copy(struct deployment *dst, const struct deployment *src);
 
 #endif

@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "deploy/deploy.h"
 #include "deploy/deploy_int.h"
+#include "deploy/layout.h"
 #include "core/util.h"
 
 #include <stdio.h>
@@ -271,31 +272,86 @@ struct use {
 	int		 lo, hi;	/* port, or GPU range [lo, hi) */
 	char		*what;
 	int		 line;
+	enum role	 role;
+	int		 inst;		/* -1: the router */
+	int		 host_gpus;	/* GPUs of the host; -1 unknown */
+};
+
+struct uses {
+	struct use	*u;
+	size_t		 n;
 };
 
 static void
-use_add(struct use **u, size_t *n, const char *host, int lo, int hi,
-    char *what, int line)
+use_add(struct uses *us, const struct launch *la, int lo, int hi, char *what,
+    int line, int host_gpus)
 {
-	*u = xreallocarray(*u, *n + 1, sizeof **u);
-	(*u)[*n].host = host_key(host);
-	(*u)[*n].lo = lo;
-	(*u)[*n].hi = hi;
-	(*u)[*n].what = what;
-	(*u)[*n].line = line;
-	(*n)++;
+	struct use	*u;
+
+	us->u = xreallocarray(us->u, us->n + 1, sizeof *us->u);
+	u = &us->u[us->n++];
+	u->host = host_key(la->host);
+	u->lo = lo;
+	u->hi = hi;
+	u->what = what;
+	u->line = line;
+	u->role = la->role;
+	u->inst = la->role == ROLE_ROUTER ? -1 : la->instance;
+	u->host_gpus = host_gpus;
 }
 
 static void
-collide(struct facts *f, const char *fact, struct use *u, size_t n,
-    bool ports)
+uses_free(struct uses *us)
 {
-	size_t		i, j;
-	struct buf	b = { 0 };
-	int		line = 0;
+	size_t	i;
+
+	for (i = 0; i < us->n; i++)
+		free(us->u[i].what);
+	free(us->u);
+}
+
+/* Lowest start >= from at which [start, start + len) on u[skip]'s host
+ * overlaps nothing else (own: nothing but u[skip]'s own instance); -1
+ * when none below lim. */
+static int
+first_free(const struct uses *us, size_t skip, int from, int len, int lim,
+    bool own)
+{
+	const struct use	*me = &us->u[skip];
+	int			 b;
+	size_t			 i;
+
+	for (b = from; b + len <= lim; b++) {
+		for (i = 0; i < us->n; i++) {
+			const struct use	*o = &us->u[i];
+
+			if (i == skip || strcmp(o->host, me->host) != 0 ||
+			    (own && o->role == me->role && o->inst == me->inst))
+				continue;
+			if (b < o->hi && o->lo < b + len)
+				break;
+		}
+		if (i == us->n)
+			return b;
+	}
+	return -1;
+}
+
+/* The first pair of overlapping uses on one host, as words; the fix (a
+ * free place for the second one) in fixb. */
+static void
+collide(struct facts *f, const char *fact, const char *fixfact,
+    struct uses *us, bool ports)
+{
+	struct use	*u = us->u;
+	size_t		 i, j, n = us->n;
+	struct buf	 b = { 0 }, fx = { 0 };
+	int		 line = 0;
 
 	for (i = 0; i < n && b.len == 0; i++)
 		for (j = i + 1; j < n && b.len == 0; j++) {
+			int	len, lim, at;
+
 			/* A host pdwiz could not expand (--host ${local_ip}) may
 			 * be a different machine on every node: unknown, so no
 			 * collision is claimed. */
@@ -313,53 +369,169 @@ collide(struct facts *f, const char *fact, struct use *u, size_t n,
 				    u[i].host, u[i].what, u[j].lo, u[j].hi - 1,
 				    u[j].what);
 			line = u[j].line;
+			len = u[j].hi - u[j].lo;
+			lim = ports ? 65536 : u[j].host_gpus >= 0 ?
+			    u[j].host_gpus : 1 << 20;
+			at = first_free(us, j, ports ? u[j].lo + 1 : 0, len,
+			    lim, !ports);
+			if (at >= 0 && ports)
+				buf_printf(&fx, "move %s to port %d, free on %s "
+				    "(or leave the port out of the deployment "
+				    "file so pdwiz counts it)", u[j].what, at,
+				    u[j].host);
+			else if (at >= 0)
+				buf_printf(&fx, "start %s at --base-gpu-id %d "
+				    "(GPUs %d-%d of %s are free), or leave "
+				    "base_gpu_id out of the deployment file so "
+				    "pdwiz packs the instances", u[j].what, at,
+				    at, at + len - 1, u[j].host);
+			else
+				buf_printf(&fx, "%s has no %d free GPUs left for "
+				    "%s: put it on another host", u[j].host, len,
+				    u[j].what);
 		}
 	fact_str(f, fact, b.s, line);
+	fact_str(f, fixfact, fx.s, line);
 	buf_free(&b);
-	for (i = 0; i < n; i++)
-		free(u[i].what);
-	free(u);
+	buf_free(&fx);
+}
+
+/* A GPU range past the last GPU of its host. */
+static void
+overflow_fact(struct facts *f, const struct uses *g)
+{
+	struct buf	b = { 0 };
+	size_t		i;
+	int		line = 0;
+
+	for (i = 0; i < g->n && b.len == 0; i++) {
+		const struct use	*u = &g->u[i];
+		int			 at;
+
+		if (u->host_gpus < 0 || u->hi <= u->host_gpus ||
+		    strpbrk(u->host, "$`") != NULL)
+			continue;
+		buf_printf(&b, "%s needs GPUs %d-%d of %s, but the host has %d "
+		    "GPUs (0-%d)", u->what, u->lo, u->hi - 1, u->host,
+		    u->host_gpus, u->host_gpus - 1);
+		at = first_free(g, i, 0, u->hi - u->lo, u->host_gpus, true);
+		if (at >= 0)
+			buf_printf(&b, "; GPUs %d-%d are free: --base-gpu-id %d",
+			    at, at + u->hi - u->lo - 1, at);
+		else
+			buf_printf(&b, "; not enough GPUs are free there: put it "
+			    "on a host of its own (hosts), or make it smaller "
+			    "(tp x pp <= %d)", u->host_gpus);
+		line = u->line;
+	}
+	fact_str(f, "deploy.gpu_overflow", b.s, line);
+	buf_free(&b);
+}
+
+/* A multi-node server without a usable --dist-init-addr host:port. */
+static void
+rendezvous_fact(struct facts *f, const struct deployment *d,
+    const struct plan *p)
+{
+	struct buf	b = { 0 };
+	size_t		i;
+	int		line = 0;
+
+	for (i = 0; i < p->n && b.len == 0; i++) {
+		const struct launch	*la = &p->l[i];
+		const char		*a, *colon;
+		char			*end;
+		long			 v;
+
+		if (la->role == ROLE_ROUTER || cfg_int(&la->cfg, "nnodes", 1) <= 1)
+			continue;
+		a = cfg_str(&la->cfg, "dist_init_addr");
+		colon = a != NULL ? strrchr(a, ':') : NULL;
+		v = colon != NULL ? strtol(colon + 1, &end, 10) : 0;
+		if (a != NULL && strpbrk(a, "$`") != NULL)
+			continue;
+		if (colon != NULL && colon != a && end != colon + 1 &&
+		    *end == '\0' && v >= 1 && v <= 65535 - LAY_DIST_SPAN)
+			continue;
+		if (a == NULL)
+			buf_printf(&b, "%s %d rank %d runs with --nnodes %lld "
+			    "but without --dist-init-addr", role_name(la->role),
+			    la->instance, la->node_rank, cfg_int(&la->cfg,
+			    "nnodes", 1));
+		else
+			buf_printf(&b, "%s %d rank %d has --dist-init-addr %s, "
+			    "which is not HOST:PORT with a port from 1 to %d",
+			    role_name(la->role), la->instance, la->node_rank,
+			    a, 65535 - LAY_DIST_SPAN);
+		line = d->role[la->role].line;
+	}
+	fact_str(f, "deploy.rendezvous_invalid", b.s, line);
+	buf_free(&b);
+}
+
+/* GPUs one instance of role r can use, and what would fit it. */
+static void
+role_gpu_facts(struct facts *f, const struct deployment *d,
+    const struct layout *lay, enum role r)
+{
+	const struct role_spec	*rs = &d->role[r];
+	const char		*rn = role_name(r);
+	char			 name[64];
+	int			 per_node = rs->gpus_per_node > 0 ?
+	    rs->gpus_per_node : lay->gpus_per_host;
+	long long		 have;
+
+	snprintf(name, sizeof name, "deploy.%s_gpus", rn);
+	if (!rs->enabled || per_node <= 0) {
+		fact_val(f, name, VAL_NULL);
+		return;
+	}
+	have = (long long)rs->nodes_per_instance * per_node;
+	fact_val(f, name, val_int(have));
+	snprintf(name, sizeof name, "deploy.%s_node_gpus", rn);
+	fact_val(f, name, val_int(per_node));
 }
 
 static void
 resource_facts(struct facts *f, const struct deployment *d,
     const struct plan *p)
 {
-	struct use	*pu = NULL, *gu = NULL;
-	size_t		 npu = 0, ngu = 0, i;
+	struct uses	 pu = { NULL, 0 }, gu = { NULL, 0 };
+	struct layout	 lay;
+	size_t		 i;
 
+	deployment_layout(f->cat, d, &lay);
 	for (i = 0; i < p->n; i++) {
 		const struct launch	*la = &p->l[i];
 		const struct config	*c = &la->cfg;
 		const char		*rn = role_name(la->role);
 		int			 line = d->role[la->role].line;
-		long long		 tp, pp, dp, nn, per, base;
+		long long		 tp, pp, dp, nn, per, base, step;
 		bool			 cvd = false;
 		size_t			 k;
 
 		if (la->role == ROLE_ROUTER) {
-			use_add(&pu, &npu, la->host, d->role[ROLE_ROUTER].port,
-			    d->role[ROLE_ROUTER].port + 1,
-			    xstrdup("the router (HTTP)"), line);
+			use_add(&pu, la, lay.router_port, lay.router_port + 1,
+			    xstrdup("the router (HTTP)"), line, -1);
 			continue;
 		}
-		use_add(&pu, &npu, la->host, (int)cfg_int(c, "port", 30000),
+		use_add(&pu, la, (int)cfg_int(c, "port", 30000),
 		    (int)cfg_int(c, "port", 30000) + 1, xasprintf("%s %d rank "
-		    "%d (HTTP --port)", rn, la->instance, la->node_rank), line);
+		    "%d (HTTP --port)", rn, la->instance, la->node_rank), line,
+		    -1);
 		if (la->role == ROLE_PREFILL && la->node_rank == 0) {
 			int	bp = (int)cfg_int(c,
 			    "disaggregation_bootstrap_port", 8998);
 
-			use_add(&pu, &npu, la->host, bp, bp + 1,
-			    xasprintf("%s %d (bootstrap server)", rn,
-			    la->instance), line);
+			use_add(&pu, la, bp, bp + 1, xasprintf("%s %d "
+			    "(bootstrap server)", rn, la->instance), line, -1);
 		}
 		if (cfg_int(c, "nccl_port", -1) >= 0) {
 			int	np = (int)cfg_int(c, "nccl_port", -1);
 
-			use_add(&pu, &npu, la->host, np, np + 1,
-			    xasprintf("%s %d rank %d (--nccl-port)", rn,
-			    la->instance, la->node_rank), line);
+			use_add(&pu, la, np, np + 1, xasprintf("%s %d rank %d "
+			    "(--nccl-port)", rn, la->instance, la->node_rank),
+			    line, -1);
 		}
 		if (la->node_rank == 0 && cfg_str(c, "dist_init_addr") != NULL) {
 			const char	*a = cfg_str(c, "dist_init_addr");
@@ -367,9 +539,10 @@ resource_facts(struct facts *f, const struct deployment *d,
 			int		 dp_ = colon ? atoi(colon + 1) : 0;
 
 			if (dp_ > 0)
-				use_add(&pu, &npu, la->host, dp_, dp_ + 1,
-				    xasprintf("%s %d (--dist-init-addr)", rn,
-				    la->instance), line);
+				use_add(&pu, la, dp_, dp_ + LAY_DIST_SPAN,
+				    xasprintf("%s %d (--dist-init-addr, ports "
+				    "%d-%d)", rn, la->instance, dp_,
+				    dp_ + LAY_DIST_SPAN - 1), line, -1);
 		}
 		for (k = 0; k < la->nenv; k++)
 			if (strcmp(la->env[k].name, "CUDA_VISIBLE_DEVICES") == 0)
@@ -381,26 +554,31 @@ resource_facts(struct facts *f, const struct deployment *d,
 		dp = cfg_bool(c, "enable_dp_attention") ? 1 :
 		    cfg_int(c, "dp_size", 1);
 		nn = cfg_int(c, "nnodes", 1);
-		if (nn < 1 || tp < 1 || pp < 1 || dp < 1)
+		step = cfg_int(c, "gpu_id_step", 1);
+		if (nn < 1 || tp < 1 || pp < 1 || dp < 1 || step < 1 ||
+		    step > 64)
 			continue;
 		per = tp * pp * dp / nn;
 		base = cfg_int(c, "base_gpu_id", 0);
 		if (per < 1 || per > 4096 || base < 0 || base > 4096)
 			continue;
-		use_add(&gu, &ngu, la->host, (int)base, (int)(base + per),
+		use_add(&gu, la, (int)base, (int)(base + (per - 1) * step + 1),
 		    xasprintf("%s %d rank %d", rn, la->instance, la->node_rank),
-		    line);
+		    line, lay.gpus_per_host);
 	}
-	collide(f, "deploy.port_collision", pu, npu, true);
-	collide(f, "deploy.gpu_collision", gu, ngu, false);
-	for (i = ROLE_PREFILL; i <= ROLE_DECODE; i++) {
-		const struct role_spec	*r = &d->role[i];
-
-		fact_val(f, i == ROLE_PREFILL ? "deploy.prefill_gpus" : "deploy.decode_gpus",
-		    r->enabled && r->gpus_per_node > 0 ?
-		    val_int((long long)r->nodes_per_instance * r->gpus_per_node) :
-		    VAL_NULL);
-	}
+	collide(f, "deploy.port_collision", "deploy.port_collision_fix", &pu,
+	    true);
+	collide(f, "deploy.gpu_collision", "deploy.gpu_collision_fix", &gu,
+	    false);
+	overflow_fact(f, &gu);
+	rendezvous_fact(f, d, p);
+	fact_val(f, "deploy.gpus_per_host", lay.gpus_per_host > 0 ?
+	    val_int(lay.gpus_per_host) : VAL_NULL);
+	for (i = ROLE_PREFILL; i <= ROLE_DECODE; i++)
+		role_gpu_facts(f, d, &lay, (enum role)i);
+	uses_free(&pu);
+	uses_free(&gu);
+	layout_free(&lay);
 }
 
 static void

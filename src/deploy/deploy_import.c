@@ -115,10 +115,10 @@ read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
 	ic->nnodes = (int)ival(&ic->cfg, "nnodes", 1);
 	ic->rank = (int)ival(&ic->cfg, "node_rank", 0);
 	ic->port = (int)ival(&ic->cfg, "port", 30000);
-	ic->bport = given(&ic->cfg, "disaggregation_bootstrap_port") ?
-	    (int)ival(&ic->cfg, "disaggregation_bootstrap_port", 8998) : -1;
-	ic->base_gpu = given(&ic->cfg, "base_gpu_id") ?
-	    (int)ival(&ic->cfg, "base_gpu_id", 0) : -1;
+	/* What a command leaves out is SGLang's default, stated explicitly:
+	 * a script is what it says, nothing in it is derived. */
+	ic->bport = (int)ival(&ic->cfg, "disaggregation_bootstrap_port", 8998);
+	ic->base_gpu = (int)ival(&ic->cfg, "base_gpu_id", 0);
 	ic->host = given(&ic->cfg, "host") ? sval(&ic->cfg, "host") : NULL;
 	ic->dist = sval(&ic->cfg, "dist_init_addr");
 	tp = ival(&ic->cfg, "tp_size", 1);
@@ -226,10 +226,15 @@ build_role(const struct catalog *cat, struct deployment *d, enum role role,
 	r->port = c0->port;
 	r->bootstrap_port = role == ROLE_PREFILL ? c0->bport : -1;
 	r->base_gpu_id = c0->base_gpu;
-	if (c0->dist != NULL && r->nodes_per_instance > 1) {
-		const char	*col = strrchr(c0->dist, ':');
+	/* A multi-node instance without a usable rendezvous port keeps port
+	 * 0: the plan then shows it and xs-dist-init-addr reports it. */
+	if (r->nodes_per_instance > 1) {
+		const char	*col = c0->dist ? strrchr(c0->dist, ':') : NULL;
+		char		*end = NULL;
+		long		 v = col ? strtol(col + 1, &end, 10) : 0;
 
-		r->dist_init_port = col ? atoi(col + 1) : -1;
+		r->dist_init_port = col != NULL && end != col + 1 &&
+		    *end == '\0' && v > 0 && v <= 65535 ? (int)v : 0;
 	}
 	for (i = 0; i < c0->nopts; i++)
 		kv_set(&r->opts, &r->nopts, c0->opts[i].name, c0->opts[i].value,
@@ -579,6 +584,7 @@ deployment_import(const struct catalog *cat, const char *name,
 	char			 perr[512];
 
 	deployment_init(d);
+	d->gpus_per_host = -1;
 	if (sh_parse(text, len, &sc, perr, sizeof perr) != 0) {
 		snprintf(err, errlen, "%s:%s", name, perr);
 		return -1;

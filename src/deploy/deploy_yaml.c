@@ -396,10 +396,10 @@ read_role(struct pctx *pc, const struct ynode *m, enum role role,
 	/* Unknown keys are reported; the known ones are still read. */
 	check_keys(pc, m, what, role == ROLE_ROUTER ? router_keys :
 	    server_keys);
-	read_strlist(pc, need(pc, m, "hosts", what), "hosts", &r->hosts,
+	read_strlist(pc, ynode_get(m, "hosts"), "hosts", &r->hosts,
 	    &r->nhosts);
 	r->bind_host = get_str(pc, ynode_get(m, "bind_host"), "bind_host");
-	get_int(pc, need(pc, m, "port", what), "port", 1, 65535, &r->port);
+	get_int(pc, ynode_get(m, "port"), "port", 1, 65535, &r->port);
 	if (role == ROLE_ROUTER) {
 		r->instances = 1;
 		r->policy = get_str(pc, ynode_get(m, "policy"), "policy");
@@ -421,7 +421,7 @@ read_role(struct pctx *pc, const struct ynode *m, enum role role,
 	    &r->instances);
 	get_int(pc, ynode_get(m, "nodes_per_instance"), "nodes_per_instance",
 	    1, 1024, &r->nodes_per_instance);
-	get_int(pc, need(pc, m, "gpus_per_node", what), "gpus_per_node", 1,
+	get_int(pc, ynode_get(m, "gpus_per_node"), "gpus_per_node", 1,
 	    1024, &r->gpus_per_node);
 	get_int(pc, ynode_get(m, "port_step"), "port_step", 0, 1000,
 	    &r->port_step);
@@ -439,10 +439,9 @@ read_role(struct pctx *pc, const struct ynode *m, enum role role,
 	read_opts(pc, ynode_get(m, "options"), OK_FLAG, "options", &r->opts,
 	    &r->nopts);
 	read_opts(pc, ynode_get(m, "env"), OK_ENV, "env", &r->env, &r->nenv);
-	if (r->nodes_per_instance > 1 && r->dist_init_port < 0)
-		perr(pc, m, "%s: nodes_per_instance is %d, so dist_init_port "
-		    "(the --dist-init-addr port of each instance's first node) "
-		    "is required", what, r->nodes_per_instance);
+	if (r->nodes_per_instance > 1 && r->nhosts == 0)
+		perr(pc, m, "%s: an instance spans %d nodes; list one host per "
+		    "node in hosts", what, r->nodes_per_instance);
 	need_hosts = (size_t)r->instances * (size_t)r->nodes_per_instance;
 	if (r->nhosts != 0 && r->nhosts != 1 && r->nhosts != need_hosts)
 		perr(pc, ynode_get(m, "hosts"), "%s: %zu hosts given; expected "
@@ -485,7 +484,7 @@ deployment_parse(const struct catalog *cat, const char *name,
     size_t errlen)
 {
 	static const char *const top[] = { "pdwiz", "name", "sglang", "model",
-	    "shared", "roles", "k8s", NULL };
+	    "gpus_per_host", "shared", "roles", "k8s", NULL };
 	static const char *const model_keys[] = { "path", "facts", NULL };
 	static const char *const shared_keys[] = { "options", "env", NULL };
 	static const char *const role_keys[] = { "prefill", "decode", "router",
@@ -512,6 +511,8 @@ deployment_parse(const struct catalog *cat, const char *name,
 		    "(this pdwiz reads version %d)", ver, DEPLOY_FORMAT_VERSION);
 	d->name = get_str(&pc, ynode_get(root, "name"), "name");
 	d->sglang_version = get_str(&pc, ynode_get(root, "sglang"), "sglang");
+	get_int(&pc, ynode_get(root, "gpus_per_host"), "gpus_per_host", 1, 1024,
+	    &d->gpus_per_host);
 	if ((m = need(&pc, root, "model", "the deployment file")) != NULL &&
 	    check_keys(&pc, m, "model", model_keys)) {
 		n = need(&pc, m, "path", "model");
@@ -783,10 +784,13 @@ yw_role(struct yw *w, const struct catalog *cat, const struct role_spec *r,
 		yw_int(w, r->instances);
 		yw_key(w, "nodes_per_instance");
 		yw_int(w, r->nodes_per_instance);
-		yw_key(w, "gpus_per_node");
-		yw_int(w, r->gpus_per_node);
+		if (r->gpus_per_node > 0) {
+			yw_key(w, "gpus_per_node");
+			yw_int(w, r->gpus_per_node);
+		}
 	}
-	yw_strs(w, "hosts", r->hosts, r->nhosts, true);
+	if (r->nhosts > 0)
+		yw_strs(w, "hosts", r->hosts, r->nhosts, true);
 	if (r->bind_host != NULL) {
 		yw_key(w, "bind_host");
 		yw_scalar(w, r->bind_host, true);
@@ -882,6 +886,10 @@ deployment_to_yaml(const struct catalog *cat, const struct deployment *d)
 	if (d->sglang_version != NULL) {
 		yw_key(&w, "sglang");
 		yw_scalar(&w, d->sglang_version, true);
+	}
+	if (d->gpus_per_host > 0) {
+		yw_key(&w, "gpus_per_host");
+		yw_int(&w, d->gpus_per_host);
 	}
 	yw_key(&w, "model");
 	yw_map(&w, true, false);

@@ -40,9 +40,11 @@ deployment_emit(const struct catalog *cat, const struct deployment *d,
     enum emit_format fmt, unsigned flags, struct emission *out, char *err,
     size_t errlen)
 {
-	struct result	res;
-	bool		failing;
-	char		*y;
+	struct result		 res;
+	struct deployment	 pinned;
+	bool			 failing;
+	char			*y;
+	int			 rc = 0;
 
 	memset(out, 0, sizeof *out);
 	result_init(&res);
@@ -63,22 +65,27 @@ deployment_emit(const struct catalog *cat, const struct deployment *d,
 		return -1;
 	}
 	result_free(&res);
+	/* Launch artifacts state every derived port, GPU and address. */
+	deployment_copy(&pinned, d);
+	deployment_pin(cat, &pinned);
 	switch (fmt) {
 	case EMIT_SHELL:
-		one(out, "launch.sh", emit_shell(cat, d, failing));
+		one(out, "launch.sh", emit_shell(cat, &pinned, failing));
 		break;
 	case EMIT_RUNBOOK:
-		one(out, "RUNBOOK.md", emit_runbook(cat, d, failing));
+		one(out, "RUNBOOK.md", emit_runbook(cat, &pinned, failing));
 		break;
 	case EMIT_K8S:
-		one(out, "k8s.yaml", emit_k8s(cat, d, failing));
+		one(out, "k8s.yaml", emit_k8s(cat, &pinned, failing));
 		break;
 	case EMIT_CONFIG:
-		return emit_config(cat, d, failing, out);
+		rc = emit_config(cat, &pinned, failing, out);
+		break;
 	case EMIT_YAML:
 		if ((y = deployment_to_yaml(cat, d)) == NULL) {
 			snprintf(err, errlen, "YAML emitter failed");
-			return -1;
+			rc = -1;
+			break;
 		}
 		if (failing) {
 			char	*t = xasprintf("# %s\n%s", EMIT_FAILING_TEXT, y);
@@ -89,7 +96,8 @@ deployment_emit(const struct catalog *cat, const struct deployment *d,
 		one(out, "deployment.yaml", y);
 		break;
 	}
-	return 0;
+	deployment_free(&pinned);
+	return rc;
 }
 
 void

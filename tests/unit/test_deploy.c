@@ -106,7 +106,15 @@ test_parse_errors(void **state)
 	assert_int_equal(parse(t, &d, err, sizeof err), -1);
 	assert_non_null(strstr(err, "t.yaml:19:5: unknown key 'pert' in "
 	    "roles.decode (did you mean 'port'?)"));
-	assert_non_null(strstr(err, "missing required key 'port'"));
+	free(t);
+	/* a required key (ports are derived when left out; instances are not) */
+	t = xstrdup(base);
+	p = strstr(t, "    instances: 1\n    gpus_per_node: 1\n    hosts: [\"127.0.0.1\"]\n    port: 30001");
+	memcpy((char *)p, "    instancez: 1", 16);
+	assert_int_equal(parse(t, &d, err, sizeof err), -1);
+	assert_non_null(strstr(err, "t.yaml:16:5: unknown key 'instancez' in "
+	    "roles.decode (did you mean 'instances'?)"));
+	assert_non_null(strstr(err, "missing required key 'instances'"));
 	free(t);
 	t = xasprintf("%s", base);
 	p = strstr(t, "instances: 1");

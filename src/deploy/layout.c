@@ -1,0 +1,563 @@
+/*
+ * layout.c - the deployment's layout: user-set hosts, GPUs and ports kept,
+ * the rest derived (see layout.h for the derivation).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "deploy/layout.h"
+#include "deploy/deploy_int.h"
+#include "core/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LAY_MAX_GPU	4096
+
+/* Ranges in use per machine ([lo, hi) ports or GPUs). */
+struct occ {
+	const char	*host;
+	int		 lo, hi;
+};
+
+struct occs {
+	struct occ	*v;
+	size_t		 n;
+};
+
+static bool
+same_machine(const char *a, const char *b)
+{
+	bool	la = host_is_loopback(a) || host_is_wildcard(a);
+	bool	lb = host_is_loopback(b) || host_is_wildcard(b);
+
+	return la || lb ? la && lb : strcmp(a, b) == 0;
+}
+
+static bool
+occ_free(const struct occs *o, const char *host, int lo, int hi)
+{
+	size_t	i;
+
+	for (i = 0; i < o->n; i++)
+		if (same_machine(o->v[i].host, host) && lo < o->v[i].hi &&
+		    o->v[i].lo < hi)
+			return false;
+	return true;
+}
+
+static void
+occ_add(struct occs *o, const char *host, int lo, int hi)
+{
+	o->v = xreallocarray(o->v, o->n + 1, sizeof *o->v);
+	o->v[o->n].host = host;
+	o->v[o->n].lo = lo;
+	o->v[o->n].hi = hi;
+	o->n++;
+}
+
+static long long
+opt_int(const struct catalog *cat, const struct deployment *d, enum role r,
+    const char *name, long long def)
+{
+	const char	*t = deployment_get(cat, d, r, name);
+	struct value	 v;
+
+	if (t != NULL && val_parse(T_INT, t, &v) == 0 && v.t == V_INT)
+		return v.u.i;
+	return def;
+}
+
+static bool
+opt_bool(const struct catalog *cat, const struct deployment *d, enum role r,
+    const char *name)
+{
+	const char	*t = deployment_get(cat, d, r, name);
+	struct value	 v;
+
+	if (t == NULL)
+		return false;
+	return val_parse(T_BOOL, t, &v) == 0 && v.t == V_BOOL && v.u.b;
+}
+
+void
+layout_role_gpus(const struct catalog *cat, const struct deployment *d,
+    enum role r, int *ngpus, int *span)
+{
+	long long	tp = opt_int(cat, d, r, "tp_size", 1);
+	long long	pp = opt_int(cat, d, r, "pp_size", 1);
+	long long	dp = opt_bool(cat, d, r, "enable_dp_attention") ? 1 :
+	    opt_int(cat, d, r, "dp_size", 1);
+	long long	step = opt_int(cat, d, r, "gpu_id_step", 1);
+	long long	nn = d->role[r].nodes_per_instance;
+	long long	per;
+
+	if (tp < 1 || tp > LAY_MAX_GPU)
+		tp = 1;
+	if (pp < 1 || pp > LAY_MAX_GPU)
+		pp = 1;
+	if (dp < 1 || dp > LAY_MAX_GPU)
+		dp = 1;
+	if (nn < 1)
+		nn = 1;
+	if (step < 1 || step > 64)
+		step = 1;
+	per = tp * pp * dp / nn;
+	if (per < 1)
+		per = 1;
+	if (per > LAY_MAX_GPU)
+		per = LAY_MAX_GPU;
+	*ngpus = (int)per;
+	*span = (int)((per - 1) * step + 1);
+}
+
+const struct lay_server *
+layout_server(const struct layout *l, enum role r, int inst, int rank)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->s[i].role == r && l->s[i].instance == inst &&
+		    l->s[i].node_rank == rank)
+			return &l->s[i];
+	return NULL;
+}
+
+/* Do two instances of the role share a machine? */
+static bool
+role_shared(const struct layout *l, enum role r)
+{
+	size_t	i, j;
+
+	for (i = 0; i < l->n; i++)
+		for (j = i + 1; j < l->n; j++)
+			if (l->s[i].role == r && l->s[j].role == r &&
+			    l->s[i].instance != l->s[j].instance &&
+			    same_machine(l->s[i].host, l->s[j].host))
+				return true;
+	return false;
+}
+
+enum what { W_HTTP, W_BOOT, W_DIST };
+
+/* Range of kind w that server s takes from base (the role's step apart). */
+static bool
+srv_range(const struct lay_server *s, enum what w, int base, int step,
+    int *lo, int *hi)
+{
+	if (w != W_HTTP && s->node_rank != 0)
+		return false;
+	if (w == W_BOOT && s->role != ROLE_PREFILL)
+		return false;
+	if (w == W_DIST && s->dist_host == NULL)
+		return false;
+	*lo = base + s->instance * step;
+	*hi = *lo + (w == W_DIST ? LAY_DIST_SPAN : 1);
+	return true;
+}
+
+static bool
+role_fits(const struct layout *l, enum role r, const struct occs *o,
+    enum what w, int base, int step)
+{
+	size_t	i;
+	int	lo, hi;
+
+	for (i = 0; i < l->n; i++)
+		if (l->s[i].role == r && srv_range(&l->s[i], w, base, step, &lo,
+		    &hi) && (hi > 65536 || !occ_free(o, l->s[i].host, lo, hi)))
+			return false;
+	return true;
+}
+
+static void
+role_take(struct layout *l, enum role r, struct occs *o, enum what w,
+    int base, int step)
+{
+	size_t	i;
+	int	lo, hi;
+
+	for (i = 0; i < l->n; i++) {
+		struct lay_server	*s = &l->s[i];
+
+		if (s->role != r || !srv_range(s, w, base, step, &lo, &hi))
+			continue;
+		occ_add(o, s->host, lo, hi);
+		if (w == W_HTTP)
+			s->port = lo;
+		else if (w == W_BOOT)
+			s->bootstrap_port = lo;
+		else
+			s->dist_port = lo;
+	}
+}
+
+/* A port of kind w for role r: the user's, or the first free from def. */
+static void
+place_ports(struct layout *l, enum role r, struct occs *o, enum what w,
+    int user, int def, bool derive)
+{
+	struct lay_role	*lr = &l->role[r];
+	int		 base = user;
+
+	if (derive == (user >= 0))
+		return;
+	if (!derive) {
+		role_take(l, r, o, w, user, lr->port_step);
+		return;
+	}
+	for (base = def; base < 65536; base++)
+		if (role_fits(l, r, o, w, base, lr->port_step))
+			break;
+	if (base >= 65536)
+		base = def;
+	role_take(l, r, o, w, base, lr->port_step);
+	if (w == W_HTTP)
+		lr->port = base;
+	else if (w == W_BOOT)
+		lr->bootstrap_port = base;
+	else
+		lr->dist_port = base;
+}
+
+static bool
+gpus_fit(const struct layout *l, enum role r, const struct occs *o,
+    int base, int step, bool in_host)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++) {
+		const struct lay_server	*s = &l->s[i];
+		int			 lo = base + s->instance * step;
+
+		if (s->role != r)
+			continue;
+		if (in_host && s->host_gpus >= 0 &&
+		    lo + s->gpu_span > s->host_gpus)
+			return false;
+		if (!occ_free(o, s->host, lo, lo + s->gpu_span))
+			return false;
+	}
+	return true;
+}
+
+static void
+gpus_take(struct layout *l, enum role r, struct occs *o, int base, int step)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++) {
+		struct lay_server	*s = &l->s[i];
+
+		if (s->role != r)
+			continue;
+		s->base_gpu = base + s->instance * step;
+		occ_add(o, s->host, s->base_gpu, s->base_gpu + s->gpu_span);
+	}
+}
+
+static void
+place_gpus(struct layout *l, const struct role_spec *rs, enum role r,
+    struct occs *o, bool derive)
+{
+	struct lay_role	*lr = &l->role[r];
+	int		 base;
+
+	if (derive == (rs->base_gpu_id >= 0))
+		return;
+	if (!derive) {
+		gpus_take(l, r, o, rs->base_gpu_id, lr->gpu_step);
+		return;
+	}
+	for (base = 0; base < LAY_MAX_GPU; base++)
+		if (gpus_fit(l, r, o, base, lr->gpu_step, true))
+			break;
+	if (base >= LAY_MAX_GPU)
+		for (base = 0; base < LAY_MAX_GPU; base++)
+			if (gpus_fit(l, r, o, base, lr->gpu_step, false))
+				break;
+	if (base >= LAY_MAX_GPU)
+		base = 0;
+	lr->base_gpu = base;
+	gpus_take(l, r, o, base, lr->gpu_step);
+}
+
+static enum lay_src
+src(bool user)
+{
+	return user ? LAY_USER : LAY_DERIVED;
+}
+
+/* The servers of role r, with what the user set. */
+static void
+add_servers(const struct catalog *cat, const struct deployment *d,
+    enum role r, struct layout *l)
+{
+	const struct role_spec	*rs = &d->role[r];
+	struct lay_role		*lr = &l->role[r];
+	int			 i, k, ngpus, span;
+	int			 nn = rs->nodes_per_instance > 0 ?
+	    rs->nodes_per_instance : 1;
+
+	if (!rs->enabled)
+		return;
+	layout_role_gpus(cat, d, r, &ngpus, &span);
+	lr->ngpus = ngpus;
+	lr->port = rs->port;
+	lr->bootstrap_port = r == ROLE_PREFILL ? rs->bootstrap_port : -1;
+	lr->dist_port = nn > 1 ? rs->dist_init_port : -1;
+	lr->base_gpu = rs->base_gpu_id;
+	lr->port_src = src(rs->port >= 0);
+	lr->bootstrap_src = src(rs->bootstrap_port >= 0);
+	lr->dist_src = src(rs->dist_init_port >= 0);
+	lr->gpu_src = src(rs->base_gpu_id >= 0);
+	lr->hosts_src = src(rs->nhosts > 0);
+	for (i = 0; i < rs->instances; i++)
+		for (k = 0; k < nn; k++) {
+			struct lay_server	*s;
+
+			l->s = xreallocarray(l->s, l->n + 1, sizeof *l->s);
+			s = &l->s[l->n++];
+			memset(s, 0, sizeof *s);
+			s->role = r;
+			s->instance = i;
+			s->node_rank = k;
+			s->host = role_host(rs, i, k);
+			s->bind = rs->bind_host != NULL ? rs->bind_host :
+			    s->host;
+			s->ngpus = ngpus;
+			s->gpu_span = span;
+			s->host_gpus = l->gpus_per_host;
+			s->base_gpu = -1;
+			s->port = -1;
+			s->bootstrap_port = -1;
+			s->dist_host = nn > 1 ? role_host(rs, i, 0) : NULL;
+			s->dist_port = -1;
+			s->gpu_src = lr->gpu_src;
+			s->port_src = lr->port_src;
+			s->bootstrap_src = lr->bootstrap_src;
+			s->dist_src = lr->dist_src;
+		}
+}
+
+/* Steps between instances: the user's, or 0 when no two instances share a
+ * machine, else 1 port (10 for multi-node: rendezvous blocks) and one
+ * instance's GPUs. */
+static void
+role_steps(struct layout *l, const struct role_spec *rs, enum role r)
+{
+	struct lay_role	*lr = &l->role[r];
+	bool		 shared = role_shared(l, r);
+
+	lr->step_src = src(rs->port_step != 0 || rs->port >= 0);
+	if (lr->step_src == LAY_USER)
+		lr->port_step = rs->port_step;
+	else
+		lr->port_step = !shared ? 0 : rs->nodes_per_instance > 1 ?
+		    LAY_DIST_SPAN + 2 : 1;
+	lr->gpu_step_src = src(rs->gpu_step != 0 || rs->base_gpu_id >= 0);
+	if (lr->gpu_step_src == LAY_USER)
+		lr->gpu_step = rs->gpu_step;
+	else {
+		size_t	i;
+
+		lr->gpu_step = 0;
+		for (i = 0; shared && i < l->n; i++)
+			if (l->s[i].role == r) {
+				lr->gpu_step = l->s[i].gpu_span;
+				break;
+			}
+	}
+}
+
+static void
+router_lists(const struct deployment *d, struct layout *l)
+{
+	const struct role_spec	*rr = &d->role[ROLE_ROUTER];
+	size_t			 i, k;
+
+	l->urls_src = src(rr->nprefill_urls > 0 || rr->ndecode_urls > 0);
+	if (l->urls_src == LAY_USER) {
+		l->prefill = xcalloc(rr->nprefill_urls + 1, sizeof *l->prefill);
+		for (k = 0; k < rr->nprefill_urls; k++) {
+			l->prefill[k] = rr->prefill_urls[k];
+			l->prefill[k].url = xstrdup(rr->prefill_urls[k].url);
+		}
+		l->nprefill = rr->nprefill_urls;
+		l->decode = xcalloc(rr->ndecode_urls + 1, sizeof *l->decode);
+		for (k = 0; k < rr->ndecode_urls; k++) {
+			l->decode[k] = rr->decode_urls[k];
+			l->decode[k].url = xstrdup(rr->decode_urls[k].url);
+		}
+		l->ndecode = rr->ndecode_urls;
+		return;
+	}
+	l->prefill = xcalloc(l->n + 1, sizeof *l->prefill);
+	l->decode = xcalloc(l->n + 1, sizeof *l->decode);
+	for (i = 0; i < l->n; i++) {
+		const struct lay_server	*s = &l->s[i];
+		struct endpoint		*e;
+
+		if (s->node_rank != 0)
+			continue;
+		e = s->role == ROLE_PREFILL ? &l->prefill[l->nprefill++] :
+		    &l->decode[l->ndecode++];
+		e->url = url_for(s->host, s->port);
+		e->bootstrap_port = s->role == ROLE_PREFILL ?
+		    s->bootstrap_port : -1;
+		e->line = rr->line;
+		e->col = 0;
+	}
+}
+
+void
+deployment_layout(const struct catalog *cat, const struct deployment *d,
+    struct layout *l)
+{
+	const struct role_spec	*rr = &d->role[ROLE_ROUTER];
+	struct occs		 ports = { NULL, 0 }, gpus = { NULL, 0 };
+	int			 r, pass;
+
+	memset(l, 0, sizeof *l);
+	l->gpus_per_host = d->gpus_per_host > 0 ? d->gpus_per_host :
+	    d->gpus_per_host < 0 ? -1 : LAY_GPUS_PER_HOST;
+	l->gpus_src = src(d->gpus_per_host != 0);
+	for (r = ROLE_PREFILL; r <= ROLE_DECODE; r++)
+		add_servers(cat, d, (enum role)r, l);
+	for (r = ROLE_PREFILL; r <= ROLE_DECODE; r++)
+		if (d->role[r].enabled)
+			role_steps(l, &d->role[r], (enum role)r);
+	l->router_host = rr->nhosts > 0 ? rr->hosts[0] : l->n > 0 ?
+	    l->s[0].host : "127.0.0.1";
+	l->router_bind = rr->bind_host != NULL ? rr->bind_host :
+	    l->router_host;
+	l->router_host_src = src(rr->nhosts > 0);
+	l->router_port = rr->port;
+	l->router_port_src = src(rr->port >= 0);
+	if (rr->enabled && rr->port >= 0)
+		occ_add(&ports, l->router_host, rr->port, rr->port + 1);
+	/* What the user set first, then the rest around it. */
+	for (pass = 0; pass < 2; pass++)
+		for (r = ROLE_PREFILL; r <= ROLE_DECODE; r++) {
+			const struct role_spec	*rs = &d->role[r];
+
+			if (!rs->enabled)
+				continue;
+			place_ports(l, (enum role)r, &ports, W_HTTP, rs->port,
+			    LAY_HTTP_BASE, pass == 1);
+			if (r == ROLE_PREFILL)
+				place_ports(l, (enum role)r, &ports, W_BOOT,
+				    rs->bootstrap_port, LAY_BOOTSTRAP_BASE,
+				    pass == 1);
+			if (rs->nodes_per_instance > 1)
+				place_ports(l, (enum role)r, &ports, W_DIST,
+				    rs->dist_init_port, LAY_DIST_BASE,
+				    pass == 1);
+			place_gpus(l, rs, (enum role)r, &gpus, pass == 1);
+		}
+	if (rr->enabled && rr->port < 0) {
+		int	p;
+
+		for (p = LAY_ROUTER_BASE; p < 65535; p++)
+			if (occ_free(&ports, l->router_host, p, p + 1))
+				break;
+		l->router_port = p;
+	}
+	for (r = 0; (size_t)r < l->n; r++) {
+		struct lay_server	*s = &l->s[r];
+		const struct lay_server	*s0;
+
+		if (s->node_rank > 0 && (s0 = layout_server(l, s->role,
+		    s->instance, 0)) != NULL) {
+			s->bootstrap_port = s0->bootstrap_port;
+			s->dist_port = s0->dist_port;
+		}
+	}
+	router_lists(d, l);
+	free(ports.v);
+	free(gpus.v);
+}
+
+void
+layout_free(struct layout *l)
+{
+	size_t	i;
+
+	for (i = 0; i < l->nprefill; i++)
+		free(l->prefill[i].url);
+	for (i = 0; i < l->ndecode; i++)
+		free(l->decode[i].url);
+	free(l->prefill);
+	free(l->decode);
+	free(l->s);
+	memset(l, 0, sizeof *l);
+}
+
+/* ---- pin ---- */
+
+static char **
+strv_one(const char *s, size_t *n)
+{
+	char	**v = xcalloc(2, sizeof *v);
+
+	v[0] = xstrdup(s);
+	*n = 1;
+	return v;
+}
+
+static void
+pin_endpoints(const struct endpoint *src, size_t n, struct endpoint **out,
+    size_t *nout)
+{
+	size_t	k;
+
+	*out = xcalloc(n + 1, sizeof **out);
+	for (k = 0; k < n; k++) {
+		(*out)[k] = src[k];
+		(*out)[k].url = xstrdup(src[k].url);
+	}
+	*nout = n;
+}
+
+void
+deployment_pin(const struct catalog *cat, struct deployment *d)
+{
+	struct layout	l;
+	int		r;
+
+	deployment_layout(cat, d, &l);
+	if (d->gpus_per_host == 0)
+		d->gpus_per_host = l.gpus_per_host;
+	for (r = ROLE_PREFILL; r <= ROLE_DECODE; r++) {
+		struct role_spec	*rs = &d->role[r];
+		const struct lay_role	*lr = &l.role[r];
+
+		if (!rs->enabled || rs->instances < 1)
+			continue;
+		if (rs->nhosts == 0)
+			rs->hosts = strv_one("127.0.0.1", &rs->nhosts);
+		if (rs->gpus_per_node == 0)
+			rs->gpus_per_node = lr->ngpus;
+		rs->port = lr->port;
+		rs->port_step = lr->port_step;
+		if (r == ROLE_PREFILL)
+			rs->bootstrap_port = lr->bootstrap_port;
+		if (rs->nodes_per_instance > 1)
+			rs->dist_init_port = lr->dist_port;
+		rs->base_gpu_id = lr->base_gpu;
+		rs->gpu_step = lr->gpu_step;
+	}
+	if (d->role[ROLE_ROUTER].enabled) {
+		struct role_spec	*rr = &d->role[ROLE_ROUTER];
+
+		if (rr->nhosts == 0)
+			rr->hosts = strv_one(l.router_host, &rr->nhosts);
+		rr->port = l.router_port;
+		if (l.urls_src == LAY_DERIVED) {
+			pin_endpoints(l.prefill, l.nprefill, &rr->prefill_urls,
+			    &rr->nprefill_urls);
+			pin_endpoints(l.decode, l.ndecode, &rr->decode_urls,
+			    &rr->ndecode_urls);
+		}
+	}
+	layout_free(&l);
+}
