@@ -104,7 +104,18 @@ cfg_str(const struct config *c, const char *name)
 struct facts {
 	const struct catalog	*cat;
 	struct config		*cfg;
+	signed char		*role;	/* per option: role a fact is about */
 };
+
+/* The role whose process a str fact describes (diagnostic attribution). */
+static void
+fact_role(struct facts *f, const char *name, enum role r)
+{
+	int	o = catalog_find(f->cat, name);
+
+	if (o >= 0 && f->role != NULL)
+		f->role[o] = (signed char)r;
+}
 
 static void
 fact_str(struct facts *f, const char *name, const char *s, int line)
@@ -347,6 +358,7 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 	size_t		 i, j, n = us->n;
 	struct buf	 b = { 0 }, fx = { 0 };
 	int		 line = 0;
+	size_t		 line_of = 0;
 
 	for (i = 0; i < n && b.len == 0; i++)
 		for (j = i + 1; j < n && b.len == 0; j++) {
@@ -369,6 +381,7 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 				    u[i].host, u[i].what, u[j].lo, u[j].hi - 1,
 				    u[j].what);
 			line = u[j].line;
+			line_of = j;
 			len = u[j].hi - u[j].lo;
 			lim = ports ? 65536 : u[j].host_gpus >= 0 ?
 			    u[j].host_gpus : 1 << 20;
@@ -392,6 +405,8 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 		}
 	fact_str(f, fact, b.s, line);
 	fact_str(f, fixfact, fx.s, line);
+	if (b.len > 0)
+		fact_role(f, fact, u[line_of].role);
 	buf_free(&b);
 	buf_free(&fx);
 }
@@ -419,10 +434,11 @@ overflow_fact(struct facts *f, const struct uses *g)
 			buf_printf(&b, "; GPUs %d-%d are free: --base-gpu-id %d",
 			    at, at + u->hi - u->lo - 1, at);
 		else
-			buf_printf(&b, "; not enough GPUs are free there: put it "
-			    "on a host of its own (hosts), or make it smaller "
-			    "(tp x pp <= %d)", u->host_gpus);
+			buf_printf(&b, "; no %d GPUs are free there: give the "
+			    "%s its own hosts, or make the instances smaller",
+			    u->hi - u->lo, role_name(u->role));
 		line = u->line;
+		fact_role(f, "deploy.gpu_overflow", u->role);
 	}
 	fact_str(f, "deploy.gpu_overflow", b.s, line);
 	buf_free(&b);
@@ -459,11 +475,13 @@ rendezvous_fact(struct facts *f, const struct deployment *d,
 			    la->instance, la->node_rank, cfg_int(&la->cfg,
 			    "nnodes", 1));
 		else
-			buf_printf(&b, "%s %d rank %d has --dist-init-addr %s, "
-			    "which is not HOST:PORT with a port from 1 to %d",
-			    role_name(la->role), la->instance, la->node_rank,
-			    a, 65535 - LAY_DIST_SPAN);
+			buf_printf(&b, "%s %d rank %d runs with --nnodes %lld "
+			    "but has no usable --dist-init-addr HOST:PORT (a "
+			    "port from 1 to %d)", role_name(la->role),
+			    la->instance, la->node_rank, cfg_int(&la->cfg,
+			    "nnodes", 1), 65535 - LAY_DIST_SPAN);
 		line = d->role[la->role].line;
+		fact_role(f, "deploy.rendezvous_invalid", la->role);
 	}
 	fact_str(f, "deploy.rendezvous_invalid", b.s, line);
 	buf_free(&b);
@@ -645,12 +663,41 @@ diag_line(const struct catalog *cat, const struct diag *dg, enum role role,
 	return 0;
 }
 
+/* The role a fact the rule reads is about (ROLE_SINGLE: none). */
+struct fact_scan {
+	const struct facts	*f;
+	int			 role;
+};
+
+static void
+fact_scan_cb(void *arg, int slot)
+{
+	struct fact_scan	*fs = arg;
+	size_t			 nopts = fs->f->cat->nopts;
+	int			 o = slot_opt(nopts, slot);
+
+	if (fs->role < 0 && slot_role(nopts, slot) < 0 &&
+	    fs->f->role[o] >= 0 && config_is_set(fs->f->cfg, o) &&
+	    fs->f->cfg->s[o].v.t != V_NULL)
+		fs->role = fs->f->role[o];
+}
+
+static enum role
+fact_diag_role(const struct facts *f, const struct diag *dg)
+{
+	struct fact_scan	fs = { f, -1 };
+
+	if (dg->rule != NULL)
+		rule_slots(dg->rule, fact_scan_cb, &fs);
+	return fs.role >= 0 ? (enum role)fs.role : ROLE_SINGLE;
+}
+
 void
 deployment_check_cross(const struct catalog *cat, const struct deployment *d,
     const struct config *eff[NPD_ROLE], struct result *out)
 {
 	struct config		 dc;
-	struct facts		 f = { cat, &dc };
+	struct facts		 f = { cat, &dc, NULL };
 	struct plan		 p;
 	struct result		 res;
 	const struct config	*roles[NSLOT_SCOPE];
@@ -658,6 +705,8 @@ deployment_check_cross(const struct catalog *cat, const struct deployment *d,
 	int			 r;
 
 	config_init(&dc, cat);
+	f.role = xcalloc(cat->nopts + 1, 1);
+	memset(f.role, -1, cat->nopts + 1);
 	deployment_plan(cat, d, &p, NULL);
 	router_facts(&f, d, &p);
 	resource_facts(&f, d, &p);
@@ -668,8 +717,12 @@ deployment_check_cross(const struct catalog *cat, const struct deployment *d,
 	engine_run_deploy(cat, roles, &res);
 	for (i = 0; i < res.n; i++) {
 		struct diag	*dg = &res.d[i];
-		enum role	 dr = deploy_diag_role(cat, dg, eff);
-		int		 ln = diag_line(cat, dg, dr, eff);
+		enum role	 dr = fact_diag_role(&f, dg);
+		int		 ln;
+
+		if (dr == ROLE_SINGLE)
+			dr = deploy_diag_role(cat, dg, eff);
+		ln = diag_line(cat, dg, dr, eff);
 
 		if (ln > 0 && (dg->line == 0 || dg->opt < 0 ||
 		    cat->opts[dg->opt].kind != OK_DEPLOY ||
@@ -683,4 +736,5 @@ deployment_check_cross(const struct catalog *cat, const struct deployment *d,
 	result_free(&res);
 	plan_free(&p);
 	config_free(&dc);
+	free(f.role);
 }

@@ -545,6 +545,13 @@ number_instances(struct icmd **x, size_t n)
 					x[i]->inst = x[j]->inst;
 					break;
 				}
+		/* Without a rendezvous address, rank k continues the instance
+		 * whose rank k - 1 came just before it. */
+		if (x[i]->inst < 0 && x[i]->nnodes > 1 && x[i]->dist == NULL &&
+		    x[i]->rank > 0 && i > 0 && x[i - 1]->dist == NULL &&
+		    x[i - 1]->nnodes == x[i]->nnodes &&
+		    x[i - 1]->rank == x[i]->rank - 1)
+			x[i]->inst = x[i - 1]->inst;
 		if (x[i]->inst < 0)
 			x[i]->inst = ninst++;
 	}
