@@ -494,14 +494,14 @@ layout_free(struct layout *l)
 
 /* ---- pin ---- */
 
-static char **
-strv_one(const char *s, size_t *n)
+/* Replace an empty host list with one host. */
+static void
+pin_host(char ***hosts, size_t *n, const char *h)
 {
-	char	**v = xcalloc(2, sizeof *v);
-
-	v[0] = xstrdup(s);
+	free(*hosts);
+	*hosts = xcalloc(2, sizeof **hosts);
+	(*hosts)[0] = xstrdup(h);
 	*n = 1;
-	return v;
 }
 
 static void
@@ -510,6 +510,7 @@ pin_endpoints(const struct endpoint *src, size_t n, struct endpoint **out,
 {
 	size_t	k;
 
+	endpoints_release(*out, *nout);
 	*out = xcalloc(n + 1, sizeof **out);
 	for (k = 0; k < n; k++) {
 		(*out)[k] = src[k];
@@ -534,7 +535,7 @@ deployment_pin(const struct catalog *cat, struct deployment *d)
 		if (!rs->enabled || rs->instances < 1)
 			continue;
 		if (rs->nhosts == 0)
-			rs->hosts = strv_one("127.0.0.1", &rs->nhosts);
+			pin_host(&rs->hosts, &rs->nhosts, "127.0.0.1");
 		if (rs->gpus_per_node == 0)
 			rs->gpus_per_node = lr->ngpus;
 		rs->port = lr->port;
@@ -550,7 +551,7 @@ deployment_pin(const struct catalog *cat, struct deployment *d)
 		struct role_spec	*rr = &d->role[ROLE_ROUTER];
 
 		if (rr->nhosts == 0)
-			rr->hosts = strv_one(l.router_host, &rr->nhosts);
+			pin_host(&rr->hosts, &rr->nhosts, l.router_host);
 		rr->port = l.router_port;
 		if (l.urls_src == LAY_DERIVED) {
 			pin_endpoints(l.prefill, l.nprefill, &rr->prefill_urls,

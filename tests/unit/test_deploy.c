@@ -11,6 +11,7 @@
 
 #include "testutil.h"
 #include "deploy/deploy.h"
+#include "deploy/layout.h"
 
 static struct catalog	*cat;
 
@@ -311,6 +312,222 @@ test_plan_multinode(void **state)
 	deployment_free(&d);
 }
 
+/* 2 prefill + 2 decode, TP 2, on one host, nothing placed by hand. */
+static const char packed[] =
+    "pdwiz: 1\n"
+    "model:\n"
+    "  path: \"meta-llama/Llama-3.1-8B-Instruct\"\n"
+    "shared:\n"
+    "  options:\n"
+    "    disaggregation_ib_device: \"mlx5_0\"\n"
+    "    tp_size: 2\n"
+    "roles:\n"
+    "  prefill:\n"
+    "    instances: 2\n"
+    "  decode:\n"
+    "    instances: 2\n"
+    "  router: {}\n";
+
+/* The argv of every launch, joined: what the deployment would run. */
+static char *
+plan_text(const struct deployment *d)
+{
+	struct plan	p;
+	struct buf	b = { 0 };
+	size_t		i, k;
+
+	deployment_plan(cat, d, &p, NULL);
+	for (i = 0; i < p.n; i++) {
+		for (k = 0; k < p.l[i].argc; k++)
+			buf_printf(&b, "%s ", p.l[i].argv[k]);
+		buf_puts(&b, "\n");
+	}
+	plan_free(&p);
+	return buf_steal(&b);
+}
+
+static void
+test_layout_packed(void **state)
+{
+	struct deployment	 d;
+	struct layout		 l;
+	const struct lay_server	*s;
+	char			 err[4096];
+	static const int	 gpu[4] = { 0, 2, 4, 6 };
+	static const int	 port[4] = { 30000, 30001, 30002, 30003 };
+	int			 i;
+
+	(void)state;
+	assert_int_equal(parse(packed, &d, err, sizeof err), 0);
+	deployment_layout(cat, &d, &l);
+	assert_int_equal(l.n, 4);
+	assert_int_equal(l.gpus_per_host, 8);
+	assert_int_equal(l.gpus_src, LAY_DERIVED);
+	for (i = 0; i < 4; i++) {
+		s = layout_server(&l, i < 2 ? ROLE_PREFILL : ROLE_DECODE, i % 2,
+		    0);
+		assert_non_null(s);
+		assert_string_equal(s->host, "127.0.0.1");
+		assert_int_equal(s->ngpus, 2);
+		assert_int_equal(s->base_gpu, gpu[i]);
+		assert_int_equal(s->port, port[i]);
+		assert_int_equal(s->gpu_src, LAY_DERIVED);
+		assert_int_equal(s->port_src, LAY_DERIVED);
+		assert_int_equal(s->bootstrap_port, i < 2 ? 8998 + i : -1);
+		assert_null(s->dist_host);
+	}
+	assert_int_equal(l.nprefill, 2);
+	assert_int_equal(l.ndecode, 2);
+	assert_string_equal(l.prefill[1].url, "http://127.0.0.1:30001");
+	assert_int_equal(l.prefill[1].bootstrap_port, 8999);
+	assert_string_equal(l.decode[1].url, "http://127.0.0.1:30003");
+	assert_string_equal(l.router_host, "127.0.0.1");
+	assert_int_equal(l.router_port, 8000);
+	assert_int_equal(l.urls_src, LAY_DERIVED);
+	layout_free(&l);
+	deployment_free(&d);
+}
+
+/* A user-set value is kept; the derived ones go around it. */
+static void
+test_layout_user_first(void **state)
+{
+	struct deployment	 d;
+	struct layout		 l;
+	char			 err[4096];
+
+	(void)state;
+	assert_int_equal(parse(packed, &d, err, sizeof err), 0);
+	d.role[ROLE_DECODE].base_gpu_id = 0;
+	d.role[ROLE_DECODE].gpu_step = 2;
+	d.role[ROLE_DECODE].port = 30000;
+	d.role[ROLE_DECODE].port_step = 1;
+	deployment_layout(cat, &d, &l);
+	assert_int_equal(layout_server(&l, ROLE_DECODE, 1, 0)->base_gpu, 2);
+	assert_int_equal(layout_server(&l, ROLE_DECODE, 1, 0)->gpu_src,
+	    LAY_USER);
+	assert_int_equal(layout_server(&l, ROLE_PREFILL, 0, 0)->base_gpu, 4);
+	assert_int_equal(layout_server(&l, ROLE_PREFILL, 1, 0)->base_gpu, 6);
+	assert_int_equal(layout_server(&l, ROLE_PREFILL, 0, 0)->port, 30002);
+	assert_int_equal(layout_server(&l, ROLE_DECODE, 1, 0)->port, 30001);
+	layout_free(&l);
+	/* the layout fields through the editing API: NULL derives again */
+	assert_int_equal(deployment_set(cat, &d, ROLE_DECODE, "base_gpu_id",
+	    NULL, err, sizeof err), 0);
+	assert_int_equal(d.role[ROLE_DECODE].base_gpu_id, -1);
+	assert_int_equal(deployment_set(cat, &d, ROLE_PREFILL,
+	    "--disaggregation-bootstrap-port", "9000", err, sizeof err), 0);
+	assert_int_equal(d.role[ROLE_PREFILL].bootstrap_port, 9000);
+	assert_int_equal(deployment_set(cat, &d, ROLE_DECODE, "port", "x", err,
+	    sizeof err), -1);
+	assert_null(deployment_get(cat, &d, ROLE_DECODE, "port"));
+	deployment_free(&d);
+}
+
+/* pin: every derived value written out; the plan does not change and the
+ * file reads back with everything stated. */
+static void
+test_pin(void **state)
+{
+	struct deployment	 d, c, back;
+	char			 err[4096], *before, *after, *y, *again;
+
+	(void)state;
+	assert_int_equal(parse(packed, &d, err, sizeof err), 0);
+	before = plan_text(&d);
+	deployment_copy(&c, &d);
+	deployment_pin(cat, &c);
+	after = plan_text(&c);
+	assert_string_equal(before, after);
+	assert_int_equal(c.gpus_per_host, 8);
+	assert_int_equal(c.role[ROLE_DECODE].base_gpu_id, 4);
+	assert_int_equal(c.role[ROLE_DECODE].gpu_step, 2);
+	assert_int_equal(c.role[ROLE_DECODE].port, 30002);
+	assert_int_equal(c.role[ROLE_DECODE].port_step, 1);
+	assert_int_equal(c.role[ROLE_PREFILL].bootstrap_port, 8998);
+	assert_int_equal(c.role[ROLE_PREFILL].gpus_per_node, 2);
+	assert_int_equal(c.role[ROLE_ROUTER].port, 8000);
+	assert_int_equal(c.role[ROLE_ROUTER].nprefill_urls, 2);
+	/* the original is untouched */
+	assert_int_equal(d.role[ROLE_DECODE].base_gpu_id, -1);
+	assert_int_equal(d.role[ROLE_ROUTER].nprefill_urls, 0);
+	y = deployment_to_yaml(cat, &c);
+	assert_non_null(y);
+	assert_non_null(strstr(y, "gpus_per_host: 8"));
+	assert_non_null(strstr(y, "base_gpu_id: 4"));
+	assert_non_null(strstr(y, "bootstrap_port: 8999"));
+	assert_int_equal(parse(y, &back, err, sizeof err), 0);
+	again = plan_text(&back);
+	assert_string_equal(before, again);
+	free(before);
+	free(after);
+	free(again);
+	free(y);
+	deployment_free(&back);
+	deployment_free(&c);
+	deployment_free(&d);
+}
+
+/* 2-node instances without a rendezvous port: one derived per instance. */
+static void
+test_layout_rendezvous(void **state)
+{
+	static const char	 text[] =
+	    "pdwiz: 1\n"
+	    "model:\n"
+	    "  path: \"deepseek-ai/DeepSeek-V3\"\n"
+	    "shared:\n"
+	    "  options:\n"
+	    "    disaggregation_ib_device: \"mlx5_0\"\n"
+	    "    tp_size: 16\n"
+	    "    trust_remote_code: true\n"
+	    "roles:\n"
+	    "  prefill:\n"
+	    "    instances: 2\n"
+	    "    nodes_per_instance: 2\n"
+	    "    hosts: [\"10.0.0.1\", \"10.0.0.2\", \"10.0.0.1\", \"10.0.0.2\"]\n"
+	    "  decode:\n"
+	    "    instances: 1\n"
+	    "    nodes_per_instance: 2\n"
+	    "    hosts: [\"10.0.0.3\", \"10.0.0.4\"]\n"
+	    "  router: {}\n";
+	struct deployment	 d;
+	struct layout		 l;
+	struct result		 r;
+	const struct lay_server	*a, *b;
+	char			 err[4096];
+
+	(void)state;
+	assert_int_equal(parse(text, &d, err, sizeof err), 0);
+	deployment_layout(cat, &d, &l);
+	a = layout_server(&l, ROLE_PREFILL, 0, 1);
+	b = layout_server(&l, ROLE_PREFILL, 1, 0);
+	assert_string_equal(a->dist_host, "10.0.0.1");
+	assert_int_equal(a->dist_port, 5000);
+	assert_int_equal(a->dist_src, LAY_DERIVED);
+	/* the second instance shares the hosts: its own rendezvous block, its
+	 * own ports, and GPUs past the first's (which run out: 16 > 8) */
+	assert_string_equal(b->dist_host, "10.0.0.1");
+	assert_true(b->dist_port >= 5000 + LAY_DIST_SPAN);
+	assert_true(b->port != a->port);
+	assert_int_equal(b->base_gpu, 8);
+	assert_int_equal(layout_server(&l, ROLE_DECODE, 0, 1)->dist_port, 5000);
+	layout_free(&l);
+	result_init(&r);
+	deployment_check(cat, &d, &r);
+	assert_true(has_rule(&r, "xs-gpu-overflow"));
+	assert_false(has_rule(&r, "xs-port-collision"));
+	assert_false(has_rule(&r, "xs-dist-init-addr"));
+	result_free(&r);
+	/* a rendezvous port the user set and SGLang cannot use */
+	d.role[ROLE_DECODE].dist_init_port = 0;
+	result_init(&r);
+	deployment_check(cat, &d, &r);
+	assert_true(has_rule(&r, "xs-dist-init-addr"));
+	result_free(&r);
+	deployment_free(&d);
+}
+
 int
 main(void)
 {
@@ -322,6 +539,10 @@ main(void)
 		cmocka_unit_test(test_slots),
 		cmocka_unit_test(test_cross_rules),
 		cmocka_unit_test(test_plan_multinode),
+		cmocka_unit_test(test_layout_packed),
+		cmocka_unit_test(test_layout_user_first),
+		cmocka_unit_test(test_pin),
+		cmocka_unit_test(test_layout_rendezvous),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
