@@ -217,12 +217,8 @@ deployment_default(struct deployment *d, const char *model)
 		r->hosts[0] = xstrdup("127.0.0.1");
 		r->nhosts = 1;
 	}
-	d->role[ROLE_PREFILL].port = 30000;
-	d->role[ROLE_PREFILL].bootstrap_port = 8998;
-	d->role[ROLE_PREFILL].base_gpu_id = 0;
-	d->role[ROLE_DECODE].port = 30001;
-	d->role[ROLE_DECODE].base_gpu_id = 1;
-	d->role[ROLE_ROUTER].port = 8000;
+	/* Ports, bootstrap port and GPUs are left to the layout: it places
+	 * the decode after the prefill's GPUs whatever their TP sizes. */
 }
 
 /* Option name, or flag spelling, to a catalog index of a flag or env var. */
