@@ -50,7 +50,8 @@ struct check_args {
 	struct cli_facts	 facts;
 };
 
-/* What was read: its text, its kind, and the YAML tree of the YAML kinds. */
+/* What was read: its text, its kind, and the YAML tree of the YAML kinds;
+ * text, path and yaml are owned (freed by cmd_check). */
 struct input {
 	char		*text;
 	size_t		 len;
