@@ -547,6 +547,8 @@ cmd_check(int argc, char **argv)
 	rc = EXIT_USAGE;
 	if ((cat = cli_load_catalog()) == NULL)
 		goto out;
+	if (a.verbose && cat->image == NULL)
+		fprintf(stderr, "pdwiz: rules read from the %s\n", cat->origin);
 	config_init(&base, cat);
 	if (cli_facts_apply(cat, &base, &a.facts) != 0)
 		goto out;
