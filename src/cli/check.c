@@ -324,8 +324,8 @@ check_deploy(struct check *ck, const struct input *in)
 /* The first prefill, decode and router command of a script: the cross-role
  * checks read their effective configs and report at their lines. */
 struct roles {
-	struct config	eff[3];
-	int		first[3];	/* index in ck->cmds, or -1 */
+	struct config	eff[NPD_ROLE];
+	int		first[NPD_ROLE];	/* index in ck->cmds, or -1 */
 };
 
 static void
@@ -373,10 +373,10 @@ check_cross(struct check *ck, const struct sh_script *sc,
     const struct roles *ro)
 {
 	struct result		 res;
-	const struct config	*eff[3];
+	const struct config	*eff[NPD_ROLE];
 	size_t			 i;
 
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < NPD_ROLE; i++)
 		eff[i] = ro->first[i] >= 0 && ro->eff[i].s != NULL ?
 		    &ro->eff[i] : NULL;
 	result_init(&res);
@@ -390,7 +390,7 @@ check_cross(struct check *ck, const struct sh_script *sc,
 		one.d = xcalloc(1, sizeof *one.d);
 		one.d[0] = res.d[i];
 		one.n = one.cap = 1;
-		result_take(&ck->all, &one, r >= 0 && r < 3 &&
+		result_take(&ck->all, &one, r >= 0 && r < NPD_ROLE &&
 		    ro->first[r] >= 0 ? ro->first[r] : ro->first[ROLE_PREFILL]);
 		result_free(&one);
 	}
@@ -487,7 +487,7 @@ check_shell(struct check *ck, const struct config *base,
 	}
 	if (ro.first[ROLE_PREFILL] >= 0 && ro.first[ROLE_DECODE] >= 0)
 		check_cross(ck, &sc, &ro);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < NPD_ROLE; i++)
 		config_free(&ro.eff[i]);
 	unclosed = sc.unclosed_heredoc;
 	sh_script_free(&sc);

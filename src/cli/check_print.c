@@ -3,6 +3,7 @@
 #include "cli/check.h"
 #include "core/describe.h"
 #include "core/util.h"
+#include "deploy/deploy.h"
 #include "io/json.h"
 #include "io/shell.h"
 
@@ -79,10 +80,10 @@ json_fix(struct buf *b, const struct catalog *cat, const struct fix *f)
 	json_str(b, f->label);
 	buf_puts(b, ",\"set\":{");
 	for (i = 0; i < f->n; i++) {
-		size_t	role = (size_t)f->opt[i] / cat->nopts;
-		size_t	o = (size_t)f->opt[i] % cat->nopts;
-		char	*key = xasprintf("%s%s", role == 1 ? "prefill." :
-		    role == 2 ? "decode." : role == 3 ? "router." : "",
+		int	 role = slot_role(cat->nopts, f->opt[i]);
+		int	 o = slot_opt(cat->nopts, f->opt[i]);
+		char	*key = xasprintf("%s%s%s", role >= 0 ?
+		    role_name((enum role)role) : "", role >= 0 ? "." : "",
 		    cat->opts[o].name);
 
 		if (i > 0)

@@ -251,7 +251,7 @@ mark(void *arg, int slot)
 {
 	struct reads	*r = arg;
 
-	r->used[(size_t)slot % r->cat->nopts] = 1;
+	r->used[slot_opt(r->cat->nopts, slot)] = 1;
 }
 
 /* Does a rule implement SGLang check id (same id, or id-suffix)? */
