@@ -287,6 +287,7 @@ check_sgconfig(struct check *ck, const struct config *base,
 	    &diags);
 	result_take(&ck->all, &diags, 0);
 	engine_run(ck->cat, &cfg, &res);
+	engine_verify_fixes(ck->cat, &cfg, &res);
 	add_cmd(ck, -1, 1, mode_of(ck->cat, &cfg), NULL, 0);
 	result_take(&ck->all, &res, 0);
 	result_free(&res);
@@ -349,6 +350,7 @@ check_server(struct check *ck, const struct config *base,
 			diags.d[j].line = c->line;
 	result_take(&ck->all, &diags, k);
 	engine_run(ck->cat, &cfg, &res);
+	engine_verify_fixes(ck->cat, &cfg, &res);
 	for (j = 0; j < res.n; j++)
 		if (res.d[j].line == 0)
 			res.d[j].line = c->line;

@@ -28,7 +28,7 @@ sev_color(enum severity s)
 static void
 print_diag(const struct check *ck, const struct diag *d)
 {
-	size_t	j;
+	size_t	j, shown;
 
 	printf("%s:%d: %s%s%s: %s [%s]\n", ck->name, d->line,
 	    ck->color ? sev_color(d->sev) : "", severity_name(d->sev),
@@ -45,9 +45,12 @@ print_diag(const struct check *ck, const struct diag *d)
 		printf("    hint: %s\n", d->hint);
 	if (d->rule == NULL || d->sev == SEV_OVERRIDE)
 		return;
-	for (j = 0; j < d->rule->nfixes && j < 3; j++) {
+	for (j = 0, shown = 0; j < d->rule->nfixes && shown < 3; j++) {
 		struct buf	b = { 0 };
 
+		if (!diag_fix_ok(d, j))
+			continue;
+		shown++;
 		describe_fix(ck->cat, &d->rule->fixes[j], &b);
 		printf("    fix: %s (%s)\n", d->rule->fixes[j].label, b.s);
 		buf_free(&b);
@@ -142,7 +145,7 @@ static void
 json_diag(struct buf *b, const struct check *ck, const struct diag *d)
 {
 	const struct rule	*r = d->rule;
-	size_t			 j;
+	size_t			 j, shown;
 
 	buf_puts(b, "{\"rule\":");
 	json_str(b, d->id);
@@ -164,8 +167,10 @@ json_diag(struct buf *b, const struct check *ck, const struct diag *d)
 	else
 		buf_puts(b, "null");
 	buf_puts(b, ",\"fixes\":[");
-	for (j = 0; r != NULL && j < r->nfixes; j++) {
-		if (j > 0)
+	for (j = 0, shown = 0; r != NULL && j < r->nfixes; j++) {
+		if (!diag_fix_ok(d, j))
+			continue;
+		if (shown++ > 0)
 			buf_putc(b, ',');
 		json_fix(b, ck->cat, &r->fixes[j]);
 	}
