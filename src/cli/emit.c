@@ -12,8 +12,36 @@
 
 #define INPUT_MAX	(16 * 1024 * 1024)
 
-int	cmd_emit(int argc, char **argv);
-int	cmd_import(int argc, char **argv);
+enum { E_FORMAT = 1, E_FORCE, E_OUTDIR };
+
+static const struct cliopt emit_opts[] = {
+	{ E_FORMAT, "format", 0, "shell|runbook|config|k8s|yaml",
+	    "what to write", CLIOPT_REQUIRED },
+	{ E_FORCE, "force", 0, NULL, "emit despite errors (marked failing)",
+	    0 },
+	{ E_OUTDIR, "output-dir", 'o', "DIR",
+	    "write the files into DIR, not to stdout", 0 },
+	{ 0, NULL, 0, NULL, NULL, 0 }
+};
+
+const struct clicmd cli_emit = {
+	"emit", { "DEPLOYMENT", NULL },
+	"write launch material for a deployment", emit_opts,
+	cmd_emit, 0
+};
+
+enum { I_OUTPUT = 1 };
+
+static const struct cliopt import_opts[] = {
+	{ I_OUTPUT, "output", 'o', "FILE",
+	    "write the deployment file to FILE, not to stdout", 0 },
+	{ 0, NULL, 0, NULL, NULL, 0 }
+};
+
+const struct clicmd cli_import = {
+	"import", { "SCRIPT", NULL }, "launch script -> deployment file",
+	import_opts, cmd_import, 0
+};
 
 /*
  * Load FILE as a deployment: a deployment YAML file, or a launch script
@@ -77,59 +105,78 @@ write_out(const char *dir, const char *name, const char *data)
 	return rc;
 }
 
+struct emit_args {
+	enum emit_format	 fmt;
+	bool			 have_fmt;
+	unsigned		 flags;
+	const char		*file, *dir;
+};
+
+/* -1: go on; else the exit status. */
+static int
+emit_args(int argc, char **argv, struct emit_args *a)
+{
+	struct cliparse	p;
+	int		id;
+
+	cliparse_init(&p, &cli_emit, argc, argv);
+	while ((id = cliparse_next(&p)) != CLIOPT_END) {
+		switch (id) {
+		case CLIOPT_HELP:
+			cli_help(stdout, &cli_emit);
+			return EXIT_OK;
+		case CLIOPT_ERROR:
+			return EXIT_USAGE;
+		case E_FORMAT:
+			if (emit_format_parse(p.arg, &a->fmt) != 0) {
+				fprintf(stderr, "pdwiz emit: --format takes shell, "
+				    "runbook, config, k8s or yaml\n");
+				return EXIT_USAGE;
+			}
+			a->have_fmt = true;
+			break;
+		case E_FORCE:
+			a->flags |= EMIT_FORCE;
+			break;
+		case E_OUTDIR:
+			a->dir = p.arg;
+			break;
+		default:
+			if (a->file != NULL) {
+				fprintf(stderr, "pdwiz emit: only one "
+				    "DEPLOYMENT\n");
+				return EXIT_USAGE;
+			}
+			a->file = p.arg;
+		}
+	}
+	if (!a->have_fmt || a->file == NULL) {
+		cli_usage(stderr, &cli_emit);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
 int
 cmd_emit(int argc, char **argv)
 {
 	struct catalog		*cat;
 	struct deployment	 d;
 	struct emission		 em;
-	enum emit_format	 fmt = EMIT_SHELL;
-	const char		*file = NULL, *dir = NULL;
-	bool			 have_fmt = false;
-	unsigned		 flags = 0;
+	struct emit_args	 a = { EMIT_SHELL, false, 0, NULL, NULL };
 	char			 err[2048];
-	int			 i, rc = EXIT_USAGE;
+	int			 rc;
 	size_t			 k;
 
-	for (i = 1; i < argc; i++) {
-		const char	*a = argv[i], *v = NULL;
-
-		if (strncmp(a, "--format=", 9) == 0)
-			v = a + 9;
-		else if (strcmp(a, "--format") == 0 && i + 1 < argc)
-			v = argv[++i];
-		if (v != NULL) {
-			if (emit_format_parse(v, &fmt) != 0) {
-				fprintf(stderr, "pdwiz emit: --format takes shell, "
-				    "runbook, config, k8s or yaml\n");
-				return EXIT_USAGE;
-			}
-			have_fmt = true;
-		} else if (strcmp(a, "--force") == 0)
-			flags |= EMIT_FORCE;
-		else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output-dir") == 0)
-		    && i + 1 < argc)
-			dir = argv[++i];
-		else if (a[0] == '-' && a[1] != '\0') {
-			fprintf(stderr, "pdwiz emit: unknown option %s\n", a);
-			return EXIT_USAGE;
-		} else if (file == NULL)
-			file = a;
-		else {
-			fprintf(stderr, "pdwiz emit: only one DEPLOYMENT\n");
-			return EXIT_USAGE;
-		}
-	}
-	if (!have_fmt || file == NULL) {
-		fprintf(stderr, "usage: pdwiz emit --format shell|runbook|config|"
-		    "k8s|yaml [--force] [-o DIR] DEPLOYMENT\n");
-		return EXIT_USAGE;
-	}
+	if ((rc = emit_args(argc, argv, &a)) >= 0)
+		return rc;
+	rc = EXIT_USAGE;
 	if ((cat = cli_load_catalog()) == NULL)
 		return EXIT_USAGE;
-	if (load_any(cat, file, &d) != 0)
+	if (load_any(cat, a.file, &d) != 0)
 		goto out;
-	if (deployment_emit(cat, &d, fmt, flags, &em, err, sizeof err) != 0) {
+	if (deployment_emit(cat, &d, a.fmt, a.flags, &em, err, sizeof err) !=
+	    0) {
 		fprintf(stderr, "pdwiz emit: %s\n", err);
 		deployment_free(&d);
 		rc = EXIT_FOUND;
@@ -137,8 +184,8 @@ cmd_emit(int argc, char **argv)
 	}
 	rc = EXIT_OK;
 	for (k = 0; k < em.n; k++) {
-		if (dir != NULL) {
-			if (write_out(dir, em.f[k].name, em.f[k].data) != 0)
+		if (a.dir != NULL) {
+			if (write_out(a.dir, em.f[k].name, em.f[k].data) != 0)
 				rc = EXIT_USAGE;
 		} else {
 			if (em.n > 1)
@@ -154,6 +201,40 @@ out:
 	return rc;
 }
 
+/* -1: go on; else the exit status. */
+static int
+import_args(int argc, char **argv, const char **file, const char **outp)
+{
+	struct cliparse	p;
+	int		id;
+
+	cliparse_init(&p, &cli_import, argc, argv);
+	while ((id = cliparse_next(&p)) != CLIOPT_END) {
+		switch (id) {
+		case CLIOPT_HELP:
+			cli_help(stdout, &cli_import);
+			return EXIT_OK;
+		case CLIOPT_ERROR:
+			return EXIT_USAGE;
+		case I_OUTPUT:
+			*outp = p.arg;
+			break;
+		default:
+			if (*file != NULL) {
+				fprintf(stderr, "pdwiz import: only one "
+				    "SCRIPT\n");
+				return EXIT_USAGE;
+			}
+			*file = p.arg;
+		}
+	}
+	if (*file == NULL) {
+		cli_usage(stderr, &cli_import);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
 int
 cmd_import(int argc, char **argv)
 {
@@ -161,26 +242,11 @@ cmd_import(int argc, char **argv)
 	struct deployment	 d;
 	const char		*file = NULL, *outp = NULL;
 	char			*y, err[512];
-	int			 i, rc = EXIT_USAGE;
+	int			 rc;
 
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-			outp = argv[++i];
-		else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-			fprintf(stderr, "pdwiz import: unknown option %s\n",
-			    argv[i]);
-			return EXIT_USAGE;
-		} else if (file == NULL)
-			file = argv[i];
-		else {
-			fprintf(stderr, "pdwiz import: only one SCRIPT\n");
-			return EXIT_USAGE;
-		}
-	}
-	if (file == NULL) {
-		fprintf(stderr, "usage: pdwiz import [-o FILE] SCRIPT\n");
-		return EXIT_USAGE;
-	}
+	if ((rc = import_args(argc, argv, &file, &outp)) >= 0)
+		return rc;
+	rc = EXIT_USAGE;
 	if ((cat = cli_load_catalog()) == NULL)
 		return EXIT_USAGE;
 	if (load_any(cat, file, &d) != 0)

@@ -14,33 +14,59 @@
 
 const char	*pdwiz_argv0 = "pdwiz";
 
+int	wizard_main(int argc, char **argv);
+
+static const struct clicmd *const commands[] = {
+	&cli_check, &cli_import, &cli_emit, &cli_explain, &cli_rules,
+	&cli_coverage, &cli_compile_catalog, NULL
+};
+
+enum { M_IMPORT = 1, M_HELP, M_VERSION };
+
+static const struct cliopt pdwiz_opts[] = {
+	{ M_IMPORT, "import", 0, "SCRIPT",
+	    "open the wizard on a deployment imported from SCRIPT", 0 },
+	{ M_HELP, "help", 'h', NULL, "this text", 0 },
+	{ M_VERSION, "version", 'V', NULL,
+	    "the version and the SGLang commits the rules were read from", 0 },
+	{ 0, NULL, 0, NULL, NULL, 0 }
+};
+
+static const struct clicmd cli_pdwiz = {
+	NULL, { "[FILE | --import SCRIPT]", NULL }, "open the wizard",
+	pdwiz_opts, wizard_main, CLICMD_PLAIN
+};
+
+#define SUMMARY_COL	41
+
 static void
 usage(FILE *f)
 {
-	fputs(
-"usage: pdwiz [FILE | --import SCRIPT]    open the wizard\n"
-"       pdwiz check [options] [FILE | -]  lint launch commands, a script or YAML\n"
-"       pdwiz check [options] -- CMD ARGS...\n"
-"       pdwiz import [-o FILE] SCRIPT     launch script -> deployment file\n"
-"       pdwiz emit --format shell|runbook|config|k8s|yaml [--force] [-o DIR] DEPLOYMENT\n"
-"       pdwiz explain RULE-ID             what a rule means and how to fix it\n"
-"       pdwiz rules [--format text|json]  list the rules\n"
-"       pdwiz coverage [--sglang-catalog RULES.md]\n"
-"                                         map options and SGLang checks to rules\n"
-"       pdwiz --help | --version\n"
-"\n"
-"check options:\n"
-"  --format text|json     output format (default text)\n"
-"  --input auto|shell|config\n"
-"                         how to read FILE (default: detect)\n"
-"  --model-arch ARCH      model architecture, e.g. DeepseekV3ForCausalLM\n"
-"  --platform P           cuda, hip, npu, musa or xpu\n"
-"  --gpu-sm N             GPU generation, e.g. 90 (Hopper), 100 (Blackwell)\n"
-"  --fact NAME=VALUE      any other fact\n"
-"  -v, --verbose          also show SGLang's overrides\n"
-"\n"
-"Exit status: 0 no errors, 1 errors found, 2 unusable input or usage.\n"
-"See pdwiz(1).\n", f);
+	size_t	i;
+
+	cli_synopsis(f, &cli_pdwiz, true, SUMMARY_COL);
+	for (i = 0; commands[i] != NULL; i++)
+		cli_synopsis(f, commands[i], false, SUMMARY_COL);
+	fputs("       pdwiz --help | --version\n", f);
+	for (i = 0; commands[i] != NULL; i++) {
+		if (commands[i]->opts == NULL)
+			continue;
+		fprintf(f, "\n%s options:\n", commands[i]->name);
+		cli_options(f, commands[i]);
+	}
+	fputs("\nExit status: 0 no errors, 1 errors found, 2 unusable input or "
+	    "usage.\nSee pdwiz COMMAND --help and pdwiz(1).\n", f);
+}
+
+static const struct clicmd *
+find_command(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; commands[i] != NULL; i++)
+		if (strcmp(commands[i]->name, name) == 0)
+			return commands[i];
+	return NULL;
 }
 
 struct catalog *
@@ -89,44 +115,70 @@ version(void)
 	return EXIT_OK;
 }
 
-int	wizard_main(int argc, char **argv);
-int	cmd_emit(int argc, char **argv);
-int	cmd_import(int argc, char **argv);
+/* pdwiz help [COMMAND] */
+static int
+help(int argc, char **argv)
+{
+	const struct clicmd	*c;
+
+	if (argc < 3) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if ((c = find_command(argv[2])) == NULL) {
+		fprintf(stderr, "pdwiz: no command %s (see pdwiz --help)\n",
+		    argv[2]);
+		return EXIT_USAGE;
+	}
+	cli_help(stdout, c);
+	return EXIT_OK;
+}
+
+/* pdwiz [FILE | --import SCRIPT], --help, --version. */
+static int
+top_level(int argc, char **argv)
+{
+	struct cliparse	 p;
+	char		*wargv[4];
+
+	cliparse_init(&p, &cli_pdwiz, argc, argv);
+	switch (cliparse_next(&p)) {
+	case CLIOPT_HELP:
+	case M_HELP:
+		usage(stdout);
+		return EXIT_OK;
+	case M_VERSION:
+		return version();
+	case M_IMPORT:
+		if (p.i < argc) {
+			fprintf(stderr, "pdwiz: --import takes one SCRIPT\n");
+			return EXIT_USAGE;
+		}
+		wargv[0] = argv[0];
+		wargv[1] = (char *)"--import";
+		wargv[2] = (char *)p.arg;
+		wargv[3] = NULL;
+		return wizard_main(3, wargv);
+	case CLIOPT_ERROR:
+		return EXIT_USAGE;
+	default:
+		return wizard_main(argc, argv);
+	}
+}
 
 int
 main(int argc, char **argv)
 {
-	int	rc;
+	const struct clicmd	*c;
+	int			 rc;
 
 	pdwiz_argv0 = argv[0];
-	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
-	    strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)) {
-		usage(stdout);
-		return EXIT_OK;
-	}
-	if (argc >= 2 && (strcmp(argv[1], "--version") == 0 ||
-	    strcmp(argv[1], "-V") == 0))
-		rc = version();
-	else if (argc >= 2 && strcmp(argv[1], "check") == 0)
-		rc = cmd_check(argc - 1, argv + 1);
-	else if (argc >= 2 && strcmp(argv[1], "emit") == 0)
-		rc = cmd_emit(argc - 1, argv + 1);
-	else if (argc >= 2 && strcmp(argv[1], "import") == 0)
-		rc = cmd_import(argc - 1, argv + 1);
-	else if (argc >= 2 && strcmp(argv[1], "explain") == 0)
-		rc = cmd_explain(argc - 1, argv + 1);
-	else if (argc >= 2 && strcmp(argv[1], "rules") == 0)
-		rc = cmd_rules(argc - 1, argv + 1);
-	else if (argc >= 2 && strcmp(argv[1], "coverage") == 0)
-		rc = cmd_coverage(argc - 1, argv + 1);
-	else if (argc >= 2 && strcmp(argv[1], "compile-catalog") == 0)
-		rc = cmd_compile_catalog(argc - 1, argv + 1);
-	else if (argc >= 2 && argv[1][0] == '-' && strcmp(argv[1], "--import") != 0) {
-		fprintf(stderr, "pdwiz: unknown option %s\n", argv[1]);
-		usage(stderr);
-		rc = EXIT_USAGE;
-	} else
-		rc = wizard_main(argc, argv);
+	if (argc >= 2 && (c = find_command(argv[1])) != NULL)
+		rc = c->run(argc - 1, argv + 1);
+	else if (argc >= 2 && strcmp(argv[1], "help") == 0)
+		rc = help(argc, argv);
+	else
+		rc = top_level(argc, argv);
 	intern_free_all();
 	return rc;
 }

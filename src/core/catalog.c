@@ -182,7 +182,7 @@ const char *
 severity_name(enum severity s)
 {
 	static const char *const n[] = { "error", "warning", "override",
-		"unknown" };
+		"unknown", "note" };
 
 	return n[s];
 }
@@ -833,10 +833,13 @@ load_rule(struct loadctx *lc, const struct ynode *n, struct rule *r)
 		r->sev = SEV_WARNING;
 	else if (strcmp(sev, "override") == 0)
 		r->sev = SEV_OVERRIDE;
+	else if (strcmp(sev, "note") == 0)
+		r->sev = SEV_NOTE;
 	else {
 		ynode_err(lc->err, lc->errlen, lc->file,
 		    ynode_get(n, "severity"),
-		    "severity must be error, warning or override, not '%s'", sev);
+		    "severity must be error, warning, override or note, not "
+		    "'%s'", sev);
 		return -1;
 	}
 	if (stage == NULL || strcmp(stage, "launch") == 0)

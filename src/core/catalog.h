@@ -39,7 +39,8 @@ struct model_entry {
 	size_t		 n;
 };
 
-enum severity { SEV_ERROR, SEV_WARNING, SEV_OVERRIDE, SEV_UNKNOWN };
+/* SEV_NOTE: information a check derived (an estimate), never a problem. */
+enum severity { SEV_ERROR, SEV_WARNING, SEV_OVERRIDE, SEV_UNKNOWN, SEV_NOTE };
 enum stage { ST_LAUNCH, ST_STARTUP, ST_FIRST_REQUEST };
 
 struct expr;

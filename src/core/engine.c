@@ -48,6 +48,8 @@ add_diag(struct result *r, struct diag d)
 	case SEV_OVERRIDE:
 		r->noverrides++;
 		break;
+	case SEV_NOTE:
+		break;
 	}
 }
 
@@ -331,4 +333,70 @@ rule_slots(const struct rule *r, void (*fn)(void *, int), void *arg)
 		fn(arg, r->setdefault[i].opt);
 		expr_slots(r->setdefault[i].e, fn, arg);
 	}
+}
+
+#define FIX_MAX	32	/* fixes of a rule that fix_ok can speak for */
+
+static bool
+has_rule(const struct result *r, const struct rule *rule, enum severity sev)
+{
+	size_t	i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->d[i].rule == rule && r->d[i].sev == sev)
+			return true;
+	return false;
+}
+
+/* Does every error of after also stand in before? */
+static bool
+no_new_error(const struct result *before, const struct result *after)
+{
+	size_t	i;
+
+	for (i = 0; i < after->n; i++)
+		if (after->d[i].sev == SEV_ERROR && (after->d[i].rule == NULL ||
+		    !has_rule(before, after->d[i].rule, SEV_ERROR)))
+			return false;
+	return true;
+}
+
+void
+engine_verify_fixes(const struct catalog *cat, const struct config *in,
+    struct result *res)
+{
+	size_t	i, j;
+
+	for (i = 0; i < res->n; i++) {
+		struct diag		*d = &res->d[i];
+		const struct rule	*r = d->rule;
+
+		if (r == NULL || r->deploy || r->nfixes == 0 ||
+		    (d->sev != SEV_ERROR && d->sev != SEV_WARNING))
+			continue;
+		d->fixes_verified = true;
+		d->fix_ok = 0;
+		for (j = 0; j < r->nfixes && j < FIX_MAX; j++) {
+			struct config	tmp = { 0 };
+			struct result	again;
+
+			config_copy(&tmp, in);
+			engine_apply_fix(r, j, &tmp);
+			result_init(&again);
+			engine_run(cat, &tmp, &again);
+			if (!has_rule(&again, r, d->sev) &&
+			    no_new_error(res, &again))
+				d->fix_ok |= 1u << j;
+			result_free(&again);
+			config_free(&tmp);
+		}
+	}
+}
+
+bool
+diag_fix_ok(const struct diag *d, size_t i)
+{
+	if (!d->fixes_verified)
+		return true;
+	return i < FIX_MAX && (d->fix_ok & (1u << i)) != 0;
 }

@@ -25,6 +25,8 @@ struct diag {
 	int			 opt;	/* option the diagnostic is best attached to, or -1 */
 	int			 line, col;	/* where that option was given, 0 if unknown */
 	int			 cmd;	/* caller's command / role index */
+	bool			 fixes_verified;	/* fix_ok is meaningful */
+	unsigned		 fix_ok;	/* bit i: fix i clears it (verified) */
 };
 
 struct result {
@@ -67,5 +69,15 @@ void	rule_slots(const struct rule *, void (*fn)(void *, int), void *);
 
 /* Apply fix number i of rule r to cfg (per-server rules). */
 void	engine_apply_fix(const struct rule *, size_t i, struct config *);
+/*
+ * For every error and warning of res (engine_run's result for in) whose
+ * rule has fixes: apply each fix to a copy of in, run the rules again, and
+ * keep the fix (bit in fix_ok) only when the diagnostic is gone and no
+ * error appears that was not there. Sets fixes_verified.
+ */
+void	engine_verify_fixes(const struct catalog *, const struct config *in,
+	    struct result *res);
+/* May fix i of d be offered? (Unverified diagnostics: every fix.) */
+bool	diag_fix_ok(const struct diag *, size_t i);
 
 #endif

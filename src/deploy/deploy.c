@@ -984,6 +984,7 @@ deployment_check(const struct catalog *cat, const struct deployment *d,
 		}
 		result_init(&res);
 		engine_run(cat, &la->cfg, &res);
+		engine_verify_fixes(cat, &la->cfg, &res);
 		for (j = 0; j < res.n; j++)
 			if (res.d[j].line == 0)
 				res.d[j].line = d->role[la->role].line;

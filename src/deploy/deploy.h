@@ -239,4 +239,26 @@ bool	router_opt_is_flag(const struct catalog *, const char *name);
 void	deployment_pin(const struct catalog *, struct deployment *);
 void	deployment_copy(struct deployment *dst, const struct deployment *src);
 
+/* ---- readers over input already parsed (pdwiz check reads once) ---- */
+
+struct sh_script;
+struct ynode;
+/* deployment_parse on the document's YAML tree (the caller keeps it). */
+int	deployment_from_ydoc(const struct catalog *, const char *name,
+	    const struct ynode *root, struct deployment *, char *err,
+	    size_t errlen);
+/* deployment_import on a script the shell reader has read. */
+int	deployment_import_script(const struct catalog *, const char *name,
+	    const struct sh_script *, struct deployment *,
+	    struct result *notes, char *err, size_t errlen);
+/*
+ * The cross-role checks of a script's commands: the script imported as a
+ * deployment, then deployment_check_cross with the per-role effective
+ * configs. Returns 0, or -1 when the commands do not form a deployment
+ * (nothing added to out).
+ */
+int	deployment_check_script(const struct catalog *, const char *name,
+	    const struct sh_script *, const struct config *eff[3],
+	    struct result *out);
+
 #endif

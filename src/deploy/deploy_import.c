@@ -584,24 +584,37 @@ deployment_import(const struct catalog *cat, const char *name,
     struct result *notes, char *err, size_t errlen)
 {
 	struct sh_script	 sc = { 0 };
-	struct icmd		*ic;
-	struct icmd		**byrole[2];
-	size_t			 nby[2] = { 0, 0 }, i, nic = 0;
-	int			 nrouter = 0, r;
 	char			 perr[512];
+	int			 rc;
 
 	deployment_init(d);
-	d->gpus_per_host = -1;
 	if (sh_parse(text, len, &sc, perr, sizeof perr) != 0) {
 		snprintf(err, errlen, "%s:%s", name, perr);
 		return -1;
 	}
-	ic = xcalloc(sc.ncmds + 1, sizeof *ic);
-	byrole[0] = xcalloc(sc.ncmds + 1, sizeof **byrole);
-	byrole[1] = xcalloc(sc.ncmds + 1, sizeof **byrole);
+	rc = deployment_import_script(cat, name, &sc, d, notes, err, errlen);
+	sh_script_free(&sc);
+	return rc;
+}
+
+int
+deployment_import_script(const struct catalog *cat, const char *name,
+    const struct sh_script *sc, struct deployment *d, struct result *notes,
+    char *err, size_t errlen)
+{
+	struct icmd		*ic;
+	struct icmd		**byrole[2];
+	size_t			 nby[2] = { 0, 0 }, i, nic = 0;
+	int			 nrouter = 0, r;
+
+	deployment_init(d);
+	d->gpus_per_host = -1;		/* a script does not say */
+	ic = xcalloc(sc->ncmds + 1, sizeof *ic);
+	byrole[0] = xcalloc(sc->ncmds + 1, sizeof **byrole);
+	byrole[1] = xcalloc(sc->ncmds + 1, sizeof **byrole);
 	d->path = xstrdup(name);
-	for (i = 0; i < sc.ncmds; i++) {
-		const struct sh_cmd	*c = &sc.cmds[i];
+	for (i = 0; i < sc->ncmds; i++) {
+		const struct sh_cmd	*c = &sc->cmds[i];
 		struct icmd		*x;
 		const char		*mode;
 
@@ -654,7 +667,6 @@ deployment_import(const struct catalog *cat, const char *name,
 	icmds_free(ic, nic);
 	free(byrole[0]);
 	free(byrole[1]);
-	sh_script_free(&sc);
 	if (nby[0] == 0 && nby[1] == 0 && nrouter == 0) {
 		snprintf(err, errlen, "%s: no prefill, decode or router command "
 		    "found", name);

@@ -479,9 +479,8 @@ check_managed(struct pctx *pc, const struct kv *arr, size_t n)
 }
 
 int
-deployment_parse(const struct catalog *cat, const char *name,
-    const char *text, size_t len, struct deployment *d, char *err,
-    size_t errlen)
+deployment_from_ydoc(const struct catalog *cat, const char *name,
+    const struct ynode *root, struct deployment *d, char *err, size_t errlen)
 {
 	static const char *const top[] = { "pdwiz", "name", "sglang", "model",
 	    "gpus_per_host", "shared", "roles", "k8s", NULL };
@@ -491,13 +490,10 @@ deployment_parse(const struct catalog *cat, const char *name,
 	    NULL };
 	static const char *const k8s_keys[] = { "image", "namespace", NULL };
 	struct pctx		 pc = { cat, name, { 0 }, 0 };
-	struct ynode		*root;
 	const struct ynode	*n, *m;
 	int			 ver = 0, i;
 
 	deployment_init(d);
-	if ((root = ydoc_parse(name, text, len, false, err, errlen)) == NULL)
-		return -1;
 	d->path = xstrdup(name);
 	if (root->kind != YN_MAP) {
 		perr(&pc, root, "the deployment file must be a mapping");
@@ -549,7 +545,6 @@ deployment_parse(const struct catalog *cat, const char *name,
 		    "k8s.namespace");
 	}
 done:
-	ynode_free(root);
 	if (pc.nerr > 0) {
 		if (pc.nerr > MAX_ERRORS)
 			buf_printf(&pc.err, "\n%s: ... %d more problems", name,
@@ -561,6 +556,22 @@ done:
 	}
 	buf_free(&pc.err);
 	return 0;
+}
+
+int
+deployment_parse(const struct catalog *cat, const char *name,
+    const char *text, size_t len, struct deployment *d, char *err,
+    size_t errlen)
+{
+	struct ynode	*root;
+	int		 rc;
+
+	deployment_init(d);
+	if ((root = ydoc_parse(name, text, len, false, err, errlen)) == NULL)
+		return -1;
+	rc = deployment_from_ydoc(cat, name, root, d, err, errlen);
+	ynode_free(root);
+	return rc;
 }
 
 const char *

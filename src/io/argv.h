@@ -48,6 +48,11 @@ int	sgconfig_read(const struct catalog *, const char *path,
 int	sgconfig_read_text(const struct catalog *, const char *name,
 	    const char *text, size_t len, struct argword **words, size_t *n,
 	    struct result *out);
+/* Same from a YAML tree already read (the caller keeps it). */
+struct ynode;
+int	sgconfig_read_ydoc(const struct catalog *, const char *name,
+	    const struct ynode *root, struct argword **words, size_t *n,
+	    struct result *out);
 void	argwords_free(struct argword *, size_t);
 
 #endif

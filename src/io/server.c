@@ -71,6 +71,23 @@ server_from_sgconfig(const struct catalog *cat, const char *name,
 }
 
 int
+server_from_sgconfig_ydoc(const struct catalog *cat, const char *name,
+    const struct ynode *root, const struct config *base, struct config *out,
+    struct result *diags)
+{
+	struct argword	*w;
+	size_t		 n;
+	size_t		 nerr = diags->nerrors;
+
+	config_copy(out, base);
+	sgconfig_read_ydoc(cat, name, root, &w, &n, diags);
+	argv_parse(cat, w, n, out, diags, NULL);
+	argwords_free(w, n);
+	model_facts(cat, out);
+	return (int)(diags->nerrors - nerr);
+}
+
+int
 facts_set(const struct catalog *cat, struct config *cfg, const char *name,
     const char *value, char *err, size_t errlen)
 {

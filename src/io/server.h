@@ -22,6 +22,12 @@ int	server_from_sgconfig(const struct catalog *, const char *name,
 	    const char *text, size_t len, const struct config *base,
 	    struct config *out, struct result *diags);
 
+/* Same from the file's YAML tree, already read (the caller keeps it). */
+struct ynode;
+int	server_from_sgconfig_ydoc(const struct catalog *, const char *name,
+	    const struct ynode *root, const struct config *base,
+	    struct config *out, struct result *diags);
+
 /* Set a fact by name from text ("model_arch=DeepseekV3ForCausalLM");
  * model_arch also pulls the other facts of a models.yaml entry with that
  * architecture. Returns 0, or -1 with a message in err. */

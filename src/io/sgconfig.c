@@ -126,8 +126,7 @@ sgconfig_read_text(const struct catalog *cat, const char *name,
 {
 	char		 err[1024];
 	struct ynode	*root;
-	size_t		 i;
-	int		 rc = 0;
+	int		 rc;
 
 	*words = NULL;
 	*nwords = 0;
@@ -136,10 +135,24 @@ sgconfig_read_text(const struct catalog *cat, const char *name,
 		result_add(out, "config-yaml", SEV_ERROR, err, NULL, 0, 0);
 		return -1;
 	}
+	rc = sgconfig_read_ydoc(cat, name, root, words, nwords, out);
+	ynode_free(root);
+	return rc;
+}
+
+int
+sgconfig_read_ydoc(const struct catalog *cat, const char *name,
+    const struct ynode *root, struct argword **words, size_t *nwords,
+    struct result *out)
+{
+	size_t		 i;
+	int		 rc = 0;
+
+	*words = NULL;
+	*nwords = 0;
 	if (root->kind != YN_MAP) {
 		err_at(out, "config-not-dict", root,
 		    "Config file must contain a dictionary at root level");
-		ynode_free(root);
 		return -1;
 	}
 	for (i = 0; i + 1 < root->nkids; i += 2) {
@@ -151,7 +164,6 @@ sgconfig_read_text(const struct catalog *cat, const char *name,
 			rc = -1;
 		free(flag);
 	}
-	ynode_free(root);
 	return rc;
 }
 

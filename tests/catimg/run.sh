@@ -109,6 +109,13 @@ PDWIZ_DATADIR=$D "$PDWIZ" check -- --model-path m --tp-sizee 2 >"$T/out" 2>&1
 [ $? = 1 ] && grep -q "unrecognized arguments" "$T/out" && ok ||
     bad "check with a damaged image: $(head -3 "$T/out")"
 
+# check -v says on stderr when the rules came from the YAML, and why.
+PDWIZ_DATADIR=$D "$PDWIZ" check -v -- --model-path m >"$T/out" 2>"$T/err"
+grep -q "^pdwiz: rules read from the YAML in $D/rules (image not used: .*another build" "$T/err" && ok ||
+    bad "check -v with an unusable image: $(head -2 "$T/err")"
+PDWIZ_DATADIR=$PWD "$PDWIZ" check -v -- --model-path m >"$T/out" 2>"$T/err"
+grep -q "rules read" "$T/err" && bad "check -v with the image in use: $(cat "$T/err")" || ok
+
 # A rules error stays a rules error with file:line (the YAML is read).
 cp "$T/good.img" "$D/rules/catalog.img"
 printf 'rules: [\n' >"$D/rules/checks/10-pd.yaml"

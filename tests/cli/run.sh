@@ -191,6 +191,54 @@ expect_rc "version" 0 $PDWIZ --version
 grep -q "00e1106f4ab55cfb7dceeba2dfbc04b0cc40bb6f" "$T/out" && ok || bad "version lacks commits"
 expect_rc "help" 0 $PDWIZ --help
 
+# --- one option parser and one usage text for every command ---
+cp "$T/out" "$T/help"
+for c in check import emit explain rules coverage; do
+	expect_rc "$c --help" 0 $PDWIZ $c --help
+	syn=$(head -n 1 "$T/out" | sed 's/^usage: //')
+	case $syn in "pdwiz $c"*) ok ;; *) bad "$c --help: first line '$syn'" ;; esac
+	grep -qF "$syn" "$T/help" && ok || bad "pdwiz --help lacks '$syn'"
+	$PDWIZ help $c >"$T/out2" 2>&1
+	cmp -s "$T/out" "$T/out2" && ok || bad "pdwiz help $c differs from $c --help"
+	expect_rc "$c -h" 0 $PDWIZ $c -h
+	expect_rc "$c unknown option" 2 $PDWIZ $c --bogus=1 x
+	grep -qF "pdwiz $c: unknown option --bogus (see pdwiz $c --help)" "$T/err" && ok || bad "$c unknown option message: $(cat "$T/err")"
+done
+expect_rc "help for no command" 2 $PDWIZ help frobnicate
+expect_rc "top-level unknown option" 2 $PDWIZ --bogus
+grep -qF "pdwiz: unknown option --bogus" "$T/err" && ok || bad "top-level unknown option message"
+expect_rc "emit -o without a value" 2 $PDWIZ emit --format shell share/examples/llama-1p1d-mooncake.yaml -o
+grep -qF "pdwiz: -o needs a value" "$T/err" && ok || bad "emit -o message: $(cat "$T/err")"
+expect_rc "rules --format without a value" 2 $PDWIZ rules --format
+grep -qF "pdwiz: --format needs a value" "$T/err" && ok || bad "rules --format message"
+expect_rc "rules --format xml" 2 $PDWIZ rules --format xml
+expect_rc "coverage --sglang-catalog without a value" 2 $PDWIZ coverage --sglang-catalog
+expect_rc "explain two ids" 2 $PDWIZ explain a b
+expect_rc "flag with a value" 2 $PDWIZ check --verbose=1 share/examples/config.yaml
+grep -qF "pdwiz: --verbose takes no value" "$T/err" && ok || bad "flag with a value message"
+# --opt=value is --opt value; - is standard input; -v is --verbose
+for f in share/examples/nixl-deepseek-2p2d.sh share/examples/config.yaml share/examples/llama-1p1d-mooncake.yaml; do
+	$PDWIZ check --format json --input auto "$f" >"$T/a" 2>&1
+	$PDWIZ check --format=json --input=auto "$f" >"$T/b" 2>&1
+	cmp -s "$T/a" "$T/b" && ok || bad "--opt=value differs on $f"
+	$PDWIZ check -v "$f" >"$T/a" 2>&1
+	$PDWIZ check --verbose "$f" >"$T/b" 2>&1
+	cmp -s "$T/a" "$T/b" && ok || bad "-v differs from --verbose on $f"
+	case $f in *.sh) in=shell ;; *) in=config ;; esac
+	$PDWIZ check --format json --input $in "$f" >"$T/a" 2>&1
+	$PDWIZ check --format json --input $in - <"$f" 2>&1 | sed "s|<stdin>|$f|g" >"$T/b"
+	cmp -s "$T/a" "$T/b" && ok || bad "- as standard input differs on $f"
+done
+$PDWIZ rules --format json >"$T/a"
+$PDWIZ rules --format=json >"$T/b"
+cmp -s "$T/a" "$T/b" && ok || bad "rules --format=json"
+expect_rc "import --output" 0 $PDWIZ import --output "$T/imp1.yaml" share/examples/mooncake-llama-1p1d.sh
+expect_rc "import -oFILE" 0 $PDWIZ import -o"$T/imp2.yaml" share/examples/mooncake-llama-1p1d.sh
+cmp -s "$T/imp1.yaml" "$T/imp2.yaml" && ok || bad "import --output and -oFILE differ"
+mkdir -p "$T/emitdir"
+expect_rc "emit --output-dir=" 0 $PDWIZ emit --format=shell --output-dir="$T/emitdir" share/examples/llama-1p1d-mooncake.yaml
+[ -n "$(ls "$T/emitdir")" ] && ok || bad "emit --output-dir= wrote nothing"
+
 # --- PDWIZ_DATADIR pointing nowhere is a clear error ---
 expect_rc "bad datadir" 2 env PDWIZ_DATADIR=/nonexistent $PDWIZ check "$T/l.sh"
 

@@ -21,6 +21,7 @@ static struct catalog	*cat;
 
 struct tally {
 	int	fire, quiet;
+	int	fixed;		/* firing cases that one of its fixes clears */
 };
 
 static int
@@ -82,6 +83,7 @@ run_case(const char *file, const struct ynode *c, struct tally *t)
 			failed = 1;
 		}
 	engine_run(cat, &cfg, &res);
+	engine_verify_fixes(cat, &cfg, &res);
 	for (i = 0; i < res.n; i++) {
 		if (res.d[i].rule == r) {
 			found = 1;
@@ -96,7 +98,11 @@ run_case(const char *file, const struct ynode *c, struct tally *t)
 			    c->line, rule->str, found ? "got unknown" :
 			    "did not fire");
 			failed = 1;
-		} else if (msg != NULL && strcmp(hit->msg, msg->str) != 0) {
+		} else if (hit->fixes_verified && hit->fix_ok != 0) {
+			t->fixed++;
+		}
+		if (found && sev != SEV_UNKNOWN && msg != NULL &&
+		    strcmp(hit->msg, msg->str) != 0) {
 			printf("%s:%d: [%s] message differs\n  want: %s\n  got:  "
 			    "%s\n", file, c->line, rule->str, msg->str, hit->msg);
 			failed = 1;
@@ -143,7 +149,7 @@ test_corpus(void **state)
 	struct dirent	*de;
 	char		**names = NULL;
 	size_t		  n = 0, i, j, cases = 0;
-	int		  failures = 0, missing = 0;
+	int		  failures = 0, missing = 0, unfixed = 0;
 	struct tally	 *t;
 
 	(void)state;
@@ -197,14 +203,29 @@ test_corpus(void **state)
 			missing++;
 		}
 	}
+	/* A rule's fixes must clear it in at least one of its firing cases
+	 * (offered fixes are verified, so a fix that never works would
+	 * never be seen). */
+	for (i = 0; i < cat->nrules; i++) {
+		const struct rule	*r = &cat->rules[i];
+
+		if (r->nfixes > 0 && (r->sev == SEV_ERROR ||
+		    r->sev == SEV_WARNING) && t[i].fire > 0 && t[i].fixed == 0) {
+			printf("rule %s (%s:%d): none of its fixes clears it in "
+			    "any firing case\n", r->id, r->file, r->line);
+			unfixed++;
+		}
+	}
 	printf("corpus: %zu cases over %zu rules, %d failed, %d rules "
-	    "without both cases\n", cases, cat->nrules, failures, missing);
+	    "without both cases, %d rules whose fixes never clear them\n",
+	    cases, cat->nrules, failures, missing, unfixed);
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
 	free(t);
 	assert_int_equal(failures, 0);
 	assert_int_equal(missing, 0);
+	assert_int_equal(unfixed, 0);
 }
 
 int
