@@ -286,6 +286,8 @@ struct use {
 	enum role	 role;
 	int		 inst;		/* -1: the router */
 	int		 host_gpus;	/* GPUs of the host; -1 unknown */
+	int		 delta;		/* ports derived from --port: the
+					   offset (0: none) */
 };
 
 struct uses {
@@ -309,6 +311,7 @@ use_add(struct uses *us, const struct launch *la, int lo, int hi, char *what,
 	u->role = la->role;
 	u->inst = la->role == ROLE_ROUTER ? -1 : la->instance;
 	u->host_gpus = host_gpus;
+	u->delta = 0;
 }
 
 static void
@@ -371,10 +374,18 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 			    strpbrk(u[i].host, "$`") != NULL ||
 			    u[i].lo >= u[j].hi || u[j].lo >= u[i].hi)
 				continue;
-			if (ports)
-				buf_printf(&b, "port %d on %s is used by %s and "
-				    "by %s", u[i].lo, u[i].host, u[i].what,
-				    u[j].what);
+			if (ports) {
+				int	lo = u[i].lo > u[j].lo ? u[i].lo : u[j].lo;
+				int	hi = u[i].hi < u[j].hi ? u[i].hi : u[j].hi;
+
+				if (hi - lo > 1)
+					buf_printf(&b, "ports %d-%d", lo, hi - 1);
+				else
+					buf_printf(&b, "port %d", lo);
+				buf_printf(&b, " on %s %s used by %s and by %s",
+				    u[i].host, hi - lo > 1 ? "are" : "is",
+				    u[i].what, u[j].what);
+			}
 			else
 				buf_printf(&b, "GPUs %d-%d of %s (%s) overlap "
 				    "GPUs %d-%d (%s)", u[i].lo, u[i].hi - 1,
@@ -387,7 +398,18 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 			    u[j].host_gpus : 1 << 20;
 			at = first_free(us, j, ports ? u[j].lo + 1 : 0, len,
 			    lim, !ports);
-			if (at >= 0 && ports)
+			if (at >= 0 && ports && u[j].delta > 0)
+				buf_printf(&fx, "give %s %d --port %d (its ZMQ "
+				    "ports %d-%d are free on %s), or leave the "
+				    "ports out of the deployment file so pdwiz "
+				    "counts them", role_name(u[j].role), u[j].inst,
+				    at - u[j].delta, at, at + len - 1, u[j].host);
+			else if (at >= 0 && ports && len > 1)
+				buf_printf(&fx, "move %s to ports %d-%d, free "
+				    "on %s (or leave the ports out of the "
+				    "deployment file so pdwiz counts them)",
+				    u[j].what, at, at + len - 1, u[j].host);
+			else if (at >= 0 && ports)
 				buf_printf(&fx, "move %s to port %d, free on %s "
 				    "(or leave the port out of the deployment "
 				    "file so pdwiz counts it)", u[j].what, at,
@@ -558,9 +580,19 @@ resource_facts(struct facts *f, const struct deployment *d,
 
 			if (dp_ > 0)
 				use_add(&pu, la, dp_, dp_ + LAY_DIST_SPAN,
-				    xasprintf("%s %d (--dist-init-addr, ports "
-				    "%d-%d)", rn, la->instance, dp_,
-				    dp_ + LAY_DIST_SPAN - 1), line, -1);
+				    xasprintf("%s %d (--dist-init-addr port and "
+				    "the %d after it)", rn, la->instance,
+				    LAY_DIST_SPAN - 1), line, -1);
+		}
+		if (cfg_bool(c, "enable_dp_attention") &&
+		    cfg_int(c, "nnodes", 1) == 1 &&
+		    cfg_str(c, "dist_init_addr") == NULL) {
+			int	zp = (int)cfg_int(c, "port", 30000) + LAY_ZMQ_DELTA;
+
+			use_add(&pu, la, zp, zp + LAY_DIST_SPAN, xasprintf("%s %d "
+			    "(DP attention ZMQ ports: --port + %d)", rn,
+			    la->instance, LAY_ZMQ_DELTA), line, -1);
+			pu.u[pu.n - 1].delta = LAY_ZMQ_DELTA;
 		}
 		for (k = 0; k < la->nenv; k++)
 			if (strcmp(la->env[k].name, "CUDA_VISIBLE_DEVICES") == 0)

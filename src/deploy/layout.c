@@ -139,6 +139,17 @@ role_shared(const struct layout *l, enum role r)
 
 enum what { W_HTTP, W_BOOT, W_DIST };
 
+static bool
+role_dp_zmq(const struct layout *l, enum role r)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->s[i].role == r && l->s[i].dp_zmq)
+			return true;
+	return false;
+}
+
 /* Range of kind w that server s takes from base (the role's step apart). */
 static bool
 srv_range(const struct lay_server *s, enum what w, int base, int step,
@@ -155,6 +166,17 @@ srv_range(const struct lay_server *s, enum what w, int base, int step,
 	return true;
 }
 
+/* The ZMQ block of a DP-attention server on one node, from its --port. */
+static bool
+zmq_range(const struct lay_server *s, int port, int *lo, int *hi)
+{
+	if (!s->dp_zmq)
+		return false;
+	*lo = port + LAY_ZMQ_DELTA;
+	*hi = *lo + LAY_DIST_SPAN;
+	return true;
+}
+
 static bool
 role_fits(const struct layout *l, enum role r, const struct occs *o,
     enum what w, int base, int step)
@@ -162,10 +184,16 @@ role_fits(const struct layout *l, enum role r, const struct occs *o,
 	size_t	i;
 	int	lo, hi;
 
-	for (i = 0; i < l->n; i++)
-		if (l->s[i].role == r && srv_range(&l->s[i], w, base, step, &lo,
-		    &hi) && (hi > 65536 || !occ_free(o, l->s[i].host, lo, hi)))
+	for (i = 0; i < l->n; i++) {
+		if (l->s[i].role != r || !srv_range(&l->s[i], w, base, step,
+		    &lo, &hi))
+			continue;
+		if (hi > 65536 || !occ_free(o, l->s[i].host, lo, hi))
 			return false;
+		if (w == W_HTTP && zmq_range(&l->s[i], lo, &lo, &hi) &&
+		    (hi > 65536 || !occ_free(o, l->s[i].host, lo, hi)))
+			return false;
+	}
 	return true;
 }
 
@@ -174,7 +202,7 @@ role_take(struct layout *l, enum role r, struct occs *o, enum what w,
     int base, int step)
 {
 	size_t	i;
-	int	lo, hi;
+	int	lo, hi, zlo, zhi;
 
 	for (i = 0; i < l->n; i++) {
 		struct lay_server	*s = &l->s[i];
@@ -182,6 +210,8 @@ role_take(struct layout *l, enum role r, struct occs *o, enum what w,
 		if (s->role != r || !srv_range(s, w, base, step, &lo, &hi))
 			continue;
 		occ_add(o, s->host, lo, hi);
+		if (w == W_HTTP && zmq_range(s, lo, &zlo, &zhi))
+			occ_add(o, s->host, zlo, zhi);
 		if (w == W_HTTP)
 			s->port = lo;
 		else if (w == W_BOOT)
@@ -297,6 +327,8 @@ add_servers(const struct catalog *cat, const struct deployment *d,
 	int			 i, k, ngpus, span;
 	int			 nn = rs->nodes_per_instance > 0 ?
 	    rs->nodes_per_instance : 1;
+	bool			 dp_zmq = nn == 1 &&
+	    opt_bool(cat, d, r, "enable_dp_attention");
 
 	if (!rs->enabled)
 		return;
@@ -332,6 +364,7 @@ add_servers(const struct catalog *cat, const struct deployment *d,
 			s->bootstrap_port = -1;
 			s->dist_host = nn > 1 ? role_host(rs, i, 0) : NULL;
 			s->dist_port = -1;
+			s->dp_zmq = dp_zmq;
 			s->gpu_src = lr->gpu_src;
 			s->port_src = lr->port_src;
 			s->bootstrap_src = lr->bootstrap_src;
@@ -352,8 +385,8 @@ role_steps(struct layout *l, const struct role_spec *rs, enum role r)
 	if (lr->step_src == LAY_USER)
 		lr->port_step = rs->port_step;
 	else
-		lr->port_step = !shared ? 0 : rs->nodes_per_instance > 1 ?
-		    LAY_DIST_SPAN + 2 : 1;
+		lr->port_step = !shared ? 0 : rs->nodes_per_instance > 1 ||
+		    (l->n > 0 && role_dp_zmq(l, r)) ? LAY_DIST_SPAN + 2 : 1;
 	lr->gpu_step_src = src(rs->gpu_step != 0 || rs->base_gpu_id >= 0);
 	if (lr->gpu_step_src == LAY_USER)
 		lr->gpu_step = rs->gpu_step;

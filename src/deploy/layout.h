@@ -19,8 +19,8 @@
  *  - ports: counted up from each role's base (HTTP 30000, bootstrap 8998,
  *    rendezvous 5000, router 8000) to the first value free on every host
  *    the role uses; instances sharing a host are port_step apart (1, or 10
- *    for multi-node instances, whose rendezvous port also reserves the
- *    ports SGLang derives from it).
+ *    for multi-node instances and DP attention, whose rendezvous port also
+ *    reserves the ports SGLang derives from it).
  *  - the router lists every instance (rank-0 host, HTTP port, bootstrap
  *    port) and is reached at its host.
  */
@@ -35,8 +35,11 @@
 #define LAY_ROUTER_BASE		8000
 #define LAY_GPUS_PER_HOST	8
 /* Ports SGLang uses from a rendezvous port P: P (torch) and P+1..P+6 (the
- * ZMQ sockets of PortArgs, port_base = P + 1). */
+ * ZMQ sockets of PortArgs, port_base = P + 1). A single-node server with
+ * DP attention and no --dist-init-addr takes P = --port + 233 (SGLang's
+ * ZMQ_TCP_PORT_DELTA). */
 #define LAY_DIST_SPAN		8
+#define LAY_ZMQ_DELTA		233
 
 enum lay_src { LAY_DERIVED, LAY_USER };
 
@@ -53,6 +56,8 @@ struct lay_server {			/* one launch: instance x node rank */
 	int		 bootstrap_port;	/* prefill; -1 for decode */
 	const char	*dist_host;	/* rank-0 host; NULL single-node */
 	int		 dist_port;	/* --dist-init-addr port; -1 none */
+	bool		 dp_zmq;	/* DP attention on one node: ZMQ ports
+					   from port + LAY_ZMQ_DELTA */
 	enum lay_src	 gpu_src, port_src, bootstrap_src, dist_src;
 };
 

@@ -358,6 +358,17 @@ out=$("$PDWIZ" check "$tmp/d02.yaml"); rc=$?
 has "$tmp/d02.sh" run_decode_1_0 "--base-gpu-id 2"
 has "$tmp/d02.sh" run_prefill_0_0 "--base-gpu-id 4"
 has "$tmp/d02.sh" run_prefill_1_0 "--base-gpu-id 6"
+# DP attention on one node: SGLang opens ZMQ ports from --port + 233, so the
+# instances sharing a host are counted 10 ports apart (derived), and two set
+# 1 apart collide
+sed 's|meta-llama/Llama-3.1-8B-Instruct|deepseek-ai/DeepSeek-V2-Lite|; s/^    tp_size: 2$/    tp_size: 2\n    dp_size: 2\n    enable_dp_attention: true\n    trust_remote_code: true/' "$tmp/d.yaml" > "$tmp/dz.yaml"
+out=$("$PDWIZ" check "$tmp/dz.yaml"); rc=$?
+[ $rc = 0 ] && [ -z "$out" ] && ok || bad "dz: DP attention 2P2D on one host not clean (exit $rc): $out"
+"$PDWIZ" emit --format shell "$tmp/dz.yaml" > "$tmp/dz.sh"
+has "$tmp/dz.sh" run_prefill_1_0 "--port 30010 --disaggregation-bootstrap-port 9008 --base-gpu-id 2"
+awk '/^  prefill:/{p=1} /^  decode:/{p=0} {print} p && /^    instances: 2$/{print "    port: 30000"; print "    port_step: 1"}' "$tmp/dz.yaml" > "$tmp/dz1.yaml"
+out=$("$PDWIZ" check "$tmp/dz1.yaml")
+echo "$out" | grep -qF 'Port collision: ports 30234-30240 on 127.0.0.1 are used by prefill 0 (DP attention ZMQ ports: --port + 233) and by prefill 1' && ok || bad "dz1: DP attention ZMQ ports: $out"
 # a script's multi-node server without a rendezvous address
 cat > "$tmp/nodist.sh" <<'S'
 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_0 --tp 2 --nnodes 2 --node-rank 0 --host 10.0.0.1
