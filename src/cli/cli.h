@@ -27,12 +27,12 @@ extern const struct clicmd	cli_check, cli_import, cli_emit, cli_explain,
 				cli_rules, cli_coverage, cli_compile_catalog;
 
 /*
- * Fact options (--model-arch, --platform, --gpu-sm, --fact NAME=VALUE):
+ * Fact options (--model-arch, --platform, --gpu-sm, --gpu, --fact NAME=VALUE):
  * CLI_FACT_OPTS goes into a command's option table; cli_fact_opt collects
  * each one as the parser returns it, cli_facts_apply sets them on a config
  * once the catalog is loaded.
  */
-enum { OPT_MODEL_ARCH = 100, OPT_PLATFORM, OPT_GPU_SM, OPT_FACT };
+enum { OPT_MODEL_ARCH = 100, OPT_PLATFORM, OPT_GPU_SM, OPT_GPU, OPT_FACT };
 
 #define CLI_FACT_OPTS \
 	{ OPT_MODEL_ARCH, "model-arch", 0, "ARCH", \
@@ -40,6 +40,9 @@ enum { OPT_MODEL_ARCH = 100, OPT_PLATFORM, OPT_GPU_SM, OPT_FACT };
 	{ OPT_PLATFORM, "platform", 0, "P", "cuda, hip, npu, musa or xpu", 0 }, \
 	{ OPT_GPU_SM, "gpu-sm", 0, "N", \
 	    "GPU generation, e.g. 90 (Hopper), 100 (Blackwell)", 0 }, \
+	{ OPT_GPU, "gpu", 0, "NAME", \
+	    "accelerator (H100, H200, B200, MI300X, 910B ...): settles the " \
+	    "platform and SM, and estimates memory per GPU", 0 }, \
 	{ OPT_FACT, "fact", 0, "NAME=VALUE", "any other fact", 0 }
 
 struct cli_fact {

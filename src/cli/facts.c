@@ -1,6 +1,7 @@
 /* facts.c - the fact options shared by the commands that check. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cli.h"
+#include "core/fit_facts.h"
 #include "core/util.h"
 #include "io/server.h"
 
@@ -11,7 +12,7 @@ int
 cli_fact_opt(struct cli_facts *fs, int id, const char *arg)
 {
 	static const char *const names[] = { "model_arch", "platform",
-	    "gpu_sm" };
+	    "gpu_sm", "gpu" };
 	struct cli_fact	 f = { { 0 }, arg };
 	const char	*eq;
 
@@ -39,15 +40,22 @@ int
 cli_facts_apply(const struct catalog *cat, struct config *cfg,
     const struct cli_facts *fs)
 {
-	char	err[256];
+	char	err[2048];
 	size_t	i;
 
-	for (i = 0; i < fs->n; i++)
+	for (i = 0; i < fs->n; i++) {
 		if (facts_set(cat, cfg, fs->f[i].name, fs->f[i].value, err,
 		    sizeof err) != 0) {
 			fprintf(stderr, "pdwiz: %s\n", err);
 			return -1;
 		}
+		if (strcmp(fs->f[i].name, "gpu") == 0 &&
+		    fit_facts_gpu(cat, fs->f[i].value, err, sizeof err) ==
+		    NULL) {
+			fprintf(stderr, "pdwiz: --gpu: %s\n", err);
+			return -1;
+		}
+	}
 	return 0;
 }
 

@@ -1,5 +1,6 @@
 /* engine.c - rule evaluation with overrides, taint and three-valued logic. */
 #include "engine.h"
+#include "fit_facts.h"
 #include "expr.h"
 #include "util.h"
 
@@ -255,6 +256,7 @@ engine_run(const struct catalog *cat, const struct config *in,
 	struct runner	rn = { 0 };
 
 	config_copy(&out->eff, in);
+	fit_facts(cat, &out->eff);
 	rn.cat = cat;
 	rn.eff = &out->eff;
 	rn.cfgs[0] = rn.eff;

@@ -78,8 +78,8 @@ review_add(struct vm *vm, enum vm_scope role, const struct diag *d)
 
 		expr_slots(d->rule->when, slot_collect, &sl);
 		for (k = 0; k < sl.n && it->page < 0; k++)
-			it->page = find_field_for(vm, (int)((size_t)sl.s[k] %
-			    vm->cat->nopts), role, &it->field);
+			it->page = find_field_for(vm, slot_opt(vm->cat->nopts,
+			    sl.s[k]), role, &it->field);
 	}
 	if (it->page < 0)
 		it->field = -1;
@@ -131,7 +131,7 @@ vmi_refresh_review(struct vm *vm)
 		tmp = xcalloc(vm->nreview, sizeof *tmp);
 		k = 0;
 		for (s = 0; s < NSCOPE; s++)
-			for (j = SEV_ERROR; j <= SEV_UNKNOWN; j++)
+			for (j = SEV_ERROR; j <= SEV_NOTE; j++)
 				for (i = 0; i < vm->nreview; i++)
 					if (vm->review[i].role == s &&
 					    vm->review[i].sev == j)

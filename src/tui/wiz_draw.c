@@ -307,7 +307,7 @@ static void
 draw_review(struct ui *ui, int y0, int y1, int w, int *cy, int *cx)
 {
 	static const char *const	 sev[] = { "ERROR", "warning",
-		"override", "not checked" };
+		"override", "not checked", "note" };
 	const struct vm_review_item	*it;
 	size_t				 n = vm_review(ui->vm, &it), i;
 	int				 cur = vm_cur_row(ui->vm);

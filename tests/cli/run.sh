@@ -268,6 +268,43 @@ else
 	echo "SKIP: failing-write tests need root to mount a tmpfs"
 fi
 
+# --- will it fit: --gpu turns on the memory estimate ---
+DSV3="python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --trust-remote-code"
+expect_rc "--gpu H100: DeepSeek-V3 at TP 8 does not fit" 1 $PDWIZ check --format json --gpu H100 -- $DSV3
+json_check "--gpu H100: fit-weights with the numbers" has fit-weights error \
+    "The weights need about 79.1 GiB on each GPU at --tp-size 8, more than the about 76.6 GiB free on a H100 before they load: loading fails with CUDA out of memory (pdwiz's estimate)."
+python3 - "$T/out" <<'PY' && ok || bad "--gpu H100: the offered fixes are the verified ones"
+import json, sys
+d = [x for x in json.load(open(sys.argv[1]))["diagnostics"] if x["rule"] == "fit-weights"][0]
+sets = [f["set"] for f in d["fixes"]]
+assert {"tp_size": 16, "nnodes": 2} in sets and {"gpu": "H200"} in sets, sets
+PY
+expect_rc "--gpu H200: DeepSeek-V3 at TP 8 fits" 0 $PDWIZ check --format json --gpu H200 -- $DSV3
+json_check "--gpu H200: clean" clean
+json_check "--gpu H200: a KV estimate" has fit-estimate note ""
+grep -q "tokens" "$T/out" && ok || bad "--gpu H200: no token count: $(head -c 400 "$T/out")"
+expect_rc "--gpu H100: Llama-3.1-8B" 0 $PDWIZ check --gpu H100 -- python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct
+grep -q "note: memory per GPU: .*KV pool .* -> [0-9]* tokens" "$T/out" && ok || bad "--gpu H100 Llama: no KV token count: $(cat "$T/out")"
+expect_rc "--gpu with an unknown accelerator" 2 $PDWIZ check --gpu Z999 -- python -m sglang.launch_server --model-path m
+grep -q "unknown accelerator 'Z999' (known: A100-40GB" "$T/err" && ok || bad "--gpu Z999: $(cat "$T/err")"
+expect_rc "--gpu with an unknown model: could not check" 0 $PDWIZ check --format json --gpu H100 -- python -m sglang.launch_server --model-path my-org/private --tp 8
+python3 - "$T/out" <<'PY' && ok || bad "--gpu with an unknown model gives no finding"
+import json, sys
+out = json.load(open(sys.argv[1]))
+fit = [d for d in out["diagnostics"] if d["rule"].startswith("fit-")]
+assert all(d["severity"] in ("unknown", "note") for d in fit), fit
+assert any(d["severity"] == "unknown" for d in fit), fit
+PY
+expect_rc "no --gpu: no estimate" 0 $PDWIZ check --format json -- $DSV3
+json_check "no --gpu: no fit rule" lacks fit-estimate
+# The accelerator settles the platform: a rule that needs it is checked.
+CPDSA="python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3.2-Exp --disaggregation-mode prefill --enable-prefill-cp --cp-strategy interleave --trust-remote-code"
+$PDWIZ check --format json -- $CPDSA >"$T/out" 2>&1
+json_check "no --gpu: the platform is unknown" has cp-platform unknown ""
+$PDWIZ check --format json --gpu H100 -- $CPDSA >"$T/out" 2>&1
+json_check "--gpu H100 settles the platform (cuda)" has cp-dsa-auto-config warning ""
+json_check "--gpu H100: the platform is known" lacks cp-platform
+
 # --- make install: found from any directory, man page and completion ---
 if [ "$PDWIZ" = ./pdwiz ]; then
 	make -s install PREFIX=/usr DESTDIR="$T/root" >"$T/out" 2>&1 || bad "make install: $(cat "$T/out")"
@@ -278,6 +315,7 @@ if [ "$PDWIZ" = ./pdwiz ]; then
 	make -s install PREFIX="$T/pfx" >/dev/null 2>&1
 	(cd / && env -u PDWIZ_DATADIR "$T/pfx/bin/pdwiz" check -- --model-path m --tp-size 2 >/dev/null 2>&1) && ok || bad "installed pdwiz does not find its rules"
 	(cd / && env -u PDWIZ_DATADIR "$T/pfx/bin/pdwiz" --version | grep -q "checks") && ok || bad "installed --version"
+	(cd / && env -u PDWIZ_DATADIR "$T/pfx/bin/pdwiz" --version | grep -q "^catalog: compiled image $T/pfx/share/pdwiz/rules/catalog.img") && ok || bad "installed pdwiz does not use its compiled catalog"
 	make -s uninstall PREFIX="$T/pfx" >/dev/null 2>&1
 	[ ! -e "$T/pfx/bin/pdwiz" ] && [ ! -e "$T/pfx/share/pdwiz" ] && ok || bad "make uninstall leaves files"
 	man -l share/pdwiz.1 >/dev/null 2>&1 && ok || bad "man page does not render"

@@ -1,0 +1,266 @@
+/*
+ * fit_facts.c - the memory estimate (fit.h) as facts the rules read.
+ *
+ * When a server's config names its accelerator (the gpu fact), the engine
+ * asks for the estimate before it runs the rules: fit_estimated and the
+ * fit_* facts then hold the numbers (rounded as they are shown), or stay
+ * unknown where a fact the estimate needs is missing, so that rules say
+ * "could not check" instead of guessing. Without a gpu nothing is set and
+ * fit_estimated stays false.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "fit_facts.h"
+#include "fit.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* The data files, read once per process, on first use. */
+static struct fit_db	 db;
+static const char	*db_dir;	/* interned; NULL: not loaded */
+static char		 db_err[512];
+
+/* One local model directory, read once. */
+static struct fit_model	 local;
+static const char	*local_dir;	/* interned */
+static int		 local_rc;
+
+static const struct fit_db *
+load_db(const char *datadir)
+{
+	if (db_dir == datadir)
+		return db_err[0] == '\0' ? &db : NULL;
+	if (db_dir != NULL)
+		fit_db_free(&db);
+	memset(&db, 0, sizeof db);
+	db_err[0] = '\0';
+	db_dir = datadir;
+	if (fit_db_load(&db, datadir, db_err, sizeof db_err) != 0) {
+		if (db_err[0] == '\0')
+			snprintf(db_err, sizeof db_err, "cannot read the "
+			    "hardware and model size tables");
+		return NULL;
+	}
+	return &db;
+}
+
+const struct fit_gpu *
+fit_facts_gpu(const struct catalog *cat, const char *name, char *err,
+    size_t errlen)
+{
+	const struct fit_db	*d = load_db(cat->dir);
+	const struct fit_gpu	*g;
+	struct buf		 b = { 0 };
+	size_t			 i;
+
+	if (d == NULL) {
+		snprintf(err, errlen, "%s", db_err);
+		return NULL;
+	}
+	if ((g = fit_gpu_find(d, name)) != NULL)
+		return g;
+	for (i = 0; i < d->ngpus; i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", d->gpus[i].name);
+	snprintf(err, errlen, "unknown accelerator '%s' (known: %s)", name,
+	    b.s ? b.s : "none");
+	buf_free(&b);
+	return NULL;
+}
+
+static int
+opt(const struct catalog *cat, const char *name)
+{
+	return catalog_find(cat, name);
+}
+
+static struct value
+get(const struct config *cfg, const char *name)
+{
+	int	o = opt(cfg->cat, name);
+
+	return o >= 0 ? cfg->s[o].v : VAL_UNKNOWN;
+}
+
+static long long
+get_int(const struct config *cfg, const char *name, long long def)
+{
+	struct value	v = get(cfg, name);
+
+	return v.t == V_INT ? v.u.i : def;
+}
+
+static double
+get_num(const struct config *cfg, const char *name, double def)
+{
+	struct value	v = get(cfg, name);
+
+	if (v.t == V_FLOAT)
+		return v.u.f;
+	return v.t == V_INT ? (double)v.u.i : def;
+}
+
+static bool
+get_bool(const struct config *cfg, const char *name)
+{
+	struct value	v = get(cfg, name);
+
+	return v.t == V_BOOL && v.u.b;
+}
+
+static const char *
+get_str(const struct config *cfg, const char *name)
+{
+	struct value	v = get(cfg, name);
+
+	return v.t == V_STR ? v.u.s : NULL;
+}
+
+/* The launch options of cfg that move memory. */
+static void
+params_of(const struct config *cfg, struct fit_params *p)
+{
+	const char	*spec = get_str(cfg, "speculative_algorithm");
+
+	fit_params_init(p);
+	p->tp = (int)get_int(cfg, "tp_size", 1);
+	p->pp = (int)get_int(cfg, "pp_size", 1);
+	p->ep = (int)get_int(cfg, "ep_size", 1);
+	p->dp = (int)get_int(cfg, "dp_size", 1);
+	p->dp_attention = get_bool(cfg, "enable_dp_attention");
+	p->kv_cache_dtype = get_str(cfg, "kv_cache_dtype");
+	p->mem_fraction_static = get_num(cfg, "mem_fraction_static", -1);
+	p->context_len = (long)get_int(cfg, "context_length", 0);
+	p->chunked_prefill_size = (long)get_int(cfg, "chunked_prefill_size",
+	    0);
+	p->page_size = (long)get_int(cfg, "page_size", 1);
+	p->ep_redundant_experts = (int)get_int(cfg,
+	    "ep_num_redundant_experts", 0);
+	p->hicache = get_bool(cfg, "enable_hierarchical_cache");
+	p->hicache_ratio = get_num(cfg, "hicache_ratio", 0);
+	p->hicache_size_gib = get_num(cfg, "hicache_size", 0);
+	if (spec != NULL && *spec != '\0')
+		p->speculative = strcmp(spec, "NGRAM") == 0 ? FS_NGRAM :
+		    strcmp(spec, "STANDALONE") == 0 ? FS_STANDALONE :
+		    FS_DRAFT;
+}
+
+/* The model of cfg: the table's entry, or a local directory's config. */
+static const struct fit_model *
+model_of(const struct fit_db *d, const struct config *cfg)
+{
+	const char	*path = get_str(cfg, "model_path");
+	const char	*dir;
+	struct stat	 st;
+	char		 err[256];
+
+	if (path == NULL)
+		return NULL;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		dir = intern(path);
+		if (dir != local_dir) {
+			fit_model_clear(&local);
+			memset(&local, 0, sizeof local);
+			local_dir = dir;
+			local_rc = fit_model_from_dir(path, &local, err,
+			    sizeof err);
+		}
+		return local_rc == 1 ? &local : NULL;
+	}
+	return fit_model_find(d, path);
+}
+
+static void
+set_fact(struct config *cfg, const char *name, struct value v)
+{
+	int	o = opt(cfg->cat, name);
+
+	if (o >= 0)
+		config_set(cfg, o, v, SRC_MODEL, 0, 0);
+}
+
+/* GiB rounded to one decimal, as messages show them; unknown stays. */
+static void
+set_gib(struct config *cfg, const char *name, const struct fit_val *v)
+{
+	if (v->known)
+		set_fact(cfg, name, val_float(round(v->v / FIT_GIB * 10) /
+		    10));
+}
+
+/* The smallest tensor-parallel size (a power of two up to 64) whose
+ * weights leave room for a KV pool; 0 when none does or it is unknown. */
+static long long
+tp_that_fits(const struct fit_model *m, const struct fit_gpu *g,
+    const struct fit_params *p)
+{
+	struct fit_params	q = *p;
+	struct fit_result	r;
+	int			tp;
+
+	for (tp = p->tp * 2; tp <= 64; tp *= 2) {
+		q.tp = tp;
+		if (fit_estimate(m, g, &q, &r) == FV_FITS ||
+		    (r.kv_pool.known && r.kv_pool.v > 0 &&
+		    r.verdict != FV_NO_WEIGHTS))
+			return tp;
+		if (r.verdict == FV_UNKNOWN)
+			return 0;
+	}
+	return 0;
+}
+
+/* The platform and SM an accelerator implies, where not given. */
+static void
+settle_platform(struct config *cfg, const struct fit_gpu *g)
+{
+	int	o;
+
+	if (g->platform != NULL && (o = opt(cfg->cat, "platform")) >= 0 &&
+	    cfg->s[o].v.t == V_UNKNOWN)
+		set_fact(cfg, "platform", val_str(g->platform));
+	if (g->arch != NULL && strncmp(g->arch, "sm", 2) == 0 &&
+	    (o = opt(cfg->cat, "gpu_sm")) >= 0 && cfg->s[o].v.t == V_UNKNOWN)
+		set_fact(cfg, "gpu_sm", val_int(atoll(g->arch + 2)));
+}
+
+void
+fit_facts(const struct catalog *cat, struct config *cfg)
+{
+	const char		*name = get_str(cfg, "gpu");
+	const struct fit_db	*d;
+	const struct fit_gpu	*g;
+	const struct fit_model	*m;
+	struct fit_params	 p;
+	struct fit_result	 r;
+	long long		 tp;
+
+	if (name == NULL)
+		return;
+	set_fact(cfg, "fit_estimated", val_bool(true));
+	if ((d = load_db(cat->dir)) == NULL) {
+		set_fact(cfg, "fit_summary", val_str(db_err));
+		return;
+	}
+	g = fit_gpu_find(d, name);
+	if (g != NULL)
+		settle_platform(cfg, g);
+	m = model_of(d, cfg);
+	params_of(cfg, &p);
+	fit_estimate(m, g, &p, &r);
+	set_fact(cfg, "fit_summary", val_str(r.summary));
+	set_gib(cfg, "fit_weights_gib", &r.weights);
+	set_gib(cfg, "fit_free_gib", &r.free_before);
+	set_gib(cfg, "fit_kv_pool_gib", &r.kv_pool);
+	if (r.kv_tokens.known)
+		set_fact(cfg, "fit_kv_tokens", val_int((long long)
+		    r.kv_tokens.v));
+	if (r.verdict == FV_NO_WEIGHTS || r.verdict == FV_NO_KV) {
+		tp = tp_that_fits(m, g, &p);
+		if (tp > 0)
+			set_fact(cfg, "fit_tp_needed", val_int(tp));
+	}
+}
