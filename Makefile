@@ -103,7 +103,9 @@ tmux-tests: pdwiz
 # path or tmux server, so any of them may run at the same time.
 LOGDIR	 = $(BUILD)/log
 SUITE	 = sh tests/suite.sh run $(LOGDIR)
-SUITE_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# One more than the processors: the tmux suites spend part of their time
+# waiting for the screen.
+SUITE_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 # How long a tmux scenario waits for the screen (the polls return as soon as
 # it shows): generous, for a machine busy with the other suites.
 TMUX_POLL ?= 30
@@ -113,22 +115,40 @@ ASAN_CFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 ASAN_LDFLAGS = -fsanitize=address,undefined
 ASAN_TESTS = $(TESTS:$(BUILD)/%=$(ASAN_BUILD)/%)
 
-QUICK_SUITES = unit cli deploy bad
-ASAN_SUITES = asan-tmux asan-cli asan-deploy asan-bad asan-unit
-VG_SUITES = vg-wizard vg-unit vg-cli
-# Longest first, so that they start first.
-CHECK_SUITES = vg-wizard $(ASAN_SUITES) fuzz-smoke tmux vg-unit vg-cli \
-	   $(QUICK_SUITES)
+# The suites, each in the order it starts: the longest first, so that the
+# short ones fill in at the end.
+QUICK_SUITES = deploy cli bad unit
+ASAN_SUITES = asan-bad asan-deploy asan-unit asan-cli asan-tmux
+VG_SUITES = vg-wizard vg-cli vg-unit
+CHECK_SUITES = vg-wizard asan-bad asan-deploy vg-cli vg-unit asan-unit \
+	   asan-cli asan-tmux $(QUICK_SUITES) tmux fuzz-smoke
+# What each suite needs built.
+NEEDS_unit = $(TESTS)
+NEEDS_vg-unit = $(TESTS)
+NEEDS_fuzz-smoke = fuzz-build
+$(foreach n,cli deploy bad tmux vg-cli vg-wizard,$(eval NEEDS_$(n) = pdwiz))
+$(foreach n,$(ASAN_SUITES),$(eval NEEDS_$(n) = asan-build))
 
-# run_suites NAMES: run the suites NAMES, SUITE_JOBS at a time (or as the
-# -j given to this make), then the summary line; fails if any suite failed
-# or could not be built.
+# suite-NAME needs $(NEEDS_NAME), except when run_suites has built it all
+# first (SUITES_ONLY=1): then no prerequisite holds a suite back, and the
+# suites start in the order given.
+needs = $(if $(SUITES_ONLY),,$(NEEDS_$(1)))
+
+# run_suites NAMES: build what the suites NAMES need, then run them,
+# SUITE_JOBS at a time (or as the -j given to this make) in the order given,
+# then the summary line; fails if any suite failed or could not be built.
 define run_suites
 @rm -f $(LOGDIR)/summary $(foreach n,$(1),$(LOGDIR)/$(n).rc)
 +@case " $$MAKEFLAGS" in *jobserver*) j= ;; *) j=-j$(SUITE_JOBS) ;; esac; \
-$(MAKE) --no-print-directory -k $$j $(1:%=suite-%); \
+$(MAKE) --no-print-directory -k $$j needs \
+    NEEDS="$(sort $(foreach n,$(1),$(NEEDS_$(n))))"; \
+$(MAKE) --no-print-directory -k $$j SUITES_ONLY=1 $(1:%=suite-%); \
 sh tests/suite.sh summary $(LOGDIR) $(1)
 endef
+
+.PHONY: needs
+needs: $(NEEDS)
+	@:
 
 test: $(DEPS)
 	$(call run_suites,$(QUICK_SUITES))
@@ -151,38 +171,38 @@ asan-build:
 	    $(ASAN_BUILD)/pdwiz $(ASAN_TESTS)
 
 .PHONY: $(CHECK_SUITES:%=suite-%)
-suite-unit: $(TESTS)
+suite-unit: $(call needs,unit)
 	@$(SUITE) unit sh tests/unit/run.sh $(TESTS)
-suite-cli: pdwiz
+suite-cli: $(call needs,cli)
 	@$(SUITE) cli sh tests/cli/run.sh
-suite-deploy: pdwiz
+suite-deploy: $(call needs,deploy)
 	@$(SUITE) deploy env PDWIZ=$(CURDIR)/pdwiz sh tests/deploy/run.sh
-suite-bad: pdwiz
+suite-bad: $(call needs,bad)
 	@$(SUITE) bad sh tests/bad/run.sh
-suite-tmux: pdwiz
+suite-tmux: $(call needs,tmux)
 	@$(SUITE) tmux env POLL_TIMEOUT=$(TMUX_POLL) sh tests/tmux/run.sh
-suite-fuzz-smoke: fuzz-build
+suite-fuzz-smoke: $(call needs,fuzz-smoke)
 	@$(SUITE) fuzz-smoke $(MAKE) --no-print-directory fuzz-smoke-run
-suite-asan-unit: asan-build
+suite-asan-unit: $(call needs,asan-unit)
 	@$(SUITE) asan-unit env ASAN_OPTIONS=detect_leaks=1 \
 	    sh tests/unit/run.sh $(ASAN_TESTS)
-suite-asan-cli: asan-build
+suite-asan-cli: $(call needs,asan-cli)
 	@$(SUITE) asan-cli env PDWIZ=$(CURDIR)/$(ASAN_BUILD)/pdwiz \
 	    sh tests/cli/run.sh
-suite-asan-deploy: asan-build
+suite-asan-deploy: $(call needs,asan-deploy)
 	@$(SUITE) asan-deploy env PDWIZ=$(CURDIR)/$(ASAN_BUILD)/pdwiz \
 	    sh tests/deploy/run.sh
-suite-asan-bad: asan-build
+suite-asan-bad: $(call needs,asan-bad)
 	@$(SUITE) asan-bad env PDWIZ=$(CURDIR)/$(ASAN_BUILD)/pdwiz \
 	    sh tests/bad/run.sh
-suite-asan-tmux: asan-build
+suite-asan-tmux: $(call needs,asan-tmux)
 	@$(SUITE) asan-tmux env PDWIZ=$(CURDIR)/$(ASAN_BUILD)/pdwiz \
 	    POLL_TIMEOUT=$(TMUX_POLL) sh tests/tmux/run.sh
-suite-vg-unit: $(TESTS)
+suite-vg-unit: $(call needs,vg-unit)
 	@$(SUITE) vg-unit env BUILD=$(BUILD) sh tests/valgrind.sh units
-suite-vg-cli: pdwiz
+suite-vg-cli: $(call needs,vg-cli)
 	@$(SUITE) vg-cli sh tests/valgrind.sh cli
-suite-vg-wizard: pdwiz
+suite-vg-wizard: $(call needs,vg-wizard)
 	@$(SUITE) vg-wizard sh tests/valgrind.sh wizard
 
 bench: pdwiz $(BUILD)/bench/bench_engine $(BUILD)/bench/bench_wizard
