@@ -10,7 +10,9 @@ cd "$(dirname "$0")/.." || exit 2
 export PDWIZ_DATADIR="$PWD"
 VG="valgrind -q --suppressions=$PWD/tests/valgrind-ncurses.supp --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99"
 T=$(mktemp -d "${TMPDIR:-/tmp}/pdwiz-vg.XXXXXX") || exit 2
-trap 'rm -rf "$T"' EXIT INT TERM
+trap 'rm -rf "$T"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 pass=0 fail=0
 run() {
 	name=$1; shift
