@@ -16,7 +16,7 @@
 # Suites run side by side share nothing fixed: each makes its own temporary
 # directory (mktemp) and the tmux suites their own tmux server (lib.sh).
 
-LOG_TAIL=${LOG_TAIL:-80}
+LOG_TAIL=${LOG_TAIL:-200}
 
 run() {
 	logdir=$1 name=$2
