@@ -132,7 +132,7 @@ $(foreach n,$(ASAN_SUITES),$(eval NEEDS_$(n) = asan-build))
 # suite-NAME needs $(NEEDS_NAME), except when run_suites has built it all
 # first (SUITES_ONLY=1): then no prerequisite holds a suite back, and the
 # suites start in the order given.
-needs = $(if $(SUITES_ONLY),,$(NEEDS_$(1)))
+suite_needs = $(if $(SUITES_ONLY),,$(NEEDS_$(1)))
 
 # run_suites NAMES: build what the suites NAMES need, then run them,
 # SUITE_JOBS at a time (or as the -j given to this make) in the order given,
@@ -171,38 +171,38 @@ asan-build:
 	    $(ASAN_BUILD)/pdwiz $(ASAN_TESTS)
 
 .PHONY: $(CHECK_SUITES:%=suite-%)
-suite-unit: $(call needs,unit)
+suite-unit: $(call suite_needs,unit)
 	@$(SUITE) unit sh tests/unit/run.sh $(TESTS)
-suite-cli: $(call needs,cli)
+suite-cli: $(call suite_needs,cli)
 	@$(SUITE) cli sh tests/cli/run.sh
-suite-deploy: $(call needs,deploy)
+suite-deploy: $(call suite_needs,deploy)
 	@$(SUITE) deploy env PDWIZ=$(CURDIR)/pdwiz sh tests/deploy/run.sh
-suite-bad: $(call needs,bad)
+suite-bad: $(call suite_needs,bad)
 	@$(SUITE) bad sh tests/bad/run.sh
-suite-tmux: $(call needs,tmux)
+suite-tmux: $(call suite_needs,tmux)
 	@$(SUITE) tmux env POLL_TIMEOUT=$(TMUX_POLL) sh tests/tmux/run.sh
-suite-fuzz-smoke: $(call needs,fuzz-smoke)
+suite-fuzz-smoke: $(call suite_needs,fuzz-smoke)
 	@$(SUITE) fuzz-smoke $(MAKE) --no-print-directory fuzz-smoke-run
-suite-asan-unit: $(call needs,asan-unit)
+suite-asan-unit: $(call suite_needs,asan-unit)
 	@$(SUITE) asan-unit env ASAN_OPTIONS=detect_leaks=1 \
 	    sh tests/unit/run.sh $(ASAN_TESTS)
-suite-asan-cli: $(call needs,asan-cli)
+suite-asan-cli: $(call suite_needs,asan-cli)
 	@$(SUITE) asan-cli env PDWIZ=$(CURDIR)/$(ASAN_BUILD)/pdwiz \
 	    sh tests/cli/run.sh
-suite-asan-deploy: $(call needs,asan-deploy)
+suite-asan-deploy: $(call suite_needs,asan-deploy)
 	@$(SUITE) asan-deploy env PDWIZ=$(CURDIR)/$(ASAN_BUILD)/pdwiz \
 	    sh tests/deploy/run.sh
-suite-asan-bad: $(call needs,asan-bad)
+suite-asan-bad: $(call suite_needs,asan-bad)
 	@$(SUITE) asan-bad env PDWIZ=$(CURDIR)/$(ASAN_BUILD)/pdwiz \
 	    sh tests/bad/run.sh
-suite-asan-tmux: $(call needs,asan-tmux)
+suite-asan-tmux: $(call suite_needs,asan-tmux)
 	@$(SUITE) asan-tmux env PDWIZ=$(CURDIR)/$(ASAN_BUILD)/pdwiz \
 	    POLL_TIMEOUT=$(TMUX_POLL) sh tests/tmux/run.sh
-suite-vg-unit: $(call needs,vg-unit)
+suite-vg-unit: $(call suite_needs,vg-unit)
 	@$(SUITE) vg-unit env BUILD=$(BUILD) sh tests/valgrind.sh units
-suite-vg-cli: $(call needs,vg-cli)
+suite-vg-cli: $(call suite_needs,vg-cli)
 	@$(SUITE) vg-cli sh tests/valgrind.sh cli
-suite-vg-wizard: $(call needs,vg-wizard)
+suite-vg-wizard: $(call suite_needs,vg-wizard)
 	@$(SUITE) vg-wizard sh tests/valgrind.sh wizard
 
 bench: pdwiz $(BUILD)/bench/bench_engine $(BUILD)/bench/bench_wizard
