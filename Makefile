@@ -1,8 +1,17 @@
 # pdwiz - SGLang PD deployment wizard and linter.
 # make            build ./pdwiz
 # make run        build and open the wizard
-# make check      build and run every test (installs missing packages)
+# make test       the quick suites: units, CLI, deployment, bad inputs
+# make check      every suite: the quick ones, fuzz smoke runs, the wizard
+#                 in tmux, the ASan+UBSan build's suites, valgrind
+# make deps       install the Debian packages the build and tests need
 # make bench      rule engine and whole-process benchmarks
+#
+# run, test and check first check the packages (make deps: installed as
+# root, else the apt-get command is printed); NO_DEPS=1 skips that step.
+# test and check run their suites side by side (SUITE_JOBS at a time), each
+# logging to $(BUILD)/log/NAME.log; their last line is
+# "suites: N passed, M failed".
 
 PREFIX	?= /usr/local
 DESTDIR	?=
@@ -13,16 +22,24 @@ COMPDIR	 = $(PREFIX)/share/bash-completion/completions
 
 CC	?= cc
 PKGS	 = ncursesw yaml-0.1
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
+# Asked of pkg-config when first used, not when the Makefile is read: on a
+# fresh machine the packages (and pkg-config) arrive with make run's deps
+# step, before the first compile.
+PKG_CFLAGS = $(eval PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null))$(PKG_CFLAGS)
+PKG_LIBS = $(eval PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null))$(PKG_LIBS)
+CMOCKA_LIBS = $(eval CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null))$(CMOCKA_LIBS)
 
 WARN	 = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	   -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral \
 	   -Wwrite-strings -Wvla -Werror
 CFLAGS	?= -O2 -g
-ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) \
-	   -Isrc $(PKG_CFLAGS) -DPDWIZ_DATADIR_DEFAULT='"$(DATADIR)"'
+CPPFLAGS ?=
+LDFLAGS	?=
+ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -Isrc $(PKG_CFLAGS) \
+	   -DPDWIZ_DATADIR_DEFAULT='"$(DATADIR)"' $(CPPFLAGS)
+ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS)
+# Each object's header dependencies, written next to it by the compiler.
+DEPFLAGS = -MMD -MP
 LDLIBS	 = $(PKG_LIBS) -lm
 
 BUILD	?= build
@@ -31,8 +48,8 @@ LIB_OBJ	 = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/cli/main.o
 TESTS	 = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all run check deps test unit tmux-tests sanitize valgrind bench \
-	install uninstall clean coverage fuzz
+.PHONY: all run check deps deps-build test unit tmux-tests sanitize \
+	valgrind bench install uninstall clean coverage fuzz asan-build
 
 all: pdwiz rules/catalog.img
 
@@ -48,79 +65,178 @@ rules/catalog.img: pdwiz $(RULE_YAML)
 ALL_SRC	 = $(sort $(wildcard src/*/*.c src/*/*.h))
 SRC_ID	:= $(shell cat $(ALL_SRC) | cksum | cut -d' ' -f1)
 $(BUILD)/src/core/catimg.o: $(ALL_SRC)
-$(BUILD)/src/core/catimg.o: ALL_CFLAGS += -DPDWIZ_SRC_ID='"$(SRC_ID)"'
+$(BUILD)/src/core/catimg.o: ALL_CPPFLAGS += -DPDWIZ_SRC_ID='"$(SRC_ID)"'
 
-pdwiz: $(MAIN_OBJ) $(BUILD)/libpdwiz.a
-	$(CC) $(ALL_CFLAGS) -o $@ $(MAIN_OBJ) $(BUILD)/libpdwiz.a $(LDLIBS)
+# ./pdwiz, and $(BUILD)/pdwiz for the other builds (build-asan).
+pdwiz $(BUILD)/pdwiz: $(MAIN_OBJ) $(BUILD)/libpdwiz.a
+	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(BUILD)/libpdwiz.a $(LDLIBS)
 
 $(BUILD)/libpdwiz.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/%.o: %.c $(wildcard src/*/*.h)
+$(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libpdwiz.a tests/unit/testutil.h
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libpdwiz.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libpdwiz.a \
-	    $(LDLIBS) $(CMOCKA_LIBS)
+	$(CC) $(ALL_CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $(DEPFLAGS) \
+	    $(LDFLAGS) -o $@ $< $(BUILD)/libpdwiz.a $(LDLIBS) $(CMOCKA_LIBS)
 
-# Install what the build and the tests need, where it is missing.
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TESTS:=.d)
+
+# The packages the build (deps-build) or the build and the tests (deps)
+# need, installed where missing.
+ifeq ($(filter-out 0,$(NO_DEPS)),)
+DEPS	 = deps
+DEPS_BUILD = deps-build
+endif
 deps:
-	@sh tests/deps.sh
+	@sh tests/deps.sh all
+deps-build:
+	@sh tests/deps.sh build
 
-run: deps pdwiz
+run: $(DEPS_BUILD) pdwiz
 	./pdwiz
 
+# With make run, the packages come before the first compile.
+ifneq ($(filter run,$(MAKECMDGOALS)),)
+$(LIB_OBJ) $(MAIN_OBJ): | $(DEPS_BUILD)
+endif
+
 unit: $(TESTS) rules/catalog.img
-	@set -e; for t in $(TESTS); do echo "== $$t"; \
-	    PDWIZ_DATADIR=$(CURDIR) $$t; done
+	@sh tests/unit/run.sh $(TESTS)
 
 tmux-tests: pdwiz
 	@sh tests/tmux/run.sh
 
+# ---- test suites ----
+# suite-NAME runs one suite through tests/suite.sh: its output goes to
+# $(LOGDIR)/NAME.log, one PASS/FAIL line comes out. Suites share no fixed
+# path or tmux server, so any of them may run at the same time.
+LOGDIR	 = $(BUILD)/log
+SUITE	 = sh tests/suite.sh run $(LOGDIR)
+# One more than the processors: the tmux suites spend part of their time
+# waiting for the screen.
+SUITE_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
+# How long a tmux scenario waits for the screen (the polls return as soon as
+# it shows): generous, for a machine busy with the other suites.
+TMUX_POLL ?= 30
+ASAN_BUILD = build-asan
+ASAN_CFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+	   -fno-sanitize-recover=all
+ASAN_LDFLAGS = -fsanitize=address,undefined
+ASAN_TESTS = $(TESTS:$(BUILD)/%=$(ASAN_BUILD)/%)
+
+# The suites, each in the order it starts: the longest first, so that the
+# short ones fill in at the end.
+QUICK_SUITES = deploy cli bad unit catimg layers
+ASAN_SUITES = asan-bad asan-deploy asan-unit asan-cli asan-tmux asan-catimg
+VG_SUITES = vg-wizard vg-cli vg-unit
+CHECK_SUITES = vg-wizard asan-bad asan-deploy vg-cli vg-unit asan-unit \
+	   asan-cli asan-tmux $(QUICK_SUITES) tmux fuzz-smoke asan-catimg
+# What each suite needs built. The compiled catalog comes with ./pdwiz:
+# every build of the same sources (ASan's too) maps it.
+NEEDS_unit = $(TESTS) rules/catalog.img
+NEEDS_vg-unit = $(TESTS) rules/catalog.img
+NEEDS_fuzz-smoke = fuzz-build
+NEEDS_layers =
+$(foreach n,cli deploy bad tmux vg-cli vg-wizard catimg,$(eval NEEDS_$(n) = pdwiz rules/catalog.img))
+$(foreach n,$(ASAN_SUITES),$(eval NEEDS_$(n) = asan-build rules/catalog.img))
+
+# suite-NAME needs $(NEEDS_NAME), except when run_suites has built it all
+# first (SUITES_ONLY=1): then no prerequisite holds a suite back, and the
+# suites start in the order given.
+suite_needs = $(if $(SUITES_ONLY),,$(NEEDS_$(1)))
+
+# run_suites NAMES: build what the suites NAMES need, then run them,
+# SUITE_JOBS at a time (or as the -j given to this make) in the order given,
+# then the summary line; fails if any suite failed or could not be built.
+define run_suites
+@rm -f $(LOGDIR)/summary $(foreach n,$(1),$(LOGDIR)/$(n).rc)
++@case " $$MAKEFLAGS" in *jobserver*) j= ;; *) j=-j$(SUITE_JOBS) ;; esac; \
+$(MAKE) --no-print-directory -k $$j needs \
+    NEEDS="$(sort $(foreach n,$(1),$(NEEDS_$(n))))"; \
+$(MAKE) --no-print-directory -k $$j SUITES_ONLY=1 $(1:%=suite-%); \
+sh tests/suite.sh summary $(LOGDIR) $(1)
+endef
+
+.PHONY: needs
+needs: $(NEEDS)
+	@:
+
+test: $(DEPS)
+	$(call run_suites,$(QUICK_SUITES))
+
+check: $(DEPS)
+	$(call run_suites,$(CHECK_SUITES))
+
 # Unit tests and every end-to-end suite (CLI, deployment, bad input, the
 # wizard in tmux) again under ASan+UBSan.
 sanitize:
-	$(MAKE) BUILD=build-asan \
-	    CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	    LDFLAGS="-fsanitize=address,undefined" pdwiz-asan unit-asan
+	$(call run_suites,$(ASAN_SUITES))
 
-pdwiz-asan: $(MAIN_OBJ) $(BUILD)/libpdwiz.a
-	$(CC) $(ALL_CFLAGS) -o $(BUILD)/pdwiz $(MAIN_OBJ) $(BUILD)/libpdwiz.a $(LDLIBS)
+# Unit tests, CLI runs and the wizard in tmux under valgrind memcheck.
+valgrind:
+	$(call run_suites,$(VG_SUITES))
 
-unit-asan: $(TESTS)
-	@set -e; for t in $(TESTS); do echo "== (asan) $$t"; \
-	    ASAN_OPTIONS=detect_leaks=1 PDWIZ_DATADIR=$(CURDIR) $$t; done
-	@PDWIZ=$(CURDIR)/$(BUILD)/pdwiz sh tests/cli/run.sh
-	@PDWIZ=$(CURDIR)/$(BUILD)/pdwiz sh tests/deploy/run.sh
-	@PDWIZ=$(CURDIR)/$(BUILD)/pdwiz sh tests/bad/run.sh
-	@PDWIZ=$(CURDIR)/$(BUILD)/pdwiz sh tests/tmux/run.sh
+asan-build:
+	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) \
+	    CFLAGS="$(ASAN_CFLAGS)" LDFLAGS="$(ASAN_LDFLAGS)" \
+	    $(ASAN_BUILD)/pdwiz $(ASAN_TESTS)
 
-valgrind: pdwiz $(TESTS)
-	@sh tests/valgrind.sh
-
-test: unit
-	@sh tests/cli/run.sh
-
-check: deps all
-	@$(MAKE) --no-print-directory unit
-	@sh tests/cli/run.sh
-	@PDWIZ=$(CURDIR)/pdwiz sh tests/deploy/run.sh
-	@sh tests/bad/run.sh
-	@$(MAKE) --no-print-directory fuzz-smoke
-	@$(MAKE) --no-print-directory tmux-tests
-	@$(MAKE) --no-print-directory sanitize
-	@$(MAKE) --no-print-directory valgrind
-	@echo "make check: all suites passed"
+.PHONY: $(CHECK_SUITES:%=suite-%)
+suite-unit: $(call suite_needs,unit)
+	@$(SUITE) unit sh tests/unit/run.sh $(TESTS)
+suite-cli: $(call suite_needs,cli)
+	@$(SUITE) cli sh tests/cli/run.sh
+suite-deploy: $(call suite_needs,deploy)
+	@$(SUITE) deploy env PDWIZ=$(CURDIR)/pdwiz sh tests/deploy/run.sh
+suite-bad: $(call suite_needs,bad)
+	@$(SUITE) bad sh tests/bad/run.sh
+suite-tmux: $(call suite_needs,tmux)
+	@$(SUITE) tmux env POLL_TIMEOUT=$(TMUX_POLL) sh tests/tmux/run.sh
+suite-fuzz-smoke: $(call suite_needs,fuzz-smoke)
+	@$(SUITE) fuzz-smoke $(MAKE) --no-print-directory fuzz-smoke-run
+suite-asan-unit: $(call suite_needs,asan-unit)
+	@$(SUITE) asan-unit env ASAN_OPTIONS=detect_leaks=1 \
+	    sh tests/unit/run.sh $(ASAN_TESTS)
+suite-asan-cli: $(call suite_needs,asan-cli)
+	@$(SUITE) asan-cli env PDWIZ=$(CURDIR)/$(ASAN_BUILD)/pdwiz \
+	    sh tests/cli/run.sh
+suite-asan-deploy: $(call suite_needs,asan-deploy)
+	@$(SUITE) asan-deploy env PDWIZ=$(CURDIR)/$(ASAN_BUILD)/pdwiz \
+	    sh tests/deploy/run.sh
+suite-asan-bad: $(call suite_needs,asan-bad)
+	@$(SUITE) asan-bad env PDWIZ=$(CURDIR)/$(ASAN_BUILD)/pdwiz \
+	    sh tests/bad/run.sh
+suite-asan-tmux: $(call suite_needs,asan-tmux)
+	@$(SUITE) asan-tmux env PDWIZ=$(CURDIR)/$(ASAN_BUILD)/pdwiz \
+	    POLL_TIMEOUT=$(TMUX_POLL) sh tests/tmux/run.sh
+suite-catimg: $(call suite_needs,catimg)
+	@$(SUITE) catimg sh tests/catimg/run.sh
+suite-asan-catimg: $(call suite_needs,asan-catimg)
+	@$(SUITE) asan-catimg env PDWIZ=$(CURDIR)/$(ASAN_BUILD)/pdwiz \
+	    sh tests/catimg/run.sh
+suite-layers: $(call suite_needs,layers)
+	@$(SUITE) layers sh tests/layers.sh
+suite-vg-unit: $(call suite_needs,vg-unit)
+	@$(SUITE) vg-unit env BUILD=$(BUILD) sh tests/valgrind.sh units
+suite-vg-cli: $(call suite_needs,vg-cli)
+	@$(SUITE) vg-cli sh tests/valgrind.sh cli
+suite-vg-wizard: $(call suite_needs,vg-wizard)
+	@$(SUITE) vg-wizard sh tests/valgrind.sh wizard
 
 bench: pdwiz rules/catalog.img $(BUILD)/bench/bench_engine $(BUILD)/bench/bench_wizard
 	@sh tests/bench/run.sh $(BUILD)
 
 $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libpdwiz.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libpdwiz.a $(LDLIBS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< \
+	    $(BUILD)/libpdwiz.a $(LDLIBS)
+
+-include $(BUILD)/bench/bench_engine.d $(BUILD)/bench/bench_wizard.d
 
 # The coverage list: every option -> rules that read it; every SGLang check
 # of the catalog (../shared/sglang/rules.md) -> rules, or why not modelled.
@@ -170,7 +286,7 @@ FUZZ_ENV	 = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:malloc_context_size=5:q
 		   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		   PDWIZ_DATADIR=$(CURDIR)
 
-.PHONY: fuzz-build fuzz-bins fuzz-smoke
+.PHONY: fuzz-build fuzz-bins fuzz-smoke fuzz-smoke-run
 
 fuzz-build:
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) \
@@ -180,9 +296,12 @@ fuzz-build:
 
 fuzz-bins: $(FUZZ:%=$(BUILD)/fuzz_%)
 
-$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(BUILD)/libpdwiz.a
-	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -DFUZZ_DATADIR='"$(CURDIR)"' \
-	    -o $@ $< $(BUILD)/libpdwiz.a $(LDLIBS)
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(BUILD)/libpdwiz.a
+	$(CC) $(ALL_CPPFLAGS) -DFUZZ_DATADIR='"$(CURDIR)"' $(ALL_CFLAGS) \
+	    $(DEPFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< \
+	    $(BUILD)/libpdwiz.a $(LDLIBS)
+
+-include $(FUZZ:%=$(BUILD)/fuzz_%.d)
 
 fuzz: fuzz-build
 	@set -e; for f in $(FUZZ); do \
@@ -196,6 +315,10 @@ fuzz: fuzz-build
 	done
 
 fuzz-smoke: fuzz-build
+	@$(MAKE) --no-print-directory fuzz-smoke-run
+
+# The smoke runs of the harnesses fuzz-build made.
+fuzz-smoke-run:
 	@set -e; for f in $(FUZZ); do \
 	    rm -rf $(FUZZ_BUILD)/smoke/$$f; mkdir -p $(FUZZ_BUILD)/smoke/$$f; \
 	    printf '== fuzz-smoke %s: ' $$f; \

@@ -1,35 +1,58 @@
 #!/bin/sh
-# Install the packages pdwiz needs to build and test, where missing.
-# Debian package names; runs apt-get as root, else prints the command.
+# deps.sh [build|all] - the Debian packages pdwiz needs, installed where
+# missing. build: what make needs for ./pdwiz (make run); all (default):
+# also what the test suites need (make test, make check). Says what it
+# checks and what it installs; as root it runs apt-get, otherwise it prints
+# the apt-get command and fails. make NO_DEPS=1 ... skips this step.
+what=${1:-all}
+case $what in
+build|all) ;;
+*) echo "usage: deps.sh [build|all]" >&2; exit 2 ;;
+esac
 need=""
-pkg-config --exists ncursesw 2>/dev/null || need="$need libncurses-dev"
-pkg-config --exists yaml-0.1 2>/dev/null || need="$need libyaml-dev"
-pkg-config --exists cmocka 2>/dev/null || need="$need libcmocka-dev"
-command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
-command -v cc >/dev/null 2>&1 || need="$need gcc"
-command -v make >/dev/null 2>&1 || need="$need make"
-command -v tmux >/dev/null 2>&1 || need="$need tmux"
-command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
-command -v shellcheck >/dev/null 2>&1 || need="$need shellcheck"
-command -v python3 >/dev/null 2>&1 || need="$need python3"
-python3 -c 'import yaml' >/dev/null 2>&1 || need="$need python3-yaml"
-command -v man >/dev/null 2>&1 || need="$need man-db"
-command -v bash >/dev/null 2>&1 || need="$need bash"
-# make fuzz, fuzz-smoke: clang with the libFuzzer runtime
-command -v clang >/dev/null 2>&1 || need="$need clang libclang-rt-dev"
-command -v clang >/dev/null 2>&1 &&
-	[ ! -e "$(clang --print-runtime-dir)/libclang_rt.fuzzer-$(uname -m).a" ] &&
-	need="$need libclang-rt-$(clang -dumpversion | cut -d. -f1)-dev"
-locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || need="$need locales"
-[ -z "$need" ] && exit 0
-echo "pdwiz: missing packages:$need"
+add() { need="$need $*"; }
+command -v pkg-config >/dev/null 2>&1 || add pkg-config
+command -v cc >/dev/null 2>&1 || add gcc
+command -v make >/dev/null 2>&1 || add make
+pkg-config --exists ncursesw 2>/dev/null || add libncurses-dev
+pkg-config --exists yaml-0.1 2>/dev/null || add libyaml-dev
+if [ "$what" = all ]; then
+	pkg-config --exists cmocka 2>/dev/null || add libcmocka-dev
+	command -v tmux >/dev/null 2>&1 || add tmux
+	command -v valgrind >/dev/null 2>&1 || add valgrind
+	command -v shellcheck >/dev/null 2>&1 || add shellcheck
+	command -v python3 >/dev/null 2>&1 || add python3
+	python3 -c 'import yaml' >/dev/null 2>&1 || add python3-yaml
+	command -v man >/dev/null 2>&1 || add man-db
+	command -v bash >/dev/null 2>&1 || add bash
+	command -v script >/dev/null 2>&1 || add bsdutils
+	# make fuzz, fuzz-smoke: clang with the libFuzzer runtime
+	if ! command -v clang >/dev/null 2>&1; then
+		add clang libclang-rt-dev
+	elif [ ! -e "$(clang --print-runtime-dir)/libclang_rt.fuzzer-$(uname -m).a" ]; then
+		add "libclang-rt-$(clang -dumpversion | cut -d. -f1)-dev"
+	fi
+	locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || add locales
+fi
+if [ -z "$need" ]; then
+	echo "deps: the packages for $what are installed (NO_DEPS=1 skips this check)"
+	exit 0
+fi
+need=${need# }
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "deps: installing: $need"
+	echo "deps: apt-get update && apt-get install -y $need"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq && apt-get install -y -qq $need >/dev/null || {
-		echo "pdwiz: apt-get install failed; run: apt-get install$need" >&2
+	# shellcheck disable=SC2086
+	if ! { apt-get update -qq && apt-get install -y -qq $need >/dev/null; }
+	then
+		echo "deps: apt-get install failed; run: apt-get install -y $need" >&2
 		exit 1
-	}
+	fi
+	echo "deps: installed: $need"
 else
-	echo "pdwiz: run as root: apt-get update && apt-get install$need" >&2
+	echo "deps: missing packages: $need" >&2
+	echo "deps: as root, run: apt-get update && apt-get install -y $need" >&2
+	echo "deps: or, to go on without them, add NO_DEPS=1 to the make command" >&2
 	exit 1
 fi

@@ -4,14 +4,21 @@
 # expected text appears (no fixed sleeps). Prints "N passed, M failed".
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PDWIZ=${PDWIZ:-$ROOT/pdwiz}
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/pdwiz-tmux.XXXXXX")
 . "$ROOT/tests/tmux/lib.sh"
 
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "tmux not found; install it (make deps)" >&2
 	exit 1
 fi
-trap 't kill-server 2>/dev/null; umount "$WORK/mnt" 2>/dev/null; rm -rf "$WORK"' EXIT INT TERM
+if [ ! -x "$PDWIZ" ]; then
+	echo "no program $PDWIZ to test" >&2
+	exit 1
+fi
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/pdwiz-tmux.XXXXXX") || exit 1
+trap 't kill-server 2>/dev/null; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$TMUX_SOCK"
+    umount "$WORK/mnt" 2>/dev/null; rm -rf "$WORK"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 tmux_up || exit 1
 
 pass=0

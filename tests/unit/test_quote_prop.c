@@ -208,16 +208,24 @@ arg_after(const char *got, size_t len, const char *flag)
 	return NULL;
 }
 
+/*
+ * Every deployment's launch.sh is written first; then one bash runs them
+ * all, each in its own subshell (a fork of that bash, so one script's
+ * state never reaches the next) with the arguments a user would give:
+ * "bash launch.sh prefill-0-0" and ". launch.sh prefill-0-0" read the
+ * same text with the same parser.
+ */
 static void
 test_emit_shell_bash(void **state)
 {
-	char	*bin = xasprintf("%s/bin", dir);
-	char	*py = xasprintf("%s/bin/python3", dir);
-	char	*launch = xasprintf("%s/launch.sh", dir);
-	char	*out = xasprintf("%s/e.out", dir);
-	char	*cmd = xasprintf("PATH='%s':\"$PATH\" bash '%s' prefill-0-0 "
-	    "> '%s'", bin, launch, out);
-	size_t	 i;
+	struct buf	 driver = { 0 };
+	char		*bin = xasprintf("%s/bin", dir);
+	char		*py = xasprintf("%s/bin/python3", dir);
+	char		*all = xasprintf("%s/launch-all.sh", dir);
+	char		*cmd = xasprintf("PATH='%s':\"$PATH\" bash --norc "
+	    "--noprofile '%s'", bin, all);
+	char		*model[NDEPLOY], *name[NDEPLOY], *env[NDEPLOY];
+	size_t		 i;
 
 	(void)state;
 	mkdir(bin, 0755);
@@ -225,44 +233,56 @@ test_emit_shell_bash(void **state)
 	chmod(py, 0755);
 	for (i = 0; i < NDEPLOY; i++) {
 		struct deployment	 d;
-		char			*model = rnd_string(1, 40);
-		char			*name = rnd_string(1, 40);
-		char			*env = rnd_string(1, 40);
-		char			*envarg = xasprintf("ENV=%s", env);
-		char			 err[512], *text, *got;
-		const char		*v;
-		size_t			 len;
+		char			 err[512], *text, *launch;
 
-		deployment_default(&d, model);
-		if (deployment_set_shared(cat, &d, "served_model_name", name,
+		model[i] = rnd_string(1, 40);
+		name[i] = rnd_string(1, 40);
+		env[i] = rnd_string(1, 40);
+		deployment_default(&d, model[i]);
+		if (deployment_set_shared(cat, &d, "served_model_name", name[i],
 		    err, sizeof err) != 0 ||
-		    deployment_set(cat, &d, ROLE_PREFILL, ENVNAME, env, err,
+		    deployment_set(cat, &d, ROLE_PREFILL, ENVNAME, env[i], err,
 		    sizeof err) != 0)
 			fail_msg("deployment %zu: %s", i, err);
 		text = emit_shell(cat, &d, false);
+		launch = xasprintf("%s/launch.%zu.sh", dir, i);
 		put(launch, text);
-		sh(cmd);
+		buf_printf(&driver, "( . '%s' prefill-0-0 ) > '%s/e.%zu.out' || "
+		    "{ echo \"launch.sh of deployment %zu exited $?\" >&2; "
+		    "exit 1; }\n", launch, dir, i, i);
+		free(launch);
+		free(text);
+		deployment_free(&d);
+	}
+	put(all, driver.s);
+	sh(cmd);
+	for (i = 0; i < NDEPLOY; i++) {
+		char		*out = xasprintf("%s/e.%zu.out", dir, i);
+		char		*envarg = xasprintf("ENV=%s", env[i]);
+		char		*got;
+		const char	*v;
+		size_t		 len;
+
 		got = slurp(out, &len);
 		if ((v = arg_after(got, len, "--model-path")) == NULL ||
-		    strcmp(v, model) != 0)
+		    strcmp(v, model[i]) != 0)
 			fail_msg("deployment %zu: model path changed", i);
 		if ((v = arg_after(got, len, "--served-model-name")) == NULL ||
-		    strcmp(v, name) != 0)
+		    strcmp(v, name[i]) != 0)
 			fail_msg("deployment %zu: served model name changed", i);
 		if (len < strlen(envarg) + 1 || strcmp(got + len -
 		    strlen(envarg) - 1, envarg) != 0)
 			fail_msg("deployment %zu: environment value changed", i);
 		free(got);
-		free(text);
 		free(envarg);
-		free(env);
-		free(name);
-		free(model);
-		deployment_free(&d);
+		free(out);
+		free(env[i]);
+		free(name[i]);
+		free(model[i]);
 	}
+	buf_free(&driver);
 	free(cmd);
-	free(out);
-	free(launch);
+	free(all);
 	free(py);
 	free(bin);
 }

@@ -1,0 +1,83 @@
+#!/bin/sh
+# suite.sh - run test suites as independent jobs (make -j runs several at
+# once), each with its output in its own log, and add up the results.
+#
+#   suite.sh run LOGDIR NAME CMD [ARG...]
+#	Runs CMD with stdout and stderr in LOGDIR/NAME.log and its exit status
+#	in LOGDIR/NAME.rc (start and end, in seconds since the epoch, in
+#	LOGDIR/NAME.time). Prints one line, "PASS NAME (Ns): <the suite's
+#	last line>"; on failure "FAIL NAME" and the end of the log. Exits 0
+#	either way, so that make goes on with the other suites.
+#   suite.sh summary LOGDIR NAME...
+#	Names the suites that failed or did not run (no LOGDIR/NAME.rc: their
+#	build failed), then prints "suites: N passed, M failed" as its last
+#	line, also kept in LOGDIR/summary. Exits 1 unless every suite passed.
+#
+# Suites run side by side share nothing fixed: each makes its own temporary
+# directory (mktemp) and the tmux suites their own tmux server (lib.sh).
+
+LOG_TAIL=${LOG_TAIL:-200}
+
+run() {
+	logdir=$1 name=$2
+	shift 2
+	mkdir -p "$logdir" || exit 2
+	log=$logdir/$name.log
+	rm -f "$logdir/$name.rc" "$logdir/$name.fail"
+	# A make started by a suite (tests/cli/run.sh runs make install) is a
+	# make of its own: without the jobserver of the make running the
+	# suites, serially, keeping the variables given on the command line.
+	MAKEFLAGS=$(printf ' %s\n' "$MAKEFLAGS" |
+	    sed 's/ -j[0-9]*//g; s/ --jobserver-[a-z]*=[^ ]*//g; s/^ *//')
+	export MAKEFLAGS
+	unset MFLAGS
+	start=$(date +%s)
+	"$@" >"$log" 2>&1 </dev/null
+	rc=$?
+	secs=$(( $(date +%s) - start ))
+	echo "$rc" >"$logdir/$name.rc"
+	echo "$start $((start + secs))" >"$logdir/$name.time"
+	last=$(grep -v '^[[:space:]]*$' "$log" | tail -n 1)
+	if [ "$rc" = 0 ]; then
+		echo "PASS $name (${secs}s): $last"
+	else
+		# One write, so that suites ending together do not interleave.
+		{
+			echo "FAIL $name (exit $rc, ${secs}s); end of $log:"
+			tail -n "$LOG_TAIL" "$log" | sed "s/^/  $name| /"
+		} >"$logdir/$name.fail"
+		cat "$logdir/$name.fail"
+	fi
+	return 0
+}
+
+summary() {
+	logdir=$1
+	shift
+	mkdir -p "$logdir" || exit 2
+	pass=0 fail=0
+	for name in "$@"; do
+		rc=$(cat "$logdir/$name.rc" 2>/dev/null)
+		if [ "$rc" = 0 ]; then
+			pass=$((pass + 1))
+		elif [ -z "$rc" ]; then
+			fail=$((fail + 1))
+			echo "FAIL $name: did not run (its build failed)"
+		else
+			fail=$((fail + 1))
+			echo "FAIL $name: exit $rc, log in $logdir/$name.log"
+		fi
+	done
+	echo "suites: $pass passed, $fail failed" | tee "$logdir/summary"
+	[ "$fail" = 0 ]
+}
+
+cmd=$1
+shift
+case $cmd in
+run)	[ $# -ge 3 ] || { echo "usage: suite.sh run LOGDIR NAME CMD..." >&2; exit 2; }
+	run "$@" ;;
+summary) [ $# -ge 1 ] || { echo "usage: suite.sh summary LOGDIR NAME..." >&2; exit 2; }
+	summary "$@" ;;
+*)	echo "usage: suite.sh run|summary ..." >&2; exit 2 ;;
+esac
