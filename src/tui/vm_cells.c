@@ -16,8 +16,24 @@ const char *const vmi_scope_names[NSCOPE] = {
 
 const char *const vmi_df_names[NDF] = {
 	"pd", "instances", "nodes_per_instance", "gpus_per_node", "hosts",
-	"port", "policy", "name"
+	"port", "policy", "name", "base_gpu_id", "bootstrap_port",
+	"dist_init_port", "bind_host", "gpus_per_host"
 };
+
+/* Is a deployment field one per role (else one for the deployment)? */
+bool
+vmi_df_per_role(int df)
+{
+	switch (df) {
+	case DF_PD:
+	case DF_POLICY:
+	case DF_NAME:
+	case DF_GPUS_PER_HOST:
+		return false;
+	default:
+		return true;
+	}
+}
 
 const char *
 vm_scope_name(enum vm_scope s)
@@ -232,6 +248,19 @@ vmi_cell_get(struct vm *vm, enum vm_scope s, int key)
 		    xstrdup(d->role[ROLE_ROUTER].policy) : NULL;
 	case DF_NAME:
 		return d->name ? xstrdup(d->name) : NULL;
+	case DF_BASE_GPU:
+		return int_text(d->role[r].base_gpu_id, -1);
+	case DF_BOOTSTRAP:
+		return int_text(d->role[r].bootstrap_port, -1);
+	case DF_DIST_PORT:
+		return int_text(d->role[r].dist_init_port, -1);
+	case DF_BIND:
+		return d->role[r].bind_host ? xstrdup(d->role[r].bind_host) :
+		    NULL;
+	case DF_GPUS_PER_HOST:
+		/* -1: a script's, not known; 0: not stated. */
+		return d->gpus_per_host < 0 ? xstrdup("unknown") :
+		    int_text(d->gpus_per_host, 0);
 	}
 	return NULL;
 }
@@ -319,6 +348,11 @@ vmi_cell_set(struct vm *vm, enum vm_scope s, int key, const char *text)
 		set_str(&d->name, text);
 		return;
 	}
+	if (VM_DF(key) == DF_GPUS_PER_HOST) {
+		d->gpus_per_host = text == NULL ? 0 :
+		    strcmp(text, "unknown") == 0 ? -1 : atoi(text);
+		return;
+	}
 	for (rr = 0; rr < NROLE; rr++) {
 		struct role_spec	*rs = &d->role[rr];
 
@@ -340,6 +374,18 @@ vmi_cell_set(struct vm *vm, enum vm_scope s, int key, const char *text)
 			break;
 		case DF_PORT:
 			set_int(&rs->port, text, -1);
+			break;
+		case DF_BASE_GPU:
+			set_int(&rs->base_gpu_id, text, -1);
+			break;
+		case DF_BOOTSTRAP:
+			set_int(&rs->bootstrap_port, text, -1);
+			break;
+		case DF_DIST_PORT:
+			set_int(&rs->dist_init_port, text, -1);
+			break;
+		case DF_BIND:
+			set_str(&rs->bind_host, text);
 			break;
 		default:
 			break;
@@ -367,6 +413,41 @@ dump_kv(char ***lines, size_t *n, const char *scope, const struct kv *l,
 	}
 }
 
+/* What pin writes that no field shows: steps and the router's lists. */
+static void
+dump_urls(char ***lines, size_t *n, const char *scope, const char *what,
+    const struct endpoint *e, size_t ne)
+{
+	struct buf	b = { 0 };
+	size_t		i;
+
+	if (ne == 0)
+		return;
+	for (i = 0; i < ne; i++) {
+		buf_printf(&b, "%s%s", i ? " " : "", e[i].url);
+		if (e[i].bootstrap_port >= 0)
+			buf_printf(&b, " %d", e[i].bootstrap_port);
+	}
+	*lines = xreallocarray(*lines, *n + 1, sizeof **lines);
+	(*lines)[(*n)++] = xasprintf("%s\t%s\t%s", scope, what, b.s);
+	buf_free(&b);
+}
+
+static void
+dump_layout(char ***lines, size_t *n, const char *scope,
+    const struct role_spec *rs)
+{
+	if (rs->port_step != 0 || rs->gpu_step != 0) {
+		*lines = xreallocarray(*lines, *n + 1, sizeof **lines);
+		(*lines)[(*n)++] = xasprintf("%s\tsteps\tport %d, GPU %d",
+		    scope, rs->port_step, rs->gpu_step);
+	}
+	dump_urls(lines, n, scope, "prefill_urls", rs->prefill_urls,
+	    rs->nprefill_urls);
+	dump_urls(lines, n, scope, "decode_urls", rs->decode_urls,
+	    rs->ndecode_urls);
+}
+
 char *
 vmi_dump_state(struct vm *vm)
 {
@@ -389,16 +470,19 @@ vmi_dump_state(struct vm *vm)
 		    d->role[r].nopts);
 		dump_kv(&lines, &n, vmi_scope_names[s], d->role[r].env,
 		    d->role[r].nenv);
-		for (df = DF_INSTANCES; df <= DF_PORT; df++) {
+		for (df = 0; df < NDF; df++) {
+			if (!vmi_df_per_role(df))
+				continue;
 			t = vmi_cell_get(vm, s, VM_DKEY(df));
 			lines = xreallocarray(lines, n + 1, sizeof *lines);
 			lines[n++] = xasprintf("%s\t%s\t%s", vmi_scope_names[s],
 			    vmi_df_names[df], t ? t : "");
 			free(t);
 		}
+		dump_layout(&lines, &n, vmi_scope_names[s], &d->role[r]);
 	}
 	for (df = 0; df < NDF; df++) {
-		if (df >= DF_INSTANCES && df <= DF_PORT)
+		if (vmi_df_per_role(df))
 			continue;
 		t = vmi_cell_get(vm, SC_DEPLOY, VM_DKEY(df));
 		lines = xreallocarray(lines, n + 1, sizeof *lines);

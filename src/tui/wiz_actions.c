@@ -102,6 +102,20 @@ act_redo(struct ui *ui)
 }
 
 static void
+act_clear(struct ui *ui)
+{
+	if (vm_page(ui->vm, (size_t)vm_cur_page(ui->vm))->review)
+		return;
+	intent(ui, vm_clear);
+}
+
+static void
+act_pin(struct ui *ui)
+{
+	intent(ui, vm_pin);
+}
+
+static void
 act_preview(struct ui *ui)
 {
 	ui->preview = !ui->preview;
@@ -141,6 +155,7 @@ static const handler handlers[NWZ] = {
 	[WZ_TOP] = act_top,
 	[WZ_BOTTOM] = act_bottom,
 	[WZ_ENTER] = act_enter,
+	[WZ_CLEAR] = act_clear,
 	[WZ_NEXT_PAGE] = act_next_page,
 	[WZ_PREV_PAGE] = act_prev_page,
 	[WZ_SEARCH] = wiz_search,
@@ -148,6 +163,7 @@ static const handler handlers[NWZ] = {
 	[WZ_FIX] = act_fix,
 	[WZ_UNDO] = act_undo,
 	[WZ_REDO] = act_redo,
+	[WZ_PIN] = act_pin,
 	[WZ_PREVIEW] = act_preview,
 	[WZ_SAVE] = act_save,
 	[WZ_EXPORT] = wiz_export,

@@ -19,6 +19,7 @@
 
 bool		 wiz_use_colors;
 const char	*wiz_mark_x = "x";
+bool		 wiz_utf8;
 
 int
 wiz_attr(int pair, int fallback)
@@ -429,6 +430,64 @@ draw_status(struct ui *ui, const struct vm_page *p, int h, int w)
 	free(st);
 }
 
+/*
+ * The placement picture of a page that shows one, at the bottom of the
+ * rows y0..*y1: it takes what the items (nitems rows) leave, at least half
+ * of the height; what does not fit is counted on its last line. *y1 moves
+ * up above it.
+ */
+static void
+draw_placement(struct ui *ui, int y0, int *y1, int w, size_t nitems)
+{
+	char		*pic = vm_placement(ui->vm, wiz_utf8, w - 2);
+	struct lines	 ls = { NULL, 0 };
+	const char	*p = pic;
+	int		 height = *y1 - y0, ph, i, y;
+
+	while (p != NULL && *p != '\0') {
+		const char	*nl = strchr(p, '\n');
+		size_t		 len = nl ? (size_t)(nl - p) : strlen(p);
+
+		ls.l = xreallocarray(ls.l, ls.n + 1, sizeof *ls.l);
+		ls.l[ls.n++] = xstrndup(p, len);
+		p = nl ? nl + 1 : NULL;
+	}
+	free(pic);
+	if (ls.n == 0 || height < 6) {
+		wiz_lines_free(&ls);
+		return;
+	}
+	ph = (int)ls.n;
+	if ((int)nitems + 1 + ph > height) {
+		ph = height - (int)nitems - 1;
+		if (ph < height / 2)
+			ph = height / 2;
+		if (ph > (int)ls.n)
+			ph = (int)ls.n;
+	}
+	y = *y1 - ph;
+	for (i = 0; i < ph; i++) {
+		const char	*line = ls.l[i];
+		char		*more = NULL;
+
+		if (i == ph - 1 && ph < (int)ls.n)
+			line = more = xasprintf("  ... %d more line%s "
+			    "(a taller terminal shows them)",
+			    (int)ls.n - ph + 1, (int)ls.n - ph + 1 == 1 ? "" :
+			    "s");
+		if (i == 0)
+			attron(A_BOLD);
+		else if (strstr(line, wiz_utf8 ? "✗" : " X ") != NULL ||
+		    strstr(line, "!") != NULL)
+			attron(wiz_attr(C_ERROR, 0));
+		wiz_put(y + i, 1, w - 2, line);
+		attrset(A_NORMAL);
+		free(more);
+	}
+	*y1 = y - 1;
+	wiz_lines_free(&ls);
+}
+
 void
 wiz_draw(struct ui *ui)
 {
@@ -452,6 +511,14 @@ wiz_draw(struct ui *ui)
 
 		draw_preview(ui, y1 - ph + 1, y1, w);
 		y1 = y1 - ph;
+	}
+	if (p->placement) {
+		const struct vm_review_item	*it;
+		const struct vm_row		*rows;
+		size_t				 ni = p->review ?
+		    vm_review(ui->vm, &it) : vm_rows(ui->vm, &rows);
+
+		draw_placement(ui, y, &y1, w, ni > 0 ? ni : 1);
 	}
 	if (p->review)
 		draw_review(ui, y, y1, w, &cy, &cx);

@@ -24,6 +24,10 @@ const struct wiz_key wiz_keys[] = {
 	{ '\r',		NULL,		WZ_ENTER },
 	{ KEY_ENTER,	NULL,		WZ_ENTER },
 	{ ' ',		"Space",	WZ_ENTER },
+	{ KEY_DC,	"Delete",	WZ_CLEAR },
+	{ KEY_BACKSPACE, "Backspace",	WZ_CLEAR },
+	{ 127,		NULL,		WZ_CLEAR },
+	{ 8,		NULL,		WZ_CLEAR },
 	{ '\t',		"Tab",		WZ_NEXT_PAGE },
 	{ KEY_NPAGE,	"PgDn",		WZ_NEXT_PAGE },
 	{ KEY_BTAB,	"Shift-Tab",	WZ_PREV_PAGE },
@@ -34,6 +38,7 @@ const struct wiz_key wiz_keys[] = {
 	{ 'f',		"f",		WZ_FIX },
 	{ 'u',		"u",		WZ_UNDO },
 	{ 18,		"Ctrl-R",	WZ_REDO },
+	{ 'P',		"P",		WZ_PIN },
 	{ 'p',		"p",		WZ_PREVIEW },
 	{ 's',		"s",		WZ_SAVE },
 	{ 'e',		"e",		WZ_EXPORT },
@@ -52,6 +57,8 @@ const struct wiz_action_info wiz_actions[NWZ] = {
 	{ WZ_BOTTOM, NULL, NULL, 0, "last field" },
 	{ WZ_ENTER, "Enter", "edit", 2, "toggle, choose or edit; on the "
 	    "review page, go to the field a problem is about" },
+	{ WZ_CLEAR, NULL, NULL, 0, "clear the field: back to its default, "
+	    "or to its derived value (GPUs, ports, hosts)" },
 	{ WZ_NEXT_PAGE, "Tab", "page", 3, "next page" },
 	{ WZ_PREV_PAGE, NULL, NULL, 0, "previous page" },
 	{ WZ_SEARCH, "/", "search", 5, "search every option across pages, "
@@ -61,6 +68,8 @@ const struct wiz_action_info wiz_actions[NWZ] = {
 	{ WZ_FIX, "f", "fix", 10, "apply the fix for the focused problem" },
 	{ WZ_UNDO, "u", "undo", 11, "undo" },
 	{ WZ_REDO, "^R", "redo", 12, "redo" },
+	{ WZ_PIN, "P", "pin", 1, "pin the layout: write every derived GPU, "
+	    "port and host as a set value (one change; u undoes)" },
 	{ WZ_PREVIEW, "p", "preview", 6, "show or hide the live preview of "
 	    "the launch commands" },
 	{ WZ_SAVE, "s", "save", 8, "save the deployment file (asks before "
