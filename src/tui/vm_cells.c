@@ -571,8 +571,9 @@ changes_one_way(struct buf *b, const char *from, const char *to, bool added)
 			if (olen != vlen || strncmp(other, t2 + 1, vlen) != 0)
 				buf_printf(b, "  %.*s: %.*s: %.*s -> %.*s\n",
 				    (int)(t1 - p), p, (int)(t2 - t1 - 1),
-				    t1 + 1, (int)olen, olen ? other : "(unset)",
-				    (int)vlen, vlen ? t2 + 1 : "(unset)");
+				    t1 + 1, olen ? (int)olen : 7,
+				    olen ? other : "(unset)", vlen ? (int)vlen :
+				    7, vlen ? t2 + 1 : "(unset)");
 		}
 		p = nl + 1;
 	}

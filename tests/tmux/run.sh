@@ -447,6 +447,7 @@ pd_tp() {
 # the prefill on GPUs 0-1 and the decode on 2-3 (shown derived), the
 # review has 0 errors, the exported script checks with 0 errors.
 layout_1p1d_tp2() {
+	rm -f "$WORK/launch.sh"
 	pd_tp 2 || return 1
 	wait_for "0 errors" &&
 	    wait_for "Placement: 1 host of 8 GPUs" &&
