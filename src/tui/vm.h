@@ -105,6 +105,8 @@ struct vm_row {
 						   or "" */
 	bool			 derived;	/* a layout value the user left
 						   out: value is the derived one */
+	bool			 layout;	/* a layout field: unset, it
+						   takes the derived value */
 	bool			 forced;	/* an override changed it */
 	bool			 error;		/* an error diagnostic points here */
 	bool			 warning;

@@ -274,15 +274,16 @@ forced_note(struct vm *vm, const struct vm_field *f, const struct slot *sl)
 static void
 build_dfield_row(struct vm *vm, struct vm_row *row)
 {
-	struct value	v = dfield_value(vm, row->f);
-
+	struct value	 v = dfield_value(vm, row->f);
 	char		*d;
 
 	row->is_bool = v.t == V_BOOL;
 	row->on = row->is_bool && v.u.b;
-	if (v.t == V_NULL &&
-	    (d = vmi_derived(vm, row->f->scope, row->f->key)) != NULL) {
+	d = vmi_derived(vm, row->f->scope, row->f->key);
+	row->layout = d != NULL;
+	if (v.t == V_NULL && d != NULL) {
 		row->value = d;
+		d = NULL;
 		row->note = xstrdup("(derived)");
 		row->derived = true;
 	} else if (v.t == V_NULL)
@@ -290,6 +291,7 @@ build_dfield_row(struct vm *vm, struct vm_row *row)
 		    "(router default)" : "(not set)");
 	else
 		row->value = value_text(v);
+	free(d);
 }
 
 static void

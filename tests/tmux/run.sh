@@ -417,7 +417,7 @@ save_ro() { save_fails_keeps_state RO; }
 # set_row VALUE: edit the focused field to VALUE (the prompt's text
 # replaced).
 set_row() {
-	keys Enter && wait_for "(empty = default):" && keys C-u &&
+	keys Enter && wait_for "(empty = " && keys C-u &&
 	    text "$1" && keys Enter
 }
 
@@ -494,7 +494,9 @@ layout_set_clear_pin() {
 	start -- || return 1
 	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
 	goto_page "Parallelism (decode)" && focus "HTTP port" &&
-	    wait_re '^> HTTP port +30001 \(derived\)' && set_row 31000 &&
+	    wait_re '^> HTTP port +30001 \(derived\)' && keys Enter &&
+	    wait_for "HTTP port (empty = derived 30001):" && keys Escape &&
+	    wait_gone "(empty = " && set_row 31000 &&
 	    wait_re '^> HTTP port +31000 *$' && wait_for "[modified]" &&
 	    keys DC && wait_for "back to derived (30001)" &&
 	    wait_re '^> HTTP port +30001 \(derived\)' &&

@@ -593,6 +593,10 @@ test_layout_derived(void **state)
 	row = focus(vm, "Topology", "GPUs per host (machine)");
 	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), row->field, "0",
 	    &msg), -1);
+	row = focus(vm, "Parallelism (prefill)", "HTTP port");
+	assert_true(row->layout);
+	assert_false(vm_field_visible(vm, (size_t)vm_cur_page(vm),
+	    (size_t)row->field + 1));
 	set_field(vm, "Topology", "prefill nodes per instance", "2");
 	set_field(vm, "Topology", "prefill hosts", "10.0.0.1,10.0.0.2");
 	row = focus(vm, "Parallelism (prefill)", "rendezvous port (dist-init)");
