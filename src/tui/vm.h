@@ -219,10 +219,11 @@ void		 vm_counts(const struct vm *, size_t *errors, size_t *warnings,
 
 /*
  * The placement picture (malloc'd lines, or NULL outside PD): per host a
- * strip of its GPUs with the role, instance and rank that owns each, then
- * one line per server with its GPUs and ports, the router, and every GPU
- * collision, GPU past the host's count and port collision. At most width
- * columns; utf8 false keeps it ASCII.
+ * strip of its GPUs with the role, instance and rank that owns each; every
+ * GPU collision, GPU past the host's count and port collision; then one
+ * line per server (or per instance, when its nodes are alike) with its
+ * GPUs and ports, and the router. At most width columns; utf8 false keeps
+ * it ASCII.
  */
 char		*vm_placement(struct vm *, bool utf8, int width);
 

@@ -262,62 +262,128 @@ gpu_owners(const struct layout *l, const char *host, int g, size_t *first,
 	return n;
 }
 
-/* One host's strip: GPU numbers, then who owns each. */
+/* GPUs in use on a host (one past the last) and its GPU count (-1). */
 static void
-host_strip(struct pic *p, const struct vm *vm, const char *host, int hw)
+host_extent(const struct vm *vm, const char *host, int *top, int *hg)
 {
 	const struct layout	*l = &vm->lay;
-	const char		*sep = p->utf8 ? "│" : "|";
-	const char		*freeg = p->utf8 ? "·" : ".";
-	const char		*coll = p->utf8 ? "✗" : "X";
-	int			 hg = -1, top = 0, g, from, per;
 	size_t			 i;
 
+	*top = 0;
+	*hg = -1;
 	for (i = 0; i < l->n; i++) {
 		const struct lay_server	*s = &l->s[i];
 		int			 last;
 
 		if (!same_machine(s->host, host))
 			continue;
-		if (hg < 0)
-			hg = s->host_gpus;
+		if (*hg < 0)
+			*hg = s->host_gpus;
 		last = s->base_gpu + (s->ngpus - 1) * srv_step(s);
-		if (last + 1 > top)
-			top = last + 1;
+		if (last + 1 > *top)
+			*top = last + 1;
 	}
-	if (hg > top)
-		top = hg;
+	if (*hg > *top)
+		*top = *hg;
+}
+
+/* GPU numbers from..to-1 after a label hw wide. */
+static void
+strip_nums(const struct pic *p, struct buf *b, const char *label, int hw,
+    int from, int to, int hg)
+{
+	int	g;
+
+	buf_printf(b, "%-*.*s", hw, hw, label);
+	for (g = from; g < to; g++) {
+		if (g == hg && hg > 0)
+			buf_puts(b, p->utf8 ? "│" : "|");
+		buf_printf(b, "%3d", g);
+	}
+}
+
+/* Who owns each GPU from..to-1 of a host (blank past its last, top). */
+static void
+strip_cells(const struct pic *p, struct buf *b, const struct vm *vm,
+    const char *host, const char *label, int hw, int from, int to, int top,
+    int hg)
+{
+	const struct layout	*l = &vm->lay;
+	int			 g;
+
+	buf_printf(b, "%-*.*s", hw, hw, label);
+	for (g = from; g < to; g++) {
+		size_t	a = 0, c = 0, n;
+		char	lab[4];
+
+		if (g == hg && hg > 0)
+			buf_puts(b, p->utf8 ? "│" : "|");
+		if (g >= top) {
+			buf_puts(b, "   ");
+			continue;
+		}
+		n = gpu_owners(l, host, g, &a, &c);
+		if (n == 0) {
+			buf_printf(b, "  %s", p->utf8 ? "·" : ".");
+			continue;
+		}
+		srv_label(&l->s[a], lab);
+		buf_printf(b, "%s%s", n > 1 ? (p->utf8 ? "✗" : "X") :
+		    hg > 0 && g >= hg ? "!" : " ", lab);
+	}
+}
+
+/*
+ * The strips: one line of GPU numbers over one line per host when every
+ * host fits the width; else numbers and owners per host, in chunks.
+ */
+static void
+strips(struct pic *p, const struct vm *vm, const char **hosts, size_t nh,
+    int hw)
+{
+	int	top = 0, hg = -1, per, from, t, h;
+	size_t	i;
+
+	for (i = 0; i < nh; i++) {
+		host_extent(vm, hosts[i], &t, &h);
+		if (t > top)
+			top = t;
+		if (h > hg)
+			hg = h;
+	}
 	per = (p->width - hw - 1) / 3;
 	if (per < 4)
 		per = 4;
-	for (from = 0; from < top; from += per) {
-		struct buf	nums = { 0 }, own = { 0 };
-		int		 to = from + per < top ? from + per : top;
+	if (top <= per) {
+		struct buf	b = { 0 };
 
-		buf_printf(&nums, "%-*.*s", hw, hw, from == 0 ? host : "");
-		buf_printf(&own, "%*s", hw, "");
-		for (g = from; g < to; g++) {
-			size_t	a = 0, b = 0, n;
-			char	lab[4];
-
-			if (g == hg && hg > 0) {
-				buf_puts(&nums, sep);
-				buf_puts(&own, sep);
-			}
-			buf_printf(&nums, "%3d", g);
-			n = gpu_owners(l, host, g, &a, &b);
-			if (n == 0) {
-				buf_printf(&own, "  %s", freeg);
-				continue;
-			}
-			srv_label(&l->s[a], lab);
-			buf_printf(&own, "%s%s", n > 1 ? coll :
-			    hg > 0 && g >= hg ? "!" : " ", lab);
+		strip_nums(p, &b, "", hw, 0, top, hg);
+		pic_line(p, b.s);
+		buf_free(&b);
+		for (i = 0; i < nh; i++) {
+			host_extent(vm, hosts[i], &t, &h);
+			strip_cells(p, &b, vm, hosts[i], hosts[i], hw, 0, top,
+			    t, h);
+			pic_line(p, b.s);
+			buf_free(&b);
 		}
-		pic_line(p, nums.s);
-		pic_line(p, own.s);
-		buf_free(&nums);
-		buf_free(&own);
+		return;
+	}
+	for (i = 0; i < nh; i++) {
+		host_extent(vm, hosts[i], &t, &h);
+		for (from = 0; from < t; from += per) {
+			struct buf	nums = { 0 }, own = { 0 };
+			int		 to = from + per < t ? from + per : t;
+
+			strip_nums(p, &nums, from == 0 ? hosts[i] : "", hw,
+			    from, to, h);
+			strip_cells(p, &own, vm, hosts[i], "", hw, from, to,
+			    t, h);
+			pic_line(p, nums.s);
+			pic_line(p, own.s);
+			buf_free(&nums);
+			buf_free(&own);
+		}
 	}
 }
 
@@ -447,6 +513,32 @@ gpu_problems(struct pic *p, const struct vm *vm)
 	}
 }
 
+/*
+ * How many servers from i on are the node ranks 0.. of one instance with
+ * the same GPUs and ports (1 when i is not rank 0 or they differ).
+ */
+static size_t
+ranks_alike(const struct layout *l, size_t i)
+{
+	const struct lay_server	*s = &l->s[i];
+	size_t			 n = 1;
+
+	if (s->node_rank != 0)
+		return 1;
+	while (i + n < l->n) {
+		const struct lay_server	*o = &l->s[i + n];
+
+		if (o->role != s->role || o->instance != s->instance ||
+		    o->node_rank != (int)n)
+			break;
+		if (o->base_gpu != s->base_gpu || o->ngpus != s->ngpus ||
+		    o->gpu_span != s->gpu_span || o->port != s->port)
+			return 1;
+		n++;
+	}
+	return n;
+}
+
 char *
 vm_placement(struct vm *vm, bool utf8, int width)
 {
@@ -482,17 +574,32 @@ vm_placement(struct vm *vm, bool utf8, int width)
 		buf_printf(&t, "Placement: %zu host%s", nh, nh == 1 ? "" : "s");
 	pic_line(&p, t.s);
 	buf_free(&t);
-	for (i = 0; i < nh; i++)
-		host_strip(&p, vm, hosts[i], hw);
+	strips(&p, vm, hosts, nh, hw);
+	/* Problems first: when the picture is cut, they stay. */
+	gpu_problems(&p, vm);
+	port_problems(&p, vm);
 	for (i = 0; i < l->n; i++) {
 		const struct lay_server	*s = &l->s[i];
 		char			 lab[4];
+		size_t			 k, nr = ranks_alike(l, i);
 
 		srv_label(s, lab);
 		buf_printf(&t, "  %s ", lab);
-		srv_name(l, vm, s, &t);
-		buf_printf(&t, ": %s ", s->host);
+		if (nr > 1) {
+			/* The nodes of one instance, alike: one line. */
+			buf_printf(&t, "%s %d, %zu nodes: ", role_name(s->role),
+			    s->instance, nr);
+			for (k = 0; k < nr; k++)
+				buf_printf(&t, "%s%s", k ? "," : "",
+				    l->s[i + k].host);
+			buf_putc(&t, ' ');
+		} else {
+			srv_name(l, vm, s, &t);
+			buf_printf(&t, ": %s ", s->host);
+		}
 		gpu_range(s, &t);
+		if (nr > 1)
+			buf_puts(&t, " each");
 		buf_printf(&t, ", port %d", s->port);
 		if (s->bootstrap_port >= 0)
 			buf_printf(&t, ", bootstrap %d", s->bootstrap_port);
@@ -501,6 +608,8 @@ vm_placement(struct vm *vm, bool utf8, int width)
 			    s->dist_port);
 		pic_line(&p, t.s);
 		buf_free(&t);
+		if (nr > 1)
+			i += nr - 1;
 	}
 	if (vm->dep.role[ROLE_ROUTER].enabled) {
 		buf_printf(&t, "  router: %s:%d", l->router_host,
@@ -510,8 +619,6 @@ vm_placement(struct vm *vm, bool utf8, int width)
 		pic_line(&p, t.s);
 		buf_free(&t);
 	}
-	gpu_problems(&p, vm);
-	port_problems(&p, vm);
 	free(hosts);
 	return buf_steal(&p.b);
 }

@@ -432,9 +432,9 @@ draw_status(struct ui *ui, const struct vm_page *p, int h, int w)
 
 /*
  * The placement picture of a page that shows one, at the bottom of the
- * rows y0..*y1: it takes what the items (nitems rows) leave, at least half
- * of the height; what does not fit is counted on its last line. *y1 moves
- * up above it.
+ * rows y0..*y1: it takes what the items (nitems rows) leave, at least 7
+ * lines; what does not fit is counted on its last line. *y1 moves up
+ * above it.
  */
 static void
 draw_placement(struct ui *ui, int y0, int *y1, int w, size_t nitems)
@@ -460,7 +460,9 @@ draw_placement(struct ui *ui, int y0, int *y1, int w, size_t nitems)
 	ph = (int)ls.n;
 	if ((int)nitems + 1 + ph > height) {
 		ph = height - (int)nitems - 1;
-		if (ph < height / 2)
+		if (ph < 7)
+			ph = 7;
+		if (ph > height / 2 && ph > height - (int)nitems - 1)
 			ph = height / 2;
 		if (ph > (int)ls.n)
 			ph = (int)ls.n;

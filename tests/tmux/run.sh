@@ -453,7 +453,7 @@ layout_1p1d_tp2() {
 	    wait_for "Placement: 1 host of 8 GPUs" &&
 	    wait_re '^ +P0 prefill 0: 127\.0\.0\.1 GPUs 0-1, port 30000, bootstrap 8998' &&
 	    wait_re '^ +D0 decode 0: 127\.0\.0\.1 GPUs 2-3, port 30001' &&
-	    wait_re '^ +P0 P0 D0 D0  ·  ·  ·  ·' || return 1
+	    wait_re '^ 127\.0\.0\.1 +P0 P0 D0 D0  ·  ·  ·  ·$' || return 1
 	! screen | grep -q "ERROR" || return 1
 	keys e && wait_for "export:" && keys 1 && wait_for "to: launch.sh" &&
 	    keys Enter && wait_for "exported shell" || return 1
@@ -481,7 +481,7 @@ layout_1p1d_tp8_overflow() {
 	    wait_re '^[> ] deployment +ERROR +→ GPUs run out: decode 0' &&
 	    wait_re '^ +D0 decode 0: 127\.0\.0\.1 GPUs 8-15, port 30001' &&
 	    wait_re '! decode 0 on 127\.0\.0\.1: GPUs 8-15, past the host.s 8 GPUs' &&
-	    wait_re '│!D0!D0' || return 1
+	    wait_re '^ 127\.0\.0\.1 +P0 P0 P0 P0 P0 P0 P0 P0│!D0!D0!D0' || return 1
 	echo "  keystrokes: $KS"
 	# Enter on the error goes to the decode's base GPU, marked.
 	focus "GPUs run out" && keys Enter && wait_for "Parallelism (decode)" &&
@@ -512,7 +512,7 @@ layout_set_clear_pin() {
 layout_ascii() {
 	start LANG=C LC_ALL=C -- || return 1
 	goto_page "Topology" && wait_for "Placement: 1 host" &&
-	    wait_re '^ +P0 D0  \.  \.  \.' || return 1
+	    wait_re '^ 127\.0\.0\.1 +P0 D0  \.  \.  \.' || return 1
 	! screen | grep -q '·'
 }
 
