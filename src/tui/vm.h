@@ -48,6 +48,8 @@ enum vm_dfield {
 	DF_DIST_PORT,		/* int: rendezvous port, multi-node (layout) */
 	DF_BIND,		/* str: --host a role binds (layout) */
 	DF_GPUS_PER_HOST,	/* int: GPUs of each machine (layout) */
+	DF_ROUTER_URLS,		/* str: the router's lists, "URL [BOOTSTRAP],
+				   ...; URL, ..." (prefill; decode) */
 	NDF
 };
 #define VM_DKEY(df)	(-1 - (int)(df))

@@ -5,6 +5,7 @@
  */
 #include "tui/vm_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +18,7 @@ const char *const vmi_scope_names[NSCOPE] = {
 const char *const vmi_df_names[NDF] = {
 	"pd", "instances", "nodes_per_instance", "gpus_per_node", "hosts",
 	"port", "policy", "name", "base_gpu_id", "bootstrap_port",
-	"dist_init_port", "bind_host", "gpus_per_host"
+	"dist_init_port", "bind_host", "gpus_per_host", "router_urls"
 };
 
 /* Is a deployment field one per role (else one for the deployment)? */
@@ -29,6 +30,7 @@ vmi_df_per_role(int df)
 	case DF_POLICY:
 	case DF_NAME:
 	case DF_GPUS_PER_HOST:
+	case DF_ROUTER_URLS:
 		return false;
 	default:
 		return true;
@@ -257,6 +259,11 @@ vmi_cell_get(struct vm *vm, enum vm_scope s, int key)
 	case DF_BIND:
 		return d->role[r].bind_host ? xstrdup(d->role[r].bind_host) :
 		    NULL;
+	case DF_ROUTER_URLS:
+		return vmi_urls_text(d->role[ROLE_ROUTER].prefill_urls,
+		    d->role[ROLE_ROUTER].nprefill_urls,
+		    d->role[ROLE_ROUTER].decode_urls,
+		    d->role[ROLE_ROUTER].ndecode_urls);
 	case DF_GPUS_PER_HOST:
 		/* -1: a script's, not known; 0: not stated. */
 		return d->gpus_per_host < 0 ? xstrdup("unknown") :
@@ -318,6 +325,115 @@ set_pd(struct deployment *d, bool pd)
 	}
 }
 
+static void
+endpoints_drop(struct endpoint **e, size_t *n)
+{
+	size_t	i;
+
+	for (i = 0; i < *n; i++)
+		free((*e)[i].url);
+	free(*e);
+	*e = NULL;
+	*n = 0;
+}
+
+static void
+urls_put(struct buf *b, const struct endpoint *e, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		buf_printf(b, "%s%s", i ? ", " : "", e[i].url);
+		if (e[i].bootstrap_port >= 0)
+			buf_printf(b, " %d", e[i].bootstrap_port);
+	}
+}
+
+char *
+vmi_urls_text(const struct endpoint *p, size_t np, const struct endpoint *d,
+    size_t nd)
+{
+	struct buf	b = { 0 };
+
+	if (np == 0 && nd == 0)
+		return NULL;
+	urls_put(&b, p, np);
+	buf_puts(&b, "; ");
+	urls_put(&b, d, nd);
+	return buf_steal(&b);
+}
+
+/* One list: "URL [PORT], ...". */
+static int
+urls_parse_one(const char *s, size_t len, bool boot, struct endpoint **out,
+    size_t *nout, char *err, size_t errlen)
+{
+	char	*t = xstrndup(s, len), *save = NULL, *item;
+	int	 rc = 0;
+
+	for (item = strtok_r(t, ",", &save); item != NULL && rc == 0;
+	    item = strtok_r(NULL, ",", &save)) {
+		char		 url[512], extra[32];
+		int		 port = -1, k;
+		char		*end;
+		long		 v;
+		struct endpoint	*e;
+
+		k = sscanf(item, " %511s %31s", url, extra);
+		if (k <= 0)
+			continue;
+		if (strncmp(url, "http://", 7) != 0 &&
+		    strncmp(url, "https://", 8) != 0) {
+			snprintf(err, errlen, "'%s' is not an http:// URL", url);
+			rc = -1;
+			break;
+		}
+		if (k == 2) {
+			v = strtol(extra, &end, 10);
+			if (!boot || *end != '\0' || v < 1 || v > 65535) {
+				snprintf(err, errlen, "'%s' after %s: %s", extra,
+				    url, boot ? "a bootstrap port is a number "
+				    "from 1 to 65535" : "a decode takes no "
+				    "bootstrap port");
+				rc = -1;
+				break;
+			}
+			port = (int)v;
+		}
+		*out = xreallocarray(*out, *nout + 2, sizeof **out);
+		e = &(*out)[(*nout)++];
+		memset(e, 0, sizeof *e);
+		e->url = xstrdup(url);
+		e->bootstrap_port = port;
+		memset(&(*out)[*nout], 0, sizeof **out);
+	}
+	free(t);
+	return rc;
+}
+
+int
+vmi_urls_parse(const char *text, struct endpoint **p, size_t *np,
+    struct endpoint **d, size_t *nd, char *err, size_t errlen)
+{
+	const char	*semi = strchr(text, ';');
+
+	*p = *d = NULL;
+	*np = *nd = 0;
+	if (semi == NULL) {
+		snprintf(err, errlen, "write the prefill URLs, ';', then the "
+		    "decode URLs");
+		return -1;
+	}
+	if (urls_parse_one(text, (size_t)(semi - text), true, p, np, err,
+	    errlen) != 0 || urls_parse_one(semi + 1, strlen(semi + 1), false,
+	    d, nd, err, errlen) != 0) {
+		endpoints_drop(p, np);
+		endpoints_drop(d, nd);
+		return -1;
+	}
+	return 0;
+}
+
 /* Set a cell (text NULL: unset). */
 void
 vmi_cell_set(struct vm *vm, enum vm_scope s, int key, const char *text)
@@ -346,6 +462,18 @@ vmi_cell_set(struct vm *vm, enum vm_scope s, int key, const char *text)
 	}
 	if (VM_DF(key) == DF_NAME) {
 		set_str(&d->name, text);
+		return;
+	}
+	if (VM_DF(key) == DF_ROUTER_URLS) {
+		struct role_spec	*rt = &d->role[ROLE_ROUTER];
+		char			 err[256];
+
+		endpoints_drop(&rt->prefill_urls, &rt->nprefill_urls);
+		endpoints_drop(&rt->decode_urls, &rt->ndecode_urls);
+		if (text != NULL)
+			(void)vmi_urls_parse(text, &rt->prefill_urls,
+			    &rt->nprefill_urls, &rt->decode_urls,
+			    &rt->ndecode_urls, err, sizeof err);
 		return;
 	}
 	if (VM_DF(key) == DF_GPUS_PER_HOST) {
@@ -413,26 +541,7 @@ dump_kv(char ***lines, size_t *n, const char *scope, const struct kv *l,
 	}
 }
 
-/* What pin writes that no field shows: steps and the router's lists. */
-static void
-dump_urls(char ***lines, size_t *n, const char *scope, const char *what,
-    const struct endpoint *e, size_t ne)
-{
-	struct buf	b = { 0 };
-	size_t		i;
-
-	if (ne == 0)
-		return;
-	for (i = 0; i < ne; i++) {
-		buf_printf(&b, "%s%s", i ? " " : "", e[i].url);
-		if (e[i].bootstrap_port >= 0)
-			buf_printf(&b, " %d", e[i].bootstrap_port);
-	}
-	*lines = xreallocarray(*lines, *n + 1, sizeof **lines);
-	(*lines)[(*n)++] = xasprintf("%s\t%s\t%s", scope, what, b.s);
-	buf_free(&b);
-}
-
+/* What pin writes that no field shows: the steps between instances. */
 static void
 dump_layout(char ***lines, size_t *n, const char *scope,
     const struct role_spec *rs)
@@ -442,10 +551,6 @@ dump_layout(char ***lines, size_t *n, const char *scope,
 		(*lines)[(*n)++] = xasprintf("%s\tsteps\tport %d, GPU %d",
 		    scope, rs->port_step, rs->gpu_step);
 	}
-	dump_urls(lines, n, scope, "prefill_urls", rs->prefill_urls,
-	    rs->nprefill_urls);
-	dump_urls(lines, n, scope, "decode_urls", rs->decode_urls,
-	    rs->ndecode_urls);
 }
 
 char *

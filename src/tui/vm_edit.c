@@ -232,6 +232,25 @@ vm_set_text(struct vm *vm, int page, int field, const char *text, struct buf *ms
 		    t <= T_BOOLOPT ? "on/off value" : "value");
 		return -1;
 	}
+	if (f->key == VM_DKEY(DF_ROUTER_URLS)) {
+		struct endpoint	*p = NULL, *d = NULL;
+		size_t		 np = 0, nd = 0, i;
+		char		 err[256];
+
+		if (vmi_urls_parse(text, &p, &np, &d, &nd, err, sizeof err))
+			vmi_msg(msg, "%s: %s", f->label, err);
+		else if (np == 0 || nd == 0)
+			vmi_msg(msg, "%s: the router needs at least one prefill "
+			    "and one decode URL", f->label);
+		for (i = 0; i < np; i++)
+			free(p[i].url);
+		for (i = 0; i < nd; i++)
+			free(d[i].url);
+		free(p);
+		free(d);
+		if (np == 0 || nd == 0)
+			return -1;
+	}
 	if (VM_IS_DKEY(f->key) && t == T_INT && v.t == V_INT) {
 		long long	lo, hi;
 

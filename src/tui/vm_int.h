@@ -111,6 +111,14 @@ void		 vmi_cell_set(struct vm *, enum vm_scope, int key,
 char		*vmi_dump_state(struct vm *);
 void		 vmi_set_baseline(struct vm *);
 
+/* The router's lists as a cell's text, "URL [BOOT], ...; URL, ...", or
+ * NULL when both are empty (malloc'd); and back (0, or -1 with err; a
+ * list may come back empty). */
+char		*vmi_urls_text(const struct endpoint *, size_t,
+		    const struct endpoint *, size_t);
+int		 vmi_urls_parse(const char *, struct endpoint **, size_t *,
+		    struct endpoint **, size_t *, char *err, size_t errlen);
+
 /* Forms (vm_forms.c). */
 void		 vmi_page_free(struct vm_page *);
 

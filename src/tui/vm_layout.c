@@ -64,6 +64,9 @@ vmi_derived(const struct vm *vm, enum vm_scope s, int key)
 	if (VM_DF(key) == DF_GPUS_PER_HOST)
 		return l->gpus_per_host > 0 ?
 		    xasprintf("%d", l->gpus_per_host) : NULL;
+	if (VM_DF(key) == DF_ROUTER_URLS)
+		return vmi_urls_text(l->prefill, l->nprefill, l->decode,
+		    l->ndecode);
 	if (r == ROLE_ROUTER) {
 		switch (VM_DF(key)) {
 		case DF_PORT:

@@ -53,7 +53,7 @@ vmi_layout_key(const char *id)
 		{ "xs-gpu-overflow", DF_BASE_GPU },
 		{ "xs-port-collision", DF_PORT },
 		{ "xs-dist-init-addr", DF_DIST_PORT },
-		{ "xs-router-bootstrap-port", DF_BOOTSTRAP },
+		{ "xs-router-bootstrap-port", DF_ROUTER_URLS },
 		{ "xs-router-local-url", DF_HOSTS },
 	};
 	size_t	i;
@@ -103,9 +103,7 @@ review_add(struct vm *vm, enum vm_scope role, const struct diag *d)
 		enum vm_scope	 rs = d->cmd >= 0 && d->cmd < NPD_ROLE ?
 		    vmi_role_scope((enum role)d->cmd) : SC_PREFILL;
 
-		if (key == VM_DKEY(DF_BOOTSTRAP))
-			rs = SC_PREFILL;
-		else if (key == VM_DKEY(DF_HOSTS))
+		if (key == VM_DKEY(DF_HOSTS) || key == VM_DKEY(DF_ROUTER_URLS))
 			rs = SC_ROUTER;
 		it->page = find_field_for(vm, key, rs, &it->field);
 	}

@@ -245,7 +245,7 @@ row_diags(struct vm *vm, struct vm_row *row)
 		    vmi_layout_key(d->id) == row->f->key && d->cmd >= 0 &&
 		    d->cmd < NPD_ROLE && (row->f->scope ==
 		    vmi_role_scope((enum role)d->cmd) ||
-		    row->f->key == VM_DKEY(DF_BOOTSTRAP) ||
+		    row->f->key == VM_DKEY(DF_ROUTER_URLS) ||
 		    row->f->key == VM_DKEY(DF_HOSTS)))
 			row->error = true;
 	}

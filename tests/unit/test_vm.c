@@ -626,7 +626,8 @@ test_layout_pin(void **state)
 	assert_true(vm_dirty(vm));
 	ch = vm_changes(vm);
 	assert_non_null(strstr(ch, "decode: base_gpu_id: (unset) -> 1"));
-	assert_non_null(strstr(ch, "router: prefill_urls"));
+	assert_non_null(strstr(ch, "deployment: router_urls: (unset) -> "
+	    "http://127.0.0.1:30000 8998; http://127.0.0.1:30001"));
 	free(ch);
 	row = focus(vm, "Parallelism (decode)", "HTTP port");
 	assert_string_equal(row->value, "30001");
@@ -655,6 +656,73 @@ test_layout_pin(void **state)
 	free(pic);
 	free(pic2);
 	vm_free(vm2);
+	buf_free(&msg);
+	vm_free(vm);
+	unlink(path);
+}
+
+/*
+ * The router's lists: an imported router that gives the prefill a wrong
+ * bootstrap port is an error whose review row goes to the router's lists;
+ * clearing them derives them from the instances, and the error is gone.
+ */
+static void
+test_router_lists(void **state)
+{
+	static const char	sh[] =
+	    "python -m sglang.launch_server --model-path "
+	    "meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill "
+	    "--port 30000 --disaggregation-bootstrap-port 8998\n"
+	    "python -m sglang.launch_server --model-path "
+	    "meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode "
+	    "--port 30001 --base-gpu-id 1\n"
+	    "python -m sglang_router.launch_router --pd-disaggregation "
+	    "--prefill http://127.0.0.1:30000 9000 "
+	    "--decode http://127.0.0.1:30001 --port 8000\n";
+	struct vm			*vm = new_vm();
+	const struct vm_row		*row;
+	const struct vm_review_item	*it;
+	struct buf			 msg = { 0 };
+	char				 err[1024], path[] = "/tmp/pdwiz-vm-XXXXXX";
+	int				 fd = mkstemp(path), rp;
+	size_t				 n, i, ne, nw, no;
+	bool				 found = false;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, sh, sizeof sh - 1), (ssize_t)(sizeof sh - 1));
+	close(fd);
+	assert_int_equal(vm_import_script(vm, path, err, sizeof err), 0);
+	vm_refresh(vm);
+	rp = find_page(vm, "Router");
+	vm_goto(vm, find_page(vm, "Review"), 0);
+	n = vm_review(vm, &it);
+	for (i = 0; i < n; i++)
+		if (it[i].id != NULL &&
+		    strcmp(it[i].id, "xs-router-bootstrap-port") == 0) {
+			found = true;
+			assert_int_equal(it[i].page, rp);
+		}
+	assert_true(found);
+	row = focus(vm, "Router", "router lists (prefill; decode)");
+	assert_false(row->derived);
+	assert_string_equal(row->value,
+	    "http://127.0.0.1:30000 9000; http://127.0.0.1:30001");
+	assert_true(row->error);
+	assert_int_equal(vm_set_text(vm, rp, row->field, "x; y", &msg), -1);
+	assert_non_null(strstr(msg.s, "not an http:// URL"));
+	assert_int_equal(vm_set_text(vm, rp, row->field,
+	    "http://127.0.0.1:30000 8998; ", &msg), -1);
+	assert_int_equal(vm_clear(vm, &msg), 0);
+	row = vm_focused(vm);
+	assert_true(row->derived);
+	assert_string_equal(row->value,
+	    "http://127.0.0.1:30000 8998; http://127.0.0.1:30001");
+	vm_counts(vm, &ne, &nw, &no);
+	assert_int_equal(ne, 0);
+	assert_int_equal(vm_undo(vm, &msg), 0);
+	assert_string_equal(vm_focused(vm)->value,
+	    "http://127.0.0.1:30000 9000; http://127.0.0.1:30001");
 	buf_free(&msg);
 	vm_free(vm);
 	unlink(path);
@@ -779,6 +847,7 @@ main(void)
 		cmocka_unit_test(test_layout_derived),
 		cmocka_unit_test(test_layout_pin),
 		cmocka_unit_test(test_placement),
+		cmocka_unit_test(test_router_lists),
 		cmocka_unit_test(test_refresh_time),
 	};
 
