@@ -95,7 +95,7 @@ layout_help(const struct vm *vm, const struct vm_row *row, struct buf *b)
 		    "ports count up from each role's base to the first free "
 		    "one, the router runs where the first prefill runs.\n");
 	else
-		buf_printf(b, "\nSet by you; the layout would derive %s.\n", d);
+		buf_puts(b, "\nSet by you: kept as given, and checked.\n");
 	buf_puts(b, "A value you set is kept and checked; Delete (or an empty "
 	    "edit) returns it to the derived one; P writes every derived "
 	    "value into the deployment (pin).\n");

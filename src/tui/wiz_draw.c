@@ -244,7 +244,9 @@ draw_row(const struct vm_row *row, int y, int w, int lw, bool focus)
 	wiz_put(y, 0, 2, focus ? ">" : " ");
 	wiz_put(y, 2, lw - 2, row->f->label);
 	x = lw + 1;
-	x += wiz_put(y, x, w - x, val.s ? val.s : "") + 1;
+	/* A long value leaves room for the error marker. */
+	x += wiz_put(y, x, w - x - (row->error && w - x > 30 ? 10 : 0),
+	    val.s ? val.s : "") + 1;
 	if (focus)
 		attroff(A_REVERSE);
 	if (row->forced)
