@@ -449,8 +449,9 @@ cmd_at(const struct check *ck, int line)
 	return k;
 }
 
-static void
-warn_at(struct check *ck, const char *id, const char *msg, int line, int col)
+void
+check_warn_at(struct check *ck, const char *id, const char *msg, int line,
+    int col)
 {
 	struct result	r;
 
@@ -487,10 +488,10 @@ script_warnings(struct check *ck, const char *text, size_t len, int unclosed)
 		    "UTF-8: Python reads arguments as UTF-8, so a value with "
 		    "it is not the text it looks like",
 		    (unsigned char)text[bad], col);
-		warn_at(ck, "input-not-utf8", msg, line, col);
+		check_warn_at(ck, "input-not-utf8", msg, line, col);
 	}
 	if (unclosed > 0)
-		warn_at(ck, "shell-heredoc-unclosed", "the here-document "
+		check_warn_at(ck, "shell-heredoc-unclosed", "the here-document "
 		    "started here is never closed: bash reads the rest of the "
 		    "file as its text, not as commands", unclosed, 1);
 }
@@ -522,6 +523,7 @@ check_shell(struct check *ck, const struct config *base,
 		check_cross(ck, &sc, &ro);
 	for (i = 0; i < NPD_ROLE; i++)
 		config_free(&ro.eff[i]);
+	check_shell_traps(ck, &sc, in->text, in->len);
 	unclosed = sc.unclosed_heredoc;
 	sh_script_free(&sc);
 	script_warnings(ck, in->text, in->len, unclosed);

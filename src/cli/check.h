@@ -31,6 +31,13 @@ struct check {
 /* check_print.c: the report, compiler-style text or one JSON object. */
 void	check_print_text(const struct check *);
 void	check_print_json(const struct check *);
+/* A warning of pdwiz's own at line/col, on the command there (check.c). */
+void	check_warn_at(struct check *, const char *id, const char *msg,
+	    int line, int col);
+/* check_traps.c: shell mistakes bash accepts that change what runs. */
+struct sh_script;
+void	check_shell_traps(struct check *, const struct sh_script *,
+	    const char *text, size_t len);
 /* check_formats.c: SARIF 2.1.0 and GitHub workflow annotations. */
 void	check_print_sarif(const struct check *);
 void	check_print_github(const struct check *);

@@ -330,6 +330,27 @@ printf 'python -m sglang.launch_server --model-path m --served-model-name "a%%b"
 $PDWIZ check --format github "$T/pct.sh" >"$T/out" 2>/dev/null
 ! grep -q '%[^0-9A-F]' "$T/out" && ok || bad "github: unescaped %: $(cat "$T/out")"
 
+# --- shell traps: bash accepts them, and they change what runs ---
+printf 'python -m sglang.launch_server --model-path m \\\n  --disaggregation-mode decode \\\n  # speculative decoding\n  --speculative-algorithm EAGLE \\\n  --tp 2\n' >"$T/trap-comment.sh"
+expect_rc "comment inside a continuation" 0 $PDWIZ check --format json "$T/trap-comment.sh"
+json_check "comment inside a continuation: a warning" has shell-comment-in-continuation warning ""
+python3 -c 'import json,sys; d=[d for d in json.load(open(sys.argv[1]))["diagnostics"] if d["rule"]=="shell-comment-in-continuation"][0]; assert d["line"]==3 and "--speculative-algorithm" in d["message"], d' "$T/out" && ok || bad "comment trap: line or message"
+# bash itself agrees: the flags after the comment are a command of their own.
+bash -n "$T/trap-comment.sh" 2>/dev/null && ok || bad "trap script is not valid bash"
+printf 'python -m sglang.launch_server --model-path m \\\n  --disaggregation-mode prefill\n  --tp 2\n' >"$T/trap-orphan.sh"
+expect_rc "orphan option line" 0 $PDWIZ check --format json "$T/trap-orphan.sh"
+json_check "orphan option line: a warning" has shell-orphan-option warning ""
+printf "python -m sglang.launch_server --model-path m --json-model-override-args {\"a\":1,\"b\":2}\n" >"$T/trap-brace.sh"
+[ "$(bash -c 'printf "%s\n" {"a":1,"b":2}' | wc -l)" = 2 ] && ok || bad "bash does not brace-expand as assumed"
+expect_rc "unquoted braces" 0 $PDWIZ check --format json "$T/trap-brace.sh"
+json_check "unquoted braces: a warning" has shell-brace-expansion warning ""
+printf "python -m sglang.launch_server --model-path m --json-model-override-args '{\"a\":1,\"b\":2}' --served-model-name \"\${NAME}\" --tp 2\n" >"$T/trap-quoted.sh"
+expect_rc "quoted braces" 0 $PDWIZ check --format json "$T/trap-quoted.sh"
+json_check "quoted braces: no warning" lacks shell-brace-expansion
+json_check "well-formed script: no orphan" lacks shell-orphan-option
+expect_rc "real issue snippet with unquoted JSON" 0 $PDWIZ check --format json tests/realworld/files/issue-15665-qwen3-next-mooncake.txt
+json_check "real issue snippet: brace expansion found" has shell-brace-expansion warning ""
+
 # --- will it fit: --gpu turns on the memory estimate ---
 DSV3="python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --trust-remote-code"
 expect_rc "--gpu H100: DeepSeek-V3 at TP 8 does not fit" 1 $PDWIZ check --format json --gpu H100 -- $DSV3
