@@ -71,6 +71,9 @@ check_print_text(const struct check *ck)
 		    "command%s\n", a->nerrors, a->nerrors == 1 ? "" : "s",
 		    a->nwarnings, a->nwarnings == 1 ? "" : "s", a->nunknown,
 		    ck->ncmds, ck->ncmds == 1 ? "" : "s");
+	if (a->nerrors > 1)
+		printf("(SGLang would stop at the first error of each server "
+		    "and report only that one; pdwiz reports them all)\n");
 }
 
 static void

@@ -330,6 +330,13 @@ printf 'python -m sglang.launch_server --model-path m --served-model-name "a%%b"
 $PDWIZ check --format github "$T/pct.sh" >"$T/out" 2>/dev/null
 ! grep -q '%[^0-9A-F]' "$T/out" && ok || bad "github: unescaped %: $(cat "$T/out")"
 
+# --- pdwiz reports every error; the summary says SGLang stops at the first ---
+$PDWIZ check -- --model-path m --tp-sizee 2 --disaggregation-transfer-backend rdma >"$T/out" 2>&1
+grep -q "^2 errors" "$T/out" && tail -1 "$T/out" | grep -q "SGLang would stop at the first error of each server" && ok ||
+    bad "two errors: the summary does not say SGLang stops at the first: $(cat "$T/out")"
+$PDWIZ check -- --model-path m --tp-sizee 2 >"$T/out" 2>&1
+grep -q "SGLang would stop" "$T/out" && bad "one error: the note is not needed" || ok
+
 # --- shell traps: bash accepts them, and they change what runs ---
 printf 'python -m sglang.launch_server --model-path m \\\n  --disaggregation-mode decode \\\n  # speculative decoding\n  --speculative-algorithm EAGLE \\\n  --tp 2\n' >"$T/trap-comment.sh"
 expect_rc "comment inside a continuation" 0 $PDWIZ check --format json "$T/trap-comment.sh"
