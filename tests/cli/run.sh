@@ -330,6 +330,47 @@ printf 'python -m sglang.launch_server --model-path m --served-model-name "a%%b"
 $PDWIZ check --format github "$T/pct.sh" >"$T/out" 2>/dev/null
 ! grep -q '%[^0-9A-F]' "$T/out" && ok || bad "github: unescaped %: $(cat "$T/out")"
 
+# --- documents: fenced shell blocks of Markdown, "$ " prompts ---
+cat >"$T/doc.md" <<'MD'
+# Serving
+
+Start the prefill:
+
+```console
+$ python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct \
+    --disaggregation-mode prefill --tp-sizee 2
+[2026-01-01] server started
+```
+
+Some YAML that is not shell:
+
+```yaml
+tp-size: 2
+```
+
+```bash
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1
+```
+MD
+expect_rc "Markdown: fenced shell blocks are checked" 1 $PDWIZ check --format json "$T/doc.md"
+python3 - "$T/out" <<'PY' && ok || { bad "Markdown: findings and lines"; head -c 1500 "$T/out"; echo; }
+import json, sys
+o = json.load(open(sys.argv[1]))
+assert len(o["commands"]) == 2, o["commands"]
+assert [c["line"] for c in o["commands"]] == [6, 18], o["commands"]
+err = [d for d in o["diagnostics"] if d["rule"] == "argparse-unrecognized"]
+assert err and err[0]["line"] == 7, err
+assert any(d["rule"] == "document-no-cross-role" for d in o["diagnostics"])
+assert not any(d["rule"].startswith("xs-") for d in o["diagnostics"])
+PY
+printf '# Notes\n\nNothing to run here.\n' >"$T/empty.md"
+expect_rc "Markdown without shell blocks" 2 $PDWIZ check "$T/empty.md"
+grep -q "no fenced shell block" "$T/err" && ok || bad "Markdown without blocks: $(cat "$T/err")"
+printf '$ python -m sglang.launch_server --model-path m --tp-sizee 2\n' >"$T/pasted.txt"
+expect_rc "a pasted command with a \$ prompt" 1 $PDWIZ check "$T/pasted.txt"
+grep -q "unrecognized arguments: --tp-sizee 2" "$T/out" && ok || bad "pasted prompt: $(cat "$T/out" "$T/err")"
+expect_rc "--input markdown" 1 $PDWIZ check --input markdown - <"$T/doc.md"
+
 # --- pdwiz reports every error; the summary says SGLang stops at the first ---
 $PDWIZ check -- --model-path m --tp-sizee 2 --disaggregation-transfer-backend rdma >"$T/out" 2>&1
 grep -q "^2 errors" "$T/out" && tail -1 "$T/out" | grep -q "SGLang would stop at the first error of each server" && ok ||
