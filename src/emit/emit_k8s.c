@@ -27,11 +27,14 @@
 
 /*
  * The SGLang release the catalog models. rules/options.yaml reads SGLang
- * sources of several 2026 commits; the newest dated reference among them
- * (server_args.py@001067ff names the DeepSeek-V4-Flash-0731 checkpoints,
- * published 2026-07-31) puts them in August 2026, and v0.5.18 is the
- * release of that month, published as lmsysorg/sglang:v0.5.18. The
- * deployment's sglang key and k8s.image override it (image_for).
+ * sources of several 2026 commits, not one release. The newest dated
+ * reference among them (server_args.py@001067ff names the GGUF builds of
+ * DeepSeek-V4-Flash-0731, published 2026-07-31) dates them to August 2026
+ * or later; v0.5.18, published in late August 2026 as
+ * lmsysorg/sglang:v0.5.18, is the release of that time (v0.5.17 was
+ * already out by 2026-08-10). Which release first holds every one of those
+ * commits was not established. The deployment's sglang key and k8s.image
+ * override it (image_for).
  */
 #define DEFAULT_IMAGE	"lmsysorg/sglang:v0.5.18"
 
