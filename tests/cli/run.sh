@@ -261,6 +261,9 @@ chmod 640 "$T/modes022/k8s.yaml"; chmod 750 "$T/modes022/launch.sh"; chmod 600 "
  $PDWIZ import -o "$T/modes022/imported.yaml" share/examples/mooncake-llama-1p1d.sh) 2>/dev/null
 got="$(mode "$T/modes022/k8s.yaml") $(mode "$T/modes022/launch.sh") $(mode "$T/modes022/imported.yaml")"
 [ "$got" = "640 750 600" ] && ok || bad "replaced files do not keep their modes: $got"
+mkdir -p "$T/lnk"; printf 'target\n' > "$T/lnk-target"; chmod 700 "$T/lnk-target"; ln -s "$T/lnk-target" "$T/lnk/launch.sh"
+(umask 022; $PDWIZ emit --format shell -o "$T/lnk" $EX) && [ ! -L "$T/lnk/launch.sh" ] && [ "$(mode "$T/lnk/launch.sh")" = 700 ] &&
+    [ "$(cat "$T/lnk-target")" = target ] && ok || bad "an output path that is a symlink: replaced, target untouched, its mode"
 expect_rc "emit into a missing directory" 2 $PDWIZ emit --format shell -o "$T/nodir/sub" $EX
 grep -qF "$T/nodir/sub: No such file or directory" "$T/err" && ! grep -q pdwiz-tmp "$T/err" && ok || bad "missing directory message: $(cat "$T/err")"
 top=$PWD
