@@ -176,7 +176,8 @@ json_diag(struct buf *b, const struct check *ck, const struct diag *d)
 	}
 	buf_puts(b, "],\"source\":");
 	json_source(b, r);
-	buf_printf(b, ",\"command\":%d,\"line\":%d", d->cmd, d->line);
+	buf_printf(b, ",\"command\":%d,\"line\":%d,\"column\":%d", d->cmd,
+	    d->line, d->col);
 	if (d->opt >= 0 && ck->cat->opts[d->opt].kind != OK_FACT) {
 		buf_puts(b, ",\"option\":");
 		json_str(b, ck->cat->opts[d->opt].name);
