@@ -477,6 +477,16 @@ assert any(d["severity"] == "unknown" for d in fit), fit
 PY
 expect_rc "no --gpu: no estimate" 0 $PDWIZ check --format json -- $DSV3
 json_check "no --gpu: no fit rule" lacks fit-estimate
+# The deployment file names the accelerator: the check and the runbook
+# carry the estimate per role.
+sed 's|^  path: "meta-llama/Llama-3.1-8B-Instruct"|&\n  facts:\n    gpu: H100|' share/examples/llama-1p1d-mooncake.yaml >"$T/gpu.yaml"
+expect_rc "deployment with model.facts.gpu" 0 $PDWIZ check --format json "$T/gpu.yaml"
+python3 -c 'import json,sys; n=[d for d in json.load(open(sys.argv[1]))["diagnostics"] if d["rule"]=="fit-estimate"]; assert len(n)==2 and all("tokens" in d["message"] for d in n), n' "$T/out" && ok || bad "deployment gpu fact: no estimate per role: $(head -c 600 "$T/out")"
+$PDWIZ emit --format runbook -o - "$T/gpu.yaml" >"$T/out" 2>&1
+grep -q "^- prefill: meta-llama/Llama-3.1-8B-Instruct on H100-SXM-80GB, tp 1: weights" "$T/out" && grep -q "^- decode: " "$T/out" && ok || bad "runbook: no memory estimate: $(grep -n Memory "$T/out")"
+$PDWIZ emit --format runbook -o - share/examples/llama-1p1d-mooncake.yaml >"$T/out" 2>&1
+grep -q "Memory per GPU" "$T/out" && bad "runbook without an accelerator shows an estimate" || ok
+
 # The accelerator settles the platform: a rule that needs it is checked.
 CPDSA="python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3.2-Exp --disaggregation-mode prefill --enable-prefill-cp --cp-strategy interleave --trust-remote-code"
 $PDWIZ check --format json -- $CPDSA >"$T/out" 2>&1
