@@ -508,6 +508,67 @@ layout_set_clear_pin() {
 	    wait_gone "[modified]"
 }
 
+# A 2-node prefill: its rendezvous port is derived (and on its page), the
+# picture shows both nodes and the rendezvous address.
+layout_two_node_rendezvous() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	KS=0
+	keys G && wait_focused "GPUs per node" && set_row 8 &&
+	    wait_re '^> GPUs per node +8' &&
+	    keys Tab && wait_for "2/11  Topology" &&
+	    focus "prefill nodes per instance" && set_row 2 &&
+	    wait_re '^> prefill nodes per instance +2' &&
+	    focus "prefill hosts" && set_row "10.0.0.1,10.0.0.2" &&
+	    wait_re '^> prefill hosts +10\.0\.0\.1,10\.0\.0\.2' &&
+	    keys Tab && wait_for "Parallelism (prefill)" &&
+	    wait_focused "tensor parallel" && set_row 16 &&
+	    wait_re '^> tensor parallel \(TP\) +16' &&
+	    focus "rendezvous port" &&
+	    wait_re '^> rendezvous port \(dist-init\) +5000 \(derived\)' &&
+	    keys BTab && wait_for "2/11  Topology" &&
+	    focus "decode hosts" && set_row "10.0.0.3" &&
+	    wait_re '^> decode hosts +10\.0\.0\.3' &&
+	    wait_re '^ 10\.0\.0\.1 +P0 P0 P0 P0 P0 P0 P0 P0' &&
+	    wait_re '^ 10\.0\.0\.2 +P0 P0 P0 P0 P0 P0 P0 P0' &&
+	    wait_re '^ 10\.0\.0\.3 +D0  ·  ·' &&
+	    wait_for "P0 prefill 0, 2 nodes: 10.0.0.1,10.0.0.2 GPUs 0-7 each" &&
+	    wait_for " 0 errors" || return 1
+	# The router's host left to the layout: where the first prefill runs.
+	keys BTab BTab BTab && wait_for "10/11  Router" &&
+	    focus "router host" && keys DC &&
+	    wait_re '^> router host \(advertised\) +10\.0\.0\.1 \(derived\)' &&
+	    wait_for " 0 errors" || return 1
+	echo "  keystrokes: $KS"
+	# Taller, the whole picture: the rendezvous address (the prefill's
+	# line wraps before it at 100 columns), the router.
+	t resize-window -t w -x 100 -y 40 && goto_page "Topology" &&
+	    wait_re 'bootstrap 8998, rendezvous$' &&
+	    wait_re '^ +10\.0\.0\.1:5000$' &&
+	    wait_for "router: 10.0.0.1:8000"
+}
+
+# An imported router that gives the prefill a wrong bootstrap port: Enter
+# on the review's error goes to the router's lists, Delete derives them
+# from the instances, and the error is gone.
+layout_router_lists_fix() {
+	cat > "$WORK/wrongboot.sh" <<'SH'
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --port 30000 --disaggregation-bootstrap-port 8998
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1
+python -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 9000 --decode http://127.0.0.1:30001 --port 8000
+SH
+	start -- --import wrongboot.sh || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	KS=0
+	goto_page Review && wait_for "1 error" &&
+	    focus "Bootstrap port mismatch" && keys Enter &&
+	    wait_for "10/11  Router" && wait_focused "router lists" &&
+	    wait_re '^> router lists \(prefill; decode\) http://127\.0\.0\.1:30000 9000' &&
+	    keys DC && wait_for "back to derived (http://127.0.0.1:30000 8998;" &&
+	    wait_for " 0 errors" || return 1
+	echo "  keystrokes: $KS"
+}
+
 # LANG=C: the picture is plain ASCII.
 layout_ascii() {
 	start LANG=C LC_ALL=C -- || return 1
@@ -545,6 +606,8 @@ run "layout: 1P1D TP 2 on one node, 0 errors, picture, export checks" layout_1p1
 run "layout: 1P1D TP 8 on one 8-GPU node: GPU error in review and picture" layout_1p1d_tp8_overflow
 run "layout: derived values, set, Delete back to derived, pin and undo" layout_set_clear_pin
 run "layout: ASCII picture without UTF-8" layout_ascii
+run "layout: 2-node prefill, rendezvous port derived and pictured" layout_two_node_rendezvous
+run "layout: wrong router bootstrap port, Enter from review, Delete fixes" layout_router_lists_fix
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
