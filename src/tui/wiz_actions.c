@@ -116,6 +116,22 @@ act_pin(struct ui *ui)
 }
 
 static void
+act_placement(struct ui *ui)
+{
+	int	 h, w;
+	char	*pic;
+
+	getmaxyx(stdscr, h, w);
+	(void)h;
+	if ((pic = vm_placement(ui->vm, wiz_utf8, w - 4)) == NULL) {
+		wiz_set_status(ui, "no placement: only a PD deployment has one");
+		return;
+	}
+	wiz_textbox(ui, "Placement", pic);
+	free(pic);
+}
+
+static void
 act_preview(struct ui *ui)
 {
 	ui->preview = !ui->preview;
@@ -164,6 +180,7 @@ static const handler handlers[NWZ] = {
 	[WZ_UNDO] = act_undo,
 	[WZ_REDO] = act_redo,
 	[WZ_PIN] = act_pin,
+	[WZ_PLACEMENT] = act_placement,
 	[WZ_PREVIEW] = act_preview,
 	[WZ_SAVE] = act_save,
 	[WZ_EXPORT] = wiz_export,

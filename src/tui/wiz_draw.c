@@ -61,7 +61,23 @@ wiz_put(int y, int x, int cols, const char *s)
 	return used;
 }
 
-/* Wrapping counts bytes as columns (the texts are ASCII-ish). */
+/* Bytes of p that fill at most cols columns (UTF-8: one per character). */
+static size_t
+bytes_for_cols(const char *p, size_t len, size_t cols)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < len; i++) {
+		if (((unsigned char)p[i] & 0xc0) != 0x80) {
+			if (n == cols)
+				break;
+			n++;
+		}
+	}
+	return i;
+}
+
+/* Wrapping counts one column per character. */
 void
 wiz_wrap(const char *text, int width, size_t max, struct lines *out)
 {
@@ -74,14 +90,15 @@ wiz_wrap(const char *text, int width, size_t max, struct lines *out)
 	while (*p != '\0' && out->n < max) {
 		const char	*nl = strchr(p, '\n');
 		size_t		 len = nl ? (size_t)(nl - p) : strlen(p);
-		size_t		 take = len;
+		size_t		 take = bytes_for_cols(p, len, (size_t)width);
 
-		if (take > (size_t)width) {
-			take = (size_t)width;
+		if (take < len) {
+			size_t	fit = take;
+
 			while (take > 0 && p[take] != ' ')
 				take--;
 			if (take == 0)
-				take = (size_t)width;
+				take = fit;
 		}
 		out->l = xreallocarray(out->l, out->n + 1, sizeof *out->l);
 		out->l[out->n++] = xstrndup(p, take);
@@ -476,7 +493,7 @@ draw_placement(struct ui *ui, int y0, int *y1, int w, size_t nitems)
 
 		if (i == ph - 1 && ph < (int)ls.n)
 			line = more = xasprintf("  ... %d more line%s "
-			    "(a taller terminal shows them)",
+			    "(v shows the whole picture)",
 			    (int)ls.n - ph + 1, (int)ls.n - ph + 1 == 1 ? "" :
 			    "s");
 		if (i == 0)

@@ -39,6 +39,7 @@ const struct wiz_key wiz_keys[] = {
 	{ 'u',		"u",		WZ_UNDO },
 	{ 18,		"Ctrl-R",	WZ_REDO },
 	{ 'P',		"P",		WZ_PIN },
+	{ 'v',		"v",		WZ_PLACEMENT },
 	{ 'p',		"p",		WZ_PREVIEW },
 	{ 's',		"s",		WZ_SAVE },
 	{ 'e',		"e",		WZ_EXPORT },
@@ -70,6 +71,9 @@ const struct wiz_action_info wiz_actions[NWZ] = {
 	{ WZ_REDO, "^R", "redo", 12, "redo" },
 	{ WZ_PIN, "P", "pin", 1, "pin the layout: write every derived GPU, "
 	    "port and host as a set value (one change; u undoes)" },
+	{ WZ_PLACEMENT, NULL, NULL, 0, "view the whole placement picture: "
+	    "which role, instance and rank owns each GPU of each host, the "
+	    "ports" },
 	{ WZ_PREVIEW, "p", "preview", 6, "show or hide the live preview of "
 	    "the launch commands" },
 	{ WZ_SAVE, "s", "save", 8, "save the deployment file (asks before "

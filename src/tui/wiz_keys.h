@@ -25,6 +25,7 @@ enum wiz_action {
 	WZ_UNDO,
 	WZ_REDO,
 	WZ_PIN,
+	WZ_PLACEMENT,
 	WZ_PREVIEW,
 	WZ_SAVE,
 	WZ_EXPORT,

@@ -540,6 +540,10 @@ layout_two_node_rendezvous() {
 	    wait_re '^> router host \(advertised\) +10\.0\.0\.1 \(derived\)' &&
 	    wait_for " 0 errors" || return 1
 	echo "  keystrokes: $KS"
+	# The picture is cut at 80x24; v shows it whole.
+	keys v && wait_for "↑↓ PgUp PgDn scroll" &&
+	    wait_re '10\.0\.0\.1:5000' && wait_for "router: 10.0.0.1:8000" &&
+	    keys q && wait_gone "PgUp PgDn scroll" || return 1
 	# Taller, the whole picture: the rendezvous address (the prefill's
 	# line wraps before it at 100 columns), the router.
 	t resize-window -t w -x 100 -y 40 && goto_page "Topology" &&
