@@ -58,8 +58,6 @@ const struct wiz_action_info wiz_actions[NWZ] = {
 	{ WZ_BOTTOM, NULL, NULL, 0, "last field" },
 	{ WZ_ENTER, "Enter", "edit", 2, "toggle, choose or edit; on the "
 	    "review page, go to the field a problem is about" },
-	{ WZ_CLEAR, NULL, NULL, 0, "clear the field: back to its default, "
-	    "or to its derived value (GPUs, ports, hosts)" },
 	{ WZ_NEXT_PAGE, "Tab", "page", 3, "next page" },
 	{ WZ_PREV_PAGE, NULL, NULL, 0, "previous page" },
 	{ WZ_SEARCH, "/", "search", 5, "search every option across pages, "
@@ -69,11 +67,6 @@ const struct wiz_action_info wiz_actions[NWZ] = {
 	{ WZ_FIX, "f", "fix", 10, "apply the fix for the focused problem" },
 	{ WZ_UNDO, "u", "undo", 11, "undo" },
 	{ WZ_REDO, "^R", "redo", 12, "redo" },
-	{ WZ_PIN, "P", "pin", 1, "pin the layout: write every derived GPU, "
-	    "port and host as a set value (one change; u undoes)" },
-	{ WZ_PLACEMENT, NULL, NULL, 0, "view the whole placement picture: "
-	    "which role, instance and rank owns each GPU of each host, the "
-	    "ports" },
 	{ WZ_PREVIEW, "p", "preview", 6, "show or hide the live preview of "
 	    "the launch commands" },
 	{ WZ_SAVE, "s", "save", 8, "save the deployment file (asks before "
@@ -85,6 +78,12 @@ const struct wiz_action_info wiz_actions[NWZ] = {
 	{ WZ_ESC, NULL, NULL, 0, "quit, as q" },
 	{ WZ_REDRAW, NULL, NULL, 0, "redraw the screen" },
 	{ WZ_RESIZE, NULL, NULL, 0, NULL },
+	{ WZ_CLEAR, NULL, NULL, 0, "clear the field: back to its default or "
+	    "derived value" },
+	{ WZ_PIN, "P", "pin", 1, "pin: write every derived GPU, port and host "
+	    "as set values" },
+	{ WZ_PLACEMENT, NULL, NULL, 0, "the whole placement picture: who owns "
+	    "each GPU, ports" },
 };
 
 int

@@ -16,7 +16,6 @@ enum wiz_action {
 	WZ_TOP,
 	WZ_BOTTOM,
 	WZ_ENTER,
-	WZ_CLEAR,
 	WZ_NEXT_PAGE,
 	WZ_PREV_PAGE,
 	WZ_SEARCH,
@@ -24,8 +23,6 @@ enum wiz_action {
 	WZ_FIX,
 	WZ_UNDO,
 	WZ_REDO,
-	WZ_PIN,
-	WZ_PLACEMENT,
 	WZ_PREVIEW,
 	WZ_SAVE,
 	WZ_EXPORT,
@@ -33,6 +30,9 @@ enum wiz_action {
 	WZ_ESC,
 	WZ_REDRAW,
 	WZ_RESIZE,
+	WZ_CLEAR,
+	WZ_PIN,
+	WZ_PLACEMENT,
 	NWZ
 };
 
