@@ -217,10 +217,8 @@ srv_label(const struct lay_server *s, char out[4])
 }
 
 static void
-srv_name(const struct layout *l, const struct vm *vm,
-    const struct lay_server *s, struct buf *b)
+srv_name(const struct vm *vm, const struct lay_server *s, struct buf *b)
 {
-	(void)l;
 	buf_printf(b, "%s %d", role_name(s->role), s->instance);
 	if (vm->dep.role[s->role].nodes_per_instance > 1)
 		buf_printf(b, " rank %d", s->node_rank);
@@ -245,7 +243,7 @@ gpu_range(const struct lay_server *s, struct buf *b)
 		buf_printf(b, "%s%d", k ? "," : "", s->base_gpu + k * st);
 }
 
-/* Owners of GPU g on the machine of host: bit per server, up to 3 kept. */
+/* How many servers on the machine of host use GPU g; the first two. */
 static size_t
 gpu_owners(const struct layout *l, const char *host, int g, size_t *first,
     size_t *second)
@@ -390,7 +388,7 @@ strips(struct pic *p, const struct vm *vm, const char **hosts, size_t nh,
 	}
 }
 
-/* "! port 30000 on host: a and b" for every port two servers bind. */
+/* A port bound on a host, and by whom. */
 struct port_use {
 	const char	*host;
 	int		 port;
@@ -418,10 +416,11 @@ use_name(const struct vm *vm, const struct port_use *u, struct buf *b)
 	if (u->srv == vm->lay.n)
 		buf_puts(b, "the router");
 	else
-		srv_name(&vm->lay, vm, &vm->lay.s[u->srv], b);
+		srv_name(vm, &vm->lay.s[u->srv], b);
 	buf_printf(b, " (%s)", u->what);
 }
 
+/* "! port 30000 on host: a and b" for every port two of them bind. */
 static void
 port_problems(struct pic *p, const struct vm *vm)
 {
@@ -494,9 +493,9 @@ gpu_problems(struct pic *p, const struct vm *vm)
 			if (hi != lo)
 				buf_printf(&t, "-%d", hi);
 			buf_printf(&t, " on %s: ", a->host);
-			srv_name(l, vm, a, &t);
+			srv_name(vm, a, &t);
 			buf_puts(&t, " and ");
-			srv_name(l, vm, b, &t);
+			srv_name(vm, b, &t);
 			buf_puts(&t, " collide");
 			pic_line(p, t.s);
 			buf_free(&t);
@@ -505,7 +504,7 @@ gpu_problems(struct pic *p, const struct vm *vm)
 			struct buf	t = { 0 };
 
 			buf_puts(&t, "  ! ");
-			srv_name(l, vm, a, &t);
+			srv_name(vm, a, &t);
 			buf_printf(&t, " on %s: ", a->host);
 			gpu_range(a, &t);
 			buf_printf(&t, ", past the host's %d GPUs",
@@ -597,7 +596,7 @@ vm_placement(struct vm *vm, bool utf8, int width)
 				    l->s[i + k].host);
 			buf_putc(&t, ' ');
 		} else {
-			srv_name(l, vm, s, &t);
+			srv_name(vm, s, &t);
 			buf_printf(&t, ": %s ", s->host);
 		}
 		gpu_range(s, &t);
