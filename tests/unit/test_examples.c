@@ -1,0 +1,384 @@
+/*
+ * test_examples.c - every rule's before/after example (rules/README.md,
+ * "Examples") is run as `pdwiz check` would run it: the before must make
+ * the rule fire, the after must not, and the after must bring no error
+ * the before did not have.
+ *
+ * An example is a shell snippet. A leading `pdwiz check OPTIONS --` sets
+ * facts as on the command line (--gpu, --model-arch, --platform, --gpu-sm,
+ * --fact NAME=VALUE); a word `...` stands for arguments that do not matter
+ * and is dropped. Deployment rules' examples are scripts with a prefill,
+ * a decode and a router command.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "testutil.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/config.h"
+#include "core/ydoc.h"
+#include "core/engine.h"
+#include "deploy/deploy.h"
+#include "io/server.h"
+#include "io/shell.h"
+
+static struct catalog	*cat;
+
+/* Everything `pdwiz check` reports on one example. */
+struct outcome {
+	struct result	 all;
+	bool		 parsed;
+};
+
+static const char *
+skip_space(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+/* The next blank-separated word of *sp (owned), or NULL at the end. */
+static char *
+next_word(const char **sp)
+{
+	const char	*s = skip_space(*sp), *e = s;
+
+	while (*e != '\0' && !isspace((unsigned char)*e))
+		e++;
+	*sp = e;
+	return e == s ? NULL : xstrndup(s, (size_t)(e - s));
+}
+
+/* A leading `pdwiz check OPTIONS --`: the facts into base; returns the
+ * rest of the text, or NULL with why. */
+static const char *
+read_prefix(const char *text, struct config *base, char *err, size_t errlen)
+{
+	static const struct {
+		const char	*flag, *fact;
+	} fl[] = {
+		{ "--gpu", "gpu" }, { "--model-arch", "model_arch" },
+		{ "--platform", "platform" }, { "--gpu-sm", "gpu_sm" },
+		{ "--fact", NULL },
+	};
+	const char	*s = skip_space(text);
+	char		*w;
+
+	if (strncmp(s, "pdwiz check ", 12) != 0)
+		return text;
+	s += 12;
+	while ((w = next_word(&s)) != NULL) {
+		char	*arg, *name, *val, *eq;
+		size_t	 i;
+		int	 rc;
+
+		if (strcmp(w, "--") == 0) {
+			free(w);
+			return s;
+		}
+		for (i = 0; i < sizeof fl / sizeof fl[0]; i++)
+			if (strcmp(w, fl[i].flag) == 0)
+				break;
+		if (i == sizeof fl / sizeof fl[0] ||
+		    (arg = next_word(&s)) == NULL) {
+			snprintf(err, errlen, "pdwiz check option '%s' is not "
+			    "one of --gpu, --model-arch, --platform, --gpu-sm, "
+			    "--fact (or lacks its value)", w);
+			free(w);
+			return NULL;
+		}
+		free(w);
+		if (fl[i].fact != NULL) {
+			name = xstrdup(fl[i].fact);
+			val = arg;
+		} else if ((eq = strchr(arg, '=')) != NULL) {
+			name = xstrndup(arg, (size_t)(eq - arg));
+			val = xstrdup(eq + 1);
+			free(arg);
+		} else {
+			snprintf(err, errlen, "--fact takes NAME=VALUE: %s", arg);
+			free(arg);
+			return NULL;
+		}
+		rc = facts_set(cat, base, name, val, err, errlen);
+		free(name);
+		free(val);
+		if (rc != 0)
+			return NULL;
+	}
+	snprintf(err, errlen, "pdwiz check options without '--'");
+	return NULL;
+}
+
+/* The text without its `...` words. */
+static char *
+drop_ellipses(const char *s)
+{
+	struct buf	b = { 0 };
+	const char	*p = s;
+
+	while (*p != '\0') {
+		bool	start = p == s || isspace((unsigned char)p[-1]);
+
+		if (start && strncmp(p, "...", 3) == 0 &&
+		    (p[3] == '\0' || isspace((unsigned char)p[3]))) {
+			p += 3;
+			continue;
+		}
+		buf_putc(&b, *p++);
+	}
+	return b.s != NULL ? b.s : xstrdup("");
+}
+
+/* Run the example as `pdwiz check` runs a script. */
+static int
+check_text(const char *what, const char *text, struct outcome *o,
+    char *err, size_t errlen)
+{
+	struct sh_script	 sc = { 0 };
+	struct config		 base = { 0 };
+	struct config		 effs[NPD_ROLE];
+	const struct config	*eff[NPD_ROLE] = { NULL, NULL, NULL };
+	const char		*rest;
+	char			*clean;
+	size_t			 i, nservers = 0;
+	int			 rc = 0;
+
+	memset(effs, 0, sizeof effs);
+	result_init(&o->all);
+	o->parsed = false;
+	config_init(&base, cat);
+	if ((rest = read_prefix(text, &base, err, errlen)) == NULL) {
+		config_free(&base);
+		return -1;
+	}
+	clean = drop_ellipses(rest);
+	if (sh_parse(clean, strlen(clean), &sc, err, errlen) != 0) {
+		free(clean);
+		config_free(&base);
+		return -1;
+	}
+	for (i = 0; i < sc.ncmds; i++) {
+		struct config	 cfg = { 0 };
+		struct result	 diags, res;
+		int		 mo, r = -1;
+
+		if (sc.cmds[i].kind != SH_SERVER)
+			continue;
+		nservers++;
+		result_init(&diags);
+		result_init(&res);
+		server_from_cmd(cat, &sc.cmds[i], &base, &cfg, &diags, NULL);
+		result_take(&o->all, &diags, (int)i);
+		engine_run(cat, &cfg, &res);
+		mo = catalog_find(cat, "disaggregation_mode");
+		if (mo >= 0 && res.eff.s != NULL &&
+		    res.eff.s[mo].v.t == V_STR) {
+			if (strcmp(res.eff.s[mo].v.u.s, "prefill") == 0)
+				r = ROLE_PREFILL;
+			else if (strcmp(res.eff.s[mo].v.u.s, "decode") == 0)
+				r = ROLE_DECODE;
+		}
+		if (r >= 0 && eff[r] == NULL) {
+			effs[r] = res.eff;
+			memset(&res.eff, 0, sizeof res.eff);
+			eff[r] = &effs[r];
+		}
+		result_take(&o->all, &res, (int)i);
+		result_free(&res);
+		result_free(&diags);
+		config_free(&cfg);
+	}
+	if (nservers == 0) {
+		snprintf(err, errlen, "%s: no SGLang server command", what);
+		rc = -1;
+	} else {
+		struct result	cross;
+
+		result_init(&cross);
+		if (deployment_check_script(cat, what, &sc, eff, &cross) == 0)
+			result_take(&o->all, &cross, 0);
+		result_free(&cross);
+		o->parsed = true;
+	}
+	for (i = 0; i < NPD_ROLE; i++)
+		if (eff[i] != NULL)
+			config_free(&effs[i]);
+	sh_script_free(&sc);
+	free(clean);
+	config_free(&base);
+	return rc;
+}
+
+static const struct diag *
+find_rule(const struct result *res, const struct rule *r)
+{
+	size_t	i;
+
+	for (i = 0; i < res->n; i++)
+		if (res->d[i].rule == r && res->d[i].sev != SEV_UNKNOWN)
+			return &res->d[i];
+	return NULL;
+}
+
+static bool
+unknown_in(const struct result *res, const struct rule *r)
+{
+	size_t	i;
+
+	for (i = 0; i < res->n; i++)
+		if (res->d[i].rule == r && res->d[i].sev == SEV_UNKNOWN)
+			return true;
+	return false;
+}
+
+static bool
+has_error(const struct result *res, const struct diag *e)
+{
+	size_t	i;
+
+	for (i = 0; i < res->n; i++)
+		if (res->d[i].sev == SEV_ERROR && (res->d[i].rule != NULL ?
+		    res->d[i].rule == e->rule :
+		    strcmp(res->d[i].msg, e->msg) == 0))
+			return true;
+	return false;
+}
+
+struct tally {
+	int	rules, run, failed, missing, illustrative;
+};
+
+/* Is the rule's example marked `illustrative: true` in its file? */
+static bool
+illustrative(const struct rule *r)
+{
+	static char		*file;
+	static struct ynode	*root;
+	const struct ynode	*rs, *ex, *il;
+	char			 err[1024];
+	size_t			 i;
+
+	if (r == NULL) {
+		free(file);
+		ynode_free(root);
+		file = NULL;
+		root = NULL;
+		return false;
+	}
+	if (file == NULL || strcmp(file, r->file) != 0) {
+		free(file);
+		ynode_free(root);
+		file = xstrdup(r->file);
+		root = ydoc_load(file, 8 << 20, err, sizeof err);
+		if (root == NULL)
+			fail_msg("%s", err);
+	}
+	rs = ynode_get(root, "rules");
+	for (i = 0; rs != NULL && i < rs->nkids; i++) {
+		const struct ynode	*id = ynode_get(rs->kids[i], "id");
+
+		if (id == NULL || strcmp(id->str, r->id) != 0)
+			continue;
+		ex = ynode_get(rs->kids[i], "example");
+		il = ex != NULL ? ynode_get(ex, "illustrative") : NULL;
+		return il != NULL && strcmp(il->str, "true") == 0;
+	}
+	return false;
+}
+
+static void
+run_example(const struct rule *r, struct tally *t)
+{
+	struct outcome		 before, after;
+	const struct diag	*hit;
+	char			 err[1024];
+	size_t			 i;
+	int			 failed = 0;
+	bool			 ill;
+
+	t->rules++;
+	if (r->before == NULL || r->after == NULL) {
+		printf("%s:%d: [%s] has no before/after example\n", r->file,
+		    r->line, r->id);
+		t->missing++;
+		return;
+	}
+	t->run++;
+	if ((ill = illustrative(r)))
+		t->illustrative++;
+	if (check_text("before", r->before, &before, err, sizeof err) != 0) {
+		printf("%s:%d: [%s] before does not read: %s\n", r->file,
+		    r->line, r->id, err);
+		failed = 1;
+	} else if (find_rule(&before.all, r) == NULL) {
+		printf("%s:%d: [%s] before does not make it fire%s\n",
+		    r->file, r->line, r->id, unknown_in(&before.all, r) ?
+		    " (could not check: a fact is unknown)" : "");
+		failed = 1;
+	}
+	if (check_text("after", r->after, &after, err, sizeof err) != 0) {
+		printf("%s:%d: [%s] after does not read: %s\n", r->file,
+		    r->line, r->id, err);
+		failed = 1;
+	} else if ((hit = find_rule(&after.all, r)) != NULL) {
+		printf("%s:%d: [%s] after %s: %s\n", r->file, r->line, r->id,
+		    ill ? "fires (illustrative, not asserted)" : "still fires",
+		    hit->msg);
+		if (!ill)
+			failed = 1;
+	} else if (before.parsed) {
+		for (i = 0; i < after.all.n; i++) {
+			const struct diag	*d = &after.all.d[i];
+
+			if (d->sev == SEV_ERROR && !has_error(&before.all, d)) {
+				printf("%s:%d: [%s] after adds an error: %s%s%s\n",
+				    r->file, r->line, r->id, d->rule ?
+				    d->rule->id : "", d->rule ? ": " : "",
+				    d->msg);
+				failed = 1;
+			}
+		}
+	}
+	result_free(&before.all);
+	result_free(&after.all);
+	t->failed += failed;
+}
+
+static void
+test_examples(void **state)
+{
+	struct tally	t = { 0, 0, 0, 0, 0 };
+	size_t		i;
+
+	(void)state;
+	for (i = 0; i < cat->nrules; i++)
+		run_example(&cat->rules[i], &t);
+	for (i = 0; i < cat->ndrules; i++)
+		run_example(&cat->drules[i], &t);
+	(void)illustrative(NULL);
+	printf("examples: %d rules, %d examples run, %d behave as written "
+	    "(%d of them illustrative: before asserted, after shown), %d "
+	    "fail, %d rules without an example\n", t.rules, t.run,
+	    t.run - t.failed, t.illustrative, t.failed, t.missing);
+	assert_int_equal(t.failed, 0);
+	assert_int_equal(t.missing, 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest	tests[] = {
+		cmocka_unit_test(test_examples),
+	};
+	int	rc;
+
+	cat = test_catalog();
+	rc = cmocka_run_group_tests_name("rule examples", tests, NULL, NULL);
+	catalog_free(cat);
+	intern_free_all();
+	return rc;
+}
