@@ -8,7 +8,10 @@
  * facts as on the command line (--gpu, --model-arch, --platform, --gpu-sm,
  * --fact NAME=VALUE); a word `...` stands for arguments that do not matter
  * and is dropped. Deployment rules' examples are scripts with a prefill,
- * a decode and a router command.
+ * a decode and a router command, or deployment files (a top-level
+ * `roles:`). An example marked `illustrative: true` has an after that
+ * shows settings rather than a command the rule stays quiet on: its
+ * before is asserted, its after only printed.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "testutil.h"
@@ -150,6 +153,17 @@ check_text(const char *what, const char *text, struct outcome *o,
 	memset(effs, 0, sizeof effs);
 	result_init(&o->all);
 	o->parsed = false;
+	if (deployment_sniff(text, strlen(text))) {
+		struct deployment	d;
+
+		if (deployment_parse(cat, what, text, strlen(text), &d, err,
+		    errlen) != 0)
+			return -1;
+		deployment_check(cat, &d, &o->all);
+		deployment_free(&d);
+		o->parsed = true;
+		return 0;
+	}
 	config_init(&base, cat);
 	if ((rest = read_prefix(text, &base, err, errlen)) == NULL) {
 		config_free(&base);
