@@ -12,11 +12,16 @@
  * `roles:`). An example marked `illustrative: true` has an after that
  * shows settings rather than a command the rule stays quiet on: its
  * before is asserted, its after only printed.
+ *
+ * The same pipeline runs the firing cases of the deployment corpus
+ * (tests/deploy/corpus/RULE.fire*.sh|yaml): every deployment rule with
+ * fixes must have a firing case where one of its verified fixes clears it.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "testutil.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -382,11 +387,119 @@ test_examples(void **state)
 	assert_int_equal(t.missing, 0);
 }
 
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *
+slurp(const char *path)
+{
+	FILE		*fp = fopen(path, "r");
+	struct buf	 b = { 0 };
+	char		 chunk[4096];
+	size_t		 n;
+
+	if (fp == NULL)
+		fail_msg("%s: cannot open", path);
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(fp);
+	return b.s != NULL ? b.s : xstrdup("");
+}
+
+static void
+test_deploy_fixes(void **state)
+{
+	const char	*dir = "tests/deploy/corpus";
+	DIR		*dp = opendir(dir);
+	struct dirent	*de;
+	char		**names = NULL;
+	size_t		  n = 0, i, j;
+	int		 *fixed, *fired, failures = 0, unfixed = 0, offered = 0;
+
+	(void)state;
+	assert_non_null(dp);
+	while ((de = readdir(dp)) != NULL)
+		if (strstr(de->d_name, ".fire.") != NULL) {
+			names = xreallocarray(names, n + 1, sizeof *names);
+			names[n++] = xasprintf("%s/%s", dir, de->d_name);
+		}
+	closedir(dp);
+	qsort(names, n, sizeof *names, name_cmp);
+	fixed = xcalloc(cat->ndrules + 1, sizeof *fixed);
+	fired = xcalloc(cat->ndrules + 1, sizeof *fired);
+	for (i = 0; i < n; i++) {
+		const char	*base = strrchr(names[i], '/') + 1;
+		char		*id = xstrndup(base, strcspn(base, "."));
+		const struct rule *r = catalog_rule(cat, id);
+		char		*text = slurp(names[i]);
+		struct outcome	 o;
+		char		 err[1024];
+
+		if (r != NULL && r->deploy &&
+		    check_text(names[i], text, &o, err, sizeof err) == 0) {
+			size_t	ri = (size_t)(r - cat->drules);
+
+			for (j = 0; j < o.all.n; j++) {
+				const struct diag	*d = &o.all.d[j];
+				size_t			 k;
+
+				if (d->rule != r || d->sev == SEV_UNKNOWN)
+					continue;
+				fired[ri]++;
+				for (k = 0; k < r->nfixes; k++)
+					if (diag_fix_ok(d, k))
+						offered++;
+				if (d->fixes_verified && d->fix_ok != 0)
+					fixed[ri]++;
+				if (r->nfixes > 0 && !d->fixes_verified) {
+					printf("%s: [%s] fixes not verified\n",
+					    names[i], id);
+					failures++;
+				}
+			}
+			result_free(&o.all);
+		} else if (r != NULL && r->deploy) {
+			printf("%s: %s\n", names[i], err);
+			failures++;
+		}
+		free(text);
+		free(id);
+	}
+	for (i = 0; i < cat->ndrules; i++) {
+		const struct rule	*r = &cat->drules[i];
+
+		if (fired[i] == 0) {
+			printf("deployment rule %s: no firing case fires it\n",
+			    r->id);
+			failures++;
+		} else if (r->nfixes > 0 && fixed[i] == 0) {
+			printf("deployment rule %s (%s:%d): none of its fixes "
+			    "clears it in any firing case\n", r->id, r->file,
+			    r->line);
+			unfixed++;
+		}
+	}
+	printf("deployment fixes: %zu firing cases, %d fixes offered, %d "
+	    "failed, %d rules whose fixes never clear them\n", n, offered,
+	    failures, unfixed);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(fixed);
+	free(fired);
+	assert_int_equal(failures, 0);
+	assert_int_equal(unfixed, 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest	tests[] = {
 		cmocka_unit_test(test_examples),
+		cmocka_unit_test(test_deploy_fixes),
 	};
 	int	rc;
 
