@@ -268,6 +268,96 @@ else
 	echo "SKIP: failing-write tests need root to mount a tmpfs"
 fi
 
+# --- machine formats: one document for every input and exit status ---
+printf 'python -m sglang.launch_server --model-path "x\n' >"$T/unterminated.sh"
+printf 'a\000b' >"$T/binary.sh"
+printf 'python -m sglang.launch_server --model-path m --tp-size abc\n' >"$T/badint.sh"
+# fmt_check NAME FORMAT RC WANT-ID ARGS... : exit RC and a parsable document
+fmt_check() {
+	name=$1 fmt=$2 want=$3 id=$4; shift 4
+	$PDWIZ check --format "$fmt" "$@" >"$T/out" 2>"$T/err"; got=$?
+	[ "$got" = "$want" ] || { bad "$name ($fmt): exit $got, want $want"; return; }
+	python3 - "$T/out" "$fmt" "$id" <<'PY' && ok || { bad "$name ($fmt)"; sed "s/^/  | /" "$T/out" | head -c 1200; echo; }
+import json, re, sys
+text = open(sys.argv[1]).read()
+fmt, rid = sys.argv[2], sys.argv[3]
+if fmt == "json":
+    o = json.loads(text)
+    assert o["valid"] is False
+    assert any(d["rule"] == rid and d["severity"] == "error" for d in o["diagnostics"]), o
+    for d in o["diagnostics"]:
+        assert isinstance(d["line"], int) and isinstance(d["column"], int)
+elif fmt == "sarif":
+    o = json.loads(text)
+    assert o["version"] == "2.1.0" and len(o["runs"]) == 1
+    run = o["runs"][0]
+    assert run["tool"]["driver"]["name"] == "pdwiz"
+    ids = [r["ruleId"] for r in run["results"]]
+    notes = [n["descriptor"]["id"] for i in run["invocations"] for n in i.get("toolExecutionNotifications", [])]
+    assert rid in ids or rid in notes, (ids, notes)
+    for r in run["results"]:
+        assert r["level"] in ("error", "warning", "note")
+        for loc in r.get("locations", []):
+            assert loc["physicalLocation"]["region"]["startLine"] >= 1
+    if rid in notes:
+        assert run["invocations"][0]["executionSuccessful"] is False
+else:
+    lines = [l for l in text.splitlines() if l.startswith("::")]
+    assert lines, text
+    for l in lines:
+        assert re.match(r"^::(error|warning|notice) (file=[^,:]*,)?(line=\d+,)?(col=\d+,)?title=[^:]*::.+$", l), l
+        assert "\n" not in l
+    assert any(rid in l or "could not check" in l for l in lines if l.startswith("::error")), lines
+PY
+}
+for fmt in json sarif github; do
+	fmt_check "missing file" $fmt 2 input "$T/nonexistent.sh"
+	fmt_check "unterminated quote" $fmt 2 input "$T/unterminated.sh"
+	fmt_check "binary input" $fmt 2 input "$T/binary.sh"
+	fmt_check "unknown option" $fmt 2 usage --bogus "$T/badint.sh"
+	fmt_check "unknown accelerator" $fmt 2 usage --gpu Z999 "$T/badint.sh"
+	fmt_check "a reader error" $fmt 1 argparse-type "$T/badint.sh"
+	fmt_check "a rule error" $fmt 1 fit-weights --gpu H100 -- python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --trust-remote-code
+done
+PDWIZ_DATADIR=$T/nowhere $PDWIZ check --format json "$T/badint.sh" >"$T/out" 2>/dev/null
+python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); assert o["diagnostics"][0]["rule"]=="rules"' "$T/out" && ok || bad "json: unreadable rules: $(cat "$T/out")"
+$PDWIZ check --format json "$T/unterminated.sh" >"$T/out" 2>/dev/null
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["diagnostics"][0]; assert (d["line"], d["column"]) == (1, 45), d' "$T/out" && ok || bad "json: the failure's line and column: $(cat "$T/out")"
+$PDWIZ check --format github "$T/unterminated.sh" >"$T/out" 2>/dev/null
+grep -q "^::error file=$T/unterminated.sh,line=1,col=45,title=pdwiz%3A could not check::" "$T/out" && ok || bad "github: failure annotation: $(cat "$T/out")"
+# Workflow-command data is escaped: a message with a newline stays one line.
+printf 'python -m sglang.launch_server --model-path m --served-model-name "a%%b"\n--tp-sizee 2\n' >"$T/pct.sh"
+$PDWIZ check --format github "$T/pct.sh" >"$T/out" 2>/dev/null
+! grep -q '%[^0-9A-F]' "$T/out" && ok || bad "github: unescaped %: $(cat "$T/out")"
+
+# --- pdwiz reports every error; the summary says SGLang stops at the first ---
+$PDWIZ check -- --model-path m --tp-sizee 2 --disaggregation-transfer-backend rdma >"$T/out" 2>&1
+grep -q "^2 errors" "$T/out" && tail -1 "$T/out" | grep -q "SGLang would stop at the first error of each server" && ok ||
+    bad "two errors: the summary does not say SGLang stops at the first: $(cat "$T/out")"
+$PDWIZ check -- --model-path m --tp-sizee 2 >"$T/out" 2>&1
+grep -q "SGLang would stop" "$T/out" && bad "one error: the note is not needed" || ok
+
+# --- shell traps: bash accepts them, and they change what runs ---
+printf 'python -m sglang.launch_server --model-path m \\\n  --disaggregation-mode decode \\\n  # speculative decoding\n  --speculative-algorithm EAGLE \\\n  --tp 2\n' >"$T/trap-comment.sh"
+expect_rc "comment inside a continuation" 0 $PDWIZ check --format json "$T/trap-comment.sh"
+json_check "comment inside a continuation: a warning" has shell-comment-in-continuation warning ""
+python3 -c 'import json,sys; d=[d for d in json.load(open(sys.argv[1]))["diagnostics"] if d["rule"]=="shell-comment-in-continuation"][0]; assert d["line"]==3 and "--speculative-algorithm" in d["message"], d' "$T/out" && ok || bad "comment trap: line or message"
+# bash itself agrees: the flags after the comment are a command of their own.
+bash -n "$T/trap-comment.sh" 2>/dev/null && ok || bad "trap script is not valid bash"
+printf 'python -m sglang.launch_server --model-path m \\\n  --disaggregation-mode prefill\n  --tp 2\n' >"$T/trap-orphan.sh"
+expect_rc "orphan option line" 0 $PDWIZ check --format json "$T/trap-orphan.sh"
+json_check "orphan option line: a warning" has shell-orphan-option warning ""
+printf "python -m sglang.launch_server --model-path m --json-model-override-args {\"a\":1,\"b\":2}\n" >"$T/trap-brace.sh"
+[ "$(bash -c 'printf "%s\n" {"a":1,"b":2}' | wc -l)" = 2 ] && ok || bad "bash does not brace-expand as assumed"
+expect_rc "unquoted braces" 0 $PDWIZ check --format json "$T/trap-brace.sh"
+json_check "unquoted braces: a warning" has shell-brace-expansion warning ""
+printf "python -m sglang.launch_server --model-path m --json-model-override-args '{\"a\":1,\"b\":2}' --served-model-name \"\${NAME}\" --tp 2\n" >"$T/trap-quoted.sh"
+expect_rc "quoted braces" 0 $PDWIZ check --format json "$T/trap-quoted.sh"
+json_check "quoted braces: no warning" lacks shell-brace-expansion
+json_check "well-formed script: no orphan" lacks shell-orphan-option
+expect_rc "real issue snippet with unquoted JSON" 0 $PDWIZ check --format json tests/realworld/files/issue-15665-qwen3-next-mooncake.txt
+json_check "real issue snippet: brace expansion found" has shell-brace-expansion warning ""
+
 # --- will it fit: --gpu turns on the memory estimate ---
 DSV3="python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --trust-remote-code"
 expect_rc "--gpu H100: DeepSeek-V3 at TP 8 does not fit" 1 $PDWIZ check --format json --gpu H100 -- $DSV3
