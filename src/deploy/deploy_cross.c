@@ -929,6 +929,17 @@ deploy_apply_fix(const struct catalog *cat, const struct fix *fx,
 	return 0;
 }
 
+int
+deployment_apply_fix(const struct catalog *cat, const struct rule *r,
+    size_t i, struct deployment *d)
+{
+	bool	touched[NPD_ROLE] = { false, false, false };
+
+	if (!r->deploy || i >= r->nfixes)
+		return -1;
+	return deploy_apply_fix(cat, &r->fixes[i], d, touched);
+}
+
 /* The role's effective config and its errors, from the deployment. */
 static void
 role_eval(const struct catalog *cat, const struct deployment *d, enum role r,

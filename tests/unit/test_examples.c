@@ -409,6 +409,53 @@ slurp(const char *path)
 	return b.s != NULL ? b.s : xstrdup("");
 }
 
+/* The deployment of a corpus file: a deployment file, or a script
+ * imported. */
+static int
+load_deployment(const char *name, const char *text, struct deployment *d)
+{
+	struct sh_script	sc = { 0 };
+	char			err[1024];
+	int			rc;
+
+	if (deployment_sniff(text, strlen(text)))
+		return deployment_parse(cat, name, text, strlen(text), d, err,
+		    sizeof err);
+	if (sh_parse(text, strlen(text), &sc, err, sizeof err) != 0)
+		return -1;
+	rc = deployment_import_script(cat, name, &sc, d, NULL, err,
+	    sizeof err);
+	sh_script_free(&sc);
+	return rc;
+}
+
+/* Apply offered fix k of r to the file's deployment and check it again
+ * whole: the rule must be gone. */
+static bool
+fix_clears(const char *name, const char *text, const struct rule *r,
+    size_t k, enum severity sev)
+{
+	struct deployment	d;
+	struct result		res;
+	size_t			i;
+	bool			gone = true;
+
+	if (load_deployment(name, text, &d) != 0)
+		return false;
+	if (deployment_apply_fix(cat, r, k, &d) != 0) {
+		deployment_free(&d);
+		return false;
+	}
+	result_init(&res);
+	deployment_check(cat, &d, &res);
+	for (i = 0; i < res.n; i++)
+		if (res.d[i].rule == r && res.d[i].sev == sev)
+			gone = false;
+	result_free(&res);
+	deployment_free(&d);
+	return gone;
+}
+
 static void
 test_deploy_fixes(void **state)
 {
@@ -449,9 +496,19 @@ test_deploy_fixes(void **state)
 				if (d->rule != r || d->sev == SEV_UNKNOWN)
 					continue;
 				fired[ri]++;
-				for (k = 0; k < r->nfixes; k++)
-					if (diag_fix_ok(d, k))
-						offered++;
+				for (k = 0; k < r->nfixes; k++) {
+					if (!diag_fix_ok(d, k))
+						continue;
+					offered++;
+					if (!fix_clears(names[i], text, r, k,
+					    d->sev)) {
+						printf("%s: [%s] offered fix "
+						    "'%s' does not clear it\n",
+						    names[i], id,
+						    r->fixes[k].label);
+						failures++;
+					}
+				}
 				if (d->fixes_verified && d->fix_ok != 0)
 					fixed[ri]++;
 				if (r->nfixes > 0 && !d->fixes_verified) {
