@@ -15,7 +15,9 @@
  *
  * The same pipeline runs the firing cases of the deployment corpus
  * (tests/deploy/corpus/RULE.fire*.sh|yaml): every deployment rule with
- * fixes must have a firing case where one of its verified fixes clears it.
+ * fixes must have a firing case where one of its verified fixes clears it,
+ * and every fix offered there, applied to the file's deployment with
+ * deployment_apply_fix, must clear it when the deployment is checked again.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "testutil.h"
@@ -271,7 +273,8 @@ struct tally {
 	int	rules, run, failed, missing, illustrative;
 };
 
-/* Is the rule's example marked `illustrative: true` in its file? */
+/* Is the rule's example marked `illustrative: true` in its file? The last
+ * file read is kept; r NULL releases it. */
 static bool
 illustrative(const struct rule *r)
 {
@@ -560,8 +563,14 @@ main(void)
 	};
 	int	rc;
 
+	/* The image first: it is adopted only before the YAML is read. */
+	cat = test_catalog_image();
+	rc = cmocka_run_group_tests_name("rule examples, compiled image",
+	    tests, NULL, NULL);
+	catalog_free(cat);
 	cat = test_catalog();
-	rc = cmocka_run_group_tests_name("rule examples", tests, NULL, NULL);
+	rc |= cmocka_run_group_tests_name("rule examples, YAML", tests, NULL,
+	    NULL);
 	catalog_free(cat);
 	intern_free_all();
 	return rc;
