@@ -24,14 +24,14 @@
 
 #define INPUT_MAX	(16 * 1024 * 1024)
 
-enum input_mode { IN_AUTO, IN_SHELL, IN_CONFIG };	/* --input */
+enum input_mode { IN_AUTO, IN_SHELL, IN_CONFIG, IN_MARKDOWN };	/* --input */
 
 enum { C_FORMAT = 1, C_INPUT, C_VERBOSE };
 
 static const struct cliopt check_opts[] = {
 	{ C_FORMAT, "format", 0, "text|json|sarif|github",
 	    "output format (default text)", 0 },
-	{ C_INPUT, "input", 0, "auto|shell|config",
+	{ C_INPUT, "input", 0, "auto|shell|config|markdown",
 	    "how to read FILE (default: detect)", 0 },
 	CLI_FACT_OPTS,
 	{ C_VERBOSE, "verbose", 'v', NULL, "also show SGLang's overrides", 0 },
@@ -61,6 +61,7 @@ struct input {
 	char		*path;		/* copy of FILE for dirname(); NULL */
 	const char	*base_dir;	/* --config paths are relative to it */
 	enum { K_SHELL, K_SGCONFIG, K_DEPLOY } kind;
+	bool		 document;	/* Markdown: examples, not one deployment */
 	struct ynode	*yaml;
 };
 
@@ -104,7 +105,8 @@ check_args(int argc, char **argv, struct check_args *a, struct buf *why)
 {
 	static const char *const formats[] = { "text", "json", "sarif",
 	    "github", NULL };
-	static const char *const inputs[] = { "auto", "shell", "config", NULL };
+	static const char *const inputs[] = { "auto", "shell", "config",
+	    "markdown", NULL };
 	struct cliparse	p;
 	int		id, r;
 
@@ -130,8 +132,8 @@ check_args(int argc, char **argv, struct check_args *a, struct buf *why)
 			break;
 		case C_INPUT:
 			if ((r = cli_choice(p.arg, inputs)) < 0) {
-				fail(why, "pdwiz: --input takes auto, shell or "
-				    "config");
+				fail(why, "pdwiz: --input takes auto, shell, "
+				    "config or markdown");
 				return EXIT_USAGE;
 			}
 			a->in = (enum input_mode)r;
@@ -237,17 +239,47 @@ looks_like_yaml(const char *name, const char *text)
 
 /* Shell, or YAML parsed here once: a deployment file or an SGLang --config
  * file. Unusable YAML and YAML that is not a mapping are exit 2. */
+static bool
+looks_like_markdown(const char *name)
+{
+	size_t	len = strlen(name);
+
+	return (len > 3 && strcmp(name + len - 3, ".md") == 0) ||
+	    (len > 9 && strcmp(name + len - 9, ".markdown") == 0);
+}
+
+/* The text as the shell reader should see it: a document's fenced shell
+ * blocks, a pasted script without its "$ " prompts. */
+static int
+as_shell(const char *name, bool markdown, struct input *in, struct buf *why)
+{
+	size_t	 n, blocks = 1;
+	char	*t = markdown ? markdown_shell(in->text, in->len, &n, &blocks) :
+	    strip_prompts(in->text, in->len, &n);
+
+	free(in->text);
+	in->text = t;
+	in->len = n;
+	in->kind = K_SHELL;
+	in->document = markdown;
+	if (blocks == 0)
+		return fail(why, "%s: no fenced shell block (```bash, ```sh, "
+		    "```shell, ```console) in this Markdown file", name);
+	return 0;
+}
+
 static int
 classify(const char *name, enum input_mode mode, struct input *in,
     struct buf *why)
 {
 	char	err[1024];
 
+	if (mode == IN_MARKDOWN || (mode == IN_AUTO &&
+	    looks_like_markdown(name)))
+		return as_shell(name, true, in, why);
 	if (mode == IN_SHELL || (mode == IN_AUTO &&
-	    !looks_like_yaml(name, in->text))) {
-		in->kind = K_SHELL;
-		return 0;
-	}
+	    !looks_like_yaml(name, in->text)))
+		return as_shell(name, false, in, why);
 	if ((in->yaml = ydoc_parse(name, in->text, in->len, false, err,
 	    sizeof err)) == NULL)
 		return fail(why, "%s", err);
@@ -519,7 +551,20 @@ check_shell(struct check *ck, const struct config *base,
 				ro.first[ROLE_ROUTER] = (int)ck->ncmds - 1;
 		}
 	}
-	if (ro.first[ROLE_PREFILL] >= 0 && ro.first[ROLE_DECODE] >= 0)
+	if (ro.first[ROLE_PREFILL] >= 0 && ro.first[ROLE_DECODE] >= 0 &&
+	    in->document) {
+		struct result	r;
+
+		result_init(&r);
+		result_add(&r, "document-no-cross-role", SEV_NOTE, "the "
+		    "cross-role checks (router lists, ports, GPUs, page size and "
+		    "backend agreement) are not run on a document: its examples "
+		    "need not be one deployment; check a launch script or a "
+		    "deployment file for them", NULL, ro.first[ROLE_PREFILL] >= 0 ?
+		    ck->cmds[ro.first[ROLE_PREFILL]].line : 1, 1);
+		result_take(&ck->all, &r, ro.first[ROLE_PREFILL]);
+		result_free(&r);
+	} else if (ro.first[ROLE_PREFILL] >= 0 && ro.first[ROLE_DECODE] >= 0)
 		check_cross(ck, &sc, &ro);
 	for (i = 0; i < NPD_ROLE; i++)
 		config_free(&ro.eff[i]);

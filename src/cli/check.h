@@ -38,6 +38,12 @@ void	check_warn_at(struct check *, const char *id, const char *msg,
 struct sh_script;
 void	check_shell_traps(struct check *, const struct sh_script *,
 	    const char *text, size_t len);
+/* check_markdown.c: the fenced shell blocks of a Markdown document, line
+ * for line (other lines empty; "$ " prompts and command output dropped),
+ * and a pasted script without its "$ " prompts. Owned results. */
+char	*markdown_shell(const char *text, size_t len, size_t *outlen,
+	    size_t *nblocks);
+char	*strip_prompts(const char *text, size_t len, size_t *outlen);
 /* check_formats.c: SARIF 2.1.0 and GitHub workflow annotations. */
 void	check_print_sarif(const struct check *);
 void	check_print_github(const struct check *);

@@ -239,6 +239,55 @@ mkdir -p "$T/emitdir"
 expect_rc "emit --output-dir=" 0 $PDWIZ emit --format=shell --output-dir="$T/emitdir" share/examples/llama-1p1d-mooncake.yaml
 [ -n "$(ls "$T/emitdir")" ] && ok || bad "emit --output-dir= wrote nothing"
 
+# --- file modes: the umask's, scripts executable, a replaced file keeps its
+# own; -o - is standard output ---
+mode() { stat -c %a "$1"; }
+EX=share/examples/llama-1p1d-mooncake.yaml
+for um in 022 077; do
+	d="$T/modes$um"
+	mkdir -p "$d/cfg"
+	(umask $um
+	 $PDWIZ emit --format shell -o "$d" $EX && $PDWIZ emit --format runbook -o "$d" $EX &&
+	 $PDWIZ emit --format k8s -o "$d" $EX && $PDWIZ emit --format yaml -o "$d" $EX &&
+	 $PDWIZ emit --format config -o "$d/cfg" $EX &&
+	 $PDWIZ import -o "$d/imported.yaml" share/examples/mooncake-llama-1p1d.sh) 2>"$T/err" ||
+	    bad "emit into $d: $(cat "$T/err")"
+	if [ $um = 022 ]; then x=755 r=644; else x=700 r=600; fi
+	got="$(mode "$d/launch.sh") $(mode "$d/RUNBOOK.md") $(mode "$d/k8s.yaml") $(mode "$d/deployment.yaml") $(mode "$d/cfg/launch.sh") $(mode "$d/cfg/prefill.yaml") $(mode "$d/cfg/decode.yaml") $(mode "$d/imported.yaml")"
+	[ "$got" = "$x $r $r $r $x $r $r $r" ] && ok || bad "umask $um: modes $got"
+done
+chmod 640 "$T/modes022/k8s.yaml"; chmod 750 "$T/modes022/launch.sh"; chmod 600 "$T/modes022/imported.yaml"
+(umask 022; $PDWIZ emit --format k8s -o "$T/modes022" $EX && $PDWIZ emit --format shell -o "$T/modes022" $EX &&
+ $PDWIZ import -o "$T/modes022/imported.yaml" share/examples/mooncake-llama-1p1d.sh) 2>/dev/null
+got="$(mode "$T/modes022/k8s.yaml") $(mode "$T/modes022/launch.sh") $(mode "$T/modes022/imported.yaml")"
+[ "$got" = "640 750 600" ] && ok || bad "replaced files do not keep their modes: $got"
+mkdir -p "$T/lnk"; printf 'target\n' > "$T/lnk-target"; chmod 700 "$T/lnk-target"; ln -s "$T/lnk-target" "$T/lnk/launch.sh"
+(umask 022; $PDWIZ emit --format shell -o "$T/lnk" $EX) && [ ! -L "$T/lnk/launch.sh" ] && [ "$(mode "$T/lnk/launch.sh")" = 700 ] &&
+    [ "$(cat "$T/lnk-target")" = target ] && ok || bad "an output path that is a symlink: replaced, target untouched, its mode"
+expect_rc "emit into a missing directory" 2 $PDWIZ emit --format shell -o "$T/nodir/sub" $EX
+grep -qF "$T/nodir/sub: No such file or directory" "$T/err" && ! grep -q pdwiz-tmp "$T/err" && ok || bad "missing directory message: $(cat "$T/err")"
+top=$PWD
+case $PDWIZ in /*) apdwiz=$PDWIZ ;; *) apdwiz=$top/$PDWIZ ;; esac
+(cd "$T" && $apdwiz import -o - "$top/share/examples/mooncake-llama-1p1d.sh" >"$T/imp-" 2>/dev/null) && ok || bad "import -o -"
+[ ! -e "$T/-" ] && cmp -s "$T/imp-" "$T/imp1.yaml" && ok || bad "import -o - is not standard output"
+(cd "$T" && $apdwiz emit --format shell -o - "$top/$EX" >"$T/emit-" 2>/dev/null) && ok || bad "emit -o -"
+[ ! -e "$T/-" ] && $PDWIZ emit --format shell $EX | cmp -s - "$T/emit-" && ok || bad "emit -o - is not standard output"
+
+# --- a report that cannot be written (full disk, closed stdout) is exit 2 ---
+printf 'python -m sglang.launch_server --model-path m --tp-size x\n' > "$T/bad1.sh"
+for cmd in "emit --format shell $EX" "emit --format config $EX" "import share/examples/mooncake-llama-1p1d.sh" \
+    "check $T/bad1.sh" "check --format json $T/bad1.sh" "rules" "rules --format json" \
+    "explain RULE" "--version"; do
+	[ "$cmd" = "explain RULE" ] && cmd="explain $($PDWIZ rules | awk 'NR == 1 { print $1 }')"
+	$PDWIZ $cmd >/dev/full 2>"$T/err"; rc=$?
+	[ $rc = 2 ] && grep -q "^pdwiz: standard output: " "$T/err" && ok || bad "$cmd >/dev/full: exit $rc: $(cat "$T/err")"
+done
+for cmd in "emit --format shell $EX" "import share/examples/mooncake-llama-1p1d.sh" "check $T/bad1.sh" "rules"; do
+	$PDWIZ $cmd >&- 2>"$T/err"; rc=$?
+	[ $rc = 2 ] && grep -q "standard output:" "$T/err" && ok || bad "$cmd >&-: exit $rc: $(cat "$T/err")"
+done
+expect_rc "nothing written to a closed stdout is no failure" 0 sh -c "$PDWIZ emit --format shell -o '$T/emitdir' $EX >&-"
+
 # --- PDWIZ_DATADIR pointing nowhere is a clear error ---
 expect_rc "bad datadir" 2 env PDWIZ_DATADIR=/nonexistent $PDWIZ check "$T/l.sh"
 
@@ -329,6 +378,47 @@ grep -q "^::error file=$T/unterminated.sh,line=1,col=45,title=pdwiz%3A could not
 printf 'python -m sglang.launch_server --model-path m --served-model-name "a%%b"\n--tp-sizee 2\n' >"$T/pct.sh"
 $PDWIZ check --format github "$T/pct.sh" >"$T/out" 2>/dev/null
 ! grep -q '%[^0-9A-F]' "$T/out" && ok || bad "github: unescaped %: $(cat "$T/out")"
+
+# --- documents: fenced shell blocks of Markdown, "$ " prompts ---
+cat >"$T/doc.md" <<'MD'
+# Serving
+
+Start the prefill:
+
+```console
+$ python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct \
+    --disaggregation-mode prefill --tp-sizee 2
+[2026-01-01] server started
+```
+
+Some YAML that is not shell:
+
+```yaml
+tp-size: 2
+```
+
+```bash
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1
+```
+MD
+expect_rc "Markdown: fenced shell blocks are checked" 1 $PDWIZ check --format json "$T/doc.md"
+python3 - "$T/out" <<'PY' && ok || { bad "Markdown: findings and lines"; head -c 1500 "$T/out"; echo; }
+import json, sys
+o = json.load(open(sys.argv[1]))
+assert len(o["commands"]) == 2, o["commands"]
+assert [c["line"] for c in o["commands"]] == [6, 18], o["commands"]
+err = [d for d in o["diagnostics"] if d["rule"] == "argparse-unrecognized"]
+assert err and err[0]["line"] == 7, err
+assert any(d["rule"] == "document-no-cross-role" for d in o["diagnostics"])
+assert not any(d["rule"].startswith("xs-") for d in o["diagnostics"])
+PY
+printf '# Notes\n\nNothing to run here.\n' >"$T/empty.md"
+expect_rc "Markdown without shell blocks" 2 $PDWIZ check "$T/empty.md"
+grep -q "no fenced shell block" "$T/err" && ok || bad "Markdown without blocks: $(cat "$T/err")"
+printf '$ python -m sglang.launch_server --model-path m --tp-sizee 2\n' >"$T/pasted.txt"
+expect_rc "a pasted command with a \$ prompt" 1 $PDWIZ check "$T/pasted.txt"
+grep -q "unrecognized arguments: --tp-sizee 2" "$T/out" && ok || bad "pasted prompt: $(cat "$T/out" "$T/err")"
+expect_rc "--input markdown" 1 $PDWIZ check --input markdown - <"$T/doc.md"
 
 # --- pdwiz reports every error; the summary says SGLang stops at the first ---
 $PDWIZ check -- --model-path m --tp-sizee 2 --disaggregation-transfer-backend rdma >"$T/out" 2>&1
