@@ -370,6 +370,51 @@ vmi_txn_clear(struct txnstack *s)
 	s->n = 0;
 }
 
+void
+vmi_txn_abandon(struct vm *vm, struct vm_txn *t)
+{
+	size_t	i;
+
+	for (i = t->n; i-- > 0;) {
+		if (t->ops[i].dold != NULL)
+			snapshot_restore(vm, t->ops[i].dold);
+		else if (t->ops[i].dnew == NULL)
+			vmi_cell_set(vm, t->ops[i].scope, t->ops[i].key,
+			    t->ops[i].old);
+		free(t->ops[i].old);
+		free(t->ops[i].new);
+		snapshot_free(t->ops[i].dold);
+		snapshot_free(t->ops[i].dnew);
+	}
+	free(t->ops);
+	free(t->what);
+	memset(t, 0, sizeof *t);
+	vm_refresh(vm);
+}
+
+/* Record a deployment rule's fix, applied to the whole deployment. */
+int
+vmi_txn_deploy_fix(struct vm *vm, struct vm_txn *t, const struct rule *r,
+    size_t fix)
+{
+	struct vm_op	*op;
+	struct deployment	 *before = xcalloc(1, sizeof *before);
+
+	deployment_copy(before, &vm->dep);
+	if (deployment_apply_fix(vm->cat, r, fix, &vm->dep) != 0) {
+		snapshot_restore(vm, before);
+		snapshot_free(before);
+		return -1;
+	}
+	t->ops = xreallocarray(t->ops, t->n + 1, sizeof *t->ops);
+	op = &t->ops[t->n++];
+	memset(op, 0, sizeof *op);
+	op->dold = before;
+	op->dnew = xcalloc(1, sizeof *op->dnew);
+	deployment_copy(op->dnew, &vm->dep);
+	return 0;
+}
+
 static int
 undo_redo(struct vm *vm, struct txnstack *from, struct txnstack *to,
     bool undo, struct buf *msg)

@@ -11,6 +11,25 @@
 #include "core/describe.h"
 #include "core/util.h"
 
+bool
+vmi_cross_reads(const struct vm *vm, const struct rule *r,
+    const struct vm_field *f)
+{
+	size_t	k;
+
+	for (k = 0; k < r->nreads; k++) {
+		int	o = slot_opt(vm->cat->nopts, r->reads[k]);
+		int	role = slot_role(vm->cat->nopts, r->reads[k]);
+
+		if (o != f->key)
+			continue;
+		if (role < 0 || f->scope < SC_PREFILL || f->scope_is_page ||
+		    vmi_role_scope((enum role)role) == f->scope)
+			return true;
+	}
+	return false;
+}
+
 /* The problem of the focused field: an error on it, else a blocked value. */
 static const struct rule *
 focus_rule(struct vm *vm, int want, const struct vm_choice **blocked,
@@ -38,6 +57,19 @@ focus_rule(struct vm *vm, int want, const struct vm_choice **blocked,
 			*in = s;
 			return d->rule;
 		}
+	}
+	/* A cross-role error that reads this option (on this role's page, or
+	 * on a shared one). */
+	for (i = 0; want < 0 && !VM_IS_DKEY(row->f->key) && i < vm->cross.n;
+	    i++) {
+		const struct diag	*d = &vm->cross.d[i];
+
+		if (d->sev != SEV_ERROR || d->rule == NULL ||
+		    !vmi_cross_reads(vm, d->rule, row->f))
+			continue;
+		vmi_msg(msg, "error (deployment): %s", d->msg);
+		*in = row->f->scope;
+		return d->rule;
 	}
 	for (i = 0; i < row->nchoices; i++) {
 		const struct vm_choice	*c = &row->choices[i];
@@ -142,42 +174,32 @@ vm_fix(struct vm *vm, struct buf *msg)
 	return vm_fix_choice(vm, -1, msg);
 }
 
-int
-vm_fix_choice(struct vm *vm, int choice, struct buf *msg)
+/* Is rule r reported (error or warning) anywhere in the deployment? */
+static bool
+reported(const struct vm *vm, const struct rule *r)
 {
-	const struct vm_row	*row = vm_focused(vm);
-	const struct vm_choice	*c;
-	const struct rule	*r;
-	const struct fix	*fx = NULL;
-	enum vm_scope		 in;
-	struct vm_txn		 t = { 0 };
-	struct buf		 b = { 0 };
-	struct buf		 m = { 0 };
-	size_t			 i;
-	int			 key;
-	enum vm_scope		 fscope;
+	size_t	s, i;
 
-	r = focus_rule(vm, choice, &c, &in, &m);
-	buf_free(&m);
-	if (row == NULL || r == NULL) {
-		vmi_msg(msg, "nothing to fix here");
-		return -1;
-	}
-	key = row->f->key;
-	fscope = row->f->scope;
-	for (i = 0; i < r->nfixes; i++)
-		if (VM_IS_DKEY(key) || !vmi_fix_touches(vm->cat, &r->fixes[i], key)) {
-			fx = &r->fixes[i];
-			break;
-		}
-	if (fx == NULL && c == NULL && r->nfixes > 0)
-		fx = &r->fixes[0];
-	if (fx == NULL) {
-		vmi_msg(msg, "rule %s has no fix that keeps this "
-		    "choice", r->id);
-		return -1;
-	}
-	t.what = xasprintf("fix: %s", fx->label);
+	for (s = 0; s < NSCOPE; s++)
+		for (i = 0; vm->have[s] && i < vm->res[s].n; i++)
+			if (vm->res[s].d[i].rule == r &&
+			    (vm->res[s].d[i].sev == SEV_ERROR ||
+			    vm->res[s].d[i].sev == SEV_WARNING))
+				return true;
+	for (i = 0; i < vm->cross.n; i++)
+		if (vm->cross.d[i].rule == r && (vm->cross.d[i].sev ==
+		    SEV_ERROR || vm->cross.d[i].sev == SEV_WARNING))
+			return true;
+	return false;
+}
+
+/* Record fix fx of r into t: its settings on the cells they belong to. */
+static void
+record_fix(struct vm *vm, const struct rule *r, const struct fix *fx,
+    enum vm_scope fscope, enum vm_scope in, struct vm_txn *t)
+{
+	size_t	i;
+
 	for (i = 0; i < fx->n; i++) {
 		size_t		 nopts = vm->cat->nopts;
 		int		 o = slot_opt(nopts, fx->opt[i]);
@@ -191,18 +213,102 @@ vm_fix_choice(struct vm *vm, int choice, struct buf *msg)
 			s = fix_scope(vm, o, fscope, in);
 		text = fx->val[i].t == V_NULL ? NULL :
 		    vmi_text_for(vm, o, fx->val[i]);
-		vmi_txn_set(vm, &t, s, o, text);
+		vmi_txn_set(vm, t, s, o, text);
 		/* A role value would hide the shared one: drop it. */
 		if (s == SC_SHARED) {
-			vmi_txn_set(vm, &t, SC_PREFILL, o, NULL);
-			vmi_txn_set(vm, &t, SC_DECODE, o, NULL);
+			vmi_txn_set(vm, t, SC_PREFILL, o, NULL);
+			vmi_txn_set(vm, t, SC_DECODE, o, NULL);
 		}
 		free(text);
 	}
-	describe_fix(vm->cat, fx, &b);
-	vmi_msg(msg, "applied: %s (%s)", fx->label, b.s ? b.s : "");
-	buf_free(&b);
-	vmi_txn_commit(vm, &t);
-	return 0;
 }
 
+/*
+ * Try fix i of r: apply it, check again, keep it only when r is no longer
+ * reported and no error was added (the same test pdwiz check applies
+ * before it offers a fix). true: applied, still to be committed in t.
+ */
+static bool
+try_fix(struct vm *vm, const struct rule *r, size_t i, enum vm_scope fscope,
+    enum vm_scope in, long choice, struct vm_txn *t)
+{
+	const struct vm_row	*row;
+	size_t			 e0, e1, w, u;
+	bool			 was_error, cleared;
+
+	vm_counts(vm, &e0, &w, &u);
+	was_error = r->sev == SEV_ERROR;
+	memset(t, 0, sizeof *t);
+	if (r->deploy && vmi_txn_deploy_fix(vm, t, r, i) != 0) {
+		memset(t, 0, sizeof *t);
+		return false;
+	}
+	if (!r->deploy)
+		record_fix(vm, r, &r->fixes[i], fscope, in, t);
+	vm_refresh(vm);
+	vm_counts(vm, &e1, &w, &u);
+	if (choice >= 0) {
+		/* A greyed choice: the fix must make it available. */
+		row = vm_focused(vm);
+		cleared = row != NULL && (size_t)choice < row->nchoices &&
+		    row->choices[choice].blocker == NULL && e1 <= e0;
+	} else
+		cleared = !reported(vm, r) && e1 + (was_error ? 1 : 0) <= e0;
+	if (t->n > 0 && cleared)
+		return true;
+	vmi_txn_abandon(vm, t);
+	return false;
+}
+
+int
+vm_fix_choice(struct vm *vm, int choice, struct buf *msg)
+{
+	const struct vm_row	*row = vm_focused(vm);
+	const struct vm_choice	*c;
+	const struct rule	*r;
+	enum vm_scope		 in;
+	struct vm_txn		 t = { 0 };
+	struct buf		 b = { 0 };
+	struct buf		 m = { 0 };
+	size_t			 i, pass;
+	long			 cidx;
+	int			 key;
+	enum vm_scope		 fscope;
+
+	r = focus_rule(vm, choice, &c, &in, &m);
+	buf_free(&m);
+	if (row == NULL || r == NULL) {
+		vmi_msg(msg, "nothing to fix here");
+		return -1;
+	}
+	key = row->f->key;
+	fscope = row->f->scope;
+	/* Rows are rebuilt by each try: keep the choice by its index. */
+	cidx = c != NULL ? (long)(c - row->choices) : -1;
+	if (r->nfixes == 0) {
+		vmi_msg(msg, "rule %s has no fix", r->id);
+		return -1;
+	}
+	/* First the fixes that keep the focused choice, then (for an error
+	 * on the field itself) the others. */
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < r->nfixes; i++) {
+			bool	keeps = VM_IS_DKEY(key) ||
+			    !vmi_fix_touches(vm->cat, &r->fixes[i], key);
+
+			if ((pass == 0) != keeps || (pass == 1 && cidx >= 0))
+				continue;
+			if (!try_fix(vm, r, i, fscope, in, cidx, &t))
+				continue;
+			t.what = xasprintf("fix: %s", r->fixes[i].label);
+			describe_fix(vm->cat, &r->fixes[i], &b);
+			vmi_msg(msg, "applied: %s (%s)", r->fixes[i].label,
+			    b.s ? b.s : "");
+			buf_free(&b);
+			vmi_txn_commit(vm, &t);
+			return 0;
+		}
+	vmi_msg(msg, "no fix of rule %s clears it here: each was tried and "
+	    "checked again", r->id);
+	return -1;
+}

@@ -138,12 +138,21 @@ void		 vmi_txn_set(struct vm *, struct vm_txn *t, enum vm_scope,
 		    int key, const char *text);
 /* Push t on the undo stack (or drop it when empty) and refresh. */
 void		 vmi_txn_commit(struct vm *, struct vm_txn *t);
+/* Undo what t recorded (not yet committed) and free it. */
+void		 vmi_txn_abandon(struct vm *, struct vm_txn *t);
+/* Apply fix i of deployment rule r to the whole deployment, into t; -1
+ * when it does not apply (nothing changed). */
+int		 vmi_txn_deploy_fix(struct vm *, struct vm_txn *t,
+		    const struct rule *r, size_t fix);
 /* Record a change fn makes to the whole deployment into t (nothing when
  * it changes nothing). */
 void		 vmi_txn_snapshot(struct vm *, struct vm_txn *t,
 		    void (*fn)(const struct catalog *, struct deployment *));
 void		 vmi_txn_clear(struct txnstack *);
 
+/* Does deployment rule r read field f's option, for f's role? (vm_fix.c) */
+bool		 vmi_cross_reads(const struct vm *, const struct rule *r,
+		    const struct vm_field *f);
 /* Fixes (vm_fix.c): does the fix set this option? */
 bool		 vmi_fix_touches(const struct catalog *, const struct fix *,
 		    int opt);

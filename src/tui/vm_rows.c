@@ -236,9 +236,10 @@ row_diags(struct vm *vm, struct vm_row *row)
 	for (i = 0; i < vm->cross.n; i++) {
 		const struct diag	*d = &vm->cross.d[i];
 
-		if (d->opt >= 0 && slot_opt(vm->cat->nopts, d->opt) ==
-		    (VM_IS_DKEY(row->f->key) ? -1 : row->f->key) &&
-		    d->sev == SEV_ERROR)
+		if (d->sev == SEV_ERROR && !VM_IS_DKEY(row->f->key) &&
+		    (d->opt >= 0 ? slot_opt(vm->cat->nopts, d->opt) ==
+		    row->f->key : d->rule != NULL &&
+		    vmi_cross_reads(vm, d->rule, row->f)))
 			row->error = true;
 		/* A layout problem marks the GPUs or ports of its role. */
 		if (d->sev == SEV_ERROR && VM_IS_DKEY(row->f->key) &&

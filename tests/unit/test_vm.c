@@ -275,6 +275,39 @@ test_staging_mori(void **state)
 	vm_free(vm);
 }
 
+/* f on a cross-role error: the deployment rule's fix, applied to both
+ * roles, checked again before it is kept, undone as one change. */
+static void
+test_fix_cross_role(void **state)
+{
+	struct vm		*vm = new_vm();
+	const struct vm_row	*row;
+	struct buf		 msg = { 0 };
+	size_t			 e, w, u, depth;
+
+	(void)state;
+	row = focus(vm, "KV cache (decode)", "page size");
+	assert_int_equal(vm_set(vm, vm_cur_page(vm), row->field, val_int(64),
+	    &msg), 0);
+	vm_counts(vm, &e, &w, &u);
+	assert_true(e > 0);
+	depth = vm_undo_depth(vm);
+	/* Both roles' page-size rows carry the error. */
+	assert_true(focus(vm, "KV cache (prefill)", "page size")->error);
+	assert_true(focus(vm, "KV cache (decode)", "page size")->error);
+	if (vm_fix(vm, &msg) != 0)
+		fail_msg("f on a cross-role error: %s", msg.s);
+	assert_non_null(strstr(msg.s, "applied"));
+	vm_counts(vm, &e, &w, &u);
+	assert_int_equal(e, 0);
+	assert_int_equal(vm_undo_depth(vm), depth + 1);
+	assert_int_equal(vm_undo(vm, &msg), 0);
+	vm_counts(vm, &e, &w, &u);
+	assert_true(e > 0);
+	buf_free(&msg);
+	vm_free(vm);
+}
+
 static void
 test_help_explains(void **state)
 {
@@ -912,6 +945,7 @@ main(void)
 		cmocka_unit_test(test_form_errors),
 		cmocka_unit_test(test_hicache_on_decode),
 		cmocka_unit_test(test_staging_mori),
+		cmocka_unit_test(test_fix_cross_role),
 		cmocka_unit_test(test_help_explains),
 		cmocka_unit_test(test_undo_dirty),
 		cmocka_unit_test(test_save_and_reopen),
