@@ -11,7 +11,7 @@
 
 #define INPUT_MAX	(16 * 1024 * 1024)
 
-enum { E_FORMAT = 1, E_FORCE, E_OUTDIR };
+enum { E_FORMAT = 1, E_FORCE, E_OUTDIR, E_PIN };
 
 static const struct cliopt emit_opts[] = {
 	{ E_FORMAT, "format", 0, "shell|runbook|config|k8s|yaml",
@@ -20,6 +20,8 @@ static const struct cliopt emit_opts[] = {
 	    0 },
 	{ E_OUTDIR, "output-dir", 'o', "DIR",
 	    "write the files into DIR, not to stdout (- is stdout)", 0 },
+	{ E_PIN, "pin", 0, NULL, "with --format yaml: write every derived "
+	    "GPU, port and address out", 0 },
 	{ 0, NULL, 0, NULL, NULL, 0 }
 };
 
@@ -137,6 +139,9 @@ emit_args(int argc, char **argv, struct emit_args *a)
 			break;
 		case E_FORCE:
 			a->flags |= EMIT_FORCE;
+			break;
+		case E_PIN:
+			a->flags |= EMIT_PIN;
 			break;
 		case E_OUTDIR:
 			a->dir = strcmp(p.arg, "-") == 0 ? NULL : p.arg;

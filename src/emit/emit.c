@@ -86,7 +86,8 @@ deployment_emit(const struct catalog *cat, const struct deployment *d,
 		rc = emit_config(cat, &pinned, failing, out);
 		break;
 	case EMIT_YAML:
-		if ((y = deployment_to_yaml(cat, d)) == NULL) {
+		if ((y = deployment_to_yaml(cat, (flags & EMIT_PIN) ?
+		    &pinned : d)) == NULL) {
 			snprintf(err, errlen, "YAML emitter failed");
 			rc = -1;
 			break;

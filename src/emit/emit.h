@@ -16,6 +16,7 @@
 enum emit_format { EMIT_SHELL, EMIT_RUNBOOK, EMIT_CONFIG, EMIT_K8S, EMIT_YAML };
 
 #define EMIT_FORCE	0x1	/* emit despite errors; output marked failing */
+#define EMIT_PIN	0x2	/* yaml: every derived value written out */
 
 /* File modes before the umask: scripts are executable, the rest is data. */
 #define EMIT_MODE_DATA		0666

@@ -317,6 +317,16 @@ else
 	echo "SKIP: failing-write tests need root to mount a tmpfs"
 fi
 
+# --- pin: every derived value written out, the same launch commands ---
+$PDWIZ emit --format yaml --pin -o - share/examples/minimal-1p1d.yaml >"$T/pinned.yaml" 2>"$T/err"
+grep -q "base_gpu_id: 2" "$T/pinned.yaml" && grep -q "bootstrap_port: 8998" "$T/pinned.yaml" && ok || bad "--pin: derived values missing: $(cat "$T/pinned.yaml" "$T/err")"
+expect_rc "pinned file checks clean" 0 $PDWIZ check "$T/pinned.yaml"
+$PDWIZ emit --format shell -o - "$T/pinned.yaml" >"$T/a.sh" 2>&1
+$PDWIZ emit --format shell -o - share/examples/minimal-1p1d.yaml >"$T/b.sh" 2>&1
+cmp -s "$T/a.sh" "$T/b.sh" && ok || bad "--pin changes the launch commands: $(diff "$T/a.sh" "$T/b.sh" | head -5)"
+$PDWIZ emit --format yaml -o - share/examples/minimal-1p1d.yaml >"$T/plain.yaml" 2>&1
+grep -q "base_gpu_id" "$T/plain.yaml" && bad "emit --format yaml without --pin pins" || ok
+
 # --- machine formats: one document for every input and exit status ---
 printf 'python -m sglang.launch_server --model-path "x\n' >"$T/unterminated.sh"
 printf 'a\000b' >"$T/binary.sh"
