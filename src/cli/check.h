@@ -31,6 +31,9 @@ struct check {
 /* check_print.c: the report, compiler-style text or one JSON object. */
 void	check_print_text(const struct check *);
 void	check_print_json(const struct check *);
+/* A rule's SGLang source as a JSON object ({file, function, commit, stage}),
+ * or null. */
+void	check_json_source(struct buf *, const struct rule *);
 /* A warning of pdwiz's own at line/col, on the command there (check.c). */
 void	check_warn_at(struct check *, const char *id, const char *msg,
 	    int line, int col);

@@ -93,11 +93,7 @@ sarif_rules(struct buf *b, const struct check *ck)
 		buf_puts(b, "}");
 		if (r->src_file != NULL) {
 			buf_puts(b, ",\"properties\":{\"sglangSource\":");
-			json_str(b, r->src_file);
-			buf_puts(b, ",\"sglangFunction\":");
-			json_str(b, r->src_func ? r->src_func : "");
-			buf_puts(b, ",\"sglangCommit\":");
-			json_str(b, r->src_commit ? r->src_commit : "");
+			check_json_source(b, r);
 			buf_puts(b, "}");
 		}
 		buf_putc(b, '}');

@@ -149,8 +149,8 @@ json_commands(struct buf *b, const struct check *ck)
 	}
 }
 
-static void
-json_source(struct buf *b, const struct rule *r)
+void
+check_json_source(struct buf *b, const struct rule *r)
 {
 	if (r == NULL || r->src_file == NULL) {
 		buf_puts(b, "null");
@@ -201,7 +201,7 @@ json_diag(struct buf *b, const struct check *ck, const struct diag *d)
 		json_fix(b, ck->cat, &r->fixes[j]);
 	}
 	buf_puts(b, "],\"source\":");
-	json_source(b, r);
+	check_json_source(b, r);
 	buf_printf(b, ",\"command\":%d,\"line\":%d,\"column\":%d", d->cmd,
 	    d->line, d->col);
 	if (d->opt >= 0 && ck->cat->opts[d->opt].kind != OK_FACT) {
