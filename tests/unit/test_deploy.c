@@ -528,6 +528,40 @@ test_layout_rendezvous(void **state)
 	deployment_free(&d);
 }
 
+/* A model the file reader would refuse (3 hosts for 1 node) is an error:
+ * "0 errors" means the deployment saves. */
+static void
+test_check_unsavable(void **state)
+{
+	struct deployment	d;
+	struct result		r;
+	struct role_spec	*p;
+	char			*y, why[1024];
+
+	(void)state;
+	deployment_default(&d, NULL);
+	p = &d.role[ROLE_PREFILL];
+	p->hosts = xreallocarray(p->hosts, 3, sizeof *p->hosts);
+	p->hosts[1] = xstrdup("10.0.0.2");
+	p->hosts[2] = xstrdup("10.0.0.3");
+	p->nhosts = 3;
+	result_init(&r);
+	deployment_check(cat, &d, &r);
+	assert_true(has_rule(&r, "deploy-file"));
+	assert_true(r.nerrors > 0);
+	result_free(&r);
+	assert_null(deployment_to_yaml_checked(cat, &d, why, sizeof why));
+	p->instances = 3;
+	result_init(&r);
+	deployment_check(cat, &d, &r);
+	assert_false(has_rule(&r, "deploy-file"));
+	result_free(&r);
+	y = deployment_to_yaml_checked(cat, &d, why, sizeof why);
+	assert_non_null(y);
+	free(y);
+	deployment_free(&d);
+}
+
 int
 main(void)
 {
@@ -543,6 +577,7 @@ main(void)
 		cmocka_unit_test(test_layout_user_first),
 		cmocka_unit_test(test_pin),
 		cmocka_unit_test(test_layout_rendezvous),
+		cmocka_unit_test(test_check_unsavable),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
