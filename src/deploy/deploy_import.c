@@ -528,8 +528,24 @@ icmd_cmp(const void *a, const void *b)
 	return x->sc->line - y->sc->line;
 }
 
+/* Does instance inst already have a command of node rank rank (among the
+ * first n)? */
+static bool
+has_rank(struct icmd *const *x, size_t n, int inst, int rank)
+{
+	size_t	k;
+
+	for (k = 0; k < n; k++)
+		if (x[k]->inst == inst && x[k]->rank == rank)
+			return true;
+	return false;
+}
+
 /* Instance numbers in command order; the ranks of a multi-node instance
- * share its --dist-init-addr. */
+ * share its --dist-init-addr. Two instances given the same address (a
+ * rendezvous collision, which the checks report) are still told apart: a
+ * rank the latest instance with that address already has starts a new
+ * one. */
 static void
 number_instances(struct icmd **x, size_t n)
 {
@@ -539,10 +555,12 @@ number_instances(struct icmd **x, size_t n)
 	for (i = 0; i < n; i++) {
 		x[i]->inst = -1;
 		if (x[i]->nnodes > 1 && x[i]->dist != NULL)
-			for (j = 0; j < i; j++)
+			for (j = i; j-- > 0;)
 				if (x[j]->dist != NULL &&
 				    strcmp(x[j]->dist, x[i]->dist) == 0) {
-					x[i]->inst = x[j]->inst;
+					if (!has_rank(x, i, x[j]->inst,
+					    x[i]->rank))
+						x[i]->inst = x[j]->inst;
 					break;
 				}
 		/* Without a rendezvous address, rank k continues the instance

@@ -562,6 +562,37 @@ test_check_unsavable(void **state)
 	deployment_free(&d);
 }
 
+/* Two 2-node instances given one rendezvous address (a collision the
+ * checks report) import as two instances, not one of four nodes. */
+static void
+test_import_shared_rendezvous(void **state)
+{
+	static const char	 sh[] =
+	    "S='python3 -m sglang.launch_server --model-path m --tp-size 16'\n"
+	    "$S --disaggregation-mode decode --host 10.0.0.1 --port 30000 "
+	    "--dist-init-addr 10.0.0.1:5000 --nnodes 2 --node-rank 0\n"
+	    "$S --disaggregation-mode decode --host 10.0.0.2 --port 30000 "
+	    "--dist-init-addr 10.0.0.1:5000 --nnodes 2 --node-rank 1\n"
+	    "$S --disaggregation-mode decode --host 10.0.0.1 --port 30000 "
+	    "--base-gpu-id 8 --dist-init-addr 10.0.0.1:5000 --nnodes 2 "
+	    "--node-rank 0\n"
+	    "$S --disaggregation-mode decode --host 10.0.0.3 --port 30000 "
+	    "--base-gpu-id 8 --dist-init-addr 10.0.0.1:5000 --nnodes 2 "
+	    "--node-rank 1\n";
+	struct deployment	 d;
+	char			 err[1024];
+
+	(void)state;
+	assert_int_equal(deployment_import(cat, "t.sh", sh, strlen(sh), &d,
+	    NULL, err, sizeof err), 0);
+	assert_int_equal(d.role[ROLE_DECODE].instances, 2);
+	assert_int_equal(d.role[ROLE_DECODE].nodes_per_instance, 2);
+	assert_int_equal(d.role[ROLE_DECODE].nhosts, 4);
+	assert_string_equal(d.role[ROLE_DECODE].hosts[3], "10.0.0.3");
+	assert_int_equal(d.role[ROLE_DECODE].gpu_step, 8);
+	deployment_free(&d);
+}
+
 int
 main(void)
 {
@@ -578,6 +609,7 @@ main(void)
 		cmocka_unit_test(test_pin),
 		cmocka_unit_test(test_layout_rendezvous),
 		cmocka_unit_test(test_check_unsavable),
+		cmocka_unit_test(test_import_shared_rendezvous),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
