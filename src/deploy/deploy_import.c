@@ -23,6 +23,7 @@ struct icmd {
 	int			 nnodes, rank, port, bport, base_gpu, gpus;
 	const char		*host;		/* --host (interned) or NULL */
 	const char		*dist;		/* --dist-init-addr or NULL */
+	const char		*node_host;	/* PDWIZ_NODE_HOST or NULL */
 	struct kv		*opts;
 	size_t			 nopts;
 	struct kv		*env;
@@ -98,6 +99,25 @@ given(const struct config *c, const char *name)
 	return o >= 0 && (c->s[o].src == SRC_CLI || c->s[o].src == SRC_CONFIG);
 }
 
+/*
+ * The node a command bound to 0.0.0.0 or :: runs on, as pdwiz's shell
+ * emitter states it: the plain assignment PDWIZ_NODE_HOST=ADDR before the
+ * command (the latest one, as the shell reader's environment has it).
+ * NULL when the command binds an address of its own or none is stated.
+ */
+static const char *
+node_host(const struct sh_cmd *c)
+{
+	const char	*h = NULL;
+	size_t		 i;
+
+	for (i = 0; i < c->nenv; i++)
+		if (strcmp(c->env[i].name, "PDWIZ_NODE_HOST") == 0 &&
+		    !c->env[i].unresolved && c->env[i].value[0] != '\0')
+			h = c->env[i].value;
+	return h;
+}
+
 static void
 read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
 {
@@ -147,6 +167,7 @@ read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
 		    s->col);
 		free(t);
 	}
+	ic->node_host = node_host(ic->sc);
 	for (i = 0; i < ic->sc->nenv; i++) {
 		const struct sh_env	*e = &ic->sc->env[i];
 
@@ -251,7 +272,11 @@ build_role(const struct catalog *cat, struct deployment *d, enum role role,
 			ninst = c->inst + 1;
 		if (c->host != NULL && !host_is_wildcard(c->host))
 			h = c->host;
-		else if (c->dist != NULL && c->rank == 0 && c->nnodes > 1)
+		else if (c->host != NULL && c->node_host != NULL) {
+			if (r->bind_host == NULL)
+				r->bind_host = xstrdup(c->host);
+			h = c->node_host;
+		} else if (c->dist != NULL && c->rank == 0 && c->nnodes > 1)
 			h = dh = host_of_addr(c->dist);
 		else {
 			if (c->host != NULL && r->bind_host == NULL)
@@ -371,7 +396,8 @@ read_router(const struct catalog *cat, const struct sh_cmd *sc,
 			if (host_is_wildcard(h)) {
 				free(r->bind_host);	/* --host given twice */
 				r->bind_host = xstrdup(h);
-				push_host(r, "127.0.0.1");
+				push_host(r, node_host(sc) ? node_host(sc) :
+				    "127.0.0.1");
 			} else
 				push_host(r, h);
 			continue;

@@ -12,6 +12,7 @@
 #include "testutil.h"
 #include "deploy/deploy.h"
 #include "deploy/layout.h"
+#include "emit/emit.h"
 
 static struct catalog	*cat;
 
@@ -593,6 +594,50 @@ test_import_shared_rendezvous(void **state)
 	deployment_free(&d);
 }
 
+/* Servers and a router bound to 0.0.0.0 on other machines: the emitted
+ * script states each node's address, and imports with the same hosts. */
+static void
+test_wildcard_bind_hosts(void **state)
+{
+	struct deployment	 d, im;
+	struct role_spec	*p;
+	char			 err[1024], *sh;
+	int			 r;
+
+	(void)state;
+	deployment_default(&d, NULL);
+	for (r = ROLE_PREFILL; r <= ROLE_ROUTER; r++) {
+		free(d.role[r].hosts[0]);
+		d.role[r].hosts[0] = xstrdup(r == ROLE_DECODE ? "10.0.0.2" :
+		    "10.0.0.1");
+		d.role[r].bind_host = xstrdup(r == ROLE_DECODE ? "::" :
+		    "0.0.0.0");
+	}
+	p = &d.role[ROLE_PREFILL];
+	p->instances = 2;
+	p->nodes_per_instance = 2;
+	p->hosts = xreallocarray(p->hosts, 4, sizeof *p->hosts);
+	p->hosts[1] = xstrdup("10.0.0.3");
+	p->hosts[2] = xstrdup("10.0.0.4");
+	p->hosts[3] = xstrdup("10.0.0.5");
+	p->nhosts = 4;
+	sh = emit_shell(cat, &d, false);
+	assert_non_null(strstr(sh, "PDWIZ_NODE_HOST=10.0.0.5\n"));
+	assert_int_equal(deployment_import(cat, "t.sh", sh, strlen(sh), &im,
+	    NULL, err, sizeof err), 0);
+	assert_int_equal(im.role[ROLE_PREFILL].nhosts, 4);
+	assert_string_equal(im.role[ROLE_PREFILL].hosts[1], "10.0.0.3");
+	assert_string_equal(im.role[ROLE_PREFILL].hosts[3], "10.0.0.5");
+	assert_string_equal(im.role[ROLE_PREFILL].bind_host, "0.0.0.0");
+	assert_string_equal(im.role[ROLE_DECODE].hosts[0], "10.0.0.2");
+	assert_string_equal(im.role[ROLE_DECODE].bind_host, "::");
+	assert_string_equal(im.role[ROLE_ROUTER].hosts[0], "10.0.0.1");
+	assert_string_equal(im.role[ROLE_ROUTER].bind_host, "0.0.0.0");
+	deployment_free(&im);
+	free(sh);
+	deployment_free(&d);
+}
+
 int
 main(void)
 {
@@ -610,6 +655,7 @@ main(void)
 		cmocka_unit_test(test_layout_rendezvous),
 		cmocka_unit_test(test_check_unsavable),
 		cmocka_unit_test(test_import_shared_rendezvous),
+		cmocka_unit_test(test_wildcard_bind_hosts),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
