@@ -11,7 +11,8 @@
  *   (b) go through every emitter (shell, runbook, config, k8s, yaml);
  *   (c) give a launch script that checks, as `pdwiz check` checks a script
  *       (every server command through the reader and the per-server rules,
- *       then deployment_check_script), with 0 errors;
+ *       then deployment_check_script), with 0 errors and the file's
+ *       warning ids;
  *   (d) give a launch script that imports (deployment_import) into an
  *       equivalent deployment: see equivalent() for what is compared.
  * A deployment with errors must give, exported with EMIT_FORCE, a script
@@ -21,7 +22,8 @@
  * Seed: $PDWIZ_PROP_SEED (decimal or 0x hex; "random": from the clock),
  * else PROP_SEED, so `make test` is deterministic; count:
  * $PDWIZ_PROP_COUNT (default PROP_COUNT; under valgrind, where a deployment
- * costs ~50 times more, VG_COUNT unless the variable is set). Deployment i
+ * costs ~50 times more, VG_COUNT, and in the ASan build, ~4 times slower,
+ * ASAN_COUNT, unless the variable is set). Deployment i
  * is generated from (seed, i) alone, so PDWIZ_PROP_SEED=S PDWIZ_PROP_FROM=i
  * PDWIZ_PROP_COUNT=1 replays it. Every failure prints the seed, the index
  * and the deployment's YAML.
@@ -44,6 +46,19 @@
 #define PROP_SEED	0x5eedULL
 #define PROP_COUNT	10000
 #define VG_COUNT	150
+#define ASAN_COUNT	3000
+
+/* Built with AddressSanitizer (gcc defines the macro, clang the feature). */
+#if defined(__SANITIZE_ADDRESS__)
+#define PROP_ASAN	1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PROP_ASAN	1
+#endif
+#endif
+#ifndef PROP_ASAN
+#define PROP_ASAN	0
+#endif
 
 
 static struct catalog	*cat;
@@ -146,6 +161,10 @@ gen_server_role(struct deployment *d, enum role r, bool local)
 	    1 + (int)rnd(8);
 	/* Hosts: one for all, one per node, none, or a wrong count. */
 	h = local && chance(90) ? 0 : 20 + rnd(80);
+	/* A multi-node instance needs a host per node: mostly given. */
+	if (rs->nodes_per_instance > 1 && (h < 50 || (h >= 90 && h < 95)) &&
+	    chance(85))
+		h = 50 + rnd(40);
 	if (h < 20)
 		;			/* deployment_default's 127.0.0.1 */
 	else if (h < 50)
@@ -635,7 +654,10 @@ out:
 static const char *const file_only_ids[] = { "xs-gpu-overflow",
 	"xs-prefill-gpus", "xs-decode-gpus", "deploy-file", NULL };
 
-/* Drop from a (sorted ids, space-separated) the file-only ids b lacks. */
+static unsigned	file_only_n[sizeof file_only_ids / sizeof file_only_ids[0]];
+
+/* Drop from a (sorted ids, space-separated) the file-only ids b lacks,
+ * counting each. */
 static bool
 file_only(char *a, const char *b)
 {
@@ -656,6 +678,7 @@ file_only(char *a, const char *b)
 				else if (p > a)
 					*--p = '\0', n = 0;
 				memmove(p, p + n, strlen(p + n) + 1);
+				file_only_n[k]++;
 				dropped = true;
 				break;
 			}
@@ -756,8 +779,18 @@ prop_clean(struct ctx *x, const struct deployment *d, const struct result *r)
 		failf(x, "(c) the script checks with %zu errors [%s]:\n%s",
 		    r2.nerrors, a, sh);
 		free(a);
-	} else
-		x->c->script_clean++;
+	} else {
+		a = ids_of(r, SEV_WARNING);
+		b = ids_of(&r2, SEV_WARNING);
+		file_only(a, b);
+		if (strcmp(a, b) != 0)
+			failf(x, "(c) the script checks clean with warnings "
+			    "[%s], the file with [%s]:\n%s", b, a, sh);
+		else
+			x->c->script_clean++;
+		free(a);
+		free(b);
+	}
 	result_free(&r2);
 
 	/* (d) the script imports equivalent */
@@ -864,7 +897,7 @@ test_deploy_prop(void **state)
 	else
 		seed = (uint64_t)env_num("PDWIZ_PROP_SEED", PROP_SEED);
 	n = (unsigned)env_num("PDWIZ_PROP_COUNT", under_valgrind() ?
-	    VG_COUNT : PROP_COUNT);
+	    VG_COUNT : PROP_ASAN ? ASAN_COUNT : PROP_COUNT);
 	from = (unsigned)env_num("PDWIZ_PROP_FROM", 0);
 	printf("deploy-prop: seed 0x%016" PRIx64 " (PDWIZ_PROP_SEED), %u "
 	    "deployments from %u (PDWIZ_PROP_COUNT, PDWIZ_PROP_FROM)\n", seed,
@@ -897,12 +930,16 @@ test_deploy_prop(void **state)
 	    (double)(t1.tv_sec - t0.tv_sec) +
 	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	printf("deploy-prop: clean: (a) %u read back equal, (b) %u emissions "
-	    "of %u, (c) %u scripts checked clean, (d) %u imported "
+	    "of %u, (c) %u scripts checked clean (same warnings), (d) %u "
+	    "imported "
 	    "equivalent\n", c.roundtrip, c.emitted, 5 * c.clean,
 	    c.script_clean, c.imported);
 	printf("deploy-prop: with errors: %u forced scripts, %u with the same "
 	    "rule ids (%u lists with a file-only id left out)\n", c.forced,
 	    c.same_ids, c.file_only);
+	for (i = 0; file_only_ids[i] != NULL; i++)
+		printf("deploy-prop: file-only %s left out %u times\n",
+		    file_only_ids[i], file_only_n[i]);
 	printf("deploy-prop: %u failures\n", c.failures);
 	if (c.failures > 0)
 		fail_msg("%u property failures (seed 0x%016" PRIx64 ")",
