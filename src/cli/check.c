@@ -17,19 +17,21 @@
 
 #include <libgen.h>
 #include <stdio.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define INPUT_MAX	(16 * 1024 * 1024)
 
-enum input_mode { IN_AUTO, IN_SHELL, IN_CONFIG };	/* --input */
+enum input_mode { IN_AUTO, IN_SHELL, IN_CONFIG, IN_MARKDOWN };	/* --input */
 
 enum { C_FORMAT = 1, C_INPUT, C_VERBOSE };
 
 static const struct cliopt check_opts[] = {
-	{ C_FORMAT, "format", 0, "text|json", "output format (default text)",
-	    0 },
-	{ C_INPUT, "input", 0, "auto|shell|config",
+	{ C_FORMAT, "format", 0, "text|json|sarif|github",
+	    "output format (default text)", 0 },
+	{ C_INPUT, "input", 0, "auto|shell|config|markdown",
 	    "how to read FILE (default: detect)", 0 },
 	CLI_FACT_OPTS,
 	{ C_VERBOSE, "verbose", 'v', NULL, "also show SGLang's overrides", 0 },
@@ -42,7 +44,8 @@ const struct clicmd cli_check = {
 };
 
 struct check_args {
-	bool			 json, verbose;
+	enum check_format	 fmt;
+	bool			 verbose;
 	enum input_mode		 in;
 	const char		*file;
 	char			**cmdv;		/* the words after --, or NULL */
@@ -58,15 +61,52 @@ struct input {
 	char		*path;		/* copy of FILE for dirname(); NULL */
 	const char	*base_dir;	/* --config paths are relative to it */
 	enum { K_SHELL, K_SGCONFIG, K_DEPLOY } kind;
+	bool		 document;	/* Markdown: examples, not one deployment */
 	struct ynode	*yaml;
 };
 
+/*
+ * Why nothing could be checked: said on stderr at once, and kept (the first
+ * reason) for the machine formats, which print it as their one document.
+ * Returns -1.
+ */
+static int
+fail(struct buf *why, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int
+fail(struct buf *why, const char *fmt, ...)
+{
+	va_list	 ap, again;
+	char	*msg;
+	int	 n;
+
+	va_start(ap, fmt);
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		va_end(again);
+		return -1;
+	}
+	msg = xmalloc((size_t)n + 1);
+	vsnprintf(msg, (size_t)n + 1, fmt, again);
+	va_end(again);
+	fprintf(stderr, "%s\n", msg);
+	if (why->len == 0)
+		buf_puts(why, msg);
+	free(msg);
+	return -1;
+}
+
 /* -1: go on; else the exit status (after --help or a usage error). */
 static int
-check_args(int argc, char **argv, struct check_args *a)
+check_args(int argc, char **argv, struct check_args *a, struct buf *why)
 {
-	static const char *const formats[] = { "text", "json", NULL };
-	static const char *const inputs[] = { "auto", "shell", "config", NULL };
+	static const char *const formats[] = { "text", "json", "sarif",
+	    "github", NULL };
+	static const char *const inputs[] = { "auto", "shell", "config",
+	    "markdown", NULL };
 	struct cliparse	p;
 	int		id, r;
 
@@ -79,19 +119,21 @@ check_args(int argc, char **argv, struct check_args *a)
 			cli_help(stdout, &cli_check);
 			return EXIT_OK;
 		case CLIOPT_ERROR:
+			if (why->len == 0)
+				buf_puts(why, p.err);
 			return EXIT_USAGE;
 		case C_FORMAT:
 			if ((r = cli_choice(p.arg, formats)) < 0) {
-				fprintf(stderr, "pdwiz: --format takes text or "
-				    "json\n");
+				fail(why, "pdwiz: --format takes text, json, "
+				    "sarif or github");
 				return EXIT_USAGE;
 			}
-			a->json = r == 1;
+			a->fmt = (enum check_format)r;
 			break;
 		case C_INPUT:
 			if ((r = cli_choice(p.arg, inputs)) < 0) {
-				fprintf(stderr, "pdwiz: --input takes auto, "
-				    "shell or config\n");
+				fail(why, "pdwiz: --input takes auto, shell, "
+				    "config or markdown");
 				return EXIT_USAGE;
 			}
 			a->in = (enum input_mode)r;
@@ -101,7 +143,7 @@ check_args(int argc, char **argv, struct check_args *a)
 			break;
 		case CLIOPT_OPERAND:
 			if (a->file != NULL) {
-				fprintf(stderr, "pdwiz check: only one FILE\n");
+				fail(why, "pdwiz check: only one FILE");
 				return EXIT_USAGE;
 			}
 			a->file = p.arg;
@@ -114,11 +156,11 @@ check_args(int argc, char **argv, struct check_args *a)
 	if (p.dashdash < 0)
 		return -1;
 	if (a->file != NULL) {
-		fprintf(stderr, "pdwiz check: give FILE or -- CMD, not both\n");
+		fail(why, "pdwiz check: give FILE or -- CMD, not both");
 		return EXIT_USAGE;
 	}
 	if (p.dashdash >= argc) {
-		fprintf(stderr, "pdwiz check: nothing after --\n");
+		fail(why, "pdwiz check: nothing after --");
 		return EXIT_USAGE;
 	}
 	a->cmdv = argv + p.dashdash;
@@ -150,22 +192,20 @@ input_command(const struct check_args *a, struct input *in)
 }
 
 static int
-input_file(const char *file, const char *name, struct input *in)
+input_file(const char *file, const char *name, struct input *in,
+    struct buf *why)
 {
 	char		 err[512];
 	const char	*nul;
 
 	if ((in->text = read_file(file, INPUT_MAX, &in->len, err,
 	    sizeof err)) == NULL) {
-		fprintf(stderr, "pdwiz: %s\n", err);
-		return -1;
+		return fail(why, "pdwiz: %s", err);
 	}
-	if ((nul = memchr(in->text, '\0', in->len)) != NULL) {
-		fprintf(stderr, "%s: binary input (NUL byte at offset %zu); "
-		    "expected a shell script or YAML\n", name,
+	if ((nul = memchr(in->text, '\0', in->len)) != NULL)
+		return fail(why, "%s: binary input (NUL byte at offset %zu); "
+		    "expected a shell script or YAML", name,
 		    (size_t)(nul - in->text));
-		return -1;
-	}
 	if (strcmp(file, "-") != 0) {
 		in->path = xstrdup(file);
 		in->base_dir = dirname(in->path);
@@ -199,28 +239,55 @@ looks_like_yaml(const char *name, const char *text)
 
 /* Shell, or YAML parsed here once: a deployment file or an SGLang --config
  * file. Unusable YAML and YAML that is not a mapping are exit 2. */
+static bool
+looks_like_markdown(const char *name)
+{
+	size_t	len = strlen(name);
+
+	return (len > 3 && strcmp(name + len - 3, ".md") == 0) ||
+	    (len > 9 && strcmp(name + len - 9, ".markdown") == 0);
+}
+
+/* The text as the shell reader should see it: a document's fenced shell
+ * blocks, a pasted script without its "$ " prompts. */
 static int
-classify(const char *name, enum input_mode mode, struct input *in)
+as_shell(const char *name, bool markdown, struct input *in, struct buf *why)
+{
+	size_t	 n, blocks = 1;
+	char	*t = markdown ? markdown_shell(in->text, in->len, &n, &blocks) :
+	    strip_prompts(in->text, in->len, &n);
+
+	free(in->text);
+	in->text = t;
+	in->len = n;
+	in->kind = K_SHELL;
+	in->document = markdown;
+	if (blocks == 0)
+		return fail(why, "%s: no fenced shell block (```bash, ```sh, "
+		    "```shell, ```console) in this Markdown file", name);
+	return 0;
+}
+
+static int
+classify(const char *name, enum input_mode mode, struct input *in,
+    struct buf *why)
 {
 	char	err[1024];
 
+	if (mode == IN_MARKDOWN || (mode == IN_AUTO &&
+	    looks_like_markdown(name)))
+		return as_shell(name, true, in, why);
 	if (mode == IN_SHELL || (mode == IN_AUTO &&
-	    !looks_like_yaml(name, in->text))) {
-		in->kind = K_SHELL;
-		return 0;
-	}
+	    !looks_like_yaml(name, in->text)))
+		return as_shell(name, false, in, why);
 	if ((in->yaml = ydoc_parse(name, in->text, in->len, false, err,
-	    sizeof err)) == NULL) {
-		fprintf(stderr, "%s\n", err);
-		return -1;
-	}
-	if (in->yaml->kind != YN_MAP) {
-		fprintf(stderr, "%s:%d:%d: expected a mapping (an SGLang "
-		    "--config file or a deployment file), not a %s\n", name,
+	    sizeof err)) == NULL)
+		return fail(why, "%s", err);
+	if (in->yaml->kind != YN_MAP)
+		return fail(why, "%s:%d:%d: expected a mapping (an SGLang "
+		    "--config file or a deployment file), not a %s", name,
 		    in->yaml->line, in->yaml->col, in->yaml->kind == YN_SEQ ?
 		    "list" : "single value");
-		return -1;
-	}
 	in->kind = deployment_sniff(in->text, in->len) ? K_DEPLOY :
 	    K_SGCONFIG;
 	return 0;
@@ -304,10 +371,8 @@ check_deploy(struct check *ck, const struct input *in)
 	size_t			i;
 
 	if (deployment_from_ydoc(ck->cat, ck->name, in->yaml, &d, err,
-	    sizeof err) != 0) {
-		fprintf(stderr, "%s\n", err);
-		return -1;
-	}
+	    sizeof err) != 0)
+		return fail(&ck->why, "%s", err);
 	deployment_plan(ck->cat, &d, &p, NULL);
 	for (i = 0; i < p.n; i++) {
 		enum role	r = p.l[i].role;
@@ -416,8 +481,9 @@ cmd_at(const struct check *ck, int line)
 	return k;
 }
 
-static void
-warn_at(struct check *ck, const char *id, const char *msg, int line, int col)
+void
+check_warn_at(struct check *ck, const char *id, const char *msg, int line,
+    int col)
 {
 	struct result	r;
 
@@ -454,10 +520,10 @@ script_warnings(struct check *ck, const char *text, size_t len, int unclosed)
 		    "UTF-8: Python reads arguments as UTF-8, so a value with "
 		    "it is not the text it looks like",
 		    (unsigned char)text[bad], col);
-		warn_at(ck, "input-not-utf8", msg, line, col);
+		check_warn_at(ck, "input-not-utf8", msg, line, col);
 	}
 	if (unclosed > 0)
-		warn_at(ck, "shell-heredoc-unclosed", "the here-document "
+		check_warn_at(ck, "shell-heredoc-unclosed", "the here-document "
 		    "started here is never closed: bash reads the rest of the "
 		    "file as its text, not as commands", unclosed, 1);
 }
@@ -472,10 +538,8 @@ check_shell(struct check *ck, const struct config *base,
 	size_t			i;
 	int			unclosed;
 
-	if (sh_parse(in->text, in->len, &sc, err, sizeof err) != 0) {
-		fprintf(stderr, "%s:%s\n", ck->name, err);
-		return -1;
-	}
+	if (sh_parse(in->text, in->len, &sc, err, sizeof err) != 0)
+		return fail(&ck->why, "%s:%s", ck->name, err);
 	for (i = 0; i < sc.ncmds; i++) {
 		const struct sh_cmd	*c = &sc.cmds[i];
 
@@ -487,18 +551,32 @@ check_shell(struct check *ck, const struct config *base,
 				ro.first[ROLE_ROUTER] = (int)ck->ncmds - 1;
 		}
 	}
-	if (ro.first[ROLE_PREFILL] >= 0 && ro.first[ROLE_DECODE] >= 0)
+	if (ro.first[ROLE_PREFILL] >= 0 && ro.first[ROLE_DECODE] >= 0 &&
+	    in->document) {
+		struct result	r;
+
+		result_init(&r);
+		result_add(&r, "document-no-cross-role", SEV_NOTE, "the "
+		    "cross-role checks (router lists, ports, GPUs, page size and "
+		    "backend agreement) are not run on a document: its examples "
+		    "need not be one deployment; check a launch script or a "
+		    "deployment file for them", NULL, ro.first[ROLE_PREFILL] >= 0 ?
+		    ck->cmds[ro.first[ROLE_PREFILL]].line : 1, 1);
+		result_take(&ck->all, &r, ro.first[ROLE_PREFILL]);
+		result_free(&r);
+	} else if (ro.first[ROLE_PREFILL] >= 0 && ro.first[ROLE_DECODE] >= 0)
 		check_cross(ck, &sc, &ro);
 	for (i = 0; i < NPD_ROLE; i++)
 		config_free(&ro.eff[i]);
+	check_shell_traps(ck, &sc, in->text, in->len);
 	unclosed = sc.unclosed_heredoc;
 	sh_script_free(&sc);
 	script_warnings(ck, in->text, in->len, unclosed);
 	if (ck->ncmds > 0)
 		return 0;
-	fprintf(stderr, "%s: no SGLang command found (expected python -m "
+	fail(&ck->why, "%s: no SGLang command found (expected python -m "
 	    "sglang.launch_server, sglang serve or "
-	    "python -m sglang_router.launch_router)\n", ck->name);
+	    "python -m sglang_router.launch_router)", ck->name);
 	if (unclosed > 0)
 		fprintf(stderr, "%s:%d: the here-document started here is never "
 		    "closed: bash reads the rest of the file as its text, not "
@@ -518,8 +596,8 @@ check_input(struct check *ck, const struct check_args *a,
 		const char	*file = a->file != NULL ? a->file : "-";
 
 		ck->name = strcmp(file, "-") == 0 ? "<stdin>" : file;
-		if (input_file(file, ck->name, in) != 0 ||
-		    classify(ck->name, a->in, in) != 0)
+		if (input_file(file, ck->name, in, &ck->why) != 0 ||
+		    classify(ck->name, a->in, in, &ck->why) != 0)
 			return -1;
 	}
 	switch (in->kind) {
@@ -543,33 +621,47 @@ cmd_check(int argc, char **argv)
 	struct config		 base = { 0 };
 	size_t			 k;
 	int			 rc;
+	const char		*id = "usage";	/* of a failure, for machines */
+	char			 err[2048];
 
-	if ((rc = check_args(argc, argv, &a)) >= 0)
+	if ((rc = check_args(argc, argv, &a, &ck.why)) >= 0)
 		goto out;
 	rc = EXIT_USAGE;
-	if ((cat = cli_load_catalog()) == NULL)
+	if ((cat = catalog_open_default(err, sizeof err)) == NULL) {
+		id = "rules";
+		fail(&ck.why, "pdwiz: %s", err);
 		goto out;
+	}
 	if (a.verbose && cat->image == NULL)
 		fprintf(stderr, "pdwiz: rules read from the %s\n", cat->origin);
 	config_init(&base, cat);
-	if (cli_facts_apply(cat, &base, &a.facts) != 0)
-		goto out;
 	ck.cat = cat;
-	ck.json = a.json;
+	if (cli_facts_apply(cat, &base, &a.facts, &ck.why) != 0)
+		goto out;
+	ck.fmt = a.fmt;
 	ck.verbose = a.verbose;
-	ck.color = !ck.json && use_color(stdout);
+	ck.color = ck.fmt == FMT_TEXT && use_color(stdout);
 	result_init(&ck.all);
+	id = "input";
 	if (check_input(&ck, &a, &base, &in) != 0)
 		goto out;
-	if (ck.json)
+	if (ck.fmt == FMT_JSON)
 		check_print_json(&ck);
+	else if (ck.fmt == FMT_SARIF)
+		check_print_sarif(&ck);
+	else if (ck.fmt == FMT_GITHUB)
+		check_print_github(&ck);
 	else
 		check_print_text(&ck);
 	rc = ck.all.nerrors > 0 ? EXIT_FOUND : EXIT_OK;
 out:
+	if (rc == EXIT_USAGE)
+		check_print_failure(&ck, a.fmt, id, ck.why.len > 0 ? ck.why.s :
+		    "pdwiz check: nothing could be checked");
 	for (k = 0; k < ck.ncmds; k++)
 		free(ck.cmds[k].text);
 	free(ck.cmds);
+	buf_free(&ck.why);
 	result_free(&ck.all);
 	ynode_free(in.yaml);
 	free(in.text);

@@ -6,6 +6,7 @@
 
 #include "core/catalog.h"
 #include "core/engine.h"
+#include "core/util.h"
 
 struct checked {
 	int		 kind;		/* SH_SERVER, SH_ROUTER, or -1 config file */
@@ -14,17 +15,42 @@ struct checked {
 	char		*text;		/* the command, one line */
 };
 
+enum check_format { FMT_TEXT, FMT_JSON, FMT_SARIF, FMT_GITHUB };
+
 struct check {
 	const struct catalog	*cat;
 	const char		*name;		/* file name for messages */
 	struct result		 all;
 	struct checked		*cmds;
 	size_t			 ncmds;
-	bool			 json, verbose, color;
+	bool			 verbose, color;
+	enum check_format	 fmt;
+	struct buf		 why;		/* why nothing could be checked */
 };
 
 /* check_print.c: the report, compiler-style text or one JSON object. */
 void	check_print_text(const struct check *);
 void	check_print_json(const struct check *);
+/* A warning of pdwiz's own at line/col, on the command there (check.c). */
+void	check_warn_at(struct check *, const char *id, const char *msg,
+	    int line, int col);
+/* check_traps.c: shell mistakes bash accepts that change what runs. */
+struct sh_script;
+void	check_shell_traps(struct check *, const struct sh_script *,
+	    const char *text, size_t len);
+/* check_markdown.c: the fenced shell blocks of a Markdown document, line
+ * for line (other lines empty; "$ " prompts and command output dropped),
+ * and a pasted script without its "$ " prompts. Owned results. */
+char	*markdown_shell(const char *text, size_t len, size_t *outlen,
+	    size_t *nblocks);
+char	*strip_prompts(const char *text, size_t len, size_t *outlen);
+/* check_formats.c: SARIF 2.1.0 and GitHub workflow annotations. */
+void	check_print_sarif(const struct check *);
+void	check_print_github(const struct check *);
+/* The one document a machine format prints when nothing could be checked
+ * (exit 2): msg as an error diagnostic with rule id, at the line and
+ * column it names. Nothing for FMT_TEXT. */
+void	check_print_failure(const struct check *, enum check_format,
+	    const char *id, const char *msg);
 
 #endif

@@ -71,6 +71,9 @@ check_print_text(const struct check *ck)
 		    "command%s\n", a->nerrors, a->nerrors == 1 ? "" : "s",
 		    a->nwarnings, a->nwarnings == 1 ? "" : "s", a->nunknown,
 		    ck->ncmds, ck->ncmds == 1 ? "" : "s");
+	if (a->nerrors > 1)
+		printf("(SGLang would stop at the first error of each server "
+		    "and report only that one; pdwiz reports them all)\n");
 }
 
 static void
@@ -176,7 +179,8 @@ json_diag(struct buf *b, const struct check *ck, const struct diag *d)
 	}
 	buf_puts(b, "],\"source\":");
 	json_source(b, r);
-	buf_printf(b, ",\"command\":%d,\"line\":%d", d->cmd, d->line);
+	buf_printf(b, ",\"command\":%d,\"line\":%d,\"column\":%d", d->cmd,
+	    d->line, d->col);
 	if (d->opt >= 0 && ck->cat->opts[d->opt].kind != OK_FACT) {
 		buf_puts(b, ",\"option\":");
 		json_str(b, ck->cat->opts[d->opt].name);

@@ -58,8 +58,10 @@ struct cli_facts {
 /* 1 if id is a fact option (collected), 0 if not, -1 on a bad --fact. */
 int	cli_fact_opt(struct cli_facts *, int id, const char *arg);
 /* 0, or -1 after printing why a fact was refused. */
+struct buf;
+/* why (may be NULL) also gets the message. */
 int	cli_facts_apply(const struct catalog *, struct config *,
-	    const struct cli_facts *);
+	    const struct cli_facts *, struct buf *why);
 void	cli_facts_free(struct cli_facts *);
 
 extern const char	*pdwiz_argv0;

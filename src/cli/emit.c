@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define INPUT_MAX	(16 * 1024 * 1024)
 
@@ -20,7 +19,7 @@ static const struct cliopt emit_opts[] = {
 	{ E_FORCE, "force", 0, NULL, "emit despite errors (marked failing)",
 	    0 },
 	{ E_OUTDIR, "output-dir", 'o', "DIR",
-	    "write the files into DIR, not to stdout", 0 },
+	    "write the files into DIR, not to stdout (- is stdout)", 0 },
 	{ 0, NULL, 0, NULL, NULL, 0 }
 };
 
@@ -34,7 +33,8 @@ enum { I_OUTPUT = 1 };
 
 static const struct cliopt import_opts[] = {
 	{ I_OUTPUT, "output", 'o', "FILE",
-	    "write the deployment file to FILE, not to stdout", 0 },
+	    "write the deployment file to FILE, not to stdout (- is stdout)",
+	    0 },
 	{ 0, NULL, 0, NULL, NULL, 0 }
 };
 
@@ -90,17 +90,17 @@ load_any(const struct catalog *cat, const char *file, struct deployment *d)
 	return rc;
 }
 
+/* One emitted file into dir, with its mode (a script is executable). */
 static int
-write_out(const char *dir, const char *name, const char *data)
+write_out(const char *dir, const struct emit_file *f)
 {
-	char	*path = xasprintf("%s/%s", dir, name), err[512];
+	char	*path = xasprintf("%s/%s", dir, f->name), err[1024];
 	int	 rc;
 
-	rc = write_file_atomic(path, data, strlen(data), err, sizeof err);
+	rc = write_file_atomic_mode(path, f->data, strlen(f->data), f->mode,
+	    err, sizeof err);
 	if (rc != 0)
 		fprintf(stderr, "pdwiz: %s\n", err);
-	else if (strcmp(name + strlen(name) - 3, ".sh") == 0)
-		chmod(path, 0755);
 	free(path);
 	return rc;
 }
@@ -139,7 +139,7 @@ emit_args(int argc, char **argv, struct emit_args *a)
 			a->flags |= EMIT_FORCE;
 			break;
 		case E_OUTDIR:
-			a->dir = p.arg;
+			a->dir = strcmp(p.arg, "-") == 0 ? NULL : p.arg;
 			break;
 		default:
 			if (a->file != NULL) {
@@ -185,7 +185,7 @@ cmd_emit(int argc, char **argv)
 	rc = EXIT_OK;
 	for (k = 0; k < em.n; k++) {
 		if (a.dir != NULL) {
-			if (write_out(a.dir, em.f[k].name, em.f[k].data) != 0)
+			if (write_out(a.dir, &em.f[k]) != 0)
 				rc = EXIT_USAGE;
 		} else {
 			if (em.n > 1)
@@ -217,7 +217,7 @@ import_args(int argc, char **argv, const char **file, const char **outp)
 		case CLIOPT_ERROR:
 			return EXIT_USAGE;
 		case I_OUTPUT:
-			*outp = p.arg;
+			*outp = strcmp(p.arg, "-") == 0 ? NULL : p.arg;
 			break;
 		default:
 			if (*file != NULL) {
@@ -241,7 +241,7 @@ cmd_import(int argc, char **argv)
 	struct catalog		*cat;
 	struct deployment	 d;
 	const char		*file = NULL, *outp = NULL;
-	char			*y, err[512];
+	char			*y, err[1024];
 	int			 rc;
 
 	if ((rc = import_args(argc, argv, &file, &outp)) >= 0)

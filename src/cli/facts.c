@@ -38,21 +38,25 @@ cli_fact_opt(struct cli_facts *fs, int id, const char *arg)
 
 int
 cli_facts_apply(const struct catalog *cat, struct config *cfg,
-    const struct cli_facts *fs)
+    const struct cli_facts *fs, struct buf *why)
 {
 	char	err[2048];
 	size_t	i;
 
 	for (i = 0; i < fs->n; i++) {
+		const char	*what = NULL;
+
 		if (facts_set(cat, cfg, fs->f[i].name, fs->f[i].value, err,
-		    sizeof err) != 0) {
-			fprintf(stderr, "pdwiz: %s\n", err);
-			return -1;
-		}
-		if (strcmp(fs->f[i].name, "gpu") == 0 &&
+		    sizeof err) != 0)
+			what = "";
+		else if (strcmp(fs->f[i].name, "gpu") == 0 &&
 		    fit_facts_gpu(cat, fs->f[i].value, err, sizeof err) ==
-		    NULL) {
-			fprintf(stderr, "pdwiz: --gpu: %s\n", err);
+		    NULL)
+			what = "--gpu: ";
+		if (what != NULL) {
+			fprintf(stderr, "pdwiz: %s%s\n", what, err);
+			if (why != NULL && why->len == 0)
+				buf_printf(why, "pdwiz: %s%s", what, err);
 			return -1;
 		}
 	}

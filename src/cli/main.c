@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "core/util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,6 +167,28 @@ top_level(int argc, char **argv)
 	}
 }
 
+/*
+ * Flush and close stdout, so that a report cut short (a full disk, a
+ * closed descriptor) is never taken for success: exit status 2 then.
+ * Closing an stdout that was closed from the start and never written
+ * is no failure.
+ */
+static int
+close_stdout(int rc)
+{
+	int	err = 0;
+
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout))
+		err = errno ? errno : EIO;
+	if (fclose(stdout) != 0 && err == 0 && errno != EBADF)
+		err = errno;
+	if (err == 0)
+		return rc;
+	fprintf(stderr, "pdwiz: standard output: %s\n", strerror(err));
+	return EXIT_USAGE;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -180,5 +203,5 @@ main(int argc, char **argv)
 	else
 		rc = top_level(argc, argv);
 	intern_free_all();
-	return rc;
+	return close_stdout(rc);
 }

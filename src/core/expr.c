@@ -2,7 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "expr.h"
 #include "config.h"
-#include "imgw.h"
+#include "expr_int.h"
 #include "role.h"
 #include "util.h"
 
@@ -17,17 +17,6 @@
 
 #define EXPR_MAX_DEPTH	64
 
-enum ekind {
-	E_LIT, E_NAME, E_LIST, E_NOT, E_NEG, E_AND, E_OR, E_CMP, E_ARITH,
-	E_IN, E_NOTIN, E_CALL
-};
-
-enum eop { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
-	OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FDIV, OP_MOD };
-
-enum efn { FN_LOWER, FN_UPPER, FN_CONTAINS, FN_STARTSWITH, FN_ENDSWITH,
-	FN_MIN, FN_MAX, FN_INT, FN_STR, FN_LEN, FN_IS_SET, FN_STRIP };
-
 static const struct {
 	const char	*name;
 	int		 nargs;
@@ -36,26 +25,6 @@ static const struct {
 	{ "startswith", 2 }, { "endswith", 2 }, { "min", 2 }, { "max", 2 },
 	{ "int", 1 }, { "str", 1 }, { "len", 1 }, { "is_set", 1 },
 	{ "strip", 1 },
-};
-
-struct expr {
-	enum ekind	  k;
-	int		  op;		/* enum eop / enum efn */
-	struct value	  v;		/* E_LIT */
-	int		  slot;		/* E_NAME */
-	struct expr	**kids;
-	size_t		  nkids;
-};
-
-struct tseg {
-	const char	*lit;		/* interned literal text before expr */
-	struct expr	*e;		/* NULL for a trailing literal */
-	bool		 repr;
-};
-
-struct tmpl {
-	struct tseg	*segs;
-	size_t		 nsegs;
 };
 
 /* ---- lexer ---- */
@@ -1154,60 +1123,4 @@ tmpl_slots(const struct tmpl *t, void (*fn)(void *, int), void *arg)
 
 	for (i = 0; i < t->nsegs; i++)
 		expr_slots(t->segs[i].e, fn, arg);
-}
-
-/* ---- catalog image ---- */
-
-size_t
-expr_to_image(struct imgw *w, const struct expr *e)
-{
-	struct expr	 c;
-	size_t		 off, kids = 0, i;
-
-	if (e == NULL)
-		return 0;
-	if (e->nkids > 0) {
-		kids = imgw_alloc(w, e->nkids * sizeof *e->kids);
-		for (i = 0; i < e->nkids; i++)
-			imgw_ptr(w, kids + i * sizeof *e->kids,
-			    expr_to_image(w, e->kids[i]));
-	}
-	memset(&c, 0, sizeof c);
-	c.k = e->k;
-	c.op = e->op;
-	c.slot = e->slot;
-	c.nkids = e->nkids;
-	off = imgw_copy(w, &c, sizeof c);
-	imgw_value(w, off + offsetof(struct expr, v), e->v);
-	imgw_ptr(w, off + offsetof(struct expr, kids), kids);
-	return off;
-}
-
-size_t
-tmpl_to_image(struct imgw *w, const struct tmpl *t)
-{
-	struct tmpl	 c;
-	size_t		 off, segs = 0, i;
-
-	if (t == NULL)
-		return 0;
-	if (t->nsegs > 0)
-		segs = imgw_alloc(w, t->nsegs * sizeof *t->segs);
-	for (i = 0; i < t->nsegs; i++) {
-		size_t		 so = segs + i * sizeof *t->segs;
-		struct tseg	 s;
-
-		memset(&s, 0, sizeof s);
-		s.repr = t->segs[i].repr;
-		memcpy(imgw_at(w, so), &s, sizeof s);
-		imgw_ptr(w, so + offsetof(struct tseg, lit),
-		    imgw_str(w, t->segs[i].lit));
-		imgw_ptr(w, so + offsetof(struct tseg, e),
-		    expr_to_image(w, t->segs[i].e));
-	}
-	memset(&c, 0, sizeof c);
-	c.nsegs = t->nsegs;
-	off = imgw_copy(w, &c, sizeof c);
-	imgw_ptr(w, off + offsetof(struct tmpl, segs), segs);
-	return off;
 }

@@ -220,20 +220,59 @@ read_file(const char *path, size_t max, size_t *lenp, char *err, size_t errlen)
 	return buf_steal(&b);
 }
 
+/*
+ * The permission bits a new file at path gets: those of the regular file
+ * it replaces (a symlink is followed to its target's bits), else mode less
+ * the umask. umask(2) can only be read by setting it; pdwiz runs one
+ * thread, so setting it back at once is safe.
+ */
+static mode_t
+target_mode(const char *path, unsigned mode)
+{
+	struct stat	st;
+	mode_t		mask;
+
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		return st.st_mode & 0777;
+	mask = umask(077);
+	umask(mask);
+	return (mode_t)mode & 0777 & ~mask;
+}
+
 int
 write_file_atomic(const char *path, const char *data, size_t len, char *err,
     size_t errlen)
 {
-	char	*tmp = xasprintf("%s.pdwiz-tmp.XXXXXX", path);
+	return write_file_atomic_mode(path, data, len, 0666, err, errlen);
+}
+
+int
+write_file_atomic_mode(const char *path, const char *data, size_t len,
+    unsigned mode, char *err, size_t errlen)
+{
+	char	*tmp = xasprintf("%s.pdwiz-tmp.XXXXXX", path), *slash;
 	int	 fd;
 	size_t	 off = 0;
+	mode_t	 want = target_mode(path, mode);
 
 	if ((fd = mkstemp(tmp)) == -1) {
-		snprintf(err, errlen, "%s: cannot create temporary file: %s",
-		    path, strerror(errno));
+		int	e = errno;
+
+		/* Name the directory that is missing, not the temporary. */
+		slash = strrchr(tmp, '/');
+		if (slash != NULL)
+			*slash = '\0';
+		if (e == ENOENT || e == ENOTDIR)
+			snprintf(err, errlen, "%s: %s: %s", path,
+			    slash != NULL ? tmp : ".", strerror(e));
+		else
+			snprintf(err, errlen, "%s: cannot create temporary file: "
+			    "%s", path, strerror(e));
 		free(tmp);
 		return -1;
 	}
+	if (fchmod(fd, want) != 0)
+		goto fail;
 	while (off < len) {
 		ssize_t	w = write(fd, data + off, len - off);
 

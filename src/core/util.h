@@ -36,9 +36,16 @@ void	sort_items(void *base, size_t n, size_t size,
 /* Read a whole file (at most max bytes); NULL + errno-ish message on failure. */
 char	*read_file(const char *path, size_t max, size_t *len, char *err,
 	    size_t errlen);
-/* Write atomically: temp file in the same directory, fsync, rename. */
+/*
+ * Write atomically: temp file in the same directory, fsync, rename.
+ * The file gets the permission bits of the regular file it replaces, or
+ * else mode with the process umask applied, as open(2) would create it:
+ * mode 0666 for data, 0777 for a script. write_file_atomic is 0666.
+ */
 int	 write_file_atomic(const char *path, const char *data, size_t len,
 	    char *err, size_t errlen);
+int	 write_file_atomic_mode(const char *path, const char *data, size_t len,
+	    unsigned mode, char *err, size_t errlen);
 
 /*
  * Offset of the first byte of text[0..len) that is not part of a

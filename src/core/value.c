@@ -87,12 +87,16 @@ val_equal(struct value a, struct value b)
 	return a.u.s == b.u.s;
 }
 
-/* Python's repr of a float: shortest round-trip, always with a dot. */
+/*
+ * Python's repr of a float: the fewest digits that read back as the same
+ * double, positional from 1e-4 up to 1e16 (9000.0, 0.00125) and with an
+ * exponent outside that (1e+16, 1e-05); always with a dot or an exponent.
+ */
 static void
 float_py(struct buf *b, double f)
 {
 	char	s[64];
-	int	prec;
+	int	prec, exp;
 
 	if (isnan(f)) {
 		buf_puts(b, "nan");
@@ -103,11 +107,18 @@ float_py(struct buf *b, double f)
 		return;
 	}
 	for (prec = 1; prec <= 17; prec++) {
-		snprintf(s, sizeof s, "%.*g", prec, f);
+		snprintf(s, sizeof s, "%.*e", prec - 1, f);
 		if (strtod(s, NULL) == f)
 			break;
 	}
-	if (strpbrk(s, ".en") == NULL)
+	exp = atoi(strchr(s, 'e') + 1);
+	if (f != 0 && (exp < -4 || exp >= 16)) {
+		buf_puts(b, s);
+		return;
+	}
+	snprintf(s, sizeof s, "%.*f", prec - 1 - exp > 0 ? prec - 1 - exp : 0,
+	    f);
+	if (strchr(s, '.') == NULL)
 		strcat(s, ".0");
 	buf_puts(b, s);
 }

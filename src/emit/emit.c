@@ -27,11 +27,12 @@ emit_format_parse(const char *s, enum emit_format *out)
 }
 
 static void
-one(struct emission *e, const char *name, char *data)
+one(struct emission *e, const char *name, char *data, unsigned mode)
 {
 	e->f = xcalloc(1, sizeof *e->f);
 	e->f[0].name = xstrdup(name);
 	e->f[0].data = data;
+	e->f[0].mode = mode;
 	e->n = 1;
 }
 
@@ -70,13 +71,16 @@ deployment_emit(const struct catalog *cat, const struct deployment *d,
 	deployment_pin(cat, &pinned);
 	switch (fmt) {
 	case EMIT_SHELL:
-		one(out, "launch.sh", emit_shell(cat, &pinned, failing));
+		one(out, "launch.sh", emit_shell(cat, &pinned, failing),
+		    EMIT_MODE_SCRIPT);
 		break;
 	case EMIT_RUNBOOK:
-		one(out, "RUNBOOK.md", emit_runbook(cat, &pinned, failing));
+		one(out, "RUNBOOK.md", emit_runbook(cat, &pinned, failing),
+		    EMIT_MODE_DATA);
 		break;
 	case EMIT_K8S:
-		one(out, "k8s.yaml", emit_k8s(cat, &pinned, failing));
+		one(out, "k8s.yaml", emit_k8s(cat, &pinned, failing),
+		    EMIT_MODE_DATA);
 		break;
 	case EMIT_CONFIG:
 		rc = emit_config(cat, &pinned, failing, out);
@@ -93,7 +97,7 @@ deployment_emit(const struct catalog *cat, const struct deployment *d,
 			free(y);
 			y = t;
 		}
-		one(out, "deployment.yaml", y);
+		one(out, "deployment.yaml", y, EMIT_MODE_DATA);
 		break;
 	}
 	deployment_free(&pinned);

@@ -17,9 +17,14 @@ enum emit_format { EMIT_SHELL, EMIT_RUNBOOK, EMIT_CONFIG, EMIT_K8S, EMIT_YAML };
 
 #define EMIT_FORCE	0x1	/* emit despite errors; output marked failing */
 
+/* File modes before the umask: scripts are executable, the rest is data. */
+#define EMIT_MODE_DATA		0666
+#define EMIT_MODE_SCRIPT	0777
+
 struct emit_file {
-	char	*name;		/* suggested file name */
-	char	*data;
+	char		*name;		/* suggested file name */
+	char		*data;
+	unsigned	 mode;		/* EMIT_MODE_DATA or EMIT_MODE_SCRIPT */
 };
 
 struct emission {

@@ -138,12 +138,15 @@ emit_config(const struct catalog *cat, const struct deployment *d,
 	out->f = xcalloc(3, sizeof *out->f);
 	out->f[0].name = xstrdup("prefill.yaml");
 	out->f[0].data = role_yaml(cat, d, ROLE_PREFILL, failing);
+	out->f[0].mode = EMIT_MODE_DATA;
 	out->f[1].name = xstrdup("decode.yaml");
 	out->f[1].data = role_yaml(cat, d, ROLE_DECODE, failing);
+	out->f[1].mode = EMIT_MODE_DATA;
 	out->f[2].name = xstrdup("launch.sh");
 	out->f[2].data = shell_script(cat, d, failing, skip_cb, (void *)cat,
 	    extra_cb, "SGLang --config files prefill.yaml and decode.yaml "
 	    "next to this script");
+	out->f[2].mode = EMIT_MODE_SCRIPT;
 	out->n = 3;
 	return 0;
 }

@@ -5,6 +5,14 @@
  * LWS_WORKER_INDEX), host network and IPC, RDMA devices, /dev/shm in memory,
  * a router Deployment listing every instance's leader, and Services.
  * Strings are written as JSON strings, which YAML reads unchanged.
+ *
+ * Names: the LeaderWorkerSet controller creates, only if no Service of
+ * that name exists, a headless Service named after the LeaderWorkerSet;
+ * the leader pods <lws>-<i> get their DNS names (<lws>-<i>.<lws>, also
+ * LWS_LEADER_ADDRESS) from it. So no Service of ours takes an LWS name:
+ * a role's Service on its leaders is <lws>-leaders, the router's is
+ * <name>-router. The router reaches each leader at <lws>-<i>.<lws>, on the
+ * ports every replica of the pod template listens on (instance 0's).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "emit/emit.h"
@@ -17,7 +25,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_IMAGE	"lmsysorg/sglang:latest"
+/*
+ * The SGLang release the catalog models. rules/options.yaml reads SGLang
+ * sources of several 2026 commits, not one release. The newest dated
+ * reference among them (server_args.py@001067ff names the GGUF builds of
+ * DeepSeek-V4-Flash-0731, published 2026-07-31) dates them to August 2026
+ * or later; v0.5.18, published in late August 2026 as
+ * lmsysorg/sglang:v0.5.18, is the release of that time (v0.5.17 was
+ * already out by 2026-08-10). Which release first holds every one of those
+ * commits was not established. The deployment's sglang key and k8s.image
+ * override it (image_for).
+ */
+#define DEFAULT_IMAGE	"lmsysorg/sglang:v0.5.18"
 
 /* A DNS-1035 label from the deployment name. */
 static char *
@@ -120,8 +139,8 @@ server_args(struct buf *b, const struct launch *l, const struct role_spec *r,
 }
 
 static void
-pod_spec(struct buf *b, const struct deployment *d, const struct launch *l,
-    const char *image, const char *ind)
+pod_spec(struct buf *b, const struct catalog *cat, const struct deployment *d,
+    const struct launch *l, const char *image, const char *ind)
 {
 	const struct role_spec	*r = &d->role[l->role];
 
@@ -144,7 +163,7 @@ pod_spec(struct buf *b, const struct deployment *d, const struct launch *l,
 	    ind, r->port);
 	if (l->role == ROLE_PREFILL)
 		buf_printf(b, "%s        - containerPort: %d\n", ind,
-		    r->bootstrap_port >= 0 ? r->bootstrap_port : 8998);
+		    role_bootstrap_port(cat, r, 0));
 	buf_printf(b, "%s      resources:\n%s        limits:\n"
 	    "%s          nvidia.com/gpu: \"%d\"\n", ind, ind, ind,
 	    r->gpus_per_node);
@@ -163,8 +182,8 @@ pod_spec(struct buf *b, const struct deployment *d, const struct launch *l,
 
 /* A LeaderWorkerSet per server role and a Service on its leaders. */
 static void
-server_sets(struct buf *b, const struct deployment *d, const struct plan *p,
-    const char *image)
+server_sets(struct buf *b, const struct catalog *cat,
+    const struct deployment *d, const struct plan *p, const char *image)
 {
 	size_t	i;
 	int	role;
@@ -173,7 +192,7 @@ server_sets(struct buf *b, const struct deployment *d, const struct plan *p,
 		const struct role_spec	*r = &d->role[role];
 		const struct launch	*l = NULL;
 		const char		*rn = role_name((enum role)role);
-		char			*name = k8s_name(d, rn);
+		char			*name = k8s_name(d, rn), *svc;
 
 		for (i = 0; i < p->n; i++)
 			if (p->l[i].role == (enum role)role) {
@@ -193,10 +212,15 @@ server_sets(struct buf *b, const struct deployment *d, const struct plan *p,
 		    "          pdwiz.role: ", r->instances, r->nodes_per_instance);
 		json_str(b, rn);
 		buf_putc(b, '\n');
-		pod_spec(b, d, l, image, "      ");
-		/* Service on the leaders (worker index 0). */
+		pod_spec(b, cat, d, l, image, "      ");
+		/*
+		 * Service on the leaders (worker index 0); the LWS's own name
+		 * stays free for its headless Service.
+		 */
+		svc = xasprintf("%s-leaders", name);
 		buf_puts(b, "---\napiVersion: \"v1\"\nkind: \"Service\"\n");
-		meta(b, d, name, rn);
+		meta(b, d, svc, rn);
+		free(svc);
 		buf_puts(b, "spec:\n  selector:\n"
 		    "    leaderworkerset.sigs.k8s.io/name: ");
 		json_str(b, name);
@@ -205,7 +229,7 @@ server_sets(struct buf *b, const struct deployment *d, const struct plan *p,
 		buf_printf(b, "    - name: \"http\"\n      port: %d\n", r->port);
 		if (role == ROLE_PREFILL)
 			buf_printf(b, "    - name: \"bootstrap\"\n      port: %d\n",
-			    r->bootstrap_port >= 0 ? r->bootstrap_port : 8998);
+			    role_bootstrap_port(cat, r, 0));
 		free(name);
 	}
 }
@@ -227,7 +251,10 @@ router_args(struct buf *b, const struct catalog *cat,
 	size_t			 i;
 	int			 role, k;
 
-	/* Each instance's leader: <lws>-<i>.<lws> (LWS headless service). */
+	/*
+	 * Each instance's leader: <lws>-<i>.<lws> (the LWS headless Service),
+	 * on the ports of the one pod template all replicas share.
+	 */
 	for (role = ROLE_PREFILL; role <= ROLE_DECODE; role++) {
 		const struct role_spec	*r = &d->role[role];
 		char			*lws = k8s_name(d, role_name(
@@ -235,14 +262,14 @@ router_args(struct buf *b, const struct catalog *cat,
 
 		for (k = 0; r->enabled && k < r->instances; k++) {
 			char	*u = xasprintf("http://%s-%d.%s:%d", lws, k, lws,
-			    role_port(r, r->port, k));
+			    role_port(r, r->port, 0));
 
 			buf_printf(b, "            - \"--%s\"\n",
 			    role_name((enum role)role));
 			arg_item(b, u);
 			if (role == ROLE_PREFILL)
 				buf_printf(b, "            - \"%d\"\n",
-				    role_bootstrap_port(cat, r, k));
+				    role_bootstrap_port(cat, r, 0));
 			free(u);
 		}
 		free(lws);
@@ -302,12 +329,35 @@ router_manifests(struct buf *b, const struct catalog *cat,
 	free(name);
 }
 
+/*
+ * The server and router image: k8s.image; else the release the
+ * deployment's sglang key names (0.5.20 or v0.5.20: lmsysorg/sglang:v0.5.20)
+ * when it is a valid image tag; else DEFAULT_IMAGE. Owned.
+ */
+static char *
+image_for(const struct deployment *d)
+{
+	const char	*v = d->sglang_version, *s;
+	size_t		 n;
+
+	if (d->k8s_image != NULL)
+		return xstrdup(d->k8s_image);
+	if (v == NULL || (n = strlen(v)) == 0 || n > 127 ||
+	    !isalnum((unsigned char)v[0]))
+		return xstrdup(DEFAULT_IMAGE);
+	for (s = v; *s != '\0'; s++)
+		if (!isalnum((unsigned char)*s) && *s != '.' && *s != '_' &&
+		    *s != '-')
+			return xstrdup(DEFAULT_IMAGE);
+	return xasprintf("lmsysorg/sglang:%s%s", v[0] == 'v' ? "" : "v", v);
+}
+
 char *
 emit_k8s(const struct catalog *cat, const struct deployment *d, bool failing)
 {
 	struct buf	 b = { 0 };
 	struct plan	 p;
-	const char	*image = d->k8s_image ? d->k8s_image : DEFAULT_IMAGE;
+	char		*image = image_for(d);
 	size_t		 i;
 
 	deployment_plan(cat, d, &p, NULL);
@@ -318,9 +368,10 @@ emit_k8s(const struct catalog *cat, const struct deployment *d, bool failing)
 	    "controller (leaderworkerset.x-k8s.io) and RDMA-capable nodes.\n");
 	if (failing)
 		buf_printf(&b, "# WARNING: %s\n", EMIT_FAILING_TEXT);
-	server_sets(&b, d, &p, image);
+	server_sets(&b, cat, d, &p, image);
 	if (d->role[ROLE_ROUTER].enabled)
 		router_manifests(&b, cat, d, image);
 	plan_free(&p);
+	free(image);
 	return buf_steal(&b);
 }

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "emit/emit.h"
 #include "emit/emit_int.h"
+#include "core/fit_facts.h"
 #include "core/util.h"
 #include "io/shell.h"
 
@@ -101,6 +102,64 @@ preflight(struct buf *b, const struct deployment *d, const struct plan *p,
 	buf_puts(b, "Between machines: the decode must reach each prefill's "
 	    "bootstrap port and HTTP port, and the router every server's HTTP "
 	    "port (`curl http://HOST:PORT/health` once they run).\n\n");
+}
+
+/* Text on one Markdown line: control characters and the Unicode line
+ * separators (NEL, LS, PS) become spaces. */
+static void
+one_line(struct buf *b, const char *s)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+
+	for (; *p != '\0'; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			buf_putc(b, ' ');
+		else if (p[0] == 0xc2 && p[1] == 0x85) {
+			buf_putc(b, ' ');
+			p++;
+		} else if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 ||
+		    p[2] == 0xa9)) {
+			buf_putc(b, ' ');
+			p += 2;
+		} else
+			buf_putc(b, (char)*p);
+	}
+}
+
+/* Memory per GPU of each role, when the deployment names its accelerator
+ * (model.facts.gpu): the estimate pdwiz check reports as fit-estimate. */
+static void
+memory(struct buf *b, const struct catalog *cat, const struct plan *p)
+{
+	int	o = catalog_find(cat, "fit_summary"), r;
+	size_t	i;
+	bool	head = false;
+
+	for (r = ROLE_PREFILL; r <= ROLE_DECODE && o >= 0; r++) {
+		for (i = 0; i < p->n; i++) {
+			struct config	c = { 0 };
+
+			if ((int)p->l[i].role != r || p->l[i].instance != 0 ||
+			    p->l[i].node_rank != 0)
+				continue;
+			config_copy(&c, &p->l[i].cfg);
+			fit_facts(cat, &c);
+			if (c.s[o].v.t == V_STR) {
+				if (!head)
+					buf_puts(b, "Memory per GPU (pdwiz's "
+					    "estimate; `pdwiz check` warns when "
+					    "it does not fit):\n\n");
+				head = true;
+				buf_printf(b, "- %s: ", role_name((enum role)r));
+				one_line(b, c.s[o].v.u.s);
+				buf_putc(b, '\n');
+			}
+			config_free(&c);
+			break;
+		}
+	}
+	if (head)
+		buf_putc(b, '\n');
 }
 
 /* Section 2: servers first, each rank 0 healthy, then the router. */
@@ -214,6 +273,7 @@ emit_runbook(const struct catalog *cat, const struct deployment *d,
 	if (failing)
 		buf_printf(&b, "> **WARNING: %s**\n\n", EMIT_FAILING_TEXT);
 	preflight(&b, d, &p, strcmp(backend, "nixl") == 0);
+	memory(&b, cat, &p);
 	start_order(&b, d, &p);
 	smoke_test(&b, d);
 	timeout_table(&b, cat, d);

@@ -117,18 +117,23 @@ vm_preview(struct vm *vm)
 	return first.s;
 }
 
+/*
+ * Write one file unless it exists (or force). mode is the mode before the
+ * umask (EMIT_MODE_*); a replaced file keeps its own.
+ */
 static int
-write_guarded(const char *path, const char *data, size_t len, bool force,
-    struct buf *msg)
+write_guarded(const char *path, const char *data, size_t len, unsigned mode,
+    bool force, struct buf *msg)
 {
 	struct stat	st;
-	char		err[512];
+	char		err[1024];
 
 	if (!force && stat(path, &st) == 0) {
 		vmi_msg(msg, "%s exists", path);
 		return 1;
 	}
-	if (write_file_atomic(path, data, len, err, sizeof err) != 0) {
+	if (write_file_atomic_mode(path, data, len, mode, err, sizeof err) !=
+	    0) {
 		vmi_msg(msg, "%s", err);
 		return -1;
 	}
@@ -152,7 +157,7 @@ vm_save(struct vm *vm, const char *path, bool force, struct buf *msg)
 		vmi_msg(msg, "%s", why);
 		return -1;
 	}
-	rc = write_guarded(path, y, strlen(y), force, msg);
+	rc = write_guarded(path, y, strlen(y), EMIT_MODE_DATA, force, msg);
 	free(y);
 	if (rc != 0)
 		return rc;
@@ -218,7 +223,7 @@ vm_export(struct vm *vm, const char *format, const char *path,
 	}
 	if (e.n == 1 && !(stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
 		rc = write_guarded(path, e.f[0].data, strlen(e.f[0].data),
-		    force, msg);
+		    e.f[0].mode, force, msg);
 		if (rc == 0)
 			vmi_msg(msg, "exported %s to %s", format, path);
 		emission_free(&e);
@@ -245,8 +250,8 @@ vm_export(struct vm *vm, const char *format, const char *path,
 	}
 	for (i = 0; i < e.n && rc == 0; i++) {
 		p = xasprintf("%s/%s", dir, e.f[i].name);
-		rc = write_guarded(p, e.f[i].data, strlen(e.f[i].data), true,
-		    msg);
+		rc = write_guarded(p, e.f[i].data, strlen(e.f[i].data),
+		    e.f[i].mode, true, msg);
 		free(p);
 	}
 	if (rc == 0)

@@ -239,6 +239,55 @@ mkdir -p "$T/emitdir"
 expect_rc "emit --output-dir=" 0 $PDWIZ emit --format=shell --output-dir="$T/emitdir" share/examples/llama-1p1d-mooncake.yaml
 [ -n "$(ls "$T/emitdir")" ] && ok || bad "emit --output-dir= wrote nothing"
 
+# --- file modes: the umask's, scripts executable, a replaced file keeps its
+# own; -o - is standard output ---
+mode() { stat -c %a "$1"; }
+EX=share/examples/llama-1p1d-mooncake.yaml
+for um in 022 077; do
+	d="$T/modes$um"
+	mkdir -p "$d/cfg"
+	(umask $um
+	 $PDWIZ emit --format shell -o "$d" $EX && $PDWIZ emit --format runbook -o "$d" $EX &&
+	 $PDWIZ emit --format k8s -o "$d" $EX && $PDWIZ emit --format yaml -o "$d" $EX &&
+	 $PDWIZ emit --format config -o "$d/cfg" $EX &&
+	 $PDWIZ import -o "$d/imported.yaml" share/examples/mooncake-llama-1p1d.sh) 2>"$T/err" ||
+	    bad "emit into $d: $(cat "$T/err")"
+	if [ $um = 022 ]; then x=755 r=644; else x=700 r=600; fi
+	got="$(mode "$d/launch.sh") $(mode "$d/RUNBOOK.md") $(mode "$d/k8s.yaml") $(mode "$d/deployment.yaml") $(mode "$d/cfg/launch.sh") $(mode "$d/cfg/prefill.yaml") $(mode "$d/cfg/decode.yaml") $(mode "$d/imported.yaml")"
+	[ "$got" = "$x $r $r $r $x $r $r $r" ] && ok || bad "umask $um: modes $got"
+done
+chmod 640 "$T/modes022/k8s.yaml"; chmod 750 "$T/modes022/launch.sh"; chmod 600 "$T/modes022/imported.yaml"
+(umask 022; $PDWIZ emit --format k8s -o "$T/modes022" $EX && $PDWIZ emit --format shell -o "$T/modes022" $EX &&
+ $PDWIZ import -o "$T/modes022/imported.yaml" share/examples/mooncake-llama-1p1d.sh) 2>/dev/null
+got="$(mode "$T/modes022/k8s.yaml") $(mode "$T/modes022/launch.sh") $(mode "$T/modes022/imported.yaml")"
+[ "$got" = "640 750 600" ] && ok || bad "replaced files do not keep their modes: $got"
+mkdir -p "$T/lnk"; printf 'target\n' > "$T/lnk-target"; chmod 700 "$T/lnk-target"; ln -s "$T/lnk-target" "$T/lnk/launch.sh"
+(umask 022; $PDWIZ emit --format shell -o "$T/lnk" $EX) && [ ! -L "$T/lnk/launch.sh" ] && [ "$(mode "$T/lnk/launch.sh")" = 700 ] &&
+    [ "$(cat "$T/lnk-target")" = target ] && ok || bad "an output path that is a symlink: replaced, target untouched, its mode"
+expect_rc "emit into a missing directory" 2 $PDWIZ emit --format shell -o "$T/nodir/sub" $EX
+grep -qF "$T/nodir/sub: No such file or directory" "$T/err" && ! grep -q pdwiz-tmp "$T/err" && ok || bad "missing directory message: $(cat "$T/err")"
+top=$PWD
+case $PDWIZ in /*) apdwiz=$PDWIZ ;; *) apdwiz=$top/$PDWIZ ;; esac
+(cd "$T" && $apdwiz import -o - "$top/share/examples/mooncake-llama-1p1d.sh" >"$T/imp-" 2>/dev/null) && ok || bad "import -o -"
+[ ! -e "$T/-" ] && cmp -s "$T/imp-" "$T/imp1.yaml" && ok || bad "import -o - is not standard output"
+(cd "$T" && $apdwiz emit --format shell -o - "$top/$EX" >"$T/emit-" 2>/dev/null) && ok || bad "emit -o -"
+[ ! -e "$T/-" ] && $PDWIZ emit --format shell $EX | cmp -s - "$T/emit-" && ok || bad "emit -o - is not standard output"
+
+# --- a report that cannot be written (full disk, closed stdout) is exit 2 ---
+printf 'python -m sglang.launch_server --model-path m --tp-size x\n' > "$T/bad1.sh"
+for cmd in "emit --format shell $EX" "emit --format config $EX" "import share/examples/mooncake-llama-1p1d.sh" \
+    "check $T/bad1.sh" "check --format json $T/bad1.sh" "rules" "rules --format json" \
+    "explain RULE" "--version"; do
+	[ "$cmd" = "explain RULE" ] && cmd="explain $($PDWIZ rules | awk 'NR == 1 { print $1 }')"
+	$PDWIZ $cmd >/dev/full 2>"$T/err"; rc=$?
+	[ $rc = 2 ] && grep -q "^pdwiz: standard output: " "$T/err" && ok || bad "$cmd >/dev/full: exit $rc: $(cat "$T/err")"
+done
+for cmd in "emit --format shell $EX" "import share/examples/mooncake-llama-1p1d.sh" "check $T/bad1.sh" "rules"; do
+	$PDWIZ $cmd >&- 2>"$T/err"; rc=$?
+	[ $rc = 2 ] && grep -q "standard output:" "$T/err" && ok || bad "$cmd >&-: exit $rc: $(cat "$T/err")"
+done
+expect_rc "nothing written to a closed stdout is no failure" 0 sh -c "$PDWIZ emit --format shell -o '$T/emitdir' $EX >&-"
+
 # --- PDWIZ_DATADIR pointing nowhere is a clear error ---
 expect_rc "bad datadir" 2 env PDWIZ_DATADIR=/nonexistent $PDWIZ check "$T/l.sh"
 
@@ -267,6 +316,137 @@ if mkdir -p "$T/mnt" && mount -t tmpfs -o size=64k tmpfs "$T/mnt" 2>/dev/null; t
 else
 	echo "SKIP: failing-write tests need root to mount a tmpfs"
 fi
+
+# --- machine formats: one document for every input and exit status ---
+printf 'python -m sglang.launch_server --model-path "x\n' >"$T/unterminated.sh"
+printf 'a\000b' >"$T/binary.sh"
+printf 'python -m sglang.launch_server --model-path m --tp-size abc\n' >"$T/badint.sh"
+# fmt_check NAME FORMAT RC WANT-ID ARGS... : exit RC and a parsable document
+fmt_check() {
+	name=$1 fmt=$2 want=$3 id=$4; shift 4
+	$PDWIZ check --format "$fmt" "$@" >"$T/out" 2>"$T/err"; got=$?
+	[ "$got" = "$want" ] || { bad "$name ($fmt): exit $got, want $want"; return; }
+	python3 - "$T/out" "$fmt" "$id" <<'PY' && ok || { bad "$name ($fmt)"; sed "s/^/  | /" "$T/out" | head -c 1200; echo; }
+import json, re, sys
+text = open(sys.argv[1]).read()
+fmt, rid = sys.argv[2], sys.argv[3]
+if fmt == "json":
+    o = json.loads(text)
+    assert o["valid"] is False
+    assert any(d["rule"] == rid and d["severity"] == "error" for d in o["diagnostics"]), o
+    for d in o["diagnostics"]:
+        assert isinstance(d["line"], int) and isinstance(d["column"], int)
+elif fmt == "sarif":
+    o = json.loads(text)
+    assert o["version"] == "2.1.0" and len(o["runs"]) == 1
+    run = o["runs"][0]
+    assert run["tool"]["driver"]["name"] == "pdwiz"
+    ids = [r["ruleId"] for r in run["results"]]
+    notes = [n["descriptor"]["id"] for i in run["invocations"] for n in i.get("toolExecutionNotifications", [])]
+    assert rid in ids or rid in notes, (ids, notes)
+    for r in run["results"]:
+        assert r["level"] in ("error", "warning", "note")
+        for loc in r.get("locations", []):
+            assert loc["physicalLocation"]["region"]["startLine"] >= 1
+    if rid in notes:
+        assert run["invocations"][0]["executionSuccessful"] is False
+else:
+    lines = [l for l in text.splitlines() if l.startswith("::")]
+    assert lines, text
+    for l in lines:
+        assert re.match(r"^::(error|warning|notice) (file=[^,:]*,)?(line=\d+,)?(col=\d+,)?title=[^:]*::.+$", l), l
+        assert "\n" not in l
+    assert any(rid in l or "could not check" in l for l in lines if l.startswith("::error")), lines
+PY
+}
+for fmt in json sarif github; do
+	fmt_check "missing file" $fmt 2 input "$T/nonexistent.sh"
+	fmt_check "unterminated quote" $fmt 2 input "$T/unterminated.sh"
+	fmt_check "binary input" $fmt 2 input "$T/binary.sh"
+	fmt_check "unknown option" $fmt 2 usage --bogus "$T/badint.sh"
+	fmt_check "unknown accelerator" $fmt 2 usage --gpu Z999 "$T/badint.sh"
+	fmt_check "a reader error" $fmt 1 argparse-type "$T/badint.sh"
+	fmt_check "a rule error" $fmt 1 fit-weights --gpu H100 -- python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --trust-remote-code
+done
+PDWIZ_DATADIR=$T/nowhere $PDWIZ check --format json "$T/badint.sh" >"$T/out" 2>/dev/null
+python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); assert o["diagnostics"][0]["rule"]=="rules"' "$T/out" && ok || bad "json: unreadable rules: $(cat "$T/out")"
+$PDWIZ check --format json "$T/unterminated.sh" >"$T/out" 2>/dev/null
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["diagnostics"][0]; assert (d["line"], d["column"]) == (1, 45), d' "$T/out" && ok || bad "json: the failure's line and column: $(cat "$T/out")"
+$PDWIZ check --format github "$T/unterminated.sh" >"$T/out" 2>/dev/null
+grep -q "^::error file=$T/unterminated.sh,line=1,col=45,title=pdwiz%3A could not check::" "$T/out" && ok || bad "github: failure annotation: $(cat "$T/out")"
+# Workflow-command data is escaped: a message with a newline stays one line.
+printf 'python -m sglang.launch_server --model-path m --served-model-name "a%%b"\n--tp-sizee 2\n' >"$T/pct.sh"
+$PDWIZ check --format github "$T/pct.sh" >"$T/out" 2>/dev/null
+! grep -q '%[^0-9A-F]' "$T/out" && ok || bad "github: unescaped %: $(cat "$T/out")"
+
+# --- documents: fenced shell blocks of Markdown, "$ " prompts ---
+cat >"$T/doc.md" <<'MD'
+# Serving
+
+Start the prefill:
+
+```console
+$ python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct \
+    --disaggregation-mode prefill --tp-sizee 2
+[2026-01-01] server started
+```
+
+Some YAML that is not shell:
+
+```yaml
+tp-size: 2
+```
+
+```bash
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1
+```
+MD
+expect_rc "Markdown: fenced shell blocks are checked" 1 $PDWIZ check --format json "$T/doc.md"
+python3 - "$T/out" <<'PY' && ok || { bad "Markdown: findings and lines"; head -c 1500 "$T/out"; echo; }
+import json, sys
+o = json.load(open(sys.argv[1]))
+assert len(o["commands"]) == 2, o["commands"]
+assert [c["line"] for c in o["commands"]] == [6, 18], o["commands"]
+err = [d for d in o["diagnostics"] if d["rule"] == "argparse-unrecognized"]
+assert err and err[0]["line"] == 7, err
+assert any(d["rule"] == "document-no-cross-role" for d in o["diagnostics"])
+assert not any(d["rule"].startswith("xs-") for d in o["diagnostics"])
+PY
+printf '# Notes\n\nNothing to run here.\n' >"$T/empty.md"
+expect_rc "Markdown without shell blocks" 2 $PDWIZ check "$T/empty.md"
+grep -q "no fenced shell block" "$T/err" && ok || bad "Markdown without blocks: $(cat "$T/err")"
+printf '$ python -m sglang.launch_server --model-path m --tp-sizee 2\n' >"$T/pasted.txt"
+expect_rc "a pasted command with a \$ prompt" 1 $PDWIZ check "$T/pasted.txt"
+grep -q "unrecognized arguments: --tp-sizee 2" "$T/out" && ok || bad "pasted prompt: $(cat "$T/out" "$T/err")"
+expect_rc "--input markdown" 1 $PDWIZ check --input markdown - <"$T/doc.md"
+
+# --- pdwiz reports every error; the summary says SGLang stops at the first ---
+$PDWIZ check -- --model-path m --tp-sizee 2 --disaggregation-transfer-backend rdma >"$T/out" 2>&1
+grep -q "^2 errors" "$T/out" && tail -1 "$T/out" | grep -q "SGLang would stop at the first error of each server" && ok ||
+    bad "two errors: the summary does not say SGLang stops at the first: $(cat "$T/out")"
+$PDWIZ check -- --model-path m --tp-sizee 2 >"$T/out" 2>&1
+grep -q "SGLang would stop" "$T/out" && bad "one error: the note is not needed" || ok
+
+# --- shell traps: bash accepts them, and they change what runs ---
+printf 'python -m sglang.launch_server --model-path m \\\n  --disaggregation-mode decode \\\n  # speculative decoding\n  --speculative-algorithm EAGLE \\\n  --tp 2\n' >"$T/trap-comment.sh"
+expect_rc "comment inside a continuation" 0 $PDWIZ check --format json "$T/trap-comment.sh"
+json_check "comment inside a continuation: a warning" has shell-comment-in-continuation warning ""
+python3 -c 'import json,sys; d=[d for d in json.load(open(sys.argv[1]))["diagnostics"] if d["rule"]=="shell-comment-in-continuation"][0]; assert d["line"]==3 and "--speculative-algorithm" in d["message"], d' "$T/out" && ok || bad "comment trap: line or message"
+# bash itself agrees: the flags after the comment are a command of their own.
+bash -n "$T/trap-comment.sh" 2>/dev/null && ok || bad "trap script is not valid bash"
+printf 'python -m sglang.launch_server --model-path m \\\n  --disaggregation-mode prefill\n  --tp 2\n' >"$T/trap-orphan.sh"
+expect_rc "orphan option line" 0 $PDWIZ check --format json "$T/trap-orphan.sh"
+json_check "orphan option line: a warning" has shell-orphan-option warning ""
+printf "python -m sglang.launch_server --model-path m --json-model-override-args {\"a\":1,\"b\":2}\n" >"$T/trap-brace.sh"
+[ "$(bash -c 'printf "%s\n" {"a":1,"b":2}' | wc -l)" = 2 ] && ok || bad "bash does not brace-expand as assumed"
+expect_rc "unquoted braces" 0 $PDWIZ check --format json "$T/trap-brace.sh"
+json_check "unquoted braces: a warning" has shell-brace-expansion warning ""
+printf "python -m sglang.launch_server --model-path m --json-model-override-args '{\"a\":1,\"b\":2}' --served-model-name \"\${NAME}\" --tp 2\n" >"$T/trap-quoted.sh"
+expect_rc "quoted braces" 0 $PDWIZ check --format json "$T/trap-quoted.sh"
+json_check "quoted braces: no warning" lacks shell-brace-expansion
+json_check "well-formed script: no orphan" lacks shell-orphan-option
+expect_rc "real issue snippet with unquoted JSON" 0 $PDWIZ check --format json tests/realworld/files/issue-15665-qwen3-next-mooncake.txt
+json_check "real issue snippet: brace expansion found" has shell-brace-expansion warning ""
 
 # --- will it fit: --gpu turns on the memory estimate ---
 DSV3="python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --trust-remote-code"
@@ -297,6 +477,16 @@ assert any(d["severity"] == "unknown" for d in fit), fit
 PY
 expect_rc "no --gpu: no estimate" 0 $PDWIZ check --format json -- $DSV3
 json_check "no --gpu: no fit rule" lacks fit-estimate
+# The deployment file names the accelerator: the check and the runbook
+# carry the estimate per role.
+sed 's|^  path: "meta-llama/Llama-3.1-8B-Instruct"|&\n  facts:\n    gpu: H100|' share/examples/llama-1p1d-mooncake.yaml >"$T/gpu.yaml"
+expect_rc "deployment with model.facts.gpu" 0 $PDWIZ check --format json "$T/gpu.yaml"
+python3 -c 'import json,sys; n=[d for d in json.load(open(sys.argv[1]))["diagnostics"] if d["rule"]=="fit-estimate"]; assert len(n)==2 and all("tokens" in d["message"] for d in n), n' "$T/out" && ok || bad "deployment gpu fact: no estimate per role: $(head -c 600 "$T/out")"
+$PDWIZ emit --format runbook -o - "$T/gpu.yaml" >"$T/out" 2>&1
+grep -q "^- prefill: meta-llama/Llama-3.1-8B-Instruct on H100-SXM-80GB, tp 1: weights" "$T/out" && grep -q "^- decode: " "$T/out" && ok || bad "runbook: no memory estimate: $(grep -n Memory "$T/out")"
+$PDWIZ emit --format runbook -o - share/examples/llama-1p1d-mooncake.yaml >"$T/out" 2>&1
+grep -q "Memory per GPU" "$T/out" && bad "runbook without an accelerator shows an estimate" || ok
+
 # The accelerator settles the platform: a rule that needs it is checked.
 CPDSA="python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3.2-Exp --disaggregation-mode prefill --enable-prefill-cp --cp-strategy interleave --trust-remote-code"
 $PDWIZ check --format json -- $CPDSA >"$T/out" 2>&1

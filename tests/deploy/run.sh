@@ -122,6 +122,51 @@ for d in docs:
         if t["size"] > 1:
             assert "$(LWS_WORKER_INDEX)" in args and "$(LWS_GROUP_SIZE)" in args, args
 PY
+	# Names: LWS creates a headless Service named after each LeaderWorkerSet
+	# (only if none exists) and the leaders' DNS names <lws>-<i>.<lws> come
+	# from it, so no Service of ours may take an LWS name; every router URL
+	# names a leader that exists, on the ports its pod template listens on.
+	python3 - "$tmp/$b.k8s" <<'PY' && ok || bad "k8s names and router URLs $b"
+import re, sys, yaml
+from urllib.parse import urlsplit
+docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
+lws = {d["metadata"]["name"]: d for d in docs if d["kind"] == "LeaderWorkerSet"}
+svcs = {d["metadata"]["name"] for d in docs if d["kind"] == "Service"}
+assert lws and not svcs & set(lws), f"Service takes an LWS name: {svcs & set(lws)}"
+names = [(d["kind"], d["metadata"]["name"]) for d in docs]
+assert len(names) == len(set(names)), names
+def flag(args, f):
+    return args[args.index(f) + 1] if f in args else None
+router = [d for d in docs if d["kind"] == "Deployment"][0]
+rargs = router["spec"]["template"]["spec"]["containers"][0]["args"]
+urls = 0
+for i, a in enumerate(rargs):
+    if a not in ("--prefill", "--decode"):
+        continue
+    u = urlsplit(rargs[i + 1])
+    host, port = u.hostname, u.port
+    labels = host.split(".")
+    pod, svc = labels[0], ".".join(labels[1:])
+    # the host resolves: a Service of ours, or a leader pod under the
+    # headless Service LWS gives its set
+    if host in svcs:
+        continue
+    assert svc in lws and svc not in svcs, f"{host}: no headless Service {svc}"
+    m = re.fullmatch(re.escape(svc) + r"-(\d+)", pod)
+    spec = lws[svc]["spec"]
+    assert m and int(m.group(1)) < spec["replicas"], f"{host}: no leader pod {pod}"
+    c = spec["leaderWorkerTemplate"]["workerTemplate"]["spec"]["containers"][0]
+    assert str(port) == flag(c["args"], "--port"), f"{host}:{port} vs {c['args']}"
+    if a == "--prefill":
+        bp = rargs[i + 2]
+        assert int(bp) in [p["containerPort"] for p in c["ports"]], f"bootstrap {bp}"
+        want = flag(c["args"], "--disaggregation-bootstrap-port")
+        assert want is None or want == bp, f"bootstrap {bp} vs {want}"
+    urls += 1
+assert urls == sum(d["spec"]["replicas"] for d in lws.values()), urls
+images = {c["image"] for d in docs for c in (d["spec"].get("leaderWorkerTemplate", {}).get("workerTemplate", d["spec"].get("template", {})).get("spec", {}).get("containers", []))}
+assert images and all(re.fullmatch(r"lmsysorg/sglang:v\d+\.\d+\.\d+(\.post\d+)?", i) for i in images), images
+PY
 	# import -> emit -> import: the same deployment
 	"$PDWIZ" import "$tmp/$b.shell" > "$tmp/$b.i1.yaml" 2>/dev/null || bad "import $b"
 	"$PDWIZ" emit --format shell "$tmp/$b.i1.yaml" > "$tmp/$b.s2" || bad "emit i1 $b"
@@ -141,6 +186,15 @@ PY
 	grep -v '^name: ' "$tmp/$b.yaml" | sed '/^  router:/,$s/^    hosts: .*/    hosts: ROUTER/' > "$tmp/$b.want"
 	sed '/^  router:/,$s/^    hosts: .*/    hosts: ROUTER/' "$tmp/$b.i1.yaml" | cmp -s "$tmp/$b.want" - && ok || bad "import of emitted $b differs from the example: $(diff "$tmp/$b.yaml" "$tmp/$b.i1.yaml")"
 done
+
+# ---- the image: the catalog's SGLang release, the deployment's sglang key,
+# or k8s.image, never :latest
+img() { "$PDWIZ" emit --format k8s "$1" | sed -n 's/^ *image: "\(.*\)"$/\1/p' | sort -u | tr '\n' ' '; }
+[ "$(img "$top/share/examples/minimal-1p1d.yaml")" = "lmsysorg/sglang:v0.5.18 " ] && ok || bad "default image: $(img "$top/share/examples/minimal-1p1d.yaml")"
+sed 's/^pdwiz: 1$/pdwiz: 1\nsglang: "0.5.20"/' "$top/share/examples/minimal-1p1d.yaml" > "$tmp/sv.yaml"
+[ "$(img "$tmp/sv.yaml")" = "lmsysorg/sglang:v0.5.20 " ] && ok || bad "sglang key image: $(img "$tmp/sv.yaml")"
+printf 'k8s:\n  image: "registry.local/sglang:mine"\n' >> "$tmp/sv.yaml"
+[ "$(img "$tmp/sv.yaml")" = "registry.local/sglang:mine " ] && ok || bad "k8s.image: $(img "$tmp/sv.yaml")"
 
 # ---- 5. refusal and --force
 sed 's/^    port: 30001$/    port: 30000/; s/^    base_gpu_id: 1$/    base_gpu_id: 0/' "$ex1" > "$tmp/err.yaml"

@@ -227,6 +227,36 @@ test_repr(void **state)
 	buf_free(&b);
 }
 
+/* Floats print as Python's repr() prints them (what repr() gave for each),
+ * so a value written back keeps its form: 9000.0, not 9e+03. */
+static void
+test_float_repr(void **state)
+{
+	static const struct {
+		double		 v;
+		const char	*py;
+	} cases[] = {
+		{ 9000, "9000.0" }, { 300, "300.0" }, { 0.8, "0.8" },
+		{ 0.00125, "0.00125" }, { 1e16, "1e+16" }, { 1.5e20, "1.5e+20" },
+		{ 1e-5, "1e-05" }, { 0.0001, "0.0001" },
+		{ 123456789012345.0, "123456789012345.0" },
+		{ 0.1 + 0.2, "0.30000000000000004" }, { -2.5, "-2.5" },
+		{ 0, "0.0" }, { 1e15, "1000000000000000.0" }, { 0.85, "0.85" },
+	};
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct buf	b = { 0 };
+
+		val_str_py(&b, val_float(cases[i].v));
+		if (strcmp(b.s, cases[i].py) != 0)
+			fail_msg("%.17g printed as %s, Python prints %s",
+			    cases[i].v, b.s, cases[i].py);
+		buf_free(&b);
+	}
+}
+
 int
 main(void)
 {
@@ -237,6 +267,7 @@ main(void)
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_templates),
+		cmocka_unit_test(test_float_repr),
 		cmocka_unit_test(test_repr),
 	};
 	int	rc;

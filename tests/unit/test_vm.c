@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -369,6 +370,80 @@ test_save_and_reopen(void **state)
 	unlink(path);
 }
 
+static mode_t
+file_mode(const char *path)
+{
+	struct stat	st;
+
+	assert_int_equal(stat(path, &st), 0);
+	return st.st_mode & 07777;
+}
+
+/* Saved and exported files: the umask's modes, scripts executable. */
+static void
+test_save_export_modes(void **state)
+{
+	struct vm	*vm = new_vm();
+	char		 dir[] = "/tmp/pdwiz-modes-XXXXXX", *p;
+	struct buf	 msg = { 0 };
+	mode_t		 old = umask(022);
+	unsigned	 fl = VM_EXPORT_FAILING | VM_EXPORT_OVERWRITE;
+	static const char *const names[] = { "deployment.yaml", "launch.sh",
+	    "RUNBOOK.md", "pd-k8s.yaml", "cfg/prefill.yaml",
+	    "cfg/decode.yaml", "cfg/launch.sh", "cfg", NULL };
+	size_t		 i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	p = xasprintf("%s/deployment.yaml", dir);
+	assert_int_equal(vm_save(vm, p, false, &msg), 0);
+	assert_int_equal(file_mode(p), 0644);
+	free(p);
+	p = xasprintf("%s/launch.sh", dir);
+	assert_int_equal(vm_export(vm, "shell", p, fl, &msg), 0);
+	assert_int_equal(file_mode(p), 0755);
+	/* A replaced file keeps its mode. */
+	assert_int_equal(chmod(p, 0750), 0);
+	assert_int_equal(vm_export(vm, "shell", p, fl, &msg), 0);
+	assert_int_equal(file_mode(p), 0750);
+	free(p);
+	p = xasprintf("%s/RUNBOOK.md", dir);
+	assert_int_equal(vm_export(vm, "runbook", p, fl, &msg), 0);
+	assert_int_equal(file_mode(p), 0644);
+	free(p);
+	p = xasprintf("%s/pd-k8s.yaml", dir);
+	assert_int_equal(vm_export(vm, "k8s", p, fl, &msg), 0);
+	assert_int_equal(file_mode(p), 0644);
+	free(p);
+	p = xasprintf("%s/cfg", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	assert_int_equal(vm_export(vm, "config", p, fl, &msg), 0);
+	free(p);
+	p = xasprintf("%s/cfg/prefill.yaml", dir);
+	assert_int_equal(file_mode(p), 0644);
+	free(p);
+	p = xasprintf("%s/cfg/launch.sh", dir);
+	assert_int_equal(file_mode(p), 0755);
+	free(p);
+	/* Another umask is honoured. */
+	umask(077);
+	p = xasprintf("%s/other.sh", dir);
+	assert_int_equal(vm_export(vm, "shell", p, fl, &msg), 0);
+	assert_int_equal(file_mode(p), 0700);
+	unlink(p);
+	free(p);
+	umask(old);
+	for (i = 0; names[i] != NULL; i++) {
+		p = xasprintf("%s/%s", dir, names[i]);
+		if (remove(p) != 0)
+			fail_msg("remove %s", p);
+		free(p);
+	}
+	rmdir(dir);
+	buf_free(&msg);
+	vm_free(vm);
+}
+
 /* ---- search, review, visibility ---- */
 
 static void
@@ -552,6 +627,7 @@ main(void)
 		cmocka_unit_test(test_help_explains),
 		cmocka_unit_test(test_undo_dirty),
 		cmocka_unit_test(test_save_and_reopen),
+		cmocka_unit_test(test_save_export_modes),
 		cmocka_unit_test(test_search),
 		cmocka_unit_test(test_review_and_visibility),
 		cmocka_unit_test(test_long_value_whole),

@@ -1,0 +1,168 @@
+/*
+ * check_markdown.c - the shell that documents hold: the fenced shell
+ * blocks of a Markdown file, and commands pasted with a "$ " prompt.
+ *
+ * The result has as many lines as the input, so every diagnostic keeps the
+ * document's line numbers: lines that are not commands become empty.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cli/check.h"
+#include "core/util.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A fence line: ``` or ~~~ (3 or more), its info word in info. */
+static bool
+fence(const char *l, size_t n, char *info, size_t infolen)
+{
+	size_t	i = 0, k, w = 0;
+	char	c;
+
+	while (i < n && i < 3 && l[i] == ' ')
+		i++;
+	if (i + 3 > n || (l[i] != '`' && l[i] != '~'))
+		return false;
+	c = l[i];
+	for (k = i; k < n && l[k] == c; k++)
+		;
+	if (k - i < 3)
+		return false;
+	while (k < n && l[k] == ' ')
+		k++;
+	while (k < n && w + 1 < infolen && !isspace((unsigned char)l[k]) &&
+	    l[k] != '{' && l[k] != ',')
+		info[w++] = (char)tolower((unsigned char)l[k++]);
+	info[w] = '\0';
+	return true;
+}
+
+static bool
+shell_info(const char *info)
+{
+	static const char *const kinds[] = { "bash", "sh", "shell", "console",
+	    "zsh", "shell-session", "terminal", "" };
+	size_t	i;
+
+	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (strcmp(info, kinds[i]) == 0)
+			return true;
+	return false;
+}
+
+/* "$ cmd" (optionally indented): the offset of cmd, else 0. */
+static size_t
+prompt(const char *l, size_t n)
+{
+	size_t	i = 0;
+
+	while (i < n && (l[i] == ' ' || l[i] == '\t'))
+		i++;
+	if (i + 1 < n && l[i] == '$' && l[i + 1] == ' ')
+		return i + 2;
+	return 0;
+}
+
+static bool
+continued(const char *l, size_t n)
+{
+	while (n > 0 && (l[n - 1] == ' ' || l[n - 1] == '\t' ||
+	    l[n - 1] == '\r'))
+		n--;
+	return n > 0 && l[n - 1] == '\\';
+}
+
+/*
+ * One block's lines [from, to) of the document: with prompts, only the
+ * prompted commands and their continuations are kept (the rest is their
+ * output); without, every line.
+ */
+static void
+keep_block(struct buf *out, const char **line, const size_t *len,
+    size_t from, size_t to)
+{
+	size_t	i;
+	bool	prompts = false, cont = false;
+
+	for (i = from; i < to && !prompts; i++)
+		prompts = prompt(line[i], len[i]) > 0;
+	for (i = from; i < to; i++) {
+		size_t	p = prompt(line[i], len[i]);
+
+		if (!prompts || cont)
+			buf_add(out, line[i], len[i]);
+		else if (p > 0)
+			buf_add(out, line[i] + p, len[i] - p);
+		cont = (p > 0 || cont || !prompts) && continued(line[i],
+		    len[i]);
+		buf_putc(out, '\n');
+	}
+}
+
+char *
+markdown_shell(const char *text, size_t len, size_t *outlen, size_t *nblocks)
+{
+	struct buf	  out = { 0 };
+	const char	**line = NULL;
+	size_t		 *llen = NULL, n = 0, i, open = 0;
+	const char	 *p = text, *end = text + len;
+	char		  info[32];
+	bool		  in = false, sh = false;
+
+	while (p < end) {
+		const char	*nl = memchr(p, '\n', (size_t)(end - p));
+		size_t		 l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		line = xreallocarray(line, n + 1, sizeof *line);
+		llen = xreallocarray(llen, n + 1, sizeof *llen);
+		line[n] = p;
+		llen[n++] = l;
+		p = nl ? nl + 1 : end;
+	}
+	*nblocks = 0;
+	for (i = 0; i < n; i++) {
+		if (fence(line[i], llen[i], info, sizeof info)) {
+			if (in && sh) {
+				keep_block(&out, line, llen, open, i);
+				(*nblocks)++;
+			} else if (!in) {
+				sh = shell_info(info);
+				open = i + 1;
+			}
+			in = !in;
+			buf_putc(&out, '\n');
+		} else if (!in || !sh)
+			buf_putc(&out, '\n');
+	}
+	if (in && sh) {
+		keep_block(&out, line, llen, open, n);
+		(*nblocks)++;
+	}
+	free(line);
+	free(llen);
+	buf_add(&out, "", 0);
+	*outlen = out.len;
+	return buf_steal(&out);
+}
+
+char *
+strip_prompts(const char *text, size_t len, size_t *outlen)
+{
+	struct buf	 out = { 0 };
+	const char	*p = text, *end = text + len;
+
+	while (p < end) {
+		const char	*nl = memchr(p, '\n', (size_t)(end - p));
+		size_t		 l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		size_t		 k = prompt(p, l);
+
+		buf_add(&out, p + k, l - k);
+		if (nl != NULL)
+			buf_putc(&out, '\n');
+		p = nl ? nl + 1 : end;
+	}
+	buf_add(&out, "", 0);
+	*outlen = out.len;
+	return buf_steal(&out);
+}
