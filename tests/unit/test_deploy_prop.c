@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/engine.h"
 #include "deploy/deploy.h"
@@ -280,7 +281,7 @@ gen(struct deployment *d)
 struct counts {
 	unsigned	generated, clean, witherr;
 	unsigned	roundtrip, emitted, script_clean, imported;
-	unsigned	forced, same_ids, file_only;
+	unsigned	forced, same_ids, file_only, cli;
 	unsigned	failures;
 };
 
@@ -409,6 +410,120 @@ check_script(const struct deployment *d, const char *text,
 	config_free(&base);
 	sh_script_free(&sc);
 	return 0;
+}
+
+/*
+ * The in-process check_script against the real `pdwiz check`: for every
+ * CLI_EVERY-th deployment the script is written to a file and checked by
+ * the binary ($PDWIZ, else pdwiz in $PDWIZ_DATADIR; skipped, and said so,
+ * when there is none), and its error and warning ids must be the ones
+ * check_script found. This keeps the mirror above honest as `pdwiz check`
+ * grows (script-level warnings of its own included).
+ */
+#define CLI_EVERY	250
+
+static const char *
+pdwiz_binary(void)
+{
+	static char	 path[4096];
+	static int	 state;		/* 0 unknown, 1 found, -1 none */
+	const char	*e = getenv("PDWIZ"), *dir = getenv("PDWIZ_DATADIR");
+
+	if (state == 0) {
+		if (e != NULL && *e != '\0')
+			snprintf(path, sizeof path, "%s", e);
+		else
+			snprintf(path, sizeof path, "%s/pdwiz", dir ? dir : ".");
+		state = access(path, X_OK) == 0 ? 1 : -1;
+		if (state < 0)
+			printf("deploy-prop: no pdwiz binary at %s: scripts "
+			    "are checked in-process only\n", path);
+	}
+	return state > 0 ? path : NULL;
+}
+
+/* The ids of severity sev ("error", "warning") in pdwiz check's JSON. */
+static char *
+json_ids(const char *json, const char *sev)
+{
+	struct result	 r;
+	const char	*p = json, *e;
+	char		 id[256], sv[32];
+	char		*out;
+
+	result_init(&r);
+	while ((p = strstr(p, "{\"rule\":\"")) != NULL) {
+		p += 9;
+		if ((e = strchr(p, '"')) == NULL || (size_t)(e - p) >= sizeof id)
+			break;
+		snprintf(id, sizeof id, "%.*s", (int)(e - p), p);
+		if (strncmp(e, "\",\"severity\":\"", 14) != 0)
+			continue;
+		p = e + 14;
+		if ((e = strchr(p, '"')) == NULL || (size_t)(e - p) >= sizeof sv)
+			break;
+		snprintf(sv, sizeof sv, "%.*s", (int)(e - p), p);
+		if (strcmp(sv, sev) == 0)
+			result_add(&r, id, SEV_ERROR, "", NULL, 0, 0);
+	}
+	out = ids_of(&r, SEV_ERROR);
+	result_free(&r);
+	return out;
+}
+
+static void
+cli_compare(struct ctx *x, const struct deployment *d, const char *sh,
+    const struct result *mine)
+{
+	const char	*bin = pdwiz_binary();
+	char		 tmp[] = "/tmp/pdwiz-prop.XXXXXX";
+	struct buf	 cmd = { 0 }, out = { 0 };
+	char		*q, *a, *b, chunk[4096];
+	FILE		*f;
+	size_t		 i, n;
+	int		 fd, k;
+
+	if (bin == NULL)
+		return;
+	if ((fd = mkstemp(tmp)) < 0 || (f = fdopen(fd, "w")) == NULL)
+		fail_msg("mkstemp: cannot write a script");
+	fputs(sh, f);
+	fclose(f);
+	q = sh_quote(bin);
+	buf_printf(&cmd, "%s check --format json --input shell", q);
+	free(q);
+	for (i = 0; i < d->nfacts; i++) {
+		char	*fv;
+
+		if (d->facts[i].value == NULL)
+			continue;
+		fv = xasprintf("%s=%s", d->facts[i].name, d->facts[i].value);
+		q = sh_quote(fv);
+		buf_printf(&cmd, " --fact %s", q);
+		free(q);
+		free(fv);
+	}
+	buf_printf(&cmd, " %s 2>/dev/null", tmp);
+	if ((f = popen(cmd.s, "r")) == NULL)
+		fail_msg("popen %s", cmd.s);
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_add(&out, chunk, n);
+	pclose(f);
+	buf_putc(&out, '\0');
+	unlink(tmp);
+	x->c->cli++;
+	for (k = 0; k < 2; k++) {
+		a = ids_of(mine, k ? SEV_WARNING : SEV_ERROR);
+		b = json_ids(out.s, k ? "warning" : "error");
+		if (strcmp(a, b) != 0)
+			failf(x, "pdwiz check of the script reports %s ids "
+			    "[%s], the in-process check [%s]\n%s",
+			    k ? "warning" : "error", b, a, sh);
+		free(a);
+		free(b);
+	}
+	buf_free(&out);
+	buf_free(&cmd);
 }
 
 /* ---- equivalence of a deployment and its script imported ---- */
@@ -780,6 +895,8 @@ prop_clean(struct ctx *x, const struct deployment *d, const struct result *r)
 		    r2.nerrors, a, sh);
 		free(a);
 	} else {
+		if (x->index % CLI_EVERY == 0)
+			cli_compare(x, d, sh, &r2);
 		a = ids_of(r, SEV_WARNING);
 		b = ids_of(&r2, SEV_WARNING);
 		file_only(a, b);
@@ -838,6 +955,8 @@ prop_errors(struct ctx *x, const struct deployment *d, const struct result *r)
 		free(sh);
 		return;
 	}
+	if (x->index % CLI_EVERY == 0)
+		cli_compare(x, d, sh, &r2);
 	for (k = 0; k < 2; k++) {
 		a[k] = ids_of(r, k ? SEV_WARNING : SEV_ERROR);
 		b[k] = ids_of(&r2, k ? SEV_WARNING : SEV_ERROR);
@@ -937,6 +1056,8 @@ test_deploy_prop(void **state)
 	printf("deploy-prop: with errors: %u forced scripts, %u with the same "
 	    "rule ids (%u lists with a file-only id left out)\n", c.forced,
 	    c.same_ids, c.file_only);
+	printf("deploy-prop: %u scripts also checked by the pdwiz binary, "
+	    "with the same ids\n", c.cli);
 	for (i = 0; file_only_ids[i] != NULL; i++)
 		printf("deploy-prop: file-only %s left out %u times\n",
 		    file_only_ids[i], file_only_n[i]);
