@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "deploy/deploy.h"
 #include "deploy/deploy_int.h"
+#include "deploy/layout.h"
 #include "core/util.h"
 #include "io/server.h"
 #include "io/shell.h"
@@ -641,6 +642,38 @@ deployment_import(const struct catalog *cat, const char *name,
 	return rc;
 }
 
+/*
+ * The GPUs of each machine, as pdwiz's shell emitter states them: the plain
+ * assignment PDWIZ_GPUS_PER_HOST=N before the commands. The default count
+ * stays unstated (0, as a deployment file leaves it); without the
+ * assignment a script does not say (-1).
+ */
+static void
+gpus_per_host(const struct sh_script *sc, struct deployment *d)
+{
+	size_t	i, j;
+	char	*end;
+	long	v;
+
+	for (i = 0; i < sc->ncmds; i++) {
+		if (sc->cmds[i].kind != SH_SERVER)
+			continue;
+		for (j = 0; j < sc->cmds[i].nenv; j++) {
+			const struct sh_env	*e = &sc->cmds[i].env[j];
+
+			if (strcmp(e->name, "PDWIZ_GPUS_PER_HOST") != 0 ||
+			    e->unresolved)
+				continue;
+			v = strtol(e->value, &end, 10);
+			if (end != e->value && *end == '\0' && v >= 1 &&
+			    v <= 1024)
+				d->gpus_per_host = v == LAY_GPUS_PER_HOST ? 0 :
+				    (int)v;
+		}
+		return;
+	}
+}
+
 int
 deployment_import_script(const struct catalog *cat, const char *name,
     const struct sh_script *sc, struct deployment *d, struct result *notes,
@@ -704,6 +737,7 @@ deployment_import_script(const struct catalog *cat, const char *name,
 	}
 	if (nby[0] > 0 && nby[1] > 0)
 		hoist_shared(d);
+	gpus_per_host(sc, d);
 	if (nrouter > 0)
 		drop_generated_lists(cat, d);
 	if (d->model == NULL)

@@ -140,6 +140,13 @@ shell_script(const struct catalog *cat, const struct deployment *d,
 	if (failing)
 		buf_printf(&b, "#\n# WARNING: %s\n", EMIT_FAILING_TEXT);
 	buf_puts(&b, "set -euo pipefail\n");
+	/* The GPUs of each machine are in no command, yet the checks need
+	 * them (a GPU range past the last GPU): a plain assignment, never
+	 * exported, that `pdwiz import` reads. */
+	if (d->gpus_per_host > 0)
+		buf_printf(&b, "# shellcheck disable=SC2034 # read by pdwiz "
+		    "import: GPUs of each machine\nPDWIZ_GPUS_PER_HOST=%d\n",
+		    d->gpus_per_host);
 	if (failing)
 		buf_printf(&b, "echo %s >&2\n", "'pdwiz: WARNING: this deployment "
 		    "failed validation (emitted with --force)'");

@@ -638,6 +638,42 @@ test_wildcard_bind_hosts(void **state)
 	deployment_free(&d);
 }
 
+/* The GPUs of each machine travel with the launch script: its check sees a
+ * GPU range past the machine's last GPU as the file's check does. */
+static void
+test_script_gpus_per_host(void **state)
+{
+	struct deployment	 d, im;
+	struct result		 r;
+	char			 err[1024], *sh;
+	int			 want;
+
+	(void)state;
+	for (want = 4; want <= 8; want += 4) {
+		deployment_default(&d, NULL);
+		d.gpus_per_host = want;
+		assert_int_equal(deployment_set(cat, &d, ROLE_PREFILL,
+		    "tp_size", want == 4 ? "4" : "8", err, sizeof err), 0);
+		result_init(&r);
+		deployment_check(cat, &d, &r);
+		assert_true(has_rule(&r, "xs-gpu-overflow"));
+		result_free(&r);
+		deployment_pin(cat, &d);
+		sh = emit_shell(cat, &d, true);
+		assert_int_equal(deployment_import(cat, "t.sh", sh, strlen(sh),
+		    &im, NULL, err, sizeof err), 0);
+		/* 8, the default, stays unstated as in a deployment file */
+		assert_int_equal(im.gpus_per_host, want == 8 ? 0 : want);
+		result_init(&r);
+		deployment_check(cat, &im, &r);
+		assert_true(has_rule(&r, "xs-gpu-overflow"));
+		result_free(&r);
+		deployment_free(&im);
+		free(sh);
+		deployment_free(&d);
+	}
+}
+
 int
 main(void)
 {
@@ -656,6 +692,7 @@ main(void)
 		cmocka_unit_test(test_check_unsavable),
 		cmocka_unit_test(test_import_shared_rendezvous),
 		cmocka_unit_test(test_wildcard_bind_hosts),
+		cmocka_unit_test(test_script_gpus_per_host),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -599,20 +599,19 @@ kv_cmp(const void *a, const void *b)
  *  - the model path; prefill and decode instances and nodes per instance;
  *    which roles are enabled;
  *  - every server of the layout: its host, --host, GPU range (base GPU, GPUs
- *    used, span), HTTP and bootstrap ports, rendezvous host and port, the
- *    DP-attention ZMQ port use; compared through deployment_layout, so a
- *    value written as a field in one and derived in the other is the same
- *    when it comes out the same;
+ *    used, span), the GPUs of its machine, HTTP and bootstrap ports,
+ *    rendezvous host and port, the DP-attention ZMQ port use; compared
+ *    through deployment_layout, so a value written as a field in one and
+ *    derived in the other is the same when it comes out the same;
  *  - per role the effective SGLang options (shared + role, role winning) and
  *    environment; how they are split between shared and role is not
  *    compared (a script has no shared section);
  *  - the router: host, --host, port, its prefill list (URL, bootstrap port)
  *    and decode list, policy, options (flags as on/absent), extra words.
  * Not compared, because a launch script does not carry them: the
- * deployment's name, model facts (given to `pdwiz check` with --fact),
- * GPUs per machine (a script does not say how many GPUs a machine has:
- * import gives -1, unknown), the SGLang version, the k8s image and
- * namespace, and line numbers.
+ * deployment's name, model facts (given to `pdwiz check` with --fact), the
+ * GPUs per node a role states (a script states the GPUs each command uses),
+ * the SGLang version, the k8s image and namespace, and line numbers.
  */
 static bool
 equivalent(const struct deployment *d, const struct deployment *im,
@@ -656,17 +655,20 @@ equivalent(const struct deployment *d, const struct deployment *im,
 		    a->ngpus != b->ngpus || a->gpu_span != b->gpu_span ||
 		    a->port != b->port || a->bootstrap_port != b->bootstrap_port ||
 		    !str_eq(a->dist_host, b->dist_host) ||
-		    a->dist_port != b->dist_port || a->dp_zmq != b->dp_zmq) {
+		    a->dist_port != b->dist_port || a->dp_zmq != b->dp_zmq ||
+		    a->host_gpus != b->host_gpus) {
 			snprintf(why, whylen, "server %zu (%s %d rank %d): host "
 			    "%s/%s bind %s/%s gpu %d+%d(%d)/%d+%d(%d) port %d/%d "
-			    "bootstrap %d/%d dist %s:%d/%s:%d zmq %d/%d", i,
+			    "bootstrap %d/%d dist %s:%d/%s:%d zmq %d/%d machine "
+			    "GPUs %d/%d", i,
 			    role_name(a->role), a->instance, a->node_rank,
 			    nz(a->host), nz(b->host), nz(a->bind), nz(b->bind),
 			    a->base_gpu, a->ngpus, a->gpu_span, b->base_gpu,
 			    b->ngpus, b->gpu_span, a->port, b->port,
 			    a->bootstrap_port, b->bootstrap_port,
 			    nz(a->dist_host), a->dist_port, nz(b->dist_host),
-			    b->dist_port, a->dp_zmq, b->dp_zmq);
+			    b->dist_port, a->dp_zmq, b->dp_zmq, a->host_gpus,
+			    b->host_gpus);
 			goto out;
 		}
 	}
@@ -751,10 +753,6 @@ out:
 /*
  * Rule ids a deployment file can report and its launch script cannot, with
  * why:
- *  - xs-gpu-overflow: a GPU range running past the machine's GPUs. The
- *    file states (or assumes 8) GPUs per machine; a launch script has no
- *    word for it (import gives gpus_per_host -1, unknown), so the rule has
- *    nothing to compare with.
  *  - xs-prefill-gpus, xs-decode-gpus: an instance needing more GPUs than
  *    its nodes have. The file states GPUs per node (gpus_per_node, else
  *    per machine); a script states only the GPUs each command uses, which
@@ -766,8 +764,8 @@ out:
  * taken out of the file's list (and counted) before the lists are compared;
  * every other id must be in both.
  */
-static const char *const file_only_ids[] = { "xs-gpu-overflow",
-	"xs-prefill-gpus", "xs-decode-gpus", "deploy-file", NULL };
+static const char *const file_only_ids[] = { "xs-prefill-gpus",
+	"xs-decode-gpus", "deploy-file", NULL };
 
 static unsigned	file_only_n[sizeof file_only_ids / sizeof file_only_ids[0]];
 
