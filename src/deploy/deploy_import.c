@@ -340,6 +340,15 @@ parse_port(const char *s)
 	return *s != '\0' && *end == '\0' && v > 0 && v < 65536 ? (int)v : -1;
 }
 
+/* A word of digits as a number (at most 9 digits), or -1. */
+static int
+port_word(const char *s)
+{
+	size_t	n = strspn(s, "0123456789");
+
+	return n > 0 && n <= 9 && s[n] == '\0' ? atoi(s) : -1;
+}
+
 /* --prefill URL [BOOTSTRAP_PORT] or --decode URL at word *i; *i moves to
  * the last word used. */
 static void
@@ -355,8 +364,10 @@ read_endpoint(struct role_spec *r, const struct sh_cmd *sc, size_t *i,
 		return;
 	}
 	e.url = xstrdup(sc->words[++*i].text);
-	if (pf && *i + 1 < sc->nwords && parse_port(sc->words[*i + 1].text) > 0)
-		e.bootstrap_port = parse_port(sc->words[++*i].text);
+	/* The router takes any number here, as its argument parser does; a
+	 * port it cannot bind is the checks' to report. */
+	if (pf && *i + 1 < sc->nwords && port_word(sc->words[*i + 1].text) > 0)
+		e.bootstrap_port = port_word(sc->words[++*i].text);
 	if (pf) {
 		r->prefill_urls = xreallocarray(r->prefill_urls,
 		    r->nprefill_urls + 1, sizeof e);

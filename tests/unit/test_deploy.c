@@ -674,6 +674,50 @@ test_script_gpus_per_host(void **state)
 	}
 }
 
+/* Ports counted past 65535 from a base near the top are an error, in the
+ * file and in its script alike (the router's bootstrap port included). */
+static void
+test_port_range(void **state)
+{
+	struct deployment	 d, im;
+	struct result		 r;
+	struct layout		 lay;
+	char			 err[1024], *sh;
+
+	(void)state;
+	deployment_default(&d, NULL);
+	d.role[ROLE_PREFILL].instances = 2;
+	assert_int_equal(deployment_set(cat, &d, ROLE_PREFILL,
+	    "disaggregation_bootstrap_port", "65535", err, sizeof err), 0);
+	result_init(&r);
+	deployment_check(cat, &d, &r);
+	assert_true(has_rule(&r, "xs-port-range"));
+	result_free(&r);
+	deployment_pin(cat, &d);
+	sh = emit_shell(cat, &d, true);
+	assert_int_equal(deployment_import(cat, "t.sh", sh, strlen(sh), &im,
+	    NULL, err, sizeof err), 0);
+	deployment_layout(cat, &im, &lay);
+	assert_int_equal(lay.nprefill, 2);
+	assert_int_equal(lay.prefill[1].bootstrap_port, 65536);
+	layout_free(&lay);
+	result_init(&r);
+	deployment_check(cat, &im, &r);
+	assert_true(has_rule(&r, "xs-port-range"));
+	assert_false(has_rule(&r, "xs-router-bootstrap-port"));
+	result_free(&r);
+	deployment_free(&im);
+	free(sh);
+	deployment_free(&d);
+	/* 1 P 1 D at the usual ports: none of it */
+	deployment_default(&d, NULL);
+	result_init(&r);
+	deployment_check(cat, &d, &r);
+	assert_false(has_rule(&r, "xs-port-range"));
+	result_free(&r);
+	deployment_free(&d);
+}
+
 int
 main(void)
 {
@@ -693,6 +737,7 @@ main(void)
 		cmocka_unit_test(test_import_shared_rendezvous),
 		cmocka_unit_test(test_wildcard_bind_hosts),
 		cmocka_unit_test(test_script_gpus_per_host),
+		cmocka_unit_test(test_port_range),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -100,6 +100,8 @@ static const char *const hostpool[] = {
 	"10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4", "node-a", "fd00::5",
 	"127.0.0.1",
 };
+static const char *const names[] = { "pd", "my deploy", "Prod_PD.v2",
+	"x'y \"z\"", "llama-70b" };
 static const char *const backends[] = { "mooncake", "nixl", "mooncake",
 	"mooncake_tcp", "nixl", "fake" };
 static const char *const pages[] = { "1", "16", "32", "64" };
@@ -217,6 +219,22 @@ gen_server_role(struct deployment *d, enum role r, bool local)
 	if (chance(5))
 		set_ok(d, r, "SGLANG_DISAGGREGATION_THREAD_POOL_SIZE",
 		    chance(70) ? "8" : "2");
+	if (chance(4))
+		set_ok(d, r, "served_model_name", chance(50) ? "my model" :
+		    "it's \"$HOME\"");
+	if (chance(3))
+		set_ok(d, r, "cuda_graph_bs_decode", chance(50) ? "1\x1f" "2\x1f" "4" :
+		    "8");
+	/* Values at the edge of the port and GPU ranges. */
+	if (chance(2))
+		set_ok(d, r, "port", chance(50) ? "65530" : "1");
+	if (chance(2))
+		rs->dist_init_port = 65530;
+	if (chance(2))
+		set_ok(d, r, "base_gpu_id", chance(50) ? "1023" : "7");
+	if (r == ROLE_PREFILL && chance(2))
+		set_ok(d, r, "disaggregation_bootstrap_port", chance(50) ?
+		    "30000" : "65535");
 }
 
 static void
@@ -228,6 +246,10 @@ gen_router(struct deployment *d)
 		set_ok(d, ROLE_ROUTER, "policy", PICK(policies));
 	if (chance(10))
 		set_ok(d, ROLE_ROUTER, "prefill_policy", PICK(policies));
+	if (chance(5))
+		set_ok(d, ROLE_ROUTER, "decode_policy", PICK(policies));
+	if (chance(5))
+		set_ok(d, ROLE_ROUTER, "worker_startup_timeout_secs", "900");
 	if (chance(10))
 		set_ok(d, ROLE_ROUTER, "request_timeout_secs",
 		    chance(80) ? "600" : "30");
@@ -237,7 +259,7 @@ gen_router(struct deployment *d)
 	if (chance(5))
 		set_ok(d, ROLE_ROUTER, "disable_circuit_breaker", "true");
 	if (chance(20))
-		rs->port = chance(80) ? 8000 : 30000;
+		rs->port = chance(80) ? 8000 : chance(50) ? 30000 : 65535;
 	if (chance(20))
 		set_hosts(rs, 1, hostpool, sizeof hostpool / sizeof hostpool[0],
 		    false);
@@ -254,6 +276,16 @@ gen(struct deployment *d)
 	bool	local;
 
 	deployment_default(d, PICK(models));
+	if (chance(10)) {
+		free(d->name);
+		d->name = xstrdup(PICK(names));
+	}
+	if (chance(10))
+		d->sglang_version = xstrdup(chance(50) ? "0.5.6" : "0.4.10");
+	if (chance(5))
+		d->k8s_namespace = xstrdup(chance(50) ? "inference" : "ml-prod");
+	if (chance(5))
+		d->k8s_image = xstrdup("lmsysorg/sglang:v0.5.6");
 	if (chance(30))
 		d->gpus_per_host = chance(50) ? 8 : chance(50) ? 4 : 16;
 	if (chance(50))
@@ -267,6 +299,8 @@ gen(struct deployment *d)
 		set_ok(d, -1, "--disaggregation-ib-device", "mlx5_0");
 	if (chance(5))
 		set_ok(d, -1, "trust_remote_code", "true");
+	if (chance(4))
+		set_ok(d, -1, "SGLANG_DISAGGREGATION_THREAD_POOL_SIZE", "6");
 	if (chance(6) && deployment_set_fact(cat, d, "is_mla",
 	    chance(50) ? "true" : "false", err, sizeof err) != 0)
 		fail_msg("deployment_set_fact: %s", err);
