@@ -148,7 +148,7 @@ gen_server_role(struct deployment *d, enum role r, bool local)
 	unsigned		 h;
 
 	rs->instances = chance(65) ? 1 : 2 + (int)rnd(2);
-	rs->nodes_per_instance = chance(80) ? 1 : 2;
+	rs->nodes_per_instance = chance(80) ? 1 : chance(85) ? 2 : 4;
 	if (chance(75))
 		set_ok(d, r, chance(80) ? "tp_size" : "--tp-size",
 		    rs->nodes_per_instance > 1 && chance(85) ? "16" : PICK(tps));
@@ -269,6 +269,46 @@ gen_router(struct deployment *d)
 		rs->bind_host = xstrdup("0.0.0.0");
 }
 
+/* The router's lists stated by the user: the layout's, sometimes with an
+ * instance left out or a wrong bootstrap port. */
+static void
+gen_router_lists(struct deployment *d)
+{
+	struct role_spec	*rs = &d->role[ROLE_ROUTER];
+	struct layout		 lay;
+	size_t			 i, skip = (size_t)-1;
+	int			 wrong = -1;
+
+	deployment_layout(cat, d, &lay);
+	if (chance(30) && lay.nprefill + lay.ndecode > 0)
+		skip = rnd((unsigned)(lay.nprefill + lay.ndecode));
+	if (chance(20) && lay.nprefill > 0)
+		wrong = (int)rnd((unsigned)lay.nprefill);
+	rs->prefill_urls = xcalloc(lay.nprefill + 1, sizeof *rs->prefill_urls);
+	for (i = 0; i < lay.nprefill; i++) {
+		struct endpoint	*e;
+
+		if (i == skip)
+			continue;
+		e = &rs->prefill_urls[rs->nprefill_urls++];
+		*e = lay.prefill[i];
+		e->url = xstrdup(lay.prefill[i].url);
+		if ((int)i == wrong)
+			e->bootstrap_port = chance(50) ? -1 : 9999;
+	}
+	rs->decode_urls = xcalloc(lay.ndecode + 1, sizeof *rs->decode_urls);
+	for (i = 0; i < lay.ndecode; i++) {
+		struct endpoint	*e;
+
+		if (lay.nprefill + i == skip)
+			continue;
+		e = &rs->decode_urls[rs->ndecode_urls++];
+		*e = lay.decode[i];
+		e->url = xstrdup(lay.decode[i].url);
+	}
+	layout_free(&lay);
+}
+
 static void
 gen(struct deployment *d)
 {
@@ -287,7 +327,8 @@ gen(struct deployment *d)
 	if (chance(5))
 		d->k8s_image = xstrdup("lmsysorg/sglang:v0.5.6");
 	if (chance(30))
-		d->gpus_per_host = chance(50) ? 8 : chance(50) ? 4 : 16;
+		d->gpus_per_host = chance(50) ? 8 : chance(50) ? 4 :
+		    chance(80) ? 16 : 2;
 	if (chance(50))
 		set_ok(d, -1, "disaggregation_transfer_backend",
 		    PICK(backends));
@@ -308,6 +349,8 @@ gen(struct deployment *d)
 	gen_server_role(d, ROLE_PREFILL, local);
 	gen_server_role(d, ROLE_DECODE, local);
 	gen_router(d);
+	if (chance(8))
+		gen_router_lists(d);
 }
 
 /* ---- checking ---- */
@@ -620,6 +663,14 @@ router_opts(const struct role_spec *rs, struct kv **out, size_t *n)
 	}
 }
 
+/* A router prefill entry's bootstrap port; without one the router uses
+ * 8998, as the checks (xs-router-bootstrap-port) and import read it. */
+static int
+router_bootstrap(const struct endpoint *e)
+{
+	return e->bootstrap_port >= 0 ? e->bootstrap_port : 8998;
+}
+
 static int
 kv_cmp(const void *a, const void *b)
 {
@@ -640,8 +691,10 @@ kv_cmp(const void *a, const void *b)
  *  - per role the effective SGLang options (shared + role, role winning) and
  *    environment; how they are split between shared and role is not
  *    compared (a script has no shared section);
- *  - the router: host, --host, port, its prefill list (URL, bootstrap port)
- *    and decode list, policy, options (flags as on/absent), extra words.
+ *  - the router: host, --host, port, its prefill list (URL, bootstrap port;
+ *    an entry without one is the router's default 8998, as the checks and
+ *    import read it) and decode list, policy, options (flags as on/absent),
+ *    extra words.
  * Not compared, because a launch script does not carry them: the
  * deployment's name, model facts (given to `pdwiz check` with --fact), the
  * GPUs per node a role states (a script states the GPUs each command uses),
@@ -723,8 +776,8 @@ equivalent(const struct deployment *d, const struct deployment *im,
 		const struct endpoint	*b = i < lb.nprefill ? &lb.prefill[i] :
 		    &lb.decode[i - lb.nprefill];
 
-		if (!str_eq(a->url, b->url) ||
-		    a->bootstrap_port != b->bootstrap_port) {
+		if (!str_eq(a->url, b->url) || (i < la.nprefill &&
+		    router_bootstrap(a) != router_bootstrap(b))) {
 			snprintf(why, whylen, "router list entry %zu: %s %d, "
 			    "imported %s %d", i, nz(a->url), a->bootstrap_port,
 			    nz(b->url), b->bootstrap_port);
