@@ -25,24 +25,46 @@ sev_color(enum severity s)
 	}
 }
 
+/*
+ * s for a terminal: control bytes (ESC, CR, BEL ... DEL) written as \xNN,
+ * so a value from the checked script cannot move the cursor, recolour or
+ * retitle the terminal. Returns a pointer into a buffer reused by the next
+ * call with the same slot.
+ */
+static const char *
+term_text(int slot, const char *s)
+{
+	static struct buf	 b[3];
+	const unsigned char	*p;
+
+	b[slot].len = 0;
+	buf_add(&b[slot], "", 0);
+	for (p = (const unsigned char *)(s != NULL ? s : ""); *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			buf_printf(&b[slot], "\\x%02x", *p);
+		else
+			buf_putc(&b[slot], (char)*p);
+	return b[slot].s;
+}
+
 static void
 print_diag(const struct check *ck, const struct diag *d)
 {
 	size_t	j, shown;
 
-	printf("%s:%d: %s%s%s: %s [%s]\n", ck->name, d->line,
+	printf("%s:%d: %s%s%s: %s [%s]\n", term_text(0, ck->name), d->line,
 	    ck->color ? sev_color(d->sev) : "", severity_name(d->sev),
 	    ck->color ? "\033[0m" : "",
-	    d->sev == SEV_UNKNOWN ? d->note : d->msg, d->id);
+	    term_text(1, d->sev == SEV_UNKNOWN ? d->note : d->msg), d->id);
 	if (d->sev == SEV_UNKNOWN)
-		printf("    would report: %s\n", d->msg);
+		printf("    would report: %s\n", term_text(1, d->msg));
 	if (ck->ncmds > 1 && d->cmd >= 0 && (size_t)d->cmd < ck->ncmds)
 		printf("    in: %s command at line %d%s\n",
 		    ck->cmds[d->cmd].mode, ck->cmds[d->cmd].line,
 		    d->rule != NULL && d->rule->deploy ?
 		    " (cross-role check)" : "");
 	if (d->hint != NULL)
-		printf("    hint: %s\n", d->hint);
+		printf("    hint: %s\n", term_text(1, d->hint));
 	if (d->rule == NULL || d->sev == SEV_OVERRIDE)
 		return;
 	for (j = 0, shown = 0; j < d->rule->nfixes && shown < 3; j++) {
@@ -52,7 +74,8 @@ print_diag(const struct check *ck, const struct diag *d)
 			continue;
 		shown++;
 		describe_fix(ck->cat, &d->rule->fixes[j], &b);
-		printf("    fix: %s (%s)\n", d->rule->fixes[j].label, b.s);
+		printf("    fix: %s (%s)\n", d->rule->fixes[j].label,
+		    term_text(2, b.s));
 		buf_free(&b);
 	}
 }

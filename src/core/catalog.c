@@ -870,7 +870,8 @@ load_rule(struct loadctx *lc, const struct ynode *n, struct rule *r)
 		return -1;
 	}
 	if ((ex = ynode_get(n, "example")) != NULL) {
-		static const char *const keys[] = { "before", "after", NULL };
+		static const char *const keys[] = { "before", "after",
+			"illustrative", NULL };
 
 		if (ynode_check_keys(ex, keys, lc->file, lc->err, lc->errlen))
 			return -1;

@@ -187,6 +187,14 @@ void	deployment_check(const struct catalog *, const struct deployment *,
  */
 void	deployment_check_cross(const struct catalog *, const struct deployment *,
 	    const struct config *eff[NPD_ROLE], struct result *out);
+/*
+ * Apply fix i of deployment rule r to d, as deployment_check_cross applies
+ * it when it verifies the fix (rules/README.md, "Fixes of deployment
+ * rules"). 0, or -1 when the fix cannot be applied (d may be partly
+ * changed: apply it to a copy).
+ */
+int	deployment_apply_fix(const struct catalog *, const struct rule *r,
+	    size_t i, struct deployment *d);
 /* Role a cross-role diagnostic belongs to (by the options its rule reads). */
 enum role deploy_diag_role(const struct catalog *, const struct diag *,
 	    const struct config *eff[NPD_ROLE]);

@@ -198,6 +198,17 @@ sgconfig_read(const struct catalog *cat, const char *path,
 		buf_free(&b);
 		return -1;
 	}
+	if (!S_ISREG(st.st_mode)) {
+		struct buf	b = { 0 };
+
+		buf_printf(&b, "--config %s is not a regular file (a FIFO or a "
+		    "device would block pdwiz); its options are not checked",
+		    path);
+		result_add(out, "config-not-regular", SEV_WARNING, b.s, NULL, 0,
+		    0);
+		buf_free(&b);
+		return -1;
+	}
 	if ((text = read_file(path, SGCONFIG_MAX, &len, err, sizeof err)) ==
 	    NULL) {
 		result_add(out, "config-read", SEV_ERROR, err, NULL, 0, 0);

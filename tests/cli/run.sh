@@ -420,6 +420,17 @@ expect_rc "a pasted command with a \$ prompt" 1 $PDWIZ check "$T/pasted.txt"
 grep -q "unrecognized arguments: --tp-sizee 2" "$T/out" && ok || bad "pasted prompt: $(cat "$T/out" "$T/err")"
 expect_rc "--input markdown" 1 $PDWIZ check --input markdown - <"$T/doc.md"
 
+# --- control bytes of the checked script never reach the terminal raw ---
+printf 'python -m sglang.launch_server --model-path m --disaggregation-transfer-backend "r\033[31mdma\007"\n' >"$T/esc.sh"
+$PDWIZ check "$T/esc.sh" >"$T/out" 2>&1
+! LC_ALL=C grep -q "$(printf '\033')" "$T/out" && ! LC_ALL=C grep -q "$(printf '\007')" "$T/out" &&
+    grep -q 'r\\x1b\[31mdma\\x07' "$T/out" && ok || bad "text output copies control bytes: $(od -c "$T/out" | head -5)"
+
+# --- a file named inside an input is read only when it is a regular file ---
+mkfifo "$T/fifo.yaml"
+timeout 10 $PDWIZ check -- python -m sglang.launch_server --model-path m --config "$T/fifo.yaml" >"$T/out" 2>&1; rc=$?
+[ "$rc" = 0 ] && grep -q "config-not-regular" "$T/out" && ok || bad "--config naming a FIFO: exit $rc (124: it blocked): $(cat "$T/out")"
+
 # --- pdwiz reports every error; the summary says SGLang stops at the first ---
 $PDWIZ check -- --model-path m --tp-sizee 2 --disaggregation-transfer-backend rdma >"$T/out" 2>&1
 grep -q "^2 errors" "$T/out" && tail -1 "$T/out" | grep -q "SGLang would stop at the first error of each server" && ok ||
