@@ -917,6 +917,9 @@ derive_fact(const struct catalog *cat, struct deployment *d,
 		if (strcmp(name, "deploy.port_collision") == 0) {
 			rs->port = rs->bootstrap_port = -1;
 			rs->dist_init_port = -1;
+		} else if (strcmp(name, "deploy.port_invalid") == 0) {
+			rs->port = rs->bootstrap_port = -1;
+			rs->port_step = 0;
 		} else if (strcmp(name, "deploy.gpu_collision") == 0 ||
 		    strcmp(name, "deploy.gpu_overflow") == 0)
 			rs->base_gpu_id = -1;
