@@ -61,7 +61,6 @@
 #define PROP_ASAN	0
 #endif
 
-
 static struct catalog	*cat;
 static uint64_t		 rng;
 
