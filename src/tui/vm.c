@@ -84,6 +84,7 @@ vm_free(struct vm *vm)
 	free(vm->rows);
 	vmi_review_clear(vm);
 	results_clear(vm);
+	vmi_layout_clear(vm);
 	vmi_txn_clear(&vm->undo);
 	free(vm->undo.t);
 	vmi_txn_clear(&vm->redo);
@@ -274,6 +275,7 @@ compute_visibility(struct vm *vm)
 void
 vm_refresh(struct vm *vm)
 {
+	vmi_refresh_layout(vm);
 	if (vm->npages == 0) {
 		build_configs(vm);
 		return;

@@ -43,6 +43,13 @@ enum vm_dfield {
 	DF_PORT,		/* int: HTTP port, per role (router: its port) */
 	DF_POLICY,		/* str: router policy */
 	DF_NAME,		/* str: deployment name */
+	DF_BASE_GPU,		/* int: --base-gpu-id, per role (layout) */
+	DF_BOOTSTRAP,		/* int: prefill bootstrap port (layout) */
+	DF_DIST_PORT,		/* int: rendezvous port, multi-node (layout) */
+	DF_BIND,		/* str: --host a role binds (layout) */
+	DF_GPUS_PER_HOST,	/* int: GPUs of each machine (layout) */
+	DF_ROUTER_URLS,		/* str: the router's lists, "URL [BOOTSTRAP],
+				   ...; URL, ..." (prefill; decode) */
 	NDF
 };
 #define VM_DKEY(df)	(-1 - (int)(df))
@@ -68,6 +75,7 @@ struct vm_page {
 	char		*intro;
 	char		*file;
 	bool		 review;
+	bool		 placement;	/* shows the placement picture */
 	enum vm_scope	 role;		/* per-role page: its role; else SC_SHARED */
 	struct expr	*visible;
 	struct vm_field	*f;
@@ -95,7 +103,12 @@ struct vm_row {
 	bool			 on;		/* bool: shown state (after invert) */
 	char			*value;		/* effective value as text; never NULL */
 	char			*note;		/* "(forced: ...)", "(default)",
-						   "(from model)" or "" */
+						   "(from model)", "(derived)"
+						   or "" */
+	bool			 derived;	/* a layout value the user left
+						   out: value is the derived one */
+	bool			 layout;	/* a layout field: unset, it
+						   takes the derived value */
 	bool			 forced;	/* an override changed it */
 	bool			 error;		/* an error diagnostic points here */
 	bool			 warning;
@@ -172,6 +185,11 @@ int		 vm_set_text(struct vm *, int page, int field, const char *text,
 int		 vm_toggle(struct vm *, struct buf *msg);
 int		 vm_fix(struct vm *, struct buf *msg);
 int		 vm_undo(struct vm *, struct buf *msg);
+/* Unset the focused field: back to its default, or its derived value. */
+int		 vm_clear(struct vm *, struct buf *msg);
+/* Write every derived layout value (GPUs, ports, hosts, the router's
+ * lists) into the deployment as set values: one undoable change. */
+int		 vm_pin(struct vm *, struct buf *msg);
 int		 vm_redo(struct vm *, struct buf *msg);
 size_t		 vm_undo_depth(const struct vm *);
 size_t		 vm_redo_depth(const struct vm *);
@@ -200,6 +218,16 @@ size_t		 vm_review(struct vm *, const struct vm_review_item **);
 /* Totals of the last refresh. */
 void		 vm_counts(const struct vm *, size_t *errors, size_t *warnings,
 		    size_t *overrides);
+
+/*
+ * The placement picture (malloc'd lines, or NULL outside PD): per host a
+ * strip of its GPUs with the role, instance and rank that owns each; every
+ * GPU collision, GPU past the host's count and port collision; then one
+ * line per server (or per instance, when its nodes are alike) with its
+ * GPUs and ports, and the router. At most width columns; utf8 false keeps
+ * it ASCII.
+ */
+char		*vm_placement(struct vm *, bool utf8, int width);
 
 /* The launch commands (preview), malloc'd. */
 char		*vm_preview(struct vm *);

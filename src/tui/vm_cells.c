@@ -5,6 +5,7 @@
  */
 #include "tui/vm_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,8 +17,25 @@ const char *const vmi_scope_names[NSCOPE] = {
 
 const char *const vmi_df_names[NDF] = {
 	"pd", "instances", "nodes_per_instance", "gpus_per_node", "hosts",
-	"port", "policy", "name"
+	"port", "policy", "name", "base_gpu_id", "bootstrap_port",
+	"dist_init_port", "bind_host", "gpus_per_host", "router_urls"
 };
+
+/* Is a deployment field one per role (else one for the deployment)? */
+bool
+vmi_df_per_role(int df)
+{
+	switch (df) {
+	case DF_PD:
+	case DF_POLICY:
+	case DF_NAME:
+	case DF_GPUS_PER_HOST:
+	case DF_ROUTER_URLS:
+		return false;
+	default:
+		return true;
+	}
+}
 
 const char *
 vm_scope_name(enum vm_scope s)
@@ -232,6 +250,24 @@ vmi_cell_get(struct vm *vm, enum vm_scope s, int key)
 		    xstrdup(d->role[ROLE_ROUTER].policy) : NULL;
 	case DF_NAME:
 		return d->name ? xstrdup(d->name) : NULL;
+	case DF_BASE_GPU:
+		return int_text(d->role[r].base_gpu_id, -1);
+	case DF_BOOTSTRAP:
+		return int_text(d->role[r].bootstrap_port, -1);
+	case DF_DIST_PORT:
+		return int_text(d->role[r].dist_init_port, -1);
+	case DF_BIND:
+		return d->role[r].bind_host ? xstrdup(d->role[r].bind_host) :
+		    NULL;
+	case DF_ROUTER_URLS:
+		return vmi_urls_text(d->role[ROLE_ROUTER].prefill_urls,
+		    d->role[ROLE_ROUTER].nprefill_urls,
+		    d->role[ROLE_ROUTER].decode_urls,
+		    d->role[ROLE_ROUTER].ndecode_urls);
+	case DF_GPUS_PER_HOST:
+		/* -1: a script's, not known; 0: not stated. */
+		return d->gpus_per_host < 0 ? xstrdup("unknown") :
+		    int_text(d->gpus_per_host, 0);
 	}
 	return NULL;
 }
@@ -289,6 +325,115 @@ set_pd(struct deployment *d, bool pd)
 	}
 }
 
+static void
+endpoints_drop(struct endpoint **e, size_t *n)
+{
+	size_t	i;
+
+	for (i = 0; i < *n; i++)
+		free((*e)[i].url);
+	free(*e);
+	*e = NULL;
+	*n = 0;
+}
+
+static void
+urls_put(struct buf *b, const struct endpoint *e, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		buf_printf(b, "%s%s", i ? ", " : "", e[i].url);
+		if (e[i].bootstrap_port >= 0)
+			buf_printf(b, " %d", e[i].bootstrap_port);
+	}
+}
+
+char *
+vmi_urls_text(const struct endpoint *p, size_t np, const struct endpoint *d,
+    size_t nd)
+{
+	struct buf	b = { 0 };
+
+	if (np == 0 && nd == 0)
+		return NULL;
+	urls_put(&b, p, np);
+	buf_puts(&b, "; ");
+	urls_put(&b, d, nd);
+	return buf_steal(&b);
+}
+
+/* One list: "URL [PORT], ...". */
+static int
+urls_parse_one(const char *s, size_t len, bool boot, struct endpoint **out,
+    size_t *nout, char *err, size_t errlen)
+{
+	char	*t = xstrndup(s, len), *save = NULL, *item;
+	int	 rc = 0;
+
+	for (item = strtok_r(t, ",", &save); item != NULL && rc == 0;
+	    item = strtok_r(NULL, ",", &save)) {
+		char		 url[512], extra[32];
+		int		 port = -1, k;
+		char		*end;
+		long		 v;
+		struct endpoint	*e;
+
+		k = sscanf(item, " %511s %31s", url, extra);
+		if (k <= 0)
+			continue;
+		if (strncmp(url, "http://", 7) != 0 &&
+		    strncmp(url, "https://", 8) != 0) {
+			snprintf(err, errlen, "'%s' is not an http:// URL", url);
+			rc = -1;
+			break;
+		}
+		if (k == 2) {
+			v = strtol(extra, &end, 10);
+			if (!boot || *end != '\0' || v < 1 || v > 65535) {
+				snprintf(err, errlen, "'%s' after %s: %s", extra,
+				    url, boot ? "a bootstrap port is a number "
+				    "from 1 to 65535" : "a decode takes no "
+				    "bootstrap port");
+				rc = -1;
+				break;
+			}
+			port = (int)v;
+		}
+		*out = xreallocarray(*out, *nout + 2, sizeof **out);
+		e = &(*out)[(*nout)++];
+		memset(e, 0, sizeof *e);
+		e->url = xstrdup(url);
+		e->bootstrap_port = port;
+		memset(&(*out)[*nout], 0, sizeof **out);
+	}
+	free(t);
+	return rc;
+}
+
+int
+vmi_urls_parse(const char *text, struct endpoint **p, size_t *np,
+    struct endpoint **d, size_t *nd, char *err, size_t errlen)
+{
+	const char	*semi = strchr(text, ';');
+
+	*p = *d = NULL;
+	*np = *nd = 0;
+	if (semi == NULL) {
+		snprintf(err, errlen, "write the prefill URLs, ';', then the "
+		    "decode URLs");
+		return -1;
+	}
+	if (urls_parse_one(text, (size_t)(semi - text), true, p, np, err,
+	    errlen) != 0 || urls_parse_one(semi + 1, strlen(semi + 1), false,
+	    d, nd, err, errlen) != 0) {
+		endpoints_drop(p, np);
+		endpoints_drop(d, nd);
+		return -1;
+	}
+	return 0;
+}
+
 /* Set a cell (text NULL: unset). */
 void
 vmi_cell_set(struct vm *vm, enum vm_scope s, int key, const char *text)
@@ -319,6 +464,23 @@ vmi_cell_set(struct vm *vm, enum vm_scope s, int key, const char *text)
 		set_str(&d->name, text);
 		return;
 	}
+	if (VM_DF(key) == DF_ROUTER_URLS) {
+		struct role_spec	*rt = &d->role[ROLE_ROUTER];
+		char			 err[256];
+
+		endpoints_drop(&rt->prefill_urls, &rt->nprefill_urls);
+		endpoints_drop(&rt->decode_urls, &rt->ndecode_urls);
+		if (text != NULL)
+			(void)vmi_urls_parse(text, &rt->prefill_urls,
+			    &rt->nprefill_urls, &rt->decode_urls,
+			    &rt->ndecode_urls, err, sizeof err);
+		return;
+	}
+	if (VM_DF(key) == DF_GPUS_PER_HOST) {
+		d->gpus_per_host = text == NULL ? 0 :
+		    strcmp(text, "unknown") == 0 ? -1 : atoi(text);
+		return;
+	}
 	for (rr = 0; rr < NROLE; rr++) {
 		struct role_spec	*rs = &d->role[rr];
 
@@ -340,6 +502,18 @@ vmi_cell_set(struct vm *vm, enum vm_scope s, int key, const char *text)
 			break;
 		case DF_PORT:
 			set_int(&rs->port, text, -1);
+			break;
+		case DF_BASE_GPU:
+			set_int(&rs->base_gpu_id, text, -1);
+			break;
+		case DF_BOOTSTRAP:
+			set_int(&rs->bootstrap_port, text, -1);
+			break;
+		case DF_DIST_PORT:
+			set_int(&rs->dist_init_port, text, -1);
+			break;
+		case DF_BIND:
+			set_str(&rs->bind_host, text);
 			break;
 		default:
 			break;
@@ -367,6 +541,18 @@ dump_kv(char ***lines, size_t *n, const char *scope, const struct kv *l,
 	}
 }
 
+/* What pin writes that no field shows: the steps between instances. */
+static void
+dump_layout(char ***lines, size_t *n, const char *scope,
+    const struct role_spec *rs)
+{
+	if (rs->port_step != 0 || rs->gpu_step != 0) {
+		*lines = xreallocarray(*lines, *n + 1, sizeof **lines);
+		(*lines)[(*n)++] = xasprintf("%s\tsteps\tport %d, GPU %d",
+		    scope, rs->port_step, rs->gpu_step);
+	}
+}
+
 char *
 vmi_dump_state(struct vm *vm)
 {
@@ -389,16 +575,19 @@ vmi_dump_state(struct vm *vm)
 		    d->role[r].nopts);
 		dump_kv(&lines, &n, vmi_scope_names[s], d->role[r].env,
 		    d->role[r].nenv);
-		for (df = DF_INSTANCES; df <= DF_PORT; df++) {
+		for (df = 0; df < NDF; df++) {
+			if (!vmi_df_per_role(df))
+				continue;
 			t = vmi_cell_get(vm, s, VM_DKEY(df));
 			lines = xreallocarray(lines, n + 1, sizeof *lines);
 			lines[n++] = xasprintf("%s\t%s\t%s", vmi_scope_names[s],
 			    vmi_df_names[df], t ? t : "");
 			free(t);
 		}
+		dump_layout(&lines, &n, vmi_scope_names[s], &d->role[r]);
 	}
 	for (df = 0; df < NDF; df++) {
-		if (df >= DF_INSTANCES && df <= DF_PORT)
+		if (vmi_df_per_role(df))
 			continue;
 		t = vmi_cell_get(vm, SC_DEPLOY, VM_DKEY(df));
 		lines = xreallocarray(lines, n + 1, sizeof *lines);
@@ -487,8 +676,9 @@ changes_one_way(struct buf *b, const char *from, const char *to, bool added)
 			if (olen != vlen || strncmp(other, t2 + 1, vlen) != 0)
 				buf_printf(b, "  %.*s: %.*s: %.*s -> %.*s\n",
 				    (int)(t1 - p), p, (int)(t2 - t1 - 1),
-				    t1 + 1, (int)olen, olen ? other : "(unset)",
-				    (int)vlen, vlen ? t2 + 1 : "(unset)");
+				    t1 + 1, olen ? (int)olen : 7,
+				    olen ? other : "(unset)", vlen ? (int)vlen :
+				    7, vlen ? t2 + 1 : "(unset)");
 		}
 		p = nl + 1;
 	}

@@ -65,6 +65,7 @@ vmi_txn_set(struct vm *vm, struct vm_txn *t, enum vm_scope s, int key,
 	}
 	t->ops = xreallocarray(t->ops, t->n + 1, sizeof *t->ops);
 	op = &t->ops[t->n++];
+	memset(op, 0, sizeof *op);
 	op->scope = s;
 	op->key = key;
 	op->old = old;
@@ -130,6 +131,65 @@ vm_set(struct vm *vm, int page, int field, struct value v, struct buf *msg)
 	return 0;
 }
 
+/* The values a numeric deployment field takes. */
+static void
+df_bounds(int df, long long *lo, long long *hi)
+{
+	*lo = 1;
+	*hi = 1024;
+	switch (df) {
+	case DF_PORT:
+	case DF_BOOTSTRAP:
+	case DF_DIST_PORT:
+		*hi = 65535;
+		break;
+	case DF_BASE_GPU:
+		*lo = 0;
+		*hi = 1023;
+		break;
+	case DF_INSTANCES:
+	case DF_NODES:
+		*hi = 4096;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Unset a field's cell: a layout value goes back to the derived one. */
+static int
+clear_field(struct vm *vm, const struct vm_field *f, struct buf *msg)
+{
+	struct vm_txn	 tx = { 0 };
+	char		*d;
+
+	tx.what = xstrdup(f->label);
+	vmi_txn_set(vm, &tx, f->scope, f->key, NULL);
+	vmi_txn_commit(vm, &tx);
+	if ((d = vmi_derived(vm, f->scope, f->key)) != NULL)
+		vmi_msg(msg, "%s: back to derived (%s)", f->label, d);
+	else
+		vmi_msg(msg, "%s: back to the default", f->label);
+	free(d);
+	return 0;
+}
+
+int
+vm_clear(struct vm *vm, struct buf *msg)
+{
+	const struct vm_row	*row = vm_focused(vm);
+
+	if (row == NULL) {
+		vmi_msg(msg, "no field here");
+		return -1;
+	}
+	if (row->f->key == VM_DKEY(DF_PD)) {
+		vmi_msg(msg, "%s cannot be cleared", row->f->label);
+		return -1;
+	}
+	return clear_field(vm, row->f, msg);
+}
+
 int
 vm_set_text(struct vm *vm, int page, int field, const char *text, struct buf *msg)
 {
@@ -143,21 +203,18 @@ vm_set_text(struct vm *vm, int page, int field, const char *text, struct buf *ms
 	}
 	while (*text == ' ')
 		text++;
-	if (*text == '\0') {
-		struct vm_txn	tx = { 0 };
-
-		tx.what = xstrdup(f->label);
-		vmi_txn_set(vm, &tx, f->scope, f->key, NULL);
-		vmi_txn_commit(vm, &tx);
-		vmi_msg(msg, "%s: back to the default", f->label);
-		return 0;
-	}
+	if (*text == '\0')
+		return clear_field(vm, f, msg);
 	if (VM_IS_DKEY(f->key)) {
 		switch (VM_DF(f->key)) {
 		case DF_INSTANCES:
 		case DF_NODES:
 		case DF_GPUS:
 		case DF_PORT:
+		case DF_BASE_GPU:
+		case DF_BOOTSTRAP:
+		case DF_DIST_PORT:
+		case DF_GPUS_PER_HOST:
 			t = T_INT;
 			break;
 		case DF_PD:
@@ -174,6 +231,35 @@ vm_set_text(struct vm *vm, int page, int field, const char *text, struct buf *ms
 		    t == T_INT ? "integer" : t == T_FLOAT ? "number" :
 		    t <= T_BOOLOPT ? "on/off value" : "value");
 		return -1;
+	}
+	if (f->key == VM_DKEY(DF_ROUTER_URLS)) {
+		struct endpoint	*p = NULL, *d = NULL;
+		size_t		 np = 0, nd = 0, i;
+		char		 err[256];
+
+		if (vmi_urls_parse(text, &p, &np, &d, &nd, err, sizeof err))
+			vmi_msg(msg, "%s: %s", f->label, err);
+		else if (np == 0 || nd == 0)
+			vmi_msg(msg, "%s: the router needs at least one prefill "
+			    "and one decode URL", f->label);
+		for (i = 0; i < np; i++)
+			free(p[i].url);
+		for (i = 0; i < nd; i++)
+			free(d[i].url);
+		free(p);
+		free(d);
+		if (np == 0 || nd == 0)
+			return -1;
+	}
+	if (VM_IS_DKEY(f->key) && t == T_INT && v.t == V_INT) {
+		long long	lo, hi;
+
+		df_bounds(VM_DF(f->key), &lo, &hi);
+		if (v.u.i < lo || v.u.i > hi) {
+			vmi_msg(msg, "%s: '%s' is not a number from %lld to "
+			    "%lld", f->label, text, lo, hi);
+			return -1;
+		}
 	}
 	if (!VM_IS_DKEY(f->key) && vm->cat->opts[f->key].nchoices > 0 &&
 	    v.t == V_STR) {
@@ -222,6 +308,50 @@ vm_edit_text(struct vm *vm)
 	return t ? t : xstrdup("");
 }
 
+static void
+snapshot_free(struct deployment *d)
+{
+	if (d == NULL)
+		return;
+	deployment_free(d);
+	free(d);
+}
+
+/* Replace the deployment with a copy of a snapshot. */
+static void
+snapshot_restore(struct vm *vm, const struct deployment *snap)
+{
+	deployment_free(&vm->dep);
+	deployment_copy(&vm->dep, snap);
+}
+
+/* Record a whole-deployment change into t: before, then after fn. */
+void
+vmi_txn_snapshot(struct vm *vm, struct vm_txn *t,
+    void (*fn)(const struct catalog *, struct deployment *))
+{
+	struct vm_op	*op;
+	char		*before = vmi_dump_state(vm), *after;
+
+	t->ops = xreallocarray(t->ops, t->n + 1, sizeof *t->ops);
+	op = &t->ops[t->n];
+	memset(op, 0, sizeof *op);
+	op->dold = xcalloc(1, sizeof *op->dold);
+	deployment_copy(op->dold, &vm->dep);
+	fn(vm->cat, &vm->dep);
+	after = vmi_dump_state(vm);
+	if (strcmp(before, after) == 0) {
+		snapshot_free(op->dold);
+		op->dold = NULL;
+	} else {
+		op->dnew = xcalloc(1, sizeof *op->dnew);
+		deployment_copy(op->dnew, &vm->dep);
+		t->n++;
+	}
+	free(before);
+	free(after);
+}
+
 void
 vmi_txn_clear(struct txnstack *s)
 {
@@ -231,6 +361,8 @@ vmi_txn_clear(struct txnstack *s)
 		for (j = 0; j < s->t[i].n; j++) {
 			free(s->t[i].ops[j].old);
 			free(s->t[i].ops[j].new);
+			snapshot_free(s->t[i].ops[j].dold);
+			snapshot_free(s->t[i].ops[j].dnew);
 		}
 		free(s->t[i].ops);
 		free(s->t[i].what);
@@ -251,11 +383,21 @@ undo_redo(struct vm *vm, struct txnstack *from, struct txnstack *to,
 	}
 	t = from->t[--from->n];
 	if (undo)
-		for (i = t.n; i-- > 0;)
-			vmi_cell_set(vm, t.ops[i].scope, t.ops[i].key, t.ops[i].old);
+		for (i = t.n; i-- > 0;) {
+			if (t.ops[i].dold != NULL)
+				snapshot_restore(vm, t.ops[i].dold);
+			else
+				vmi_cell_set(vm, t.ops[i].scope, t.ops[i].key,
+				    t.ops[i].old);
+		}
 	else
-		for (i = 0; i < t.n; i++)
-			vmi_cell_set(vm, t.ops[i].scope, t.ops[i].key, t.ops[i].new);
+		for (i = 0; i < t.n; i++) {
+			if (t.ops[i].dnew != NULL)
+				snapshot_restore(vm, t.ops[i].dnew);
+			else
+				vmi_cell_set(vm, t.ops[i].scope, t.ops[i].key,
+				    t.ops[i].new);
+		}
 	txn_push(to, t);
 	vmi_msg(msg, "%s: %s", undo ? "undone" : "redone", t.what);
 	vm_refresh(vm);

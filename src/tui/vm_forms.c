@@ -280,7 +280,7 @@ check_roles(const char *name, const struct ynode *roles, char *err,
 	return 0;
 }
 
-/* The page's own keys: title, intro, review, visible. */
+/* The page's own keys: title, intro, review, placement, visible. */
 static int
 load_page_head(struct vm *vm, const char *name, const struct ynode *root,
     struct vm_page *p, char *err, size_t errlen)
@@ -306,6 +306,16 @@ load_page_head(struct vm *vm, const char *name, const struct ynode *root,
 			return -1;
 		}
 		p->review = v.u.b;
+	}
+	if ((k = ynode_get(root, "placement")) != NULL) {
+		struct value	v;
+
+		if (k->kind != YN_SCALAR || val_parse(T_BOOL, k->str, &v) != 0) {
+			ynode_err(err, errlen, name, k,
+			    "placement: true or false");
+			return -1;
+		}
+		p->placement = v.u.b;
 	}
 	if ((k = ynode_get(root, "visible")) != NULL &&
 	    (p->visible = parse_cond(vm, name, k, err, errlen)) == NULL)
@@ -353,7 +363,7 @@ vm_load_form_text(struct vm *vm, const char *name, const char *text,
     size_t len, char *err, size_t errlen)
 {
 	static const char *const keys[] = { "title", "intro", "roles",
-		"review", "visible", "fields", NULL };
+		"review", "placement", "visible", "fields", NULL };
 	struct ynode		*root;
 	const struct ynode	*roles;
 	struct vm_page		 p;

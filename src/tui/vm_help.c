@@ -80,6 +80,38 @@ help_rule(struct vm *vm, struct buf *b, const struct rule *r,
 	result_free(&res);
 }
 
+/* A layout field: how its value is derived, and its layout problems. */
+static void
+layout_help(const struct vm *vm, const struct vm_row *row, struct buf *b)
+{
+	char	*d = vmi_derived(vm, row->f->scope, row->f->key);
+	size_t	 i;
+
+	if (d == NULL)
+		return;
+	if (row->derived)
+		buf_puts(b, "\nLeft unset, so the layout derives it: instances "
+		    "are packed onto each host's GPUs in order (prefill first), "
+		    "ports count up from each role's base to the first free "
+		    "one, the router runs where the first prefill runs.\n");
+	else
+		buf_puts(b, "\nSet by you: kept as given, and checked.\n");
+	buf_puts(b, "A value you set is kept and checked; Delete (or an empty "
+	    "edit) returns it to the derived one; P writes every derived "
+	    "value into the deployment (pin).\n");
+	free(d);
+	for (i = 0; i < vm->cross.n; i++) {
+		const struct diag	*g = &vm->cross.d[i];
+
+		if (vmi_layout_key(g->id) != row->f->key || !row->error ||
+		    g->sev != SEV_ERROR)
+			continue;
+		buf_printf(b, "\n%s: %s\n", severity_name(g->sev), g->msg);
+		if (g->rule != NULL && g->rule->explain != NULL)
+			buf_printf(b, "    %s\n", g->rule->explain);
+	}
+}
+
 char *
 vm_help(struct vm *vm)
 {
@@ -117,9 +149,11 @@ vm_help(struct vm *vm)
 		buf_printf(&b, "effective: %s %s\n", row->value, row->note);
 		if (o->note)
 			buf_printf(&b, "note:      %s\n", o->note);
-	} else
-		buf_printf(&b, "  (deployment: %s)\n\ncurrent: %s\n",
-		    vmi_df_names[VM_DF(f->key)], row->value);
+	} else {
+		buf_printf(&b, "  (deployment: %s)\n\ncurrent: %s %s\n",
+		    vmi_df_names[VM_DF(f->key)], row->value, row->note);
+		layout_help(vm, row, &b);
+	}
 	if (f->visible_src)
 		buf_printf(&b, "shown when: %s\n", f->visible_src);
 	for (i = 0; i < row->nchoices; i++) {

@@ -14,19 +14,23 @@
  * vm_search.c   search over every field
  * vm_review.c   the review page's diagnostics
  * vm_file.c     open, import, preview, save, export
+ * vm_layout.c   derived layout values, pin, the placement picture
  */
 #ifndef PDWIZ_TUI_VM_INT_H
 #define PDWIZ_TUI_VM_INT_H
 
 #include "core/util.h"
 #include "deploy/deploy.h"
+#include "deploy/layout.h"
 #include "tui/vm.h"
 
-/* One cell change: text before and after (NULL: unset). */
+/* One cell change: text before and after (NULL: unset); or, when dold is
+ * set, the whole deployment before and after (pin). */
 struct vm_op {
-	enum vm_scope	 scope;
-	int		 key;
-	char		*old, *new;
+	enum vm_scope		 scope;
+	int			 key;
+	char			*old, *new;
+	struct deployment	*dold, *dnew;
 };
 
 /* The changes of one intent, undone and redone together. */
@@ -63,6 +67,8 @@ struct vm {
 	struct result		 res[NSCOPE];
 	bool			 have[NSCOPE];
 	struct result		 cross;
+	struct layout		 lay;		/* of dep, last refresh */
+	bool			 have_lay;
 
 	struct vm_row		*rows;
 	size_t			 nrows, rowcap;
@@ -81,6 +87,8 @@ void		 vmi_msg(struct buf *msg, const char *fmt, ...)
 
 extern const char *const vmi_scope_names[NSCOPE];
 extern const char *const vmi_df_names[NDF];
+/* Is a deployment field one per role (else one for the deployment)? */
+bool		 vmi_df_per_role(int df);
 
 /* Scopes and roles (vm_cells.c). */
 bool		 vmi_is_pd(const struct vm *);
@@ -103,6 +111,14 @@ void		 vmi_cell_set(struct vm *, enum vm_scope, int key,
 char		*vmi_dump_state(struct vm *);
 void		 vmi_set_baseline(struct vm *);
 
+/* The router's lists as a cell's text, "URL [BOOT], ...; URL, ...", or
+ * NULL when both are empty (malloc'd); and back (0, or -1 with err; a
+ * list may come back empty). */
+char		*vmi_urls_text(const struct endpoint *, size_t,
+		    const struct endpoint *, size_t);
+int		 vmi_urls_parse(const char *, struct endpoint **, size_t *,
+		    struct endpoint **, size_t *, char *err, size_t errlen);
+
 /* Forms (vm_forms.c). */
 void		 vmi_page_free(struct vm_page *);
 
@@ -122,14 +138,27 @@ void		 vmi_txn_set(struct vm *, struct vm_txn *t, enum vm_scope,
 		    int key, const char *text);
 /* Push t on the undo stack (or drop it when empty) and refresh. */
 void		 vmi_txn_commit(struct vm *, struct vm_txn *t);
+/* Record a change fn makes to the whole deployment into t (nothing when
+ * it changes nothing). */
+void		 vmi_txn_snapshot(struct vm *, struct vm_txn *t,
+		    void (*fn)(const struct catalog *, struct deployment *));
 void		 vmi_txn_clear(struct txnstack *);
 
 /* Fixes (vm_fix.c): does the fix set this option? */
 bool		 vmi_fix_touches(const struct catalog *, const struct fix *,
 		    int opt);
 
+/* Layout (vm_layout.c): the derived value of a layout cell the user left
+ * unset (malloc'd), or NULL when the cell is not a layout value. */
+char		*vmi_derived(const struct vm *, enum vm_scope, int key);
+void		 vmi_refresh_layout(struct vm *);
+void		 vmi_layout_clear(struct vm *);
+
 /* Review (vm_review.c). */
 void		 vmi_refresh_review(struct vm *);
+/* The layout field (a deployment field key) a deployment rule is about,
+ * or 0. */
+int		 vmi_layout_key(const char *rule_id);
 void		 vmi_review_clear(struct vm *);
 
 #endif

@@ -37,6 +37,33 @@ find_field_for(const struct vm *vm, int opt, enum vm_scope role, int *field)
 	return best;
 }
 
+/*
+ * The layout field a deployment rule is about (a deployment field key), or
+ * 0 when none: Enter on such a problem goes to the GPUs or ports of the
+ * role it is attributed to.
+ */
+int
+vmi_layout_key(const char *id)
+{
+	static const struct {
+		const char	*id;
+		int		 df;
+	} map[] = {
+		{ "xs-gpu-collision", DF_BASE_GPU },
+		{ "xs-gpu-overflow", DF_BASE_GPU },
+		{ "xs-port-collision", DF_PORT },
+		{ "xs-dist-init-addr", DF_DIST_PORT },
+		{ "xs-router-bootstrap-port", DF_ROUTER_URLS },
+		{ "xs-router-local-url", DF_HOSTS },
+	};
+	size_t	i;
+
+	for (i = 0; id != NULL && i < sizeof map / sizeof map[0]; i++)
+		if (strcmp(id, map[i].id) == 0)
+			return VM_DKEY(map[i].df);
+	return 0;
+}
+
 struct slotlist {
 	int	s[32];
 	size_t	n;
@@ -71,6 +98,15 @@ review_add(struct vm *vm, enum vm_scope role, const struct diag *d)
 	it->id = d->id;
 	it->msg = xstrdup(d->msg);
 	it->page = opt < 0 ? -1 : find_field_for(vm, opt, role, &it->field);
+	if (role == SC_DEPLOY && vmi_layout_key(d->id) != 0) {
+		int		 key = vmi_layout_key(d->id);
+		enum vm_scope	 rs = d->cmd >= 0 && d->cmd < NPD_ROLE ?
+		    vmi_role_scope((enum role)d->cmd) : SC_PREFILL;
+
+		if (key == VM_DKEY(DF_HOSTS) || key == VM_DKEY(DF_ROUTER_URLS))
+			rs = SC_ROUTER;
+		it->page = find_field_for(vm, key, rs, &it->field);
+	}
 	if (it->page < 0 && d->rule != NULL) {
 		/* No field for the option it points at: try what it reads. */
 		struct slotlist	sl = { { 0 }, 0 };

@@ -128,7 +128,13 @@ dfield_value(struct vm *vm, const struct vm_field *f)
 	case DF_NODES:
 	case DF_GPUS:
 	case DF_PORT:
+	case DF_BASE_GPU:
+	case DF_BOOTSTRAP:
+	case DF_DIST_PORT:
 		v = val_int(atoll(t));
+		break;
+	case DF_GPUS_PER_HOST:
+		v = strcmp(t, "unknown") == 0 ? val_str(t) : val_int(atoll(t));
 		break;
 	default:
 		v = val_str(t);
@@ -234,6 +240,14 @@ row_diags(struct vm *vm, struct vm_row *row)
 		    (VM_IS_DKEY(row->f->key) ? -1 : row->f->key) &&
 		    d->sev == SEV_ERROR)
 			row->error = true;
+		/* A layout problem marks the GPUs or ports of its role. */
+		if (d->sev == SEV_ERROR && VM_IS_DKEY(row->f->key) &&
+		    vmi_layout_key(d->id) == row->f->key && d->cmd >= 0 &&
+		    d->cmd < NPD_ROLE && (row->f->scope ==
+		    vmi_role_scope((enum role)d->cmd) ||
+		    row->f->key == VM_DKEY(DF_ROUTER_URLS) ||
+		    row->f->key == VM_DKEY(DF_HOSTS)))
+			row->error = true;
 	}
 }
 
@@ -260,15 +274,24 @@ forced_note(struct vm *vm, const struct vm_field *f, const struct slot *sl)
 static void
 build_dfield_row(struct vm *vm, struct vm_row *row)
 {
-	struct value	v = dfield_value(vm, row->f);
+	struct value	 v = dfield_value(vm, row->f);
+	char		*d;
 
 	row->is_bool = v.t == V_BOOL;
 	row->on = row->is_bool && v.u.b;
-	if (v.t == V_NULL)
+	d = vmi_derived(vm, row->f->scope, row->f->key);
+	row->layout = d != NULL;
+	if (v.t == V_NULL && d != NULL) {
+		row->value = d;
+		d = NULL;
+		row->note = xstrdup("(derived)");
+		row->derived = true;
+	} else if (v.t == V_NULL)
 		row->value = xstrdup(VM_DF(row->f->key) == DF_POLICY ?
 		    "(router default)" : "(not set)");
 	else
 		row->value = value_text(v);
+	free(d);
 }
 
 static void

@@ -36,6 +36,7 @@ struct lines {
 extern volatile sig_atomic_t	 wiz_got_signal;
 extern bool			 wiz_use_colors;
 extern const char		*wiz_mark_x;	/* unavailable marker */
+extern bool			 wiz_utf8;	/* the locale is UTF-8 */
 
 /* Drawing (wiz_draw.c). */
 int	 wiz_attr(int pair, int fallback);

@@ -102,6 +102,36 @@ act_redo(struct ui *ui)
 }
 
 static void
+act_clear(struct ui *ui)
+{
+	if (vm_page(ui->vm, (size_t)vm_cur_page(ui->vm))->review)
+		return;
+	intent(ui, vm_clear);
+}
+
+static void
+act_pin(struct ui *ui)
+{
+	intent(ui, vm_pin);
+}
+
+static void
+act_placement(struct ui *ui)
+{
+	int	 h, w;
+	char	*pic;
+
+	getmaxyx(stdscr, h, w);
+	(void)h;
+	if ((pic = vm_placement(ui->vm, wiz_utf8, w - 4)) == NULL) {
+		wiz_set_status(ui, "no placement: only a PD deployment has one");
+		return;
+	}
+	wiz_textbox(ui, "Placement", pic);
+	free(pic);
+}
+
+static void
 act_preview(struct ui *ui)
 {
 	ui->preview = !ui->preview;
@@ -141,6 +171,7 @@ static const handler handlers[NWZ] = {
 	[WZ_TOP] = act_top,
 	[WZ_BOTTOM] = act_bottom,
 	[WZ_ENTER] = act_enter,
+	[WZ_CLEAR] = act_clear,
 	[WZ_NEXT_PAGE] = act_next_page,
 	[WZ_PREV_PAGE] = act_prev_page,
 	[WZ_SEARCH] = wiz_search,
@@ -148,6 +179,8 @@ static const handler handlers[NWZ] = {
 	[WZ_FIX] = act_fix,
 	[WZ_UNDO] = act_undo,
 	[WZ_REDO] = act_redo,
+	[WZ_PIN] = act_pin,
+	[WZ_PLACEMENT] = act_placement,
 	[WZ_PREVIEW] = act_preview,
 	[WZ_SAVE] = act_save,
 	[WZ_EXPORT] = wiz_export,

@@ -19,6 +19,7 @@
 
 bool		 wiz_use_colors;
 const char	*wiz_mark_x = "x";
+bool		 wiz_utf8;
 
 int
 wiz_attr(int pair, int fallback)
@@ -60,7 +61,23 @@ wiz_put(int y, int x, int cols, const char *s)
 	return used;
 }
 
-/* Wrapping counts bytes as columns (the texts are ASCII-ish). */
+/* Bytes of p that fill at most cols columns (UTF-8: one per character). */
+static size_t
+bytes_for_cols(const char *p, size_t len, size_t cols)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < len; i++) {
+		if (((unsigned char)p[i] & 0xc0) != 0x80) {
+			if (n == cols)
+				break;
+			n++;
+		}
+	}
+	return i;
+}
+
+/* Wrapping counts one column per character. */
 void
 wiz_wrap(const char *text, int width, size_t max, struct lines *out)
 {
@@ -73,14 +90,15 @@ wiz_wrap(const char *text, int width, size_t max, struct lines *out)
 	while (*p != '\0' && out->n < max) {
 		const char	*nl = strchr(p, '\n');
 		size_t		 len = nl ? (size_t)(nl - p) : strlen(p);
-		size_t		 take = len;
+		size_t		 take = bytes_for_cols(p, len, (size_t)width);
 
-		if (take > (size_t)width) {
-			take = (size_t)width;
+		if (take < len) {
+			size_t	fit = take;
+
 			while (take > 0 && p[take] != ' ')
 				take--;
 			if (take == 0)
-				take = (size_t)width;
+				take = fit;
 		}
 		out->l = xreallocarray(out->l, out->n + 1, sizeof *out->l);
 		out->l[out->n++] = xstrndup(p, take);
@@ -243,7 +261,9 @@ draw_row(const struct vm_row *row, int y, int w, int lw, bool focus)
 	wiz_put(y, 0, 2, focus ? ">" : " ");
 	wiz_put(y, 2, lw - 2, row->f->label);
 	x = lw + 1;
-	x += wiz_put(y, x, w - x, val.s ? val.s : "") + 1;
+	/* A long value leaves room for the error marker. */
+	x += wiz_put(y, x, w - x - (row->error && w - x > 30 ? 10 : 0),
+	    val.s ? val.s : "") + 1;
 	if (focus)
 		attroff(A_REVERSE);
 	if (row->forced)
@@ -429,6 +449,66 @@ draw_status(struct ui *ui, const struct vm_page *p, int h, int w)
 	free(st);
 }
 
+/*
+ * The placement picture of a page that shows one, at the bottom of the
+ * rows y0..*y1: it takes what the items (nitems rows) leave, at least 7
+ * lines; what does not fit is counted on its last line. *y1 moves up
+ * above it.
+ */
+static void
+draw_placement(struct ui *ui, int y0, int *y1, int w, size_t nitems)
+{
+	char		*pic = vm_placement(ui->vm, wiz_utf8, w - 2);
+	struct lines	 ls = { NULL, 0 };
+	const char	*p = pic;
+	int		 height = *y1 - y0, ph, i, y;
+
+	while (p != NULL && *p != '\0') {
+		const char	*nl = strchr(p, '\n');
+		size_t		 len = nl ? (size_t)(nl - p) : strlen(p);
+
+		ls.l = xreallocarray(ls.l, ls.n + 1, sizeof *ls.l);
+		ls.l[ls.n++] = xstrndup(p, len);
+		p = nl ? nl + 1 : NULL;
+	}
+	free(pic);
+	if (ls.n == 0 || height < 6) {
+		wiz_lines_free(&ls);
+		return;
+	}
+	ph = (int)ls.n;
+	if ((int)nitems + 1 + ph > height) {
+		ph = height - (int)nitems - 1;
+		if (ph < 7)
+			ph = 7;
+		if (ph > height / 2 && ph > height - (int)nitems - 1)
+			ph = height / 2;
+		if (ph > (int)ls.n)
+			ph = (int)ls.n;
+	}
+	y = *y1 - ph;
+	for (i = 0; i < ph; i++) {
+		const char	*line = ls.l[i];
+		char		*more = NULL;
+
+		if (i == ph - 1 && ph < (int)ls.n)
+			line = more = xasprintf("  ... %d more line%s "
+			    "(v shows the whole picture)",
+			    (int)ls.n - ph + 1, (int)ls.n - ph + 1 == 1 ? "" :
+			    "s");
+		if (i == 0)
+			attron(A_BOLD);
+		else if (strstr(line, wiz_utf8 ? "✗" : " X ") != NULL ||
+		    strstr(line, "!") != NULL)
+			attron(wiz_attr(C_ERROR, 0));
+		wiz_put(y + i, 1, w - 2, line);
+		attrset(A_NORMAL);
+		free(more);
+	}
+	*y1 = y - 1;
+	wiz_lines_free(&ls);
+}
+
 void
 wiz_draw(struct ui *ui)
 {
@@ -452,6 +532,14 @@ wiz_draw(struct ui *ui)
 
 		draw_preview(ui, y1 - ph + 1, y1, w);
 		y1 = y1 - ph;
+	}
+	if (p->placement) {
+		const struct vm_review_item	*it;
+		const struct vm_row		*rows;
+		size_t				 ni = p->review ?
+		    vm_review(ui->vm, &it) : vm_rows(ui->vm, &rows);
+
+		draw_placement(ui, y, &y1, w, ni > 0 ? ni : 1);
 	}
 	if (p->review)
 		draw_review(ui, y, y1, w, &cy, &cx);

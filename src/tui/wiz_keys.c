@@ -24,6 +24,10 @@ const struct wiz_key wiz_keys[] = {
 	{ '\r',		NULL,		WZ_ENTER },
 	{ KEY_ENTER,	NULL,		WZ_ENTER },
 	{ ' ',		"Space",	WZ_ENTER },
+	{ KEY_DC,	"Delete",	WZ_CLEAR },
+	{ KEY_BACKSPACE, "Backspace",	WZ_CLEAR },
+	{ 127,		NULL,		WZ_CLEAR },
+	{ 8,		NULL,		WZ_CLEAR },
 	{ '\t',		"Tab",		WZ_NEXT_PAGE },
 	{ KEY_NPAGE,	"PgDn",		WZ_NEXT_PAGE },
 	{ KEY_BTAB,	"Shift-Tab",	WZ_PREV_PAGE },
@@ -34,6 +38,8 @@ const struct wiz_key wiz_keys[] = {
 	{ 'f',		"f",		WZ_FIX },
 	{ 'u',		"u",		WZ_UNDO },
 	{ 18,		"Ctrl-R",	WZ_REDO },
+	{ 'P',		"P",		WZ_PIN },
+	{ 'v',		"v",		WZ_PLACEMENT },
 	{ 'p',		"p",		WZ_PREVIEW },
 	{ 's',		"s",		WZ_SAVE },
 	{ 'e',		"e",		WZ_EXPORT },
@@ -72,6 +78,12 @@ const struct wiz_action_info wiz_actions[NWZ] = {
 	{ WZ_ESC, NULL, NULL, 0, "quit, as q" },
 	{ WZ_REDRAW, NULL, NULL, 0, "redraw the screen" },
 	{ WZ_RESIZE, NULL, NULL, 0, NULL },
+	{ WZ_CLEAR, NULL, NULL, 0, "clear the field: back to its default or "
+	    "derived value" },
+	{ WZ_PIN, "P", "pin", 1, "pin: write every derived GPU, port and host "
+	    "as set values" },
+	{ WZ_PLACEMENT, NULL, NULL, 0, "the whole placement picture: who owns "
+	    "each GPU, ports" },
 };
 
 int

@@ -30,6 +30,9 @@ enum wiz_action {
 	WZ_ESC,
 	WZ_REDRAW,
 	WZ_RESIZE,
+	WZ_CLEAR,
+	WZ_PIN,
+	WZ_PLACEMENT,
 	NWZ
 };
 

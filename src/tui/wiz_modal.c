@@ -323,7 +323,13 @@ wiz_edit_field(struct ui *ui)
 		return;
 	}
 	init = vm_edit_text(ui->vm);
-	label = xasprintf("%s (empty = default): ", row->f->label);
+	/* A layout value: empty goes back to the derived one. */
+	if (row->derived)
+		label = xasprintf("%s (empty = derived %s): ", row->f->label,
+		    row->value);
+	else
+		label = xasprintf("%s (empty = %s): ", row->f->label,
+		    row->layout ? "derived" : "default");
 	text = wiz_prompt(ui, label, init);
 	free(label);
 	free(init);

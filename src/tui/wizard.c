@@ -112,6 +112,7 @@ run(struct vm *vm, const char *file)
 	int		rc = EXIT_OK;
 
 	wiz_mark_x = mark_x;
+	wiz_utf8 = strcmp(mark_x, "x") != 0;
 	vm_refresh(vm);
 	memset(&ui, 0, sizeof ui);
 	ui.vm = vm;

@@ -23,10 +23,14 @@ start() {
 	t new-session -d -s w -x 100 -y 30 \
 	    "cd $WORK && env $_env $PDWIZ $* ; echo \"[exit \$?]\"; sleep 600"
 	wait_for " error"	# "0 errors", "1 error" in the header
+	KS=0
 }
 
-keys() { t send-keys -t w "$@"; }
-text() { t send-keys -t w -l -- "$1"; }
+# Every key sent is counted in KS (a typed text counts one per character),
+# so a scenario can print what it cost the user; start resets it.
+KS=0
+keys() { KS=$((KS + $#)); t send-keys -t w "$@"; }
+text() { KS=$((KS + ${#1})); t send-keys -t w -l -- "$1"; }
 screen() { t capture-pane -p -t w; }
 
 # wait_for TEXT: poll the screen until TEXT (fixed string) appears.
@@ -39,6 +43,19 @@ wait_for() {
 		if [ "$(date +%s)" -ge "$_end" ]; then
 			echo "  timeout waiting for: $1" >&2
 			echo "  ---- screen ----" >&2
+			screen | sed 's/^/  | /' >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
+# wait_re REGEX: poll the screen until a line matches the extended regex.
+wait_re() {
+	_end=$(( $(date +%s) + POLL_TIMEOUT ))
+	until screen | grep -qE -- "$1"; do
+		if [ "$(date +%s)" -ge "$_end" ]; then
+			echo "  timeout waiting for: $1" >&2
 			screen | sed 's/^/  | /' >&2
 			return 1
 		fi

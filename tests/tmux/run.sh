@@ -27,6 +27,11 @@ skip=0
 run() {
 	_name=$1
 	shift
+	# ONLY=TEXT runs the scenarios whose name contains TEXT.
+	case "$_name" in
+	*"${ONLY:-}"*) ;;
+	*) return 0 ;;
+	esac
 	"$@"
 	case $? in
 	0)	pass=$((pass + 1)); echo "PASS $_name" ;;
@@ -407,6 +412,175 @@ save_fails_keeps_state() {
 save_full() { save_fails_keeps_state FULL; }
 save_ro() { save_fails_keeps_state RO; }
 
+# ---- layout: derived GPUs and ports, the placement picture, pin ----
+
+# set_row VALUE: edit the focused field to VALUE (the prompt's text
+# replaced).
+set_row() {
+	keys Enter && wait_for "(empty = " && keys C-u &&
+	    text "$1" && keys Enter
+}
+
+# pd_tp N: from a new deployment at 80x24, one 8-GPU node: GPUs per node 8,
+# TP N on the prefill and on the decode, mooncake; ends on the review.
+pd_tp() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "1/11  Model & hardware" &&
+	    wait_for "q quit" || return 1
+	KS=0
+	keys G && wait_focused "GPUs per node" && set_row 8 &&
+	    wait_re '^> GPUs per node +8' &&
+	    keys Tab && wait_for "2/11  Topology" &&
+	    wait_re 'GPUs per host \(machine\) +8 \(derived\)' &&
+	    keys Tab && wait_for "Parallelism (prefill)" &&
+	    wait_focused "tensor parallel" && set_row "$1" &&
+	    wait_re "^> tensor parallel \(TP\) +$1" &&
+	    keys Tab && wait_for "Parallelism (decode)" &&
+	    wait_focused "tensor parallel" && set_row "$1" &&
+	    wait_re "^> tensor parallel \(TP\) +$1" &&
+	    keys Tab && wait_for "KV transfer" && wait_for "<mooncake>" &&
+	    keys BTab BTab BTab BTab BTab && wait_for "11/11  Review" &&
+	    _KS_REVIEW=$KS
+}
+
+# 1P1D Llama-3.1-8B-Instruct, TP 2 each, one 8-GPU node: the layout puts
+# the prefill on GPUs 0-1 and the decode on 2-3 (shown derived), the
+# review has 0 errors, the exported script checks with 0 errors.
+layout_1p1d_tp2() {
+	rm -f "$WORK/launch.sh"
+	pd_tp 2 || return 1
+	wait_for "0 errors" &&
+	    wait_for "Placement: 1 host of 8 GPUs" &&
+	    wait_re '^ +P0 prefill 0: 127\.0\.0\.1 GPUs 0-1, port 30000, bootstrap 8998' &&
+	    wait_re '^ +D0 decode 0: 127\.0\.0\.1 GPUs 2-3, port 30001' &&
+	    wait_re '^ 127\.0\.0\.1 +P0 P0 D0 D0  ·  ·  ·  ·$' || return 1
+	! screen | grep -q "ERROR" || return 1
+	keys e && wait_for "export:" && keys 1 && wait_for "to: launch.sh" &&
+	    keys Enter && wait_for "exported shell" || return 1
+	echo "  keystrokes: $KS (to the review: $_KS_REVIEW)"
+	_chk=$(cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ check launch.sh | tail -1)
+	echo "  pdwiz check launch.sh: $_chk"
+	case "$_chk" in
+	"0 errors"*) ;;
+	*) return 1 ;;
+	esac
+	grep -q -- "--base-gpu-id 2" "$WORK/launch.sh" || return 1
+	# The pages show the same values, marked derived.
+	keys Tab Tab Tab && wait_for "Parallelism (prefill)" &&
+	    focus "base GPU" && wait_re '^> base GPU \(--base-gpu-id\) +0 \(derived\)' &&
+	    keys Tab && wait_for "Parallelism (decode)" &&
+	    focus "base GPU" && wait_re '^> base GPU \(--base-gpu-id\) +2 \(derived\)' &&
+	    wait_re 'HTTP port +30001 \(derived\)'
+}
+
+# The same with TP 8 on both: 16 GPUs on an 8-GPU host. The review shows
+# the GPU error, and the picture the decode's GPUs past the host's 8.
+layout_1p1d_tp8_overflow() {
+	pd_tp 8 || return 1
+	wait_for "1 error" &&
+	    wait_re '^[> ] deployment +ERROR +→ GPUs run out: decode 0' &&
+	    wait_re '^ +D0 decode 0: 127\.0\.0\.1 GPUs 8-15, port 30001' &&
+	    wait_re '! decode 0 on 127\.0\.0\.1: GPUs 8-15, past the host.s 8 GPUs' &&
+	    wait_re '^ 127\.0\.0\.1 +P0 P0 P0 P0 P0 P0 P0 P0│!D0!D0!D0' || return 1
+	echo "  keystrokes: $KS"
+	# Enter on the error goes to the decode's base GPU, marked.
+	focus "GPUs run out" && keys Enter && wait_for "Parallelism (decode)" &&
+	    wait_re '^> base GPU \(--base-gpu-id\) +8 \(derived\) !! ERROR'
+}
+
+# Setting a derived value keeps it, Delete returns it to derived; pin
+# writes every derived value in one change that u undoes.
+layout_set_clear_pin() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	goto_page "Parallelism (decode)" && focus "HTTP port" &&
+	    wait_re '^> HTTP port +30001 \(derived\)' && keys Enter &&
+	    wait_for "HTTP port (empty = derived 30001):" && keys Escape &&
+	    wait_gone "(empty = " && set_row 31000 &&
+	    wait_re '^> HTTP port +31000 *$' && wait_for "[modified]" &&
+	    keys DC && wait_for "back to derived (30001)" &&
+	    wait_re '^> HTTP port +30001 \(derived\)' &&
+	    wait_gone "[modified]" &&
+	    keys P && wait_for "pinned:" && wait_for "[modified]" &&
+	    wait_re '^> HTTP port +30001 *$' &&
+	    keys u && wait_for "undone: pin the layout" &&
+	    wait_re '^> HTTP port +30001 \(derived\)' &&
+	    wait_gone "[modified]"
+}
+
+# A 2-node prefill: its rendezvous port is derived (and on its page), the
+# picture shows both nodes and the rendezvous address.
+layout_two_node_rendezvous() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	KS=0
+	keys G && wait_focused "GPUs per node" && set_row 8 &&
+	    wait_re '^> GPUs per node +8' &&
+	    keys Tab && wait_for "2/11  Topology" &&
+	    focus "prefill nodes per instance" && set_row 2 &&
+	    wait_re '^> prefill nodes per instance +2' &&
+	    focus "prefill hosts" && set_row "10.0.0.1,10.0.0.2" &&
+	    wait_re '^> prefill hosts +10\.0\.0\.1,10\.0\.0\.2' &&
+	    keys Tab && wait_for "Parallelism (prefill)" &&
+	    wait_focused "tensor parallel" && set_row 16 &&
+	    wait_re '^> tensor parallel \(TP\) +16' &&
+	    focus "rendezvous port" &&
+	    wait_re '^> rendezvous port \(dist-init\) +5000 \(derived\)' &&
+	    keys BTab && wait_for "2/11  Topology" &&
+	    focus "decode hosts" && set_row "10.0.0.3" &&
+	    wait_re '^> decode hosts +10\.0\.0\.3' &&
+	    wait_re '^ 10\.0\.0\.1 +P0 P0 P0 P0 P0 P0 P0 P0' &&
+	    wait_re '^ 10\.0\.0\.2 +P0 P0 P0 P0 P0 P0 P0 P0' &&
+	    wait_re '^ 10\.0\.0\.3 +D0  ·  ·' &&
+	    wait_for "P0 prefill 0, 2 nodes: 10.0.0.1,10.0.0.2 GPUs 0-7 each" &&
+	    wait_for " 0 errors" || return 1
+	# The router's host left to the layout: where the first prefill runs.
+	keys BTab BTab BTab && wait_for "10/11  Router" &&
+	    focus "router host" && keys DC &&
+	    wait_re '^> router host \(advertised\) +10\.0\.0\.1 \(derived\)' &&
+	    wait_for " 0 errors" || return 1
+	echo "  keystrokes: $KS"
+	# The picture is cut at 80x24; v shows it whole.
+	keys v && wait_for "↑↓ PgUp PgDn scroll" &&
+	    wait_re '10\.0\.0\.1:5000' && wait_for "router: 10.0.0.1:8000" &&
+	    keys q && wait_gone "PgUp PgDn scroll" || return 1
+	# Taller, the whole picture: the rendezvous address (the prefill's
+	# line wraps before it at 100 columns), the router.
+	t resize-window -t w -x 100 -y 40 && goto_page "Topology" &&
+	    wait_re 'bootstrap 8998, rendezvous$' &&
+	    wait_re '^ +10\.0\.0\.1:5000$' &&
+	    wait_for "router: 10.0.0.1:8000"
+}
+
+# An imported router that gives the prefill a wrong bootstrap port: Enter
+# on the review's error goes to the router's lists, Delete derives them
+# from the instances, and the error is gone.
+layout_router_lists_fix() {
+	cat > "$WORK/wrongboot.sh" <<'SH'
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --port 30000 --disaggregation-bootstrap-port 8998
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1
+python -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 9000 --decode http://127.0.0.1:30001 --port 8000
+SH
+	start -- --import wrongboot.sh || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	KS=0
+	goto_page Review && wait_for "1 error" &&
+	    focus "Bootstrap port mismatch" && keys Enter &&
+	    wait_for "10/11  Router" && wait_focused "router lists" &&
+	    wait_re '^> router lists \(prefill; decode\) http://127\.0\.0\.1:30000 9000' &&
+	    keys DC && wait_for "back to derived (http://127.0.0.1:30000 8998;" &&
+	    wait_for " 0 errors" || return 1
+	echo "  keystrokes: $KS"
+}
+
+# LANG=C: the picture is plain ASCII.
+layout_ascii() {
+	start LANG=C LC_ALL=C -- || return 1
+	goto_page "Topology" && wait_for "Placement: 1 host" &&
+	    wait_re '^ 127\.0\.0\.1 +P0 D0  \.  \.  \.' || return 1
+	! screen | grep -q '·'
+}
+
 run walk_pages walk_pages
 run "live preview (p)" preview_live
 run "? help: failing condition, terms, fix" help_explains
@@ -431,6 +605,13 @@ run "import one node of a two-node instance: refused, says why" import_one_node_
 run "SIGHUP restores the terminal" sighup_restores
 run "save on a full disk: error, old file intact, changes kept" save_full
 run "save on a read-only file system: same" save_ro
+
+run "layout: 1P1D TP 2 on one node, 0 errors, picture, export checks" layout_1p1d_tp2
+run "layout: 1P1D TP 8 on one 8-GPU node: GPU error in review and picture" layout_1p1d_tp8_overflow
+run "layout: derived values, set, Delete back to derived, pin and undo" layout_set_clear_pin
+run "layout: ASCII picture without UTF-8" layout_ascii
+run "layout: 2-node prefill, rendezvous port derived and pictured" layout_two_node_rendezvous
+run "layout: wrong router bootstrap port, Enter from review, Delete fixes" layout_router_lists_fix
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -592,6 +592,294 @@ test_key_table(void **state)
 	}
 }
 
+/* ---- layout: derived values, pin, the placement picture ---- */
+
+/* Set a field by label on a page to text (asserts it is accepted). */
+static void
+set_field(struct vm *vm, const char *title, const char *label,
+    const char *text)
+{
+	const struct vm_row	*row = focus(vm, title, label);
+	struct buf		 msg = { 0 };
+
+	if (vm_set_text(vm, vm_cur_page(vm), row->field, text, &msg) != 0)
+		fail_msg("%s = %s: %s", label, text, msg.s);
+	buf_free(&msg);
+}
+
+/*
+ * A layout value left unset shows the derived one, marked; a value set is
+ * kept; clearing it (Delete, or an empty edit) goes back to the derived
+ * value and to the state as loaded.
+ */
+static void
+test_layout_derived(void **state)
+{
+	struct vm		*vm = new_vm();
+	const struct vm_row	*row;
+	struct buf		 msg = { 0 };
+
+	(void)state;
+	row = focus(vm, "Parallelism (decode)", "HTTP port");
+	assert_string_equal(row->value, "30001");
+	assert_string_equal(row->note, "(derived)");
+	assert_true(row->derived);
+	row = focus(vm, "Parallelism (decode)", "base GPU (--base-gpu-id)");
+	assert_string_equal(row->value, "1");
+	row = focus(vm, "KV transfer", "prefill bootstrap port");
+	assert_string_equal(row->value, "8998");
+	assert_true(row->derived);
+	row = focus(vm, "Router", "router port");
+	assert_string_equal(row->value, "8000");
+	row = focus(vm, "Topology", "GPUs per host (machine)");
+	assert_string_equal(row->value, "8");
+	assert_string_equal(row->note, "(derived)");
+
+	set_field(vm, "Parallelism (decode)", "HTTP port", "31000");
+	row = vm_focused(vm);
+	assert_string_equal(row->value, "31000");
+	assert_false(row->derived);
+	assert_true(vm_dirty(vm));
+	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), row->field,
+	    "70000", &msg), -1);
+	assert_non_null(strstr(msg.s, "from 1 to 65535"));
+	assert_int_equal(vm_clear(vm, &msg), 0);
+	assert_string_equal(msg.s, "HTTP port: back to derived (30001)");
+	row = vm_focused(vm);
+	assert_string_equal(row->value, "30001");
+	assert_true(row->derived);
+	assert_false(vm_dirty(vm));
+
+	/* The prefill's bootstrap port is the role's own, not an option. */
+	set_field(vm, "KV transfer", "prefill bootstrap port", "9100");
+	assert_non_null(strstr(vm_focused(vm)->value, "9100"));
+	{
+		char	*p = vm_preview(vm);
+
+		assert_non_null(strstr(p, "--disaggregation-bootstrap-port "
+		    "9100"));
+		assert_null(strstr(strstr(p, "9100") + 4,
+		    "--disaggregation-bootstrap-port"));
+		free(p);
+	}
+
+	/* GPUs per host is checked: the rendezvous port shows only for a
+	 * multi-node role. */
+	row = focus(vm, "Topology", "GPUs per host (machine)");
+	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), row->field, "0",
+	    &msg), -1);
+	row = focus(vm, "Parallelism (prefill)", "HTTP port");
+	assert_true(row->layout);
+	assert_false(vm_field_visible(vm, (size_t)vm_cur_page(vm),
+	    (size_t)row->field + 1));
+	set_field(vm, "Topology", "prefill nodes per instance", "2");
+	set_field(vm, "Topology", "prefill hosts", "10.0.0.1,10.0.0.2");
+	row = focus(vm, "Parallelism (prefill)", "rendezvous port (dist-init)");
+	assert_string_equal(row->value, "5000");
+	assert_true(row->derived);
+	buf_free(&msg);
+	vm_free(vm);
+}
+
+/* Pin writes every derived value as one change; undo takes it back. */
+static void
+test_layout_pin(void **state)
+{
+	struct vm		*vm = new_vm(), *vm2;
+	const struct vm_row	*row;
+	struct buf		 msg = { 0 };
+	char			 err[1024], path[] = "/tmp/pdwiz-vm-XXXXXX";
+	char			*ch, *pic, *pic2;
+	int			 fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(vm_pin(vm, &msg), 0);
+	assert_non_null(strstr(msg.s, "pinned"));
+	assert_int_equal(vm_undo_depth(vm), 1);
+	assert_true(vm_dirty(vm));
+	ch = vm_changes(vm);
+	assert_non_null(strstr(ch, "decode: base_gpu_id: (unset) -> 1"));
+	assert_non_null(strstr(ch, "deployment: router_urls: (unset) -> "
+	    "http://127.0.0.1:30000 8998; http://127.0.0.1:30001"));
+	free(ch);
+	row = focus(vm, "Parallelism (decode)", "HTTP port");
+	assert_string_equal(row->value, "30001");
+	assert_false(row->derived);
+	/* Pinning again changes nothing. */
+	assert_int_equal(vm_pin(vm, &msg), 0);
+	assert_non_null(strstr(msg.s, "nothing to pin"));
+	assert_int_equal(vm_undo_depth(vm), 1);
+	assert_int_equal(vm_undo(vm, &msg), 0);
+	assert_string_equal(msg.s, "undone: pin the layout");
+	assert_false(vm_dirty(vm));
+	assert_true(vm_focused(vm)->derived);
+	assert_int_equal(vm_redo(vm, &msg), 0);
+	assert_false(vm_focused(vm)->derived);
+	/* What is pinned saves, reads back and places the same. */
+	pic = vm_placement(vm, true, 80);
+	assert_int_equal(vm_save(vm, path, true, &msg), 0);
+	vm2 = new_vm();
+	assert_int_equal(vm_open_file(vm2, path, err, sizeof err), 0);
+	vm_refresh(vm2);
+	pic2 = vm_placement(vm2, true, 80);
+	assert_string_equal(pic, pic2);
+	row = focus(vm2, "Parallelism (decode)", "base GPU (--base-gpu-id)");
+	assert_string_equal(row->value, "1");
+	assert_false(row->derived);
+	free(pic);
+	free(pic2);
+	vm_free(vm2);
+	buf_free(&msg);
+	vm_free(vm);
+	unlink(path);
+}
+
+/*
+ * The router's lists: an imported router that gives the prefill a wrong
+ * bootstrap port is an error whose review row goes to the router's lists;
+ * clearing them derives them from the instances, and the error is gone.
+ */
+static void
+test_router_lists(void **state)
+{
+	static const char	sh[] =
+	    "python -m sglang.launch_server --model-path "
+	    "meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill "
+	    "--port 30000 --disaggregation-bootstrap-port 8998\n"
+	    "python -m sglang.launch_server --model-path "
+	    "meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode "
+	    "--port 30001 --base-gpu-id 1\n"
+	    "python -m sglang_router.launch_router --pd-disaggregation "
+	    "--prefill http://127.0.0.1:30000 9000 "
+	    "--decode http://127.0.0.1:30001 --port 8000\n";
+	struct vm			*vm = new_vm();
+	const struct vm_row		*row;
+	const struct vm_review_item	*it;
+	struct buf			 msg = { 0 };
+	char				 err[1024], path[] = "/tmp/pdwiz-vm-XXXXXX";
+	int				 fd = mkstemp(path), rp;
+	size_t				 n, i, ne, nw, no;
+	bool				 found = false;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, sh, sizeof sh - 1), (ssize_t)(sizeof sh - 1));
+	close(fd);
+	assert_int_equal(vm_import_script(vm, path, err, sizeof err), 0);
+	vm_refresh(vm);
+	rp = find_page(vm, "Router");
+	vm_goto(vm, find_page(vm, "Review"), 0);
+	n = vm_review(vm, &it);
+	for (i = 0; i < n; i++)
+		if (it[i].id != NULL &&
+		    strcmp(it[i].id, "xs-router-bootstrap-port") == 0) {
+			found = true;
+			assert_int_equal(it[i].page, rp);
+		}
+	assert_true(found);
+	row = focus(vm, "Router", "router lists (prefill; decode)");
+	assert_false(row->derived);
+	assert_string_equal(row->value,
+	    "http://127.0.0.1:30000 9000; http://127.0.0.1:30001");
+	assert_true(row->error);
+	assert_int_equal(vm_set_text(vm, rp, row->field, "x; y", &msg), -1);
+	assert_non_null(strstr(msg.s, "not an http:// URL"));
+	assert_int_equal(vm_set_text(vm, rp, row->field,
+	    "http://127.0.0.1:30000 8998; ", &msg), -1);
+	assert_int_equal(vm_clear(vm, &msg), 0);
+	row = vm_focused(vm);
+	assert_true(row->derived);
+	assert_string_equal(row->value,
+	    "http://127.0.0.1:30000 8998; http://127.0.0.1:30001");
+	vm_counts(vm, &ne, &nw, &no);
+	assert_int_equal(ne, 0);
+	assert_int_equal(vm_undo(vm, &msg), 0);
+	assert_string_equal(vm_focused(vm)->value,
+	    "http://127.0.0.1:30000 9000; http://127.0.0.1:30001");
+	buf_free(&msg);
+	vm_free(vm);
+	unlink(path);
+}
+
+/* Every line of the picture fits the width; ASCII stays ASCII. */
+static void
+assert_fits(const char *pic, int width, bool ascii)
+{
+	const char	*p = pic;
+
+	while (*p != '\0') {
+		const char	*nl = strchr(p, '\n');
+		int		 cols = 0;
+
+		assert_non_null(nl);
+		for (; p < nl; p++) {
+			if (ascii)
+				assert_true((unsigned char)*p < 0x80);
+			if (((unsigned char)*p & 0xc0) != 0x80)
+				cols++;
+		}
+		assert_true(cols <= width);
+		p = nl + 1;
+	}
+}
+
+static void
+test_placement(void **state)
+{
+	struct vm	*vm = new_vm();
+	char		*pic;
+
+	(void)state;
+	set_field(vm, "Model & hardware", "GPUs per node", "8");
+	set_field(vm, "Parallelism (prefill)", "tensor parallel (TP)", "2");
+	set_field(vm, "Parallelism (decode)", "tensor parallel (TP)", "2");
+	pic = vm_placement(vm, true, 78);
+	assert_non_null(strstr(pic, "Placement: 1 host of 8 GPUs"));
+	assert_non_null(strstr(pic, "P0 P0 D0 D0  ·  ·  ·  ·"));
+	assert_non_null(strstr(pic, "P0 prefill 0: 127.0.0.1 GPUs 0-1, "
+	    "port 30000, bootstrap 8998"));
+	assert_non_null(strstr(pic, "D0 decode 0: 127.0.0.1 GPUs 2-3, "
+	    "port 30001"));
+	assert_null(strstr(pic, "collide"));
+	assert_fits(pic, 78, false);
+	free(pic);
+
+	/* TP 8 each on one 8-GPU host: the decode runs past GPU 7. */
+	set_field(vm, "Parallelism (prefill)", "tensor parallel (TP)", "8");
+	set_field(vm, "Parallelism (decode)", "tensor parallel (TP)", "8");
+	pic = vm_placement(vm, false, 78);
+	assert_non_null(strstr(pic, "|!D0!D0"));
+	assert_non_null(strstr(pic, "! decode 0 on 127.0.0.1: GPUs 8-15, "
+	    "past the host's 8 GPUs"));
+	assert_fits(pic, 78, true);
+	free(pic);
+
+	/* Both on GPU 0 by hand: a collision, with its GPUs. */
+	set_field(vm, "Parallelism (prefill)", "tensor parallel (TP)", "2");
+	set_field(vm, "Parallelism (decode)", "tensor parallel (TP)", "2");
+	set_field(vm, "Parallelism (prefill)", "base GPU (--base-gpu-id)", "0");
+	set_field(vm, "Parallelism (decode)", "base GPU (--base-gpu-id)", "1");
+	pic = vm_placement(vm, false, 60);
+	assert_non_null(strstr(pic, "X GPU 1 on 127.0.0.1: prefill 0 and "
+	    "decode 0 collide"));
+	assert_non_null(strstr(pic, " P0XP0 D0"));
+	assert_fits(pic, 60, true);
+	free(pic);
+	set_field(vm, "Parallelism (prefill)", "HTTP port", "30000");
+	set_field(vm, "Parallelism (decode)", "HTTP port", "30000");
+	pic = vm_placement(vm, false, 80);
+	assert_non_null(strstr(pic, "! port 30000 on 127.0.0.1: prefill 0 "
+	    "(HTTP) and decode 0 (HTTP)"));
+	free(pic);
+
+	/* No layout outside PD. */
+	set_field(vm, "Topology", "PD disaggregation", "false");
+	assert_null(vm_placement(vm, true, 80));
+	vm_free(vm);
+}
+
 /* One keystroke's model work, timed (reported, not asserted tightly). */
 static void
 test_refresh_time(void **state)
@@ -632,6 +920,10 @@ main(void)
 		cmocka_unit_test(test_review_and_visibility),
 		cmocka_unit_test(test_long_value_whole),
 		cmocka_unit_test(test_key_table),
+		cmocka_unit_test(test_layout_derived),
+		cmocka_unit_test(test_layout_pin),
+		cmocka_unit_test(test_placement),
+		cmocka_unit_test(test_router_lists),
 		cmocka_unit_test(test_refresh_time),
 	};
 
