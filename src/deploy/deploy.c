@@ -958,6 +958,7 @@ deployment_check(const struct catalog *cat, const struct deployment *d,
 	const struct config	*eff[NPD_ROLE] = { NULL, NULL, NULL };
 	int			 first[NPD_ROLE] = { -1, -1, -1 };
 	size_t			 i;
+	char			*y, why[4096];
 
 	memset(effs, 0, sizeof effs);
 	result_init(&rd);
@@ -1006,6 +1007,17 @@ deployment_check(const struct catalog *cat, const struct deployment *d,
 	}
 	result_move_keep(out, &rd);
 	result_free(&rd);
+	/* A shape the file reader refuses (hosts that are neither one for
+	 * all nor one per node, a port out of range, ...) is an error of the
+	 * model too, so a deployment with 0 errors always saves. */
+	if ((y = deployment_to_yaml_checked(cat, d, why, sizeof why)) == NULL) {
+		result_init(&rd);
+		result_add(&rd, "deploy-file", SEV_ERROR, why, NULL,
+		    d->role[ROLE_PREFILL].line, 0);
+		result_take(out, &rd, 0);
+		result_free(&rd);
+	}
+	free(y);
 	for (i = 0; i < NPD_ROLE; i++)
 		if (eff[i] != NULL)
 			config_free(&effs[i]);

@@ -509,6 +509,53 @@ rendezvous_fact(struct facts *f, const struct deployment *d,
 	buf_free(&b);
 }
 
+/* A port a server or the router would bind outside 1-65535 (a base port
+ * plus instances x port_step can run past the end): Python's bind()
+ * raises OverflowError. Rendezvous ports are rendezvous_fact's. */
+static void
+port_range_fact(struct facts *f, const struct deployment *d,
+    const struct plan *p)
+{
+	struct buf	b = { 0 };
+	size_t		i;
+	int		line = 0;
+
+	for (i = 0; i < p->n && b.len == 0; i++) {
+		const struct launch	*la = &p->l[i];
+		const struct config	*c = &la->cfg;
+		const char		*what = "--port";
+		long long		 v = cfg_int(c, "port", 30000), top = v;
+
+		if (la->role == ROLE_PREFILL && la->node_rank == 0 &&
+		    (v >= 1 && v <= 65535)) {
+			what = "--disaggregation-bootstrap-port";
+			v = top = cfg_int(c, "disaggregation_bootstrap_port",
+			    8998);
+		}
+		if (la->role != ROLE_ROUTER && v >= 1 && v <= 65535 &&
+		    cfg_bool(c, "enable_dp_attention") &&
+		    cfg_int(c, "nnodes", 1) == 1 &&
+		    cfg_str(c, "dist_init_addr") == NULL) {
+			what = "--port with DP attention";
+			v = cfg_int(c, "port", 30000);
+			top = v + LAY_ZMQ_DELTA + LAY_DIST_SPAN - 1;
+		}
+		if (v >= 1 && top <= 65535)
+			continue;
+		if (la->role == ROLE_ROUTER)
+			buf_printf(&b, "the router's --port %lld", v);
+		else
+			buf_printf(&b, "%s %d rank %d: %s %lld", role_name(la->role),
+			    la->instance, la->node_rank, what, v);
+		if (top != v)
+			buf_printf(&b, " (ports up to %lld)", top);
+		line = d->role[la->role].line;
+		fact_role(f, "deploy.port_invalid", la->role);
+	}
+	fact_str(f, "deploy.port_invalid", b.s, line);
+	buf_free(&b);
+}
+
 /* GPUs one instance of role r can use, and what would fit it. */
 static void
 role_gpu_facts(struct facts *f, const struct deployment *d,
@@ -622,6 +669,7 @@ resource_facts(struct facts *f, const struct deployment *d,
 	    false);
 	overflow_fact(f, &gu);
 	rendezvous_fact(f, d, p);
+	port_range_fact(f, d, p);
 	fact_val(f, "deploy.gpus_per_host", lay.gpus_per_host > 0 ?
 	    val_int(lay.gpus_per_host) : VAL_NULL);
 	for (i = ROLE_PREFILL; i <= ROLE_DECODE; i++)
@@ -869,6 +917,9 @@ derive_fact(const struct catalog *cat, struct deployment *d,
 		if (strcmp(name, "deploy.port_collision") == 0) {
 			rs->port = rs->bootstrap_port = -1;
 			rs->dist_init_port = -1;
+		} else if (strcmp(name, "deploy.port_invalid") == 0) {
+			rs->port = rs->bootstrap_port = -1;
+			rs->port_step = 0;
 		} else if (strcmp(name, "deploy.gpu_collision") == 0 ||
 		    strcmp(name, "deploy.gpu_overflow") == 0)
 			rs->base_gpu_id = -1;

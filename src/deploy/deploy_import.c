@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "deploy/deploy.h"
 #include "deploy/deploy_int.h"
+#include "deploy/layout.h"
 #include "core/util.h"
 #include "io/server.h"
 #include "io/shell.h"
@@ -23,6 +24,7 @@ struct icmd {
 	int			 nnodes, rank, port, bport, base_gpu, gpus;
 	const char		*host;		/* --host (interned) or NULL */
 	const char		*dist;		/* --dist-init-addr or NULL */
+	const char		*node_host;	/* PDWIZ_NODE_HOST or NULL */
 	struct kv		*opts;
 	size_t			 nopts;
 	struct kv		*env;
@@ -98,6 +100,25 @@ given(const struct config *c, const char *name)
 	return o >= 0 && (c->s[o].src == SRC_CLI || c->s[o].src == SRC_CONFIG);
 }
 
+/*
+ * The node a command bound to 0.0.0.0 or :: runs on, as pdwiz's shell
+ * emitter states it: the plain assignment PDWIZ_NODE_HOST=ADDR before the
+ * command (the latest one, as the shell reader's environment has it).
+ * NULL when the command binds an address of its own or none is stated.
+ */
+static const char *
+node_host(const struct sh_cmd *c)
+{
+	const char	*h = NULL;
+	size_t		 i;
+
+	for (i = 0; i < c->nenv; i++)
+		if (strcmp(c->env[i].name, "PDWIZ_NODE_HOST") == 0 &&
+		    !c->env[i].unresolved && c->env[i].value[0] != '\0')
+			h = c->env[i].value;
+	return h;
+}
+
 static void
 read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
 {
@@ -147,6 +168,7 @@ read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
 		    s->col);
 		free(t);
 	}
+	ic->node_host = node_host(ic->sc);
 	for (i = 0; i < ic->sc->nenv; i++) {
 		const struct sh_env	*e = &ic->sc->env[i];
 
@@ -251,7 +273,11 @@ build_role(const struct catalog *cat, struct deployment *d, enum role role,
 			ninst = c->inst + 1;
 		if (c->host != NULL && !host_is_wildcard(c->host))
 			h = c->host;
-		else if (c->dist != NULL && c->rank == 0 && c->nnodes > 1)
+		else if (c->host != NULL && c->node_host != NULL) {
+			if (r->bind_host == NULL)
+				r->bind_host = xstrdup(c->host);
+			h = c->node_host;
+		} else if (c->dist != NULL && c->rank == 0 && c->nnodes > 1)
 			h = dh = host_of_addr(c->dist);
 		else {
 			if (c->host != NULL && r->bind_host == NULL)
@@ -314,6 +340,15 @@ parse_port(const char *s)
 	return *s != '\0' && *end == '\0' && v > 0 && v < 65536 ? (int)v : -1;
 }
 
+/* A word of digits as a number (at most 9 digits), or -1. */
+static int
+port_word(const char *s)
+{
+	size_t	n = strspn(s, "0123456789");
+
+	return n > 0 && n <= 9 && s[n] == '\0' ? atoi(s) : -1;
+}
+
 /* --prefill URL [BOOTSTRAP_PORT] or --decode URL at word *i; *i moves to
  * the last word used. */
 static void
@@ -329,8 +364,10 @@ read_endpoint(struct role_spec *r, const struct sh_cmd *sc, size_t *i,
 		return;
 	}
 	e.url = xstrdup(sc->words[++*i].text);
-	if (pf && *i + 1 < sc->nwords && parse_port(sc->words[*i + 1].text) > 0)
-		e.bootstrap_port = parse_port(sc->words[++*i].text);
+	/* The router takes any number here, as its argument parser does; a
+	 * port it cannot bind is the checks' to report. */
+	if (pf && *i + 1 < sc->nwords && port_word(sc->words[*i + 1].text) > 0)
+		e.bootstrap_port = port_word(sc->words[++*i].text);
 	if (pf) {
 		r->prefill_urls = xreallocarray(r->prefill_urls,
 		    r->nprefill_urls + 1, sizeof e);
@@ -371,7 +408,8 @@ read_router(const struct catalog *cat, const struct sh_cmd *sc,
 			if (host_is_wildcard(h)) {
 				free(r->bind_host);	/* --host given twice */
 				r->bind_host = xstrdup(h);
-				push_host(r, "127.0.0.1");
+				push_host(r, node_host(sc) ? node_host(sc) :
+				    "127.0.0.1");
 			} else
 				push_host(r, h);
 			continue;
@@ -528,8 +566,24 @@ icmd_cmp(const void *a, const void *b)
 	return x->sc->line - y->sc->line;
 }
 
+/* Does instance inst already have a command of node rank rank (among the
+ * first n)? */
+static bool
+has_rank(struct icmd *const *x, size_t n, int inst, int rank)
+{
+	size_t	k;
+
+	for (k = 0; k < n; k++)
+		if (x[k]->inst == inst && x[k]->rank == rank)
+			return true;
+	return false;
+}
+
 /* Instance numbers in command order; the ranks of a multi-node instance
- * share its --dist-init-addr. */
+ * share its --dist-init-addr. Two instances given the same address (a
+ * rendezvous collision, which the checks report) are still told apart: a
+ * rank the latest instance with that address already has starts a new
+ * one. */
 static void
 number_instances(struct icmd **x, size_t n)
 {
@@ -539,10 +593,12 @@ number_instances(struct icmd **x, size_t n)
 	for (i = 0; i < n; i++) {
 		x[i]->inst = -1;
 		if (x[i]->nnodes > 1 && x[i]->dist != NULL)
-			for (j = 0; j < i; j++)
+			for (j = i; j-- > 0;)
 				if (x[j]->dist != NULL &&
 				    strcmp(x[j]->dist, x[i]->dist) == 0) {
-					x[i]->inst = x[j]->inst;
+					if (!has_rank(x, i, x[j]->inst,
+					    x[i]->rank))
+						x[i]->inst = x[j]->inst;
 					break;
 				}
 		/* Without a rendezvous address, rank k continues the instance
@@ -595,6 +651,38 @@ deployment_import(const struct catalog *cat, const char *name,
 	rc = deployment_import_script(cat, name, &sc, d, notes, err, errlen);
 	sh_script_free(&sc);
 	return rc;
+}
+
+/*
+ * The GPUs of each machine, as pdwiz's shell emitter states them: the plain
+ * assignment PDWIZ_GPUS_PER_HOST=N before the commands. The default count
+ * stays unstated (0, as a deployment file leaves it); without the
+ * assignment a script does not say (-1).
+ */
+static void
+gpus_per_host(const struct sh_script *sc, struct deployment *d)
+{
+	size_t	i, j;
+	char	*end;
+	long	v;
+
+	for (i = 0; i < sc->ncmds; i++) {
+		if (sc->cmds[i].kind != SH_SERVER)
+			continue;
+		for (j = 0; j < sc->cmds[i].nenv; j++) {
+			const struct sh_env	*e = &sc->cmds[i].env[j];
+
+			if (strcmp(e->name, "PDWIZ_GPUS_PER_HOST") != 0 ||
+			    e->unresolved)
+				continue;
+			v = strtol(e->value, &end, 10);
+			if (end != e->value && *end == '\0' && v >= 1 &&
+			    v <= 1024)
+				d->gpus_per_host = v == LAY_GPUS_PER_HOST ? 0 :
+				    (int)v;
+		}
+		return;
+	}
 }
 
 int
@@ -660,6 +748,7 @@ deployment_import_script(const struct catalog *cat, const char *name,
 	}
 	if (nby[0] > 0 && nby[1] > 0)
 		hoist_shared(d);
+	gpus_per_host(sc, d);
 	if (nrouter > 0)
 		drop_generated_lists(cat, d);
 	if (d->model == NULL)

@@ -79,6 +79,27 @@ shell_command(struct buf *b, const struct launch *l, const char *indent,
 	buf_putc(b, '\n');
 }
 
+/* The --host a launch binds (NULL: none given). */
+static const char *
+bind_of(const struct launch *l)
+{
+	size_t	i;
+
+	for (i = l->argstart; i + 1 < l->argc; i++)
+		if (strcmp(l->argv[i], "--host") == 0)
+			return l->argv[i + 1];
+	return NULL;
+}
+
+/* Bound to every address: the node's own address is in no argument. */
+static bool
+binds_any(const struct launch *l)
+{
+	const char	*b = bind_of(l);
+
+	return b != NULL && (strcmp(b, "0.0.0.0") == 0 || strcmp(b, "::") == 0);
+}
+
 char *
 shell_script(const struct catalog *cat, const struct deployment *d,
     bool failing, bool (*skip)(void *, const struct launch *, const char *), void *arg,
@@ -87,8 +108,21 @@ shell_script(const struct catalog *cat, const struct deployment *d,
 	struct buf	b = { 0 };
 	struct plan	p;
 	size_t		i, k;
+	bool		node_hosts = false;
 
 	deployment_plan(cat, d, &p, NULL);
+	/*
+	 * A server or router bound to 0.0.0.0 or :: names its node's address
+	 * nowhere, yet the checks and `pdwiz import` need it (ports and GPUs
+	 * are per machine). Each such command is then preceded by a plain
+	 * assignment PDWIZ_NODE_HOST=ADDR (not exported: SGLang never sees
+	 * it), which the importer reads. Written for every such command when
+	 * any of them runs elsewhere than 127.0.0.1, the importer's guess, so
+	 * no command inherits another's.
+	 */
+	for (i = 0; i < p.n; i++)
+		if (binds_any(&p.l[i]) && strcmp(p.l[i].host, "127.0.0.1") != 0)
+			node_hosts = true;
 	buf_puts(&b, "#!/usr/bin/env bash\n");
 	/* Values are single-quoted on purpose: $ and ` reach SGLang as text. */
 	buf_puts(&b, "# shellcheck disable=SC2016\n");
@@ -106,6 +140,13 @@ shell_script(const struct catalog *cat, const struct deployment *d,
 	if (failing)
 		buf_printf(&b, "#\n# WARNING: %s\n", EMIT_FAILING_TEXT);
 	buf_puts(&b, "set -euo pipefail\n");
+	/* The GPUs of each machine are in no command, yet the checks need
+	 * them (a GPU range past the last GPU): a plain assignment, never
+	 * exported, that `pdwiz import` reads. */
+	if (d->gpus_per_host > 0)
+		buf_printf(&b, "# shellcheck disable=SC2034 # read by pdwiz "
+		    "import: GPUs of each machine\nPDWIZ_GPUS_PER_HOST=%d\n",
+		    d->gpus_per_host);
 	if (failing)
 		buf_printf(&b, "echo %s >&2\n", "'pdwiz: WARNING: this deployment "
 		    "failed validation (emitted with --force)'");
@@ -124,6 +165,13 @@ shell_script(const struct catalog *cat, const struct deployment *d,
 		buf_puts(&b, "\nrun_");
 		node_id(&b, l, '_');
 		buf_puts(&b, "() {\n");
+		if (node_hosts && binds_any(l)) {
+			buf_puts(&b, "\t# shellcheck disable=SC2034 # read by "
+			    "pdwiz import: --host binds every address\n"
+			    "\tPDWIZ_NODE_HOST=");
+			put_q(&b, l->host);
+			buf_putc(&b, '\n');
+		}
 		/* Environment as assignments on the command: exported to this
 		 * server only, and read back per command by `pdwiz import`. */
 		for (k = 0; k < l->nenv; k++) {

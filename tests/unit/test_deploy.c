@@ -12,6 +12,7 @@
 #include "testutil.h"
 #include "deploy/deploy.h"
 #include "deploy/layout.h"
+#include "emit/emit.h"
 
 static struct catalog	*cat;
 
@@ -528,6 +529,195 @@ test_layout_rendezvous(void **state)
 	deployment_free(&d);
 }
 
+/* A model the file reader would refuse (3 hosts for 1 node) is an error:
+ * "0 errors" means the deployment saves. */
+static void
+test_check_unsavable(void **state)
+{
+	struct deployment	d;
+	struct result		r;
+	struct role_spec	*p;
+	char			*y, why[1024];
+
+	(void)state;
+	deployment_default(&d, NULL);
+	p = &d.role[ROLE_PREFILL];
+	p->hosts = xreallocarray(p->hosts, 3, sizeof *p->hosts);
+	p->hosts[1] = xstrdup("10.0.0.2");
+	p->hosts[2] = xstrdup("10.0.0.3");
+	p->nhosts = 3;
+	result_init(&r);
+	deployment_check(cat, &d, &r);
+	assert_true(has_rule(&r, "deploy-file"));
+	assert_true(r.nerrors > 0);
+	result_free(&r);
+	assert_null(deployment_to_yaml_checked(cat, &d, why, sizeof why));
+	p->instances = 3;
+	result_init(&r);
+	deployment_check(cat, &d, &r);
+	assert_false(has_rule(&r, "deploy-file"));
+	result_free(&r);
+	y = deployment_to_yaml_checked(cat, &d, why, sizeof why);
+	assert_non_null(y);
+	free(y);
+	deployment_free(&d);
+}
+
+/* Two 2-node instances given one rendezvous address (a collision the
+ * checks report) import as two instances, not one of four nodes. */
+static void
+test_import_shared_rendezvous(void **state)
+{
+	static const char	 sh[] =
+	    "S='python3 -m sglang.launch_server --model-path m --tp-size 16'\n"
+	    "$S --disaggregation-mode decode --host 10.0.0.1 --port 30000 "
+	    "--dist-init-addr 10.0.0.1:5000 --nnodes 2 --node-rank 0\n"
+	    "$S --disaggregation-mode decode --host 10.0.0.2 --port 30000 "
+	    "--dist-init-addr 10.0.0.1:5000 --nnodes 2 --node-rank 1\n"
+	    "$S --disaggregation-mode decode --host 10.0.0.1 --port 30000 "
+	    "--base-gpu-id 8 --dist-init-addr 10.0.0.1:5000 --nnodes 2 "
+	    "--node-rank 0\n"
+	    "$S --disaggregation-mode decode --host 10.0.0.3 --port 30000 "
+	    "--base-gpu-id 8 --dist-init-addr 10.0.0.1:5000 --nnodes 2 "
+	    "--node-rank 1\n";
+	struct deployment	 d;
+	char			 err[1024];
+
+	(void)state;
+	assert_int_equal(deployment_import(cat, "t.sh", sh, strlen(sh), &d,
+	    NULL, err, sizeof err), 0);
+	assert_int_equal(d.role[ROLE_DECODE].instances, 2);
+	assert_int_equal(d.role[ROLE_DECODE].nodes_per_instance, 2);
+	assert_int_equal(d.role[ROLE_DECODE].nhosts, 4);
+	assert_string_equal(d.role[ROLE_DECODE].hosts[3], "10.0.0.3");
+	assert_int_equal(d.role[ROLE_DECODE].gpu_step, 8);
+	deployment_free(&d);
+}
+
+/* Servers and a router bound to 0.0.0.0 on other machines: the emitted
+ * script states each node's address, and imports with the same hosts. */
+static void
+test_wildcard_bind_hosts(void **state)
+{
+	struct deployment	 d, im;
+	struct role_spec	*p;
+	char			 err[1024], *sh;
+	int			 r;
+
+	(void)state;
+	deployment_default(&d, NULL);
+	for (r = ROLE_PREFILL; r <= ROLE_ROUTER; r++) {
+		free(d.role[r].hosts[0]);
+		d.role[r].hosts[0] = xstrdup(r == ROLE_DECODE ? "10.0.0.2" :
+		    "10.0.0.1");
+		d.role[r].bind_host = xstrdup(r == ROLE_DECODE ? "::" :
+		    "0.0.0.0");
+	}
+	p = &d.role[ROLE_PREFILL];
+	p->instances = 2;
+	p->nodes_per_instance = 2;
+	p->hosts = xreallocarray(p->hosts, 4, sizeof *p->hosts);
+	p->hosts[1] = xstrdup("10.0.0.3");
+	p->hosts[2] = xstrdup("10.0.0.4");
+	p->hosts[3] = xstrdup("10.0.0.5");
+	p->nhosts = 4;
+	sh = emit_shell(cat, &d, false);
+	assert_non_null(strstr(sh, "PDWIZ_NODE_HOST=10.0.0.5\n"));
+	assert_int_equal(deployment_import(cat, "t.sh", sh, strlen(sh), &im,
+	    NULL, err, sizeof err), 0);
+	assert_int_equal(im.role[ROLE_PREFILL].nhosts, 4);
+	assert_string_equal(im.role[ROLE_PREFILL].hosts[1], "10.0.0.3");
+	assert_string_equal(im.role[ROLE_PREFILL].hosts[3], "10.0.0.5");
+	assert_string_equal(im.role[ROLE_PREFILL].bind_host, "0.0.0.0");
+	assert_string_equal(im.role[ROLE_DECODE].hosts[0], "10.0.0.2");
+	assert_string_equal(im.role[ROLE_DECODE].bind_host, "::");
+	assert_string_equal(im.role[ROLE_ROUTER].hosts[0], "10.0.0.1");
+	assert_string_equal(im.role[ROLE_ROUTER].bind_host, "0.0.0.0");
+	deployment_free(&im);
+	free(sh);
+	deployment_free(&d);
+}
+
+/* The GPUs of each machine travel with the launch script: its check sees a
+ * GPU range past the machine's last GPU as the file's check does. */
+static void
+test_script_gpus_per_host(void **state)
+{
+	struct deployment	 d, im;
+	struct result		 r;
+	char			 err[1024], *sh;
+	int			 want;
+
+	(void)state;
+	for (want = 4; want <= 8; want += 4) {
+		deployment_default(&d, NULL);
+		d.gpus_per_host = want;
+		assert_int_equal(deployment_set(cat, &d, ROLE_PREFILL,
+		    "tp_size", want == 4 ? "4" : "8", err, sizeof err), 0);
+		result_init(&r);
+		deployment_check(cat, &d, &r);
+		assert_true(has_rule(&r, "xs-gpu-overflow"));
+		result_free(&r);
+		deployment_pin(cat, &d);
+		sh = emit_shell(cat, &d, true);
+		assert_int_equal(deployment_import(cat, "t.sh", sh, strlen(sh),
+		    &im, NULL, err, sizeof err), 0);
+		/* 8, the default, stays unstated as in a deployment file */
+		assert_int_equal(im.gpus_per_host, want == 8 ? 0 : want);
+		result_init(&r);
+		deployment_check(cat, &im, &r);
+		assert_true(has_rule(&r, "xs-gpu-overflow"));
+		result_free(&r);
+		deployment_free(&im);
+		free(sh);
+		deployment_free(&d);
+	}
+}
+
+/* Ports counted past 65535 from a base near the top are an error, in the
+ * file and in its script alike (the router's bootstrap port included). */
+static void
+test_port_range(void **state)
+{
+	struct deployment	 d, im;
+	struct result		 r;
+	struct layout		 lay;
+	char			 err[1024], *sh;
+
+	(void)state;
+	deployment_default(&d, NULL);
+	d.role[ROLE_PREFILL].instances = 2;
+	assert_int_equal(deployment_set(cat, &d, ROLE_PREFILL,
+	    "disaggregation_bootstrap_port", "65535", err, sizeof err), 0);
+	result_init(&r);
+	deployment_check(cat, &d, &r);
+	assert_true(has_rule(&r, "xs-port-range"));
+	result_free(&r);
+	deployment_pin(cat, &d);
+	sh = emit_shell(cat, &d, true);
+	assert_int_equal(deployment_import(cat, "t.sh", sh, strlen(sh), &im,
+	    NULL, err, sizeof err), 0);
+	deployment_layout(cat, &im, &lay);
+	assert_int_equal(lay.nprefill, 2);
+	assert_int_equal(lay.prefill[1].bootstrap_port, 65536);
+	layout_free(&lay);
+	result_init(&r);
+	deployment_check(cat, &im, &r);
+	assert_true(has_rule(&r, "xs-port-range"));
+	assert_false(has_rule(&r, "xs-router-bootstrap-port"));
+	result_free(&r);
+	deployment_free(&im);
+	free(sh);
+	deployment_free(&d);
+	/* 1 P 1 D at the usual ports: none of it */
+	deployment_default(&d, NULL);
+	result_init(&r);
+	deployment_check(cat, &d, &r);
+	assert_false(has_rule(&r, "xs-port-range"));
+	result_free(&r);
+	deployment_free(&d);
+}
+
 int
 main(void)
 {
@@ -543,6 +733,11 @@ main(void)
 		cmocka_unit_test(test_layout_user_first),
 		cmocka_unit_test(test_pin),
 		cmocka_unit_test(test_layout_rendezvous),
+		cmocka_unit_test(test_check_unsavable),
+		cmocka_unit_test(test_import_shared_rendezvous),
+		cmocka_unit_test(test_wildcard_bind_hosts),
+		cmocka_unit_test(test_script_gpus_per_host),
+		cmocka_unit_test(test_port_range),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
