@@ -172,8 +172,8 @@ PY
 	"$PDWIZ" emit --format shell "$tmp/$b.i1.yaml" > "$tmp/$b.s2" || bad "emit i1 $b"
 	"$PDWIZ" import "$tmp/$b.s2" > "$tmp/$b.i2.yaml" 2>/dev/null
 	cmp -s "$tmp/$b.i1.yaml" "$tmp/$b.i2.yaml" && ok || bad "round trip $b"
-	# (The name and a router's own host behind --host 0.0.0.0 are not in
-	# the commands, so they are not compared.)
+	# (The name is not in the commands, so it is not compared; a host behind
+	# --host 0.0.0.0 is, as the script's PDWIZ_NODE_HOST line.)
 	# Examples that leave values to the layout import as their pinned form:
 	# the same launch commands, every value stated.
 	case " $derived_examples " in
