@@ -317,6 +317,19 @@ else
 	echo "SKIP: failing-write tests need root to mount a tmpfs"
 fi
 
+# --- what is emitted is validated: model path, k8s namespace and image ---
+sed 's|  path: "meta-llama/Llama-3.1-8B-Instruct"|  path: ""|' share/examples/minimal-1p1d.yaml >"$T/nopath.yaml"
+expect_rc "empty model.path" 2 $PDWIZ check "$T/nopath.yaml"
+grep -q "nopath.yaml:9:9: model.path is empty" "$T/out" "$T/err" && ok || bad "empty model.path: $(cat "$T/out" "$T/err")"
+{ cat share/examples/minimal-1p1d.yaml; printf 'k8s:\n  namespace: "My_NS"\n  image: "lmsysorg/sglang:v0.5 x"\n'; } >"$T/badk8s.yaml"
+expect_rc "bad k8s namespace and image" 2 $PDWIZ check "$T/badk8s.yaml"
+grep -q "k8s.namespace 'My_NS' is not a Kubernetes namespace" "$T/err" && grep -q "k8s.image 'lmsysorg/sglang:v0.5 x' is not an image reference" "$T/err" && ok || bad "k8s validation: $(cat "$T/err")"
+{ cat share/examples/minimal-1p1d.yaml; printf 'k8s:\n  namespace: "llm-serving"\n  image: "registry.example.com:5000/team/sglang:V0.5.18-cu12"\n'; } >"$T/goodk8s.yaml"
+expect_rc "good k8s namespace and image" 0 $PDWIZ check "$T/goodk8s.yaml"
+awk 'BEGIN { printf "pdwiz: 1\nmodel:\n  path: \""; for (i = 0; i < 5000; i++) printf "a"; printf "\"\nroles:\n  prefill: {instances: 1}\n  decode: {instances: 1}\n  router: {}\n" }' >"$T/longpath.yaml"
+expect_rc "a model path of 5000 bytes" 2 $PDWIZ check "$T/longpath.yaml"
+grep -q "model.path is 5000 bytes long" "$T/err" && ok || bad "long model.path: $(head -c 300 "$T/err")"
+
 # --- pin: every derived value written out, the same launch commands ---
 $PDWIZ emit --format yaml --pin -o - share/examples/minimal-1p1d.yaml >"$T/pinned.yaml" 2>"$T/err"
 grep -q "base_gpu_id: 2" "$T/pinned.yaml" && grep -q "bootstrap_port: 8998" "$T/pinned.yaml" && ok || bad "--pin: derived values missing: $(cat "$T/pinned.yaml" "$T/err")"
