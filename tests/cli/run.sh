@@ -454,6 +454,18 @@ mkfifo "$T/fifo.yaml"
 timeout 10 $PDWIZ check -- python -m sglang.launch_server --model-path m --config "$T/fifo.yaml" >"$T/out" 2>&1; rc=$?
 [ "$rc" = 0 ] && grep -q "config-not-regular" "$T/out" && ok || bad "--config naming a FIFO: exit $rc (124: it blocked): $(cat "$T/out")"
 
+# --- unknown stays unknown: servers bound to 0.0.0.0, machine not stated ---
+printf 'python -m sglang.launch_server --model-path m --disaggregation-mode prefill --host 0.0.0.0 --port 30000 --tp-size 2\npython -m sglang.launch_server --model-path m --disaggregation-mode decode --host 0.0.0.0 --port 30001 --tp-size 2\n' >"$T/wild.sh"
+expect_rc "wildcard binds, machine not stated: no collision claimed" 0 $PDWIZ check --format json "$T/wild.sh"
+json_check "wildcard binds: the GPU check could not be made" has xs-gpu-collision unknown ""
+python3 -c 'import json,sys; d=[d for d in json.load(open(sys.argv[1]))["diagnostics"] if d["rule"]=="xs-gpu-collision"][0]; assert "0.0.0.0" in d["note"], d' "$T/out" && ok || bad "wildcard binds: the reason is not given"
+printf 'PDWIZ_NODE_HOST=10.0.0.1 python -m sglang.launch_server --model-path m --disaggregation-mode prefill --host 0.0.0.0 --port 30000 --tp-size 2\nPDWIZ_NODE_HOST=10.0.0.1 python -m sglang.launch_server --model-path m --disaggregation-mode decode --host 0.0.0.0 --port 30001 --tp-size 2\n' >"$T/wild-same.sh"
+expect_rc "wildcard binds on one stated machine: the collision is found" 1 $PDWIZ check --format json "$T/wild-same.sh"
+json_check "wildcard binds on one stated machine" has xs-gpu-collision error ""
+printf 'python -m sglang.launch_server --model-path m --disaggregation-mode prefill --host 127.0.0.1 --port 30000 --tp-size 2\npython -m sglang.launch_server --model-path m --disaggregation-mode decode --host 127.0.0.1 --port 30001 --tp-size 2\n' >"$T/local.sh"
+expect_rc "one box, loopback: the full check" 1 $PDWIZ check --format json "$T/local.sh"
+json_check "one box, loopback: the collision is found" has xs-gpu-collision error ""
+
 # --- pdwiz reports every error; the summary says SGLang stops at the first ---
 $PDWIZ check -- --model-path m --tp-sizee 2 --disaggregation-transfer-backend rdma >"$T/out" 2>&1
 grep -q "^2 errors" "$T/out" && tail -1 "$T/out" | grep -q "SGLang would stop at the first error of each server" && ok ||
