@@ -466,6 +466,17 @@ printf 'python -m sglang.launch_server --model-path m --disaggregation-mode pref
 expect_rc "one box, loopback: the full check" 1 $PDWIZ check --format json "$T/local.sh"
 json_check "one box, loopback: the collision is found" has xs-gpu-collision error ""
 
+# Ports the script computes at run time are unknown, not SGLang's default.
+cat >"$T/loop.sh" <<'SH'
+for i in 0 1; do
+  PORT=$((30001 + i))
+  python -m sglang.launch_server --model-path m --disaggregation-mode prefill --host 127.0.0.1 --port "$PORT" --base-gpu-id "$i"
+done
+python -m sglang.launch_server --model-path m --disaggregation-mode decode --host 127.0.0.1 --port 30000 --base-gpu-id 4
+SH
+expect_rc "ports computed at run time: no collision claimed" 0 $PDWIZ check --format json "$T/loop.sh"
+json_check "ports computed at run time: could not check" has xs-port-collision unknown ""
+
 # --- pdwiz reports every error; the summary says SGLang stops at the first ---
 $PDWIZ check -- --model-path m --tp-sizee 2 --disaggregation-transfer-backend rdma >"$T/out" 2>&1
 grep -q "^2 errors" "$T/out" && tail -1 "$T/out" | grep -q "SGLang would stop at the first error of each server" && ok ||
