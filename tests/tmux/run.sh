@@ -607,6 +607,38 @@ layout_ascii() {
 	! screen | grep -q '·'
 }
 
+# ---- the line editor, at 80x24 ----
+
+# Typing over a pre-filled number replaces it; Left/Home/End, Backspace and
+# Delete by whole UTF-8 characters, Ctrl-W and Ctrl-U; a long paste is kept
+# whole (the saved file has all of it).
+line_editor() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	KS=0
+	_long="/models/$(printf 'abcdefghij%.0s' 1 2 3 4 5 6 7 8 9 10 11 12)/end"
+	keys G && wait_focused "GPUs per node" && keys Enter &&
+	    wait_for "(empty = default): 1" && text "8" && keys Enter &&
+	    wait_re '^> GPUs per node +8 *$' &&
+	    keys g && wait_focused "model path" && keys Enter &&
+	    wait_for "(empty = default): meta-llama/" &&
+	    keys End Left Left Left Left Left Left Left Left Left &&
+	    keys BSpace BSpace && text "70B" &&
+	    wait_for "Llama-3.1-70B-Instruct" &&
+	    keys C-a && text "é" && keys BSpace && keys Delete && text "M" && keys C-e && keys Enter &&
+	    wait_re '^> model path or HF id +Meta-llama/Llama-3\.1-70B-Instruct' &&
+	    keys Enter && wait_for "(empty = default): Meta" &&
+	    keys Home Right Right Right Right Right Right Right Right Right Right &&
+	    keys Right && keys C-u && wait_for "(empty = default): Llama-3.1-70B" &&
+	    keys End C-w && text "$_long" && wait_for "<" &&
+	    wait_for "abcdefghij/end" && keys Enter &&
+	    wait_re '^> model path or HF id +/models/abcdefghij' || return 1
+	echo "  keystrokes: $KS"
+	keys s && wait_for "save deployment to:" && keys C-u &&
+	    text "$WORK/long.yaml" && keys Enter && wait_for "saved" &&
+	    grep -qF -- "$_long" "$WORK/long.yaml"
+}
+
 run walk_pages walk_pages
 run "live preview (p)" preview_live
 run "? help: failing condition, terms, fix" help_explains
@@ -636,6 +668,7 @@ run "layout: 1P1D TP 2 on one node, 0 errors, picture, export checks" layout_1p1
 run "layout: 1P1D TP 8 on one 8-GPU node: GPU error in review and picture" layout_1p1d_tp8_overflow
 run "layout: derived values, set, Delete back to derived, pin and undo" layout_set_clear_pin
 run "layout: ASCII picture without UTF-8" layout_ascii
+run "line editor: cursor, kills, UTF-8, type over, long paste (80x24)" line_editor
 run "layout: 2-node prefill, rendezvous port derived and pictured" layout_two_node_rendezvous
 run "layout: wrong router bootstrap port, Enter from review, Delete fixes" layout_router_lists_fix
 

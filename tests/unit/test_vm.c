@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "tui/lineedit.h"
 #include "tui/vm.h"
 #include "tui/vm_deploy.h"
 #include "tui/wiz_keys.h"
@@ -935,6 +936,80 @@ test_refresh_time(void **state)
 	vm_free(vm);
 }
 
+/* The line editor: cursor moves, kills, whole UTF-8 characters, typing
+ * over a pre-filled value, long input kept whole. */
+static void
+test_lineedit(void **state)
+{
+	struct lineedit	le;
+	char		long_text[2001];
+
+	(void)state;
+	le_init(&le, "1");
+	le_key(&le, '8');
+	assert_string_equal(le_text(&le), "8");
+	le_free(&le);
+	le_init(&le, "16");
+	le_key(&le, '8');
+	assert_string_equal(le_text(&le), "8");
+	le_free(&le);
+	le_init(&le, "16");
+	le_key(&le, LE_BACKSPACE);
+	assert_string_equal(le_text(&le), "");
+	le_free(&le);
+	/* A movement key keeps the pre-filled text and inserts at the cursor. */
+	le_init(&le, "16");
+	le_key(&le, LE_HOME);
+	le_key(&le, '2');
+	assert_string_equal(le_text(&le), "216");
+	le_key(&le, LE_END);
+	le_key(&le, '0');
+	assert_string_equal(le_text(&le), "2160");
+	le_key(&le, LE_LEFT);
+	le_key(&le, LE_LEFT);
+	le_key(&le, LE_BACKSPACE);
+	assert_string_equal(le_text(&le), "260");
+	le_key(&le, LE_DELETE);
+	assert_string_equal(le_text(&le), "20");
+	le_key(&le, LE_RIGHT);
+	le_key(&le, LE_RIGHT);
+	le_key(&le, LE_RIGHT);
+	assert_int_equal(le_cursor_chars(&le), 2);
+	le_free(&le);
+	/* Ctrl-U kills to the start, Ctrl-W the word before the cursor. */
+	le_init(&le, NULL);
+	le_type(&le, "host-a host-b  ");
+	le_key(&le, LE_KILL_WORD);
+	assert_string_equal(le_text(&le), "host-a ");
+	le_type(&le, "c");
+	le_key(&le, LE_LEFT);
+	le_key(&le, LE_KILL_START);
+	assert_string_equal(le_text(&le), "c");
+	assert_int_equal(le_cursor_chars(&le), 0);
+	le_free(&le);
+	/* Whole characters: "é" and "✗" are two and three bytes. */
+	le_init(&le, NULL);
+	le_type(&le, "a\xc3\xa9\xe2\x9c\x97" "b");
+	le_key(&le, LE_LEFT);
+	le_key(&le, LE_BACKSPACE);
+	assert_string_equal(le_text(&le), "a\xc3\xa9" "b");
+	le_key(&le, LE_LEFT);
+	assert_int_equal(le_cursor_chars(&le), 1);
+	le_key(&le, LE_DELETE);
+	assert_string_equal(le_text(&le), "ab");
+	le_key(&le, LE_RIGHT);
+	le_key(&le, LE_BACKSPACE);
+	assert_string_equal(le_text(&le), "a");
+	le_free(&le);
+	/* A long paste is kept whole. */
+	memset(long_text, 'x', sizeof long_text - 1);
+	long_text[sizeof long_text - 1] = '\0';
+	le_init(&le, "old");
+	le_type(&le, long_text);
+	assert_string_equal(le_text(&le), long_text);
+	le_free(&le);
+}
+
 int
 main(void)
 {
@@ -959,6 +1034,7 @@ main(void)
 		cmocka_unit_test(test_placement),
 		cmocka_unit_test(test_router_lists),
 		cmocka_unit_test(test_refresh_time),
+		cmocka_unit_test(test_lineedit),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
