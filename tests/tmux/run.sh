@@ -639,6 +639,30 @@ line_editor() {
 	    grep -qF -- "$_long" "$WORK/long.yaml"
 }
 
+# / matches choice values and help, and each hit says why: at 80x24 with
+# DeepSeek-V3, /deepep finds the MoE all-to-all backend by its value
+# deepep, /mooncake the transfer backend, /hicache the hierarchical cache.
+search_values() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	KS=0
+	keys Enter && wait_for "(empty = default): meta-llama/" &&
+	    text "deepseek-ai/DeepSeek-V3" && keys Enter &&
+	    wait_for "DeepseekV3ForCausalLM" &&
+	    keys / && wait_for "type to search" && text "deepep" &&
+	    wait_re '^ MoE all-to-all backend  value: deepep  \[Parallelism \(prefill\)\]' &&
+	    keys Down Enter && wait_for "Parallelism (decode)" &&
+	    wait_focused "MoE all-to-all backend" &&
+	    wait_for "found: MoE all-to-all backend  value: deepep" &&
+	    keys / && wait_for "type to search" && text "mooncake" &&
+	    wait_re '^ transfer backend  value: mooncake  \[KV transfer\]' &&
+	    keys Escape && wait_gone "matches (Enter jumps)" &&
+	    keys / && wait_for "type to search" && text "hicache" &&
+	    wait_re '^ hierarchical cache \(HiCache\)  \[KV cache' &&
+	    keys Enter && wait_focused "hierarchical cache" || return 1
+	echo "  keystrokes: $KS"
+}
+
 run walk_pages walk_pages
 run "live preview (p)" preview_live
 run "? help: failing condition, terms, fix" help_explains
@@ -668,6 +692,7 @@ run "layout: 1P1D TP 2 on one node, 0 errors, picture, export checks" layout_1p1
 run "layout: 1P1D TP 8 on one 8-GPU node: GPU error in review and picture" layout_1p1d_tp8_overflow
 run "layout: derived values, set, Delete back to derived, pin and undo" layout_set_clear_pin
 run "layout: ASCII picture without UTF-8" layout_ascii
+run "search by choice value and help, says why (80x24)" search_values
 run "line editor: cursor, kills, UTF-8, type over, long paste (80x24)" line_editor
 run "layout: 2-node prefill, rendezvous port derived and pictured" layout_two_node_rendezvous
 run "layout: wrong router bootstrap port, Enter from review, Delete fixes" layout_router_lists_fix

@@ -936,6 +936,59 @@ test_refresh_time(void **state)
 	vm_free(vm);
 }
 
+/* Search finds a field by its choice values and its help, and says why. */
+static void
+test_search_values(void **state)
+{
+	struct vm	*vm = new_vm();
+	struct vm_hit	 h[12];
+	size_t		 n, i;
+	char		*t;
+	bool		 seen = false;
+
+	(void)state;
+	set_field(vm, "Model & hardware", "model path or HF id",
+	    "deepseek-ai/DeepSeek-V3");
+	n = vm_search(vm, "deepep", h, 12);
+	assert_true(n >= 1);
+	for (i = 0; i < n; i++) {
+		t = vm_hit_text(vm, &h[i]);
+		if (strstr(t, "MoE all-to-all backend") != NULL) {
+			assert_int_equal(h[i].why, VM_WHY_VALUE);
+			assert_non_null(strstr(t, "value: deepep"));
+			seen = true;
+		}
+		free(t);
+	}
+	assert_true(seen);
+	n = vm_search(vm, "mooncake", h, 12);
+	for (i = 0, seen = false; i < n; i++) {
+		t = vm_hit_text(vm, &h[i]);
+		if (h[i].why == VM_WHY_VALUE &&
+		    strstr(t, "value: mooncake") != NULL)
+			seen = true;
+		free(t);
+	}
+	assert_true(seen);
+	/* A hit on the help says so, with the words around the match. */
+	n = vm_search(vm, "hicache", h, 12);
+	assert_true(n >= 1);
+	for (i = 0, seen = false; i < n; i++) {
+		t = vm_hit_text(vm, &h[i]);
+		if (h[i].why == VM_WHY_HELP) {
+			assert_non_null(strstr(t, "help: "));
+			seen = true;
+		}
+		free(t);
+	}
+	(void)seen;
+	/* A name match gives no reason. */
+	n = vm_search(vm, "--tp-size", h, 12);
+	assert_true(n >= 1);
+	assert_int_equal(h[0].why, VM_WHY_NAME);
+	vm_free(vm);
+}
+
 /* The line editor: cursor moves, kills, whole UTF-8 characters, typing
  * over a pre-filled value, long input kept whole. */
 static void
@@ -1035,6 +1088,7 @@ main(void)
 		cmocka_unit_test(test_router_lists),
 		cmocka_unit_test(test_refresh_time),
 		cmocka_unit_test(test_lineedit),
+		cmocka_unit_test(test_search_values),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
