@@ -663,6 +663,40 @@ search_values() {
 	echo "  keystrokes: $KS"
 }
 
+# Undo tells the truth, at 80x24: GPUs per node set and undone from another
+# page goes back to its page and leaves no [modified] and no quit question;
+# redo goes back there too; from a saved file, undo back to it is clean.
+undo_clean() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	KS=0
+	keys G && wait_focused "GPUs per node" && set_row 8 &&
+	    wait_re '^> GPUs per node +8' && wait_for "[modified]" &&
+	    keys Tab Tab && wait_for "3/11  Parallelism (prefill)" &&
+	    keys u && wait_for "undone: GPUs per node" &&
+	    wait_for "1/11  Model & hardware" &&
+	    wait_focused "GPUs per node" && wait_gone "[modified]" &&
+	    keys Tab && wait_for "2/11  Topology" &&
+	    keys C-r && wait_for "redone: GPUs per node" &&
+	    wait_for "1/11  Model & hardware" && wait_re '^> GPUs per node +8' &&
+	    wait_for "[modified]" &&
+	    keys s && wait_for "save deployment to:" && keys C-u &&
+	    text "$WORK/undo.yaml" && keys Enter && wait_for "saved" &&
+	    wait_gone "[modified]" &&
+	    keys Tab Tab && wait_for "3/11  Parallelism (prefill)" &&
+	    wait_focused "tensor parallel" && set_row 2 &&
+	    wait_for "[modified]" && keys Tab && wait_for "Parallelism (decode)" &&
+	    focus "DP attention" && keys Space &&
+	    keys Tab Tab && wait_for "KV cache (prefill)" &&
+	    keys u && wait_for "undone: DP attention" &&
+	    wait_for "4/11  Parallelism (decode)" && wait_focused "DP attention" &&
+	    keys u && wait_for "undone: tensor parallel" &&
+	    wait_for "3/11  Parallelism (prefill)" &&
+	    wait_focused "tensor parallel" && wait_gone "[modified]" || return 1
+	echo "  keystrokes: $KS"
+	keys q && wait_for "[exit 0]" && ! screen | grep -q "Unsaved"
+}
+
 run walk_pages walk_pages
 run "live preview (p)" preview_live
 run "? help: failing condition, terms, fix" help_explains
@@ -693,6 +727,7 @@ run "layout: 1P1D TP 8 on one 8-GPU node: GPU error in review and picture" layou
 run "layout: derived values, set, Delete back to derived, pin and undo" layout_set_clear_pin
 run "layout: ASCII picture without UTF-8" layout_ascii
 run "search by choice value and help, says why (80x24)" search_values
+run "undo back to the saved state is clean, undo/redo show the page (80x24)" undo_clean
 run "line editor: cursor, kills, UTF-8, type over, long paste (80x24)" line_editor
 run "layout: 2-node prefill, rendezvous port derived and pictured" layout_two_node_rendezvous
 run "layout: wrong router bootstrap port, Enter from review, Delete fixes" layout_router_lists_fix

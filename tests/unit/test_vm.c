@@ -989,6 +989,94 @@ test_search_values(void **state)
 	vm_free(vm);
 }
 
+/* Change the focused field once: toggle, another choice, or a number. */
+static int
+change_focused(struct vm *vm, struct buf *msg)
+{
+	const struct vm_row	*row = vm_focused(vm);
+	size_t			 i;
+
+	if (row->is_bool)
+		return vm_toggle(vm, msg);
+	for (i = 0; i < row->nchoices; i++)
+		if (!row->choices[i].current && row->choices[i].blocker == NULL)
+			return vm_set(vm, vm_cur_page(vm), row->field,
+			    row->choices[i].v, msg);
+	return vm_set_text(vm, vm_cur_page(vm), row->field, "3", msg);
+}
+
+/*
+ * Undo tells the truth: changing any field and undoing it leaves the
+ * deployment clean, with no change listed, and the focus on the page of
+ * the change; redo goes back to that page too.
+ */
+static void
+check_undo_clean(struct vm *vm)
+{
+	struct buf	 msg = { 0 };
+	size_t		 p, f;
+	char		*ch;
+
+	for (p = 0; p < vm_npages(vm); p++) {
+		const struct vm_page	*pg = vm_page(vm, p);
+
+		if (pg->review)
+			continue;
+		for (f = 0; f < pg->nf; f++) {
+			if (!vm_page_visible(vm, p) ||
+			    !vm_field_visible(vm, p, f))
+				continue;
+			vm_goto(vm, (int)p, (int)f);
+			if (vm_focused(vm) == NULL ||
+			    change_focused(vm, &msg) != 0 || !vm_dirty(vm))
+				continue;
+			vm_goto(vm, 0, 0);
+			assert_int_equal(vm_undo(vm, &msg), 0);
+			ch = vm_changes(vm);
+			if (vm_dirty(vm) || ch[0] != '\0')
+				fail_msg("%s / %s: undo leaves [modified]:\n%s",
+				    pg->title, pg->f[f].label, ch);
+			free(ch);
+			assert_int_equal(vm_cur_page(vm), (int)p);
+			vm_goto(vm, 0, 0);
+			assert_int_equal(vm_redo(vm, &msg), 0);
+			assert_int_equal(vm_cur_page(vm), (int)p);
+			assert_true(vm_dirty(vm));
+			assert_int_equal(vm_undo(vm, &msg), 0);
+			assert_false(vm_dirty(vm));
+		}
+	}
+	buf_free(&msg);
+}
+
+static void
+test_undo_clean(void **state)
+{
+	struct vm	*vm = new_vm();
+	struct buf	 msg = { 0 };
+	char		 path[] = "/tmp/pdwiz-undo-XXXXXX", err[256];
+	int		 fd;
+
+	(void)state;
+	check_undo_clean(vm);
+	/* The same from a saved file, with values set in it. */
+	set_field(vm, "Parallelism (prefill)", "tensor parallel (TP)", "2");
+	set_field(vm, "Model & hardware", "GPUs per node", "8");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(vm_save(vm, path, true, &msg), 0);
+	vm_free(vm);
+	vm = new_vm();
+	assert_int_equal(vm_open_file(vm, path, err, sizeof err), 0);
+	vm_refresh(vm);
+	assert_false(vm_dirty(vm));
+	check_undo_clean(vm);
+	unlink(path);
+	buf_free(&msg);
+	vm_free(vm);
+}
+
 /* The line editor: cursor moves, kills, whole UTF-8 characters, typing
  * over a pre-filled value, long input kept whole. */
 static void
@@ -1088,6 +1176,7 @@ main(void)
 		cmocka_unit_test(test_router_lists),
 		cmocka_unit_test(test_refresh_time),
 		cmocka_unit_test(test_lineedit),
+		cmocka_unit_test(test_undo_clean),
 		cmocka_unit_test(test_search_values),
 	};
 
