@@ -697,6 +697,48 @@ undo_clean() {
 	keys q && wait_for "[exit 0]" && ! screen | grep -q "Unsaved"
 }
 
+# ascii_screen WHERE: the screen is plain ASCII with no ncurses "~F"-style
+# renderings of stray UTF-8 bytes.
+ascii_screen() {
+	if screen | LC_ALL=C grep -qE "$(printf '[\200-\377]')|~[@-_]~[@-_]"; then
+		echo "  not ASCII on $1:" >&2
+		screen | LC_ALL=C grep -nE "$(printf '[\200-\377]')|~[@-_]~[@-_]" |
+		    sed 's/^/  | /' >&2
+		return 1
+	fi
+}
+
+# LANG=C at 80x24: every page, the review, a choice box, a prompt, search,
+# field help, the key list and the preview show only ASCII (arrows as ^ v
+# ->, the unavailable mark as x, rules as -).
+ascii_fallbacks() {
+	start LANG=C LC_ALL=C -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	KS=0
+	wait_for "^v Enter" && ascii_screen "Model & hardware" || return 1
+	for _p in "Topology" "Parallelism (prefill)" "Parallelism (decode)" \
+	    "KV transfer" "KV cache (prefill)" "KV cache (decode)" \
+	    "Advanced (prefill)" "Advanced (decode)" "Router" "Review"; do
+		keys Tab && wait_for "$_p" && ascii_screen "$_p" || return 1
+	done
+	keys Down && keys Enter && ascii_screen "review entry" &&
+	    goto_page "KV cache (decode)" && focus "hierarchical cache" &&
+	    wait_for "x on unavailable" && ascii_screen "unavailable mark" &&
+	    keys '?' && wait_for "q/Esc close" && ascii_screen "field help" &&
+	    keys Escape && wait_gone "q/Esc close" &&
+	    goto_page "KV transfer" && focus "transfer backend" && keys Enter &&
+	    wait_for "Enter choose" && ascii_screen "choice box" &&
+	    keys Escape && wait_gone "Enter choose" &&
+	    keys / && wait_for "type to search" && text "mooncake" &&
+	    wait_for "value: mooncake" && ascii_screen "search" &&
+	    keys Escape && wait_gone "matches (Enter jumps)" &&
+	    goto_page "Model & hardware" && keys g Enter &&
+	    wait_for "(empty = default)" &&
+	    ascii_screen "prompt" && keys Escape && wait_for "cancelled" &&
+	    keys p && wait_for "python" && ascii_screen "preview" || return 1
+	echo "  keystrokes: $KS"
+}
+
 run walk_pages walk_pages
 run "live preview (p)" preview_live
 run "? help: failing condition, terms, fix" help_explains
@@ -728,6 +770,7 @@ run "layout: derived values, set, Delete back to derived, pin and undo" layout_s
 run "layout: ASCII picture without UTF-8" layout_ascii
 run "search by choice value and help, says why (80x24)" search_values
 run "undo back to the saved state is clean, undo/redo show the page (80x24)" undo_clean
+run "LANG=C: every screen is plain ASCII (80x24)" ascii_fallbacks
 run "line editor: cursor, kills, UTF-8, type over, long paste (80x24)" line_editor
 run "layout: 2-node prefill, rendezvous port derived and pictured" layout_two_node_rendezvous
 run "layout: wrong router bootstrap port, Enter from review, Delete fixes" layout_router_lists_fix

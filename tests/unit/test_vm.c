@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "tui/ascii.h"
 #include "tui/lineedit.h"
 #include "tui/vm.h"
 #include "tui/vm_deploy.h"
@@ -1077,6 +1078,37 @@ test_undo_clean(void **state)
 	vm_free(vm);
 }
 
+/* Every symbol the wizard draws has an ASCII form; anything else outside
+ * ASCII, or a broken sequence, becomes '?'. */
+static void
+test_ascii_fallbacks(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "\xe2\x86\x91\xe2\x86\x93 move", "^v move" },
+		{ "a \xe2\x86\x92 b \xe2\x86\x90 c", "a -> b <- c" },
+		{ "\xe2\x9c\x97 unavailable", "X unavailable" },
+		{ "\xe2\x94\x82P0\xe2\x94\x82 \xc2\xb7", "|P0| ." },
+		{ "\xe2\x94\x8c\xe2\x94\x80\xe2\x94\x90", "+-+" },
+		{ "more\xe2\x80\xa6", "more..." },
+		{ "a \xe2\x80\x94 b", "a -- b" },
+		{ "tp \xe2\x89\xa5 2", "tp >= 2" },
+		{ "\xe2\x80\x9cq\xe2\x80\x9d", "\"q\"" },
+		{ "\xe6\xbc\xa2", "?" },
+		{ "bad \xe2\x86 x", "bad ?? x" },
+		{ "plain", "plain" },
+		{ "", "" },
+	};
+	size_t	i;
+	char	*a;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		a = tui_ascii(cases[i][0]);
+		assert_string_equal(a, cases[i][1]);
+		free(a);
+	}
+}
+
 /* The line editor: cursor moves, kills, whole UTF-8 characters, typing
  * over a pre-filled value, long input kept whole. */
 static void
@@ -1176,6 +1208,7 @@ main(void)
 		cmocka_unit_test(test_router_lists),
 		cmocka_unit_test(test_refresh_time),
 		cmocka_unit_test(test_lineedit),
+		cmocka_unit_test(test_ascii_fallbacks),
 		cmocka_unit_test(test_undo_clean),
 		cmocka_unit_test(test_search_values),
 	};
