@@ -65,6 +65,12 @@ struct role_spec {
 	int		 line;			/* where the role was defined */
 	char		*bind_host;		/* --host for servers/router; NULL =
 						   the node's host */
+	bool		 host_unstated;		/* imported: bound to 0.0.0.0 or ::
+						   with no word of the machine, or
+						   an address computed at run time;
+						   hosts hold 127.0.0.1 */
+	bool		 port_unstated;		/* imported: a port computed at run
+						   time ($((...)), ${VAR}) */
 };
 
 struct deployment {

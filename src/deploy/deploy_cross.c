@@ -85,6 +85,15 @@ cfg_int(const struct config *c, const char *name, long long def)
 	return c->s[o].v.u.i;
 }
 
+/* Is the value one the script leaves to run time ($((...)), ${VAR})? */
+static bool
+cfg_unknown(const struct config *c, const char *name)
+{
+	int	o = catalog_find(c->cat, name);
+
+	return o >= 0 && c->s[o].v.t == V_UNKNOWN;
+}
+
 static bool
 cfg_bool(const struct config *c, const char *name)
 {
@@ -288,11 +297,13 @@ struct use {
 	int		 host_gpus;	/* GPUs of the host; -1 unknown */
 	int		 delta;		/* ports derived from --port: the
 					   offset (0: none) */
+	bool		 unstated;	/* which machine is not known */
 };
 
 struct uses {
 	struct use	*u;
 	size_t		 n;
+	bool		 unknown;	/* a value left to run time was skipped */
 };
 
 static void
@@ -362,6 +373,7 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 	struct buf	 b = { 0 }, fx = { 0 };
 	int		 line = 0;
 	size_t		 line_of = 0;
+	bool		 unknown = false;
 
 	for (i = 0; i < n && b.len == 0; i++)
 		for (j = i + 1; j < n && b.len == 0; j++) {
@@ -374,6 +386,13 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 			    strpbrk(u[i].host, "$`") != NULL ||
 			    u[i].lo >= u[j].hi || u[j].lo >= u[i].hi)
 				continue;
+			/* Bound to 0.0.0.0 with no word of the machine: the
+			 * two may or may not share one, so nothing is
+			 * claimed (the rule says it could not check). */
+			if (u[i].unstated || u[j].unstated) {
+				unknown = true;
+				continue;
+			}
 			if (ports) {
 				int	lo = u[i].lo > u[j].lo ? u[i].lo : u[j].lo;
 				int	hi = u[i].hi < u[j].hi ? u[i].hi : u[j].hi;
@@ -429,6 +448,8 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 	fact_str(f, fixfact, fx.s, line);
 	if (b.len > 0)
 		fact_role(f, fact, u[line_of].role);
+	else if (unknown || us->unknown)
+		fact_val(f, fact, VAL_UNKNOWN);
 	buf_free(&b);
 	buf_free(&fx);
 }
@@ -583,7 +604,7 @@ static void
 resource_facts(struct facts *f, const struct deployment *d,
     const struct plan *p)
 {
-	struct uses	 pu = { NULL, 0 }, gu = { NULL, 0 };
+	struct uses	 pu = { NULL, 0, false }, gu = { NULL, 0, false };
 	struct layout	 lay;
 	size_t		 i;
 
@@ -602,11 +623,18 @@ resource_facts(struct facts *f, const struct deployment *d,
 			    xstrdup("the router (HTTP)"), line, -1);
 			continue;
 		}
-		use_add(&pu, la, (int)cfg_int(c, "port", 30000),
-		    (int)cfg_int(c, "port", 30000) + 1, xasprintf("%s %d rank "
-		    "%d (HTTP --port)", rn, la->instance, la->node_rank), line,
-		    -1);
-		if (la->role == ROLE_PREFILL && la->node_rank == 0) {
+		if (cfg_unknown(c, "port") || d->role[la->role].port_unstated)
+			pu.unknown = true;
+		else
+			use_add(&pu, la, (int)cfg_int(c, "port", 30000),
+			    (int)cfg_int(c, "port", 30000) + 1, xasprintf("%s "
+			    "%d rank %d (HTTP --port)", rn, la->instance,
+			    la->node_rank), line, -1);
+		if (la->role == ROLE_PREFILL && la->node_rank == 0 &&
+		    (cfg_unknown(c, "disaggregation_bootstrap_port") ||
+		    d->role[la->role].port_unstated))
+			pu.unknown = true;
+		else if (la->role == ROLE_PREFILL && la->node_rank == 0) {
 			int	bp = (int)cfg_int(c,
 			    "disaggregation_bootstrap_port", 8998);
 
@@ -646,6 +674,13 @@ resource_facts(struct facts *f, const struct deployment *d,
 				cvd = true;
 		if (cvd)
 			continue;
+		if (cfg_unknown(c, "tp_size") || cfg_unknown(c, "pp_size") ||
+		    cfg_unknown(c, "dp_size") || cfg_unknown(c, "nnodes") ||
+		    cfg_unknown(c, "base_gpu_id") ||
+		    cfg_unknown(c, "gpu_id_step")) {
+			gu.unknown = true;
+			continue;
+		}
 		tp = cfg_int(c, "tp_size", 1);
 		pp = cfg_int(c, "pp_size", 1);
 		dp = cfg_bool(c, "enable_dp_attention") ? 1 :
@@ -663,6 +698,10 @@ resource_facts(struct facts *f, const struct deployment *d,
 		    xasprintf("%s %d rank %d", rn, la->instance, la->node_rank),
 		    line, lay.gpus_per_host);
 	}
+	for (i = 0; i < pu.n; i++)
+		pu.u[i].unstated = d->role[pu.u[i].role].host_unstated;
+	for (i = 0; i < gu.n; i++)
+		gu.u[i].unstated = d->role[gu.u[i].role].host_unstated;
 	collide(f, "deploy.port_collision", "deploy.port_collision_fix", &pu,
 	    true);
 	collide(f, "deploy.gpu_collision", "deploy.gpu_collision_fix", &gu,
