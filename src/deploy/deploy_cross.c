@@ -600,6 +600,94 @@ role_gpu_facts(struct facts *f, const struct deployment *d,
 	fact_val(f, name, val_int(per_node));
 }
 
+/* The ports one server holds on its machine, into pu. */
+static void
+server_ports(struct uses *pu, const struct deployment *d,
+    const struct launch *la, int line)
+{
+	const struct config	*c = &la->cfg;
+	const char		*rn = role_name(la->role);
+	const char		*a = cfg_str(c, "dist_init_addr");
+
+	if (cfg_unknown(c, "port") || d->role[la->role].port_unstated)
+		pu->unknown = true;
+	else
+		use_add(pu, la, (int)cfg_int(c, "port", 30000),
+		    (int)cfg_int(c, "port", 30000) + 1, xasprintf("%s %d rank "
+		    "%d (HTTP --port)", rn, la->instance, la->node_rank), line,
+		    -1);
+	if (la->role == ROLE_PREFILL && la->node_rank == 0 &&
+	    (cfg_unknown(c, "disaggregation_bootstrap_port") ||
+	    d->role[la->role].port_unstated))
+		pu->unknown = true;
+	else if (la->role == ROLE_PREFILL && la->node_rank == 0) {
+		int	bp = (int)cfg_int(c, "disaggregation_bootstrap_port",
+		    8998);
+
+		use_add(pu, la, bp, bp + 1, xasprintf("%s %d (bootstrap "
+		    "server)", rn, la->instance), line, -1);
+	}
+	if (cfg_int(c, "nccl_port", -1) >= 0) {
+		int	np = (int)cfg_int(c, "nccl_port", -1);
+
+		use_add(pu, la, np, np + 1, xasprintf("%s %d rank %d "
+		    "(--nccl-port)", rn, la->instance, la->node_rank), line,
+		    -1);
+	}
+	if (la->node_rank == 0 && a != NULL) {
+		const char	*colon = strrchr(a, ':');
+		int		 dp_ = colon ? atoi(colon + 1) : 0;
+
+		if (dp_ > 0)
+			use_add(pu, la, dp_, dp_ + LAY_DIST_SPAN, xasprintf("%s "
+			    "%d (--dist-init-addr port and the %d after it)",
+			    rn, la->instance, LAY_DIST_SPAN - 1), line, -1);
+	}
+	if (cfg_bool(c, "enable_dp_attention") && cfg_int(c, "nnodes", 1) ==
+	    1 && a == NULL) {
+		int	zp = (int)cfg_int(c, "port", 30000) + LAY_ZMQ_DELTA;
+
+		use_add(pu, la, zp, zp + LAY_DIST_SPAN, xasprintf("%s %d (DP "
+		    "attention ZMQ ports: --port + %d)", rn, la->instance,
+		    LAY_ZMQ_DELTA), line, -1);
+		pu->u[pu->n - 1].delta = LAY_ZMQ_DELTA;
+	}
+}
+
+/* The GPUs one server holds on its machine, into gu. */
+static void
+server_gpus(struct uses *gu, const struct launch *la, int line,
+    int gpus_per_host)
+{
+	const struct config	*c = &la->cfg;
+	long long		 tp, pp, dp, nn, per, base, step;
+	size_t			 k;
+
+	for (k = 0; k < la->nenv; k++)
+		if (strcmp(la->env[k].name, "CUDA_VISIBLE_DEVICES") == 0)
+			return;
+	if (cfg_unknown(c, "tp_size") || cfg_unknown(c, "pp_size") ||
+	    cfg_unknown(c, "dp_size") || cfg_unknown(c, "nnodes") ||
+	    cfg_unknown(c, "base_gpu_id") || cfg_unknown(c, "gpu_id_step")) {
+		gu->unknown = true;
+		return;
+	}
+	tp = cfg_int(c, "tp_size", 1);
+	pp = cfg_int(c, "pp_size", 1);
+	dp = cfg_bool(c, "enable_dp_attention") ? 1 : cfg_int(c, "dp_size", 1);
+	nn = cfg_int(c, "nnodes", 1);
+	step = cfg_int(c, "gpu_id_step", 1);
+	if (nn < 1 || tp < 1 || pp < 1 || dp < 1 || step < 1 || step > 64)
+		return;
+	per = tp * pp * dp / nn;
+	base = cfg_int(c, "base_gpu_id", 0);
+	if (per < 1 || per > 4096 || base < 0 || base > 4096)
+		return;
+	use_add(gu, la, (int)base, (int)(base + (per - 1) * step + 1),
+	    xasprintf("%s %d rank %d", role_name(la->role), la->instance,
+	    la->node_rank), line, gpus_per_host);
+}
+
 static void
 resource_facts(struct facts *f, const struct deployment *d,
     const struct plan *p)
@@ -611,92 +699,15 @@ resource_facts(struct facts *f, const struct deployment *d,
 	deployment_layout(f->cat, d, &lay);
 	for (i = 0; i < p->n; i++) {
 		const struct launch	*la = &p->l[i];
-		const struct config	*c = &la->cfg;
-		const char		*rn = role_name(la->role);
 		int			 line = d->role[la->role].line;
-		long long		 tp, pp, dp, nn, per, base, step;
-		bool			 cvd = false;
-		size_t			 k;
 
 		if (la->role == ROLE_ROUTER) {
 			use_add(&pu, la, lay.router_port, lay.router_port + 1,
 			    xstrdup("the router (HTTP)"), line, -1);
 			continue;
 		}
-		if (cfg_unknown(c, "port") || d->role[la->role].port_unstated)
-			pu.unknown = true;
-		else
-			use_add(&pu, la, (int)cfg_int(c, "port", 30000),
-			    (int)cfg_int(c, "port", 30000) + 1, xasprintf("%s "
-			    "%d rank %d (HTTP --port)", rn, la->instance,
-			    la->node_rank), line, -1);
-		if (la->role == ROLE_PREFILL && la->node_rank == 0 &&
-		    (cfg_unknown(c, "disaggregation_bootstrap_port") ||
-		    d->role[la->role].port_unstated))
-			pu.unknown = true;
-		else if (la->role == ROLE_PREFILL && la->node_rank == 0) {
-			int	bp = (int)cfg_int(c,
-			    "disaggregation_bootstrap_port", 8998);
-
-			use_add(&pu, la, bp, bp + 1, xasprintf("%s %d "
-			    "(bootstrap server)", rn, la->instance), line, -1);
-		}
-		if (cfg_int(c, "nccl_port", -1) >= 0) {
-			int	np = (int)cfg_int(c, "nccl_port", -1);
-
-			use_add(&pu, la, np, np + 1, xasprintf("%s %d rank %d "
-			    "(--nccl-port)", rn, la->instance, la->node_rank),
-			    line, -1);
-		}
-		if (la->node_rank == 0 && cfg_str(c, "dist_init_addr") != NULL) {
-			const char	*a = cfg_str(c, "dist_init_addr");
-			const char	*colon = strrchr(a, ':');
-			int		 dp_ = colon ? atoi(colon + 1) : 0;
-
-			if (dp_ > 0)
-				use_add(&pu, la, dp_, dp_ + LAY_DIST_SPAN,
-				    xasprintf("%s %d (--dist-init-addr port and "
-				    "the %d after it)", rn, la->instance,
-				    LAY_DIST_SPAN - 1), line, -1);
-		}
-		if (cfg_bool(c, "enable_dp_attention") &&
-		    cfg_int(c, "nnodes", 1) == 1 &&
-		    cfg_str(c, "dist_init_addr") == NULL) {
-			int	zp = (int)cfg_int(c, "port", 30000) + LAY_ZMQ_DELTA;
-
-			use_add(&pu, la, zp, zp + LAY_DIST_SPAN, xasprintf("%s %d "
-			    "(DP attention ZMQ ports: --port + %d)", rn,
-			    la->instance, LAY_ZMQ_DELTA), line, -1);
-			pu.u[pu.n - 1].delta = LAY_ZMQ_DELTA;
-		}
-		for (k = 0; k < la->nenv; k++)
-			if (strcmp(la->env[k].name, "CUDA_VISIBLE_DEVICES") == 0)
-				cvd = true;
-		if (cvd)
-			continue;
-		if (cfg_unknown(c, "tp_size") || cfg_unknown(c, "pp_size") ||
-		    cfg_unknown(c, "dp_size") || cfg_unknown(c, "nnodes") ||
-		    cfg_unknown(c, "base_gpu_id") ||
-		    cfg_unknown(c, "gpu_id_step")) {
-			gu.unknown = true;
-			continue;
-		}
-		tp = cfg_int(c, "tp_size", 1);
-		pp = cfg_int(c, "pp_size", 1);
-		dp = cfg_bool(c, "enable_dp_attention") ? 1 :
-		    cfg_int(c, "dp_size", 1);
-		nn = cfg_int(c, "nnodes", 1);
-		step = cfg_int(c, "gpu_id_step", 1);
-		if (nn < 1 || tp < 1 || pp < 1 || dp < 1 || step < 1 ||
-		    step > 64)
-			continue;
-		per = tp * pp * dp / nn;
-		base = cfg_int(c, "base_gpu_id", 0);
-		if (per < 1 || per > 4096 || base < 0 || base > 4096)
-			continue;
-		use_add(&gu, la, (int)base, (int)(base + (per - 1) * step + 1),
-		    xasprintf("%s %d rank %d", rn, la->instance, la->node_rank),
-		    line, lay.gpus_per_host);
+		server_ports(&pu, d, la, line);
+		server_gpus(&gu, la, line, lay.gpus_per_host);
 	}
 	for (i = 0; i < pu.n; i++)
 		pu.u[i].unstated = d->role[pu.u[i].role].host_unstated;

@@ -244,6 +244,41 @@ push_host(struct role_spec *r, const char *h)
 }
 
 /* Build a role from its commands (already in instance/rank order). */
+/*
+ * The machine of one imported command, onto the role's hosts: its --host,
+ * the machine pdwiz's script states for a wildcard bind, the rendezvous
+ * host of a first rank, else 127.0.0.1 (marked unstated when it bound a
+ * wildcard: which machine it is, the script does not say).
+ */
+static void
+place_node(struct role_spec *r, const struct icmd *c)
+{
+	const char	*h;
+	char		*dh = NULL;
+
+	if (c->port_unknown)
+		r->port_unstated = true;
+	if (c->host_unknown)
+		r->host_unstated = true;
+	if (c->host != NULL && !host_is_wildcard(c->host))
+		h = c->host;
+	else if (c->host != NULL && c->node_host != NULL) {
+		if (r->bind_host == NULL)
+			r->bind_host = xstrdup(c->host);
+		h = c->node_host;
+	} else if (c->dist != NULL && c->rank == 0 && c->nnodes > 1)
+		h = dh = host_of_addr(c->dist);
+	else {
+		if (c->host != NULL && r->bind_host == NULL)
+			r->bind_host = xstrdup(c->host);
+		if (c->host != NULL)
+			r->host_unstated = true;
+		h = "127.0.0.1";
+	}
+	push_host(r, h);
+	free(dh);
+}
+
 static void
 build_role(const struct catalog *cat, struct deployment *d, enum role role,
     struct icmd **cs, size_t n, struct result *notes)
@@ -280,32 +315,10 @@ build_role(const struct catalog *cat, struct deployment *d, enum role role,
 		    c0->env[i].line, c0->env[i].col);
 	for (i = 0; i < n; i++) {
 		struct icmd	*c = cs[i];
-		const char	*h;
-		char		*dh = NULL;
 
 		if (c->inst + 1 > ninst)
 			ninst = c->inst + 1;
-		if (c->port_unknown)
-			r->port_unstated = true;
-		if (c->host_unknown)
-			r->host_unstated = true;
-		if (c->host != NULL && !host_is_wildcard(c->host))
-			h = c->host;
-		else if (c->host != NULL && c->node_host != NULL) {
-			if (r->bind_host == NULL)
-				r->bind_host = xstrdup(c->host);
-			h = c->node_host;
-		} else if (c->dist != NULL && c->rank == 0 && c->nnodes > 1)
-			h = dh = host_of_addr(c->dist);
-		else {
-			if (c->host != NULL && r->bind_host == NULL)
-				r->bind_host = xstrdup(c->host);
-			if (c->host != NULL)
-				r->host_unstated = true;
-			h = "127.0.0.1";
-		}
-		push_host(r, h);
-		free(dh);
+		place_node(r, c);
 		if (i == 0)
 			continue;
 		if (!kvs_equal(c0->opts, c0->nopts, c->opts, c->nopts, &diff))
