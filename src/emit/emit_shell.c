@@ -34,11 +34,26 @@ node_id(struct buf *b, const struct launch *l, char sep)
 }
 
 /*
+ * Does word i of l start a flag group? A server's flag is one SGLang
+ * knows, so a value that merely starts with "--" stays with its flag.
+ */
+static bool
+starts_group(const struct catalog *cat, const struct launch *l, size_t i)
+{
+	const char	*w = l->argv[i];
+
+	if (strncmp(w, "--", 2) != 0)
+		return false;
+	return l->role == ROLE_ROUTER || catalog_find_flag(cat, w) >= 0;
+}
+
+/*
  * Write the command words of l, one flag (with its values) per line.
  * skip(arg, flagword) may drop a flag group (config mode); NULL keeps all.
  */
 static void
-shell_command(struct buf *b, const struct launch *l, const char *indent,
+shell_command(struct buf *b, const struct catalog *cat,
+    const struct launch *l, const char *indent,
     bool (*skip)(void *, const struct launch *, const char *), void *arg,
     const char *extra)
 {
@@ -56,12 +71,12 @@ shell_command(struct buf *b, const struct launch *l, const char *indent,
 	}
 	while (i < l->argc) {
 		j = i + 1;
-		while (j < l->argc && strncmp(l->argv[j], "--", 2) != 0)
+		while (j < l->argc && !starts_group(cat, l, j))
 			j++;
 		if (skip == NULL || !skip(arg, l, l->argv[i])) {
 			buf_printf(b, " \\\n%s\t", indent);
 			for (; i < j; i++) {
-				if (i > 0 && strncmp(l->argv[i], "--", 2) != 0)
+				if (i > 0 && !starts_group(cat, l, i))
 					buf_putc(b, ' ');
 				put_q(b, l->argv[i]);
 			}
@@ -173,7 +188,7 @@ shell_script(const struct catalog *cat, const struct deployment *d,
 			put_q(&b, l->env[k].value);
 			buf_puts(&b, " \\\n");
 		}
-		shell_command(&b, l, "\t", skip, arg, x);
+		shell_command(&b, cat, l, "\t", skip, arg, x);
 		buf_puts(&b, "}\n");
 	}
 	buf_puts(&b, "\ncase \"${1:-}\" in\n");

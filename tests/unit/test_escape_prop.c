@@ -184,6 +184,14 @@ build(struct deployment *d, enum field f, const char *v)
 	}
 }
 
+/* The case being run, for failure messages: field and value in hex. */
+static char	cur[512];
+#define CASE_FAIL(...) do {						\
+	fprintf(stderr, "case (seed 0x%" PRIx64 "): %s\n", seed_used, cur);	\
+	fail_msg(__VA_ARGS__);						\
+} while (0)
+static uint64_t	seed_used;
+
 /* s with every TOKEN replaced by v; owned. */
 static char *
 subst(const char *s, const char *v)
@@ -281,17 +289,17 @@ check_yaml(const char *what, const char *base, const char *got,
 	size_t		 i;
 
 	if (yread(base, &a, err, sizeof err) != 0)
-		fail_msg("%s (plain): %s", what, err);
+		CASE_FAIL("%s (plain): %s", what, err);
 	if (yread(got, &b, err, sizeof err) != 0)
-		fail_msg("%s: %s\n%s", what, err, got);
+		CASE_FAIL("%s: %s\n%s", what, err, got);
 	if (a.docs != b.docs || strcmp(a.shape.s, b.shape.s) != 0 ||
 	    a.nsc != b.nsc)
-		fail_msg("%s: structure changed (%d -> %d documents, %zu -> %zu "
+		CASE_FAIL("%s: structure changed (%d -> %d documents, %zu -> %zu "
 		    "scalars)\n%s", what, a.docs, b.docs, a.nsc, b.nsc, got);
 	for (i = 0; i < a.nsc; i++)
 		if (strstr(a.sc[i], TOKEN) != NULL && !placed(a.sc[i], b.sc[i],
 		    v))
-			fail_msg("%s: scalar %zu reads back as [%s], expected the "
+			CASE_FAIL("%s: scalar %zu reads back as [%s], expected the "
 			    "value in [%s]", what, i, b.sc[i], a.sc[i]);
 	n_yaml++;
 	ystream_free(&a);
@@ -330,7 +338,7 @@ check_runbook(const char *base, const char *got)
 	md_shape(base, &h1, &f1, &r1);
 	md_shape(got, &h2, &f2, &r2);
 	if (h1 != h2 || f1 != f2 || r1 != r2)
-		fail_msg("runbook: headings %d -> %d, fences %d -> %d, rows "
+		CASE_FAIL("runbook: headings %d -> %d, fences %d -> %d, rows "
 		    "%d -> %d\n%s", h1, h2, f1, f2, r1, r2, got);
 	n_books++;
 }
@@ -346,7 +354,7 @@ run(const char *const argv[], struct buf *out)
 
 	memset(out, 0, sizeof *out);
 	if (pipe(fd) != 0)
-		fail_msg("pipe");
+		CASE_FAIL("pipe");
 	pid = fork();
 	if (pid == 0) {
 		int	null = open("/dev/null", O_WRONLY);
@@ -401,12 +409,12 @@ check_script(const char *what, const char *base, const char *got,
 	if ((fp = fopen(f1, "w")) == NULL || fputs(base, fp) < 0 ||
 	    fclose(fp) != 0 || (fp = fopen(f2, "w")) == NULL ||
 	    fputs(got, fp) < 0 || fclose(fp) != 0)
-		fail_msg("cannot write %s", tmpdir);
+		CASE_FAIL("cannot write %s", tmpdir);
 	{
 		const char *const a[] = { "bash", "-n", f2, NULL };
 
 		if (run(a, &o1) != 0)
-			fail_msg("%s: bash -n fails\n%s", what, got);
+			CASE_FAIL("%s: bash -n fails\n%s", what, got);
 		buf_free(&o1);
 	}
 	for (k = 0; k < 3; k++) {
@@ -416,18 +424,18 @@ check_script(const char *what, const char *base, const char *got,
 		    NULL };
 
 		if (run(a1, &o1) != 0)
-			fail_msg("%s (plain): %s fails", what, nodes[k]);
+			CASE_FAIL("%s (plain): %s fails", what, nodes[k]);
 		if (run(a2, &o2) != 0)
-			fail_msg("%s: %s fails\n%s", what, nodes[k], got);
+			CASE_FAIL("%s: %s fails\n%s", what, nodes[k], got);
 		n1 = split0(&o1, &w1);
 		n2 = split0(&o2, &w2);
 		if (n1 != n2)
-			fail_msg("%s: %s has %zu words, %zu with a plain value\n%s",
+			CASE_FAIL("%s: %s has %zu words, %zu with a plain value\n%s",
 			    what, nodes[k], n2, n1, got);
 		for (i = 0; i < n1; i++)
 			if (strstr(w1[i], TOKEN) ? !placed(w1[i], w2[i], v) :
 			    strcmp(w1[i], w2[i]) != 0)
-				fail_msg("%s: %s word %zu is [%s], expected from "
+				CASE_FAIL("%s: %s word %zu is [%s], expected from "
 				    "[%s]", what, nodes[k], i, w2[i], w1[i]);
 		free(w1);
 		free(w2);
@@ -449,9 +457,17 @@ one_case(enum field f, const char *v, bool shell)
 	struct emission		 ea, eb;
 	char			 err[1024];
 	static const enum emit_format fmts[] = { EMIT_SHELL, EMIT_RUNBOOK,
-	    EMIT_CONFIG, EMIT_K8S };
+	    EMIT_CONFIG, EMIT_K8S, EMIT_YAML };
 	size_t			 k, i;
 
+	{
+		size_t	j, o = (size_t)snprintf(cur, sizeof cur, "field %s, "
+		    "value", field_name[f]);
+
+		for (j = 0; v[j] != '\0' && o + 4 < sizeof cur; j++)
+			o += (size_t)snprintf(cur + o, sizeof cur - o, " %02x",
+			    (unsigned char)v[j]);
+	}
 	build(&a, f, TOKEN);
 	build(&b, f, v);
 	for (k = 0; k < sizeof fmts / sizeof fmts[0]; k++) {
@@ -469,7 +485,7 @@ one_case(enum field f, const char *v, bool shell)
 			continue;
 		}
 		if (ea.n != eb.n)
-			fail_msg("%s: %zu files, %zu with a plain value",
+			CASE_FAIL("%s: %zu files, %zu with a plain value",
 			    field_name[f], eb.n, ea.n);
 		for (i = 0; i < ea.n; i++) {
 			const char	*nm = ea.f[i].name;
@@ -509,7 +525,7 @@ test_escape_prop(void **state)
 		fail_msg("mkdtemp");
 	fprintf(stderr, "escape prop: seed 0x%" PRIx64 " (PDWIZ_ESC_SEED), "
 	    "%u cases (PDWIZ_ESC_COUNT)\n", seed, count);
-	rng = seed;
+	rng = seed_used = seed;
 	for (i = 0; i < count; i++) {
 		enum field	f = (enum field)rnd(NFIELD);
 		unsigned	k = rnd(NPAYLOAD);
@@ -523,16 +539,48 @@ test_escape_prop(void **state)
 		    true);
 		one_case((enum field)i, "a\xc2\x85" "b\x7f\x01" "c", true);
 	}
+	/* Values that look like flags stay with their flag in config mode. */
+	one_case(F_OPT, "---", true);
+	one_case(F_OPT, "--x", true);
 	rmdir(tmpdir);
 	fprintf(stderr, "escape prop: %u cases: %u YAML files, %u runbooks, "
 	    "%u scripts (%u commands run), %u emissions refused\n", n_cases,
 	    n_yaml, n_books, n_scripts, n_cmds, n_skipped);
 }
 
+/*
+ * Numbers in --config are written as the number they are checked as: a
+ * leading zero would make SGLang's YAML 1.1 loader read octal.
+ */
+static void
+test_config_numbers(void **state)
+{
+	struct deployment	 d;
+	struct emission		 e;
+	char			 err[1024];
+
+	(void)state;
+	deployment_default(&d, "m");
+	add_kv(&d.role[ROLE_PREFILL].opts, &d.role[ROLE_PREFILL].nopts,
+	    "tp_size", "010");
+	add_kv(&d.role[ROLE_PREFILL].opts, &d.role[ROLE_PREFILL].nopts,
+	    "mem_fraction_static", "00.80");
+	if (deployment_emit(cat, &d, EMIT_CONFIG, EMIT_FORCE, &e, err,
+	    sizeof err) != 0)
+		fail_msg("emit: %s", err);
+	assert_string_equal(e.f[0].name, "prefill.yaml");
+	if (strstr(e.f[0].data, "\ntp-size: 10\n") == NULL ||
+	    strstr(e.f[0].data, "\nmem-fraction-static: 0.8\n") == NULL)
+		fail_msg("numbers not canonical:\n%s", e.f[0].data);
+	emission_free(&e);
+	deployment_free(&d);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_config_numbers),
 		cmocka_unit_test(test_escape_prop),
 	};
 	int	rc;
