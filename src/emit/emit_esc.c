@@ -1,14 +1,17 @@
 /*
  * emit_esc.c - the escaping discipline of the emitters, one writer per
  * output language: YAML scalars, one-line text (YAML and shell comments,
- * Markdown), Markdown inline code, and canonical numbers.
+ * Markdown), Markdown inline code, shell words on one line, and canonical
+ * numbers.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "emit/emit_int.h"
 #include "core/util.h"
 #include "core/value.h"
+#include "io/shell.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /*
@@ -130,4 +133,38 @@ yaml_number(struct buf *b, enum otype t, const char *s)
 		val_repr_py(b, v);
 	else
 		yaml_str(b, s);
+}
+
+void
+sh_word_line(struct buf *b, const char *s)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	char			*q;
+	bool			 ctl = false;
+
+	for (; *p != '\0'; p++)
+		if (ctl_len(p) > 0)
+			ctl = true;
+	if (!ctl) {
+		q = sh_quote(s);
+		buf_puts(b, q);
+		free(q);
+		return;
+	}
+	buf_puts(b, "$'");
+	for (p = (const unsigned char *)s; *p != '\0'; p++) {
+		size_t	n = ctl_len(p), i;
+
+		if (*p == '\\' || *p == '\'')
+			buf_printf(b, "\\%c", *p);
+		else if (*p == '\n')
+			buf_puts(b, "\\n");
+		else if (n > 0) {
+			for (i = 0; i < n; i++)
+				buf_printf(b, "\\x%02x", p[i]);
+			p += n - 1;
+		} else
+			buf_putc(b, (char)*p);
+	}
+	buf_putc(b, '\'');
 }

@@ -32,12 +32,15 @@ char	*shell_script(const struct catalog *, const struct deployment *,
  * one_line text, fenced past any backtick run (cell: also escapes | for a
  * table cell). yaml_number: an int or float option value as the number it
  * is checked as (canonical: no leading zeros), or a quoted string when it
- * does not parse.
+ * does not parse. sh_word_line: a shell word that stays on one line (for
+ * commands inside Markdown fences): sh_quote's, or $'...' with every
+ * line-breaking and control byte as \xHH when the word holds one.
  */
 struct buf;
 void	yaml_str(struct buf *, const char *);
 void	one_line(struct buf *, const char *);
 void	md_code(struct buf *, const char *, bool cell);
 void	yaml_number(struct buf *, enum otype, const char *);
+void	sh_word_line(struct buf *, const char *);
 
 #endif

@@ -11,7 +11,10 @@
  *   - k8s and --config YAML, read with libyaml: the same documents and the
  *     same event sequence; every scalar that holds TOKEN in the plain
  *     output holds the hostile value, byte for byte, in its place;
- *   - the runbook: the same Markdown headings, fences and table rows;
+ *   - the runbook: the same Markdown headings, fences and table rows (a
+ *     line ends at LF, CR, NEL, LS or PS), and its curl commands run
+ *     through bash with curl stubbed give the same words, the hostile
+ *     value in place of TOKEN;
  *   - the launch scripts: `bash -n`, then each node's command run through
  *     bash with `exec` replaced by a function printing its arguments and
  *     environment NUL-separated: the same words, the hostile value in place
@@ -62,16 +65,18 @@ rnd(unsigned n)
 }
 
 enum field { F_NAME, F_MODEL, F_HOST, F_OPT, F_ENV, F_POLICY, F_EXTRA,
-	F_NS, F_IMAGE, NFIELD };
+	F_NS, F_IMAGE, F_BACKEND, F_RHOST, NFIELD };
 static const char *const field_name[NFIELD] = { "name", "model", "host",
-	"option", "env", "policy", "router-arg", "k8s.namespace", "k8s.image" };
+	"option", "env", "policy", "router-arg", "k8s.namespace", "k8s.image", "transfer backend",
+	"router host" };
 
 static const char *const fixed[] = {
 	"a\rb", "a\nb", "a\r\nb", "a\xc2\x85" "b", "a\xe2\x80\xa8" "b",
 	"a\xe2\x80\xa9" "b", "a\x7f" "b", "\"q\"", "'q'", "back\\slash\\",
 	"k: v", "# c", "---", "{x", "$(touch /tmp/pwn)", "`id`",
 	"x\r---\r\napiVersion: v1\rkind: Secret", "a\rtrust-remote-code: true",
-	"m\r# heading\r```sh\r", " lead", "trail ", "tab\tb", "\xef\xbb\xbf" "bom",
+	"m\r# heading\r```sh\r", "m\n```\n# heading\n",
+	"m\xc2\x85# h\xe2\x80\xa8```\xe2\x80\xa9# p", " lead", "trail ", "tab\tb", "\xef\xbb\xbf" "bom",
 	"a|b", "``x``", "$HOME", "*x", "&a", "!!str", "@x", "%x", "?", "-", "~",
 	"null", "010", "0x10", "yes",
 };
@@ -178,6 +183,16 @@ build(struct deployment *d, enum field f, const char *v)
 		break;
 	case F_IMAGE:
 		replace_str(&d->k8s_image, v);
+		break;
+	case F_BACKEND:
+		add_kv(&d->role[ROLE_PREFILL].opts,
+		    &d->role[ROLE_PREFILL].nopts,
+		    "disaggregation_transfer_backend", v);
+		break;
+	case F_RHOST:
+		if (rr->nhosts == 0)
+			fail_msg("default deployment without router host");
+		replace_str(&rr->hosts[0], v);
 		break;
 	default:
 		break;
@@ -306,7 +321,28 @@ check_yaml(const char *what, const char *base, const char *got,
 	ystream_free(&b);
 }
 
-/* Headings, fences and table rows of a Markdown text, outside fences. */
+/* The length of a line break at s: LF, CR, CRLF, NEL, LS, PS (0: none). */
+static size_t
+line_break(const char *s)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+
+	if (p[0] == '\r')
+		return p[1] == '\n' ? 2 : 1;
+	if (p[0] == '\n')
+		return 1;
+	if (p[0] == 0xc2 && p[1] == 0x85)
+		return 2;
+	if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9))
+		return 3;
+	return 0;
+}
+
+/*
+ * Headings, fences and table rows of a Markdown text, outside fences; a
+ * line ends at any of the breaks CommonMark or a Unicode-aware renderer
+ * honours.
+ */
 static void
 md_shape(const char *s, int *head, int *fence, int *rows)
 {
@@ -314,8 +350,10 @@ md_shape(const char *s, int *head, int *fence, int *rows)
 
 	*head = *fence = *rows = 0;
 	while (*s != '\0') {
-		const char	*e = strchr(s, '\n');
-		size_t		 n = e ? (size_t)(e - s) : strlen(s);
+		size_t		 n = 0, brk = 0;
+
+		while (s[n] != '\0' && (brk = line_break(s + n)) == 0)
+			n++;
 
 		if (n >= 3 && strncmp(s, "```", 3) == 0) {
 			(*fence)++;
@@ -324,9 +362,7 @@ md_shape(const char *s, int *head, int *fence, int *rows)
 			(*head)++;
 		else if (!in && n > 0 && s[0] == '|')
 			(*rows)++;
-		s += n;
-		if (*s == '\n')
-			s++;
+		s += n + brk;
 	}
 }
 
@@ -341,6 +377,77 @@ check_runbook(const char *base, const char *got)
 		CASE_FAIL("runbook: headings %d -> %d, fences %d -> %d, rows "
 		    "%d -> %d\n%s", h1, h2, f1, f2, r1, r2, got);
 	n_books++;
+}
+
+static int	run(const char *const argv[], struct buf *out);
+static size_t	split0(const struct buf *, char ***);
+
+/* The curl command lines of a runbook's sh fences. */
+static size_t
+curl_lines(const char *s, char ***out)
+{
+	size_t	n = 0;
+
+	*out = NULL;
+	while (*s != '\0') {
+		const char	*e = strchr(s, '\n');
+		size_t		 len = e ? (size_t)(e - s) : strlen(s);
+
+		if (strncmp(s, "curl ", 5) == 0 ||
+		    strncmp(s, "until curl ", 11) == 0) {
+			*out = xreallocarray(*out, n + 1, sizeof **out);
+			(*out)[n++] = xstrndup(s, len);
+		}
+		s += len;
+		if (*s == '\n')
+			s++;
+	}
+	return n;
+}
+
+/* Each curl command of the runbook through bash with curl stubbed. */
+static void
+check_runbook_cmds(const char *base, const char *got, const char *v)
+{
+	char		**c1, **c2, **w1, **w2;
+	size_t		 n1 = curl_lines(base, &c1), n2 = curl_lines(got, &c2),
+			 k, i, m1, m2;
+	struct buf	 o1, o2;
+
+	if (n1 != n2)
+		CASE_FAIL("runbook: %zu curl commands, %zu with a plain value",
+		    n2, n1);
+	for (k = 0; k < n1; k++) {
+		char	*s1 = xasprintf("curl() { printf '%%s\\0' \"$@\"; }; %s",
+		    c1[k]), *s2 = xasprintf("curl() { printf '%%s\\0' \"$@\"; }; "
+		    "%s", c2[k]);
+		const char *const a1[] = { "bash", "-c", s1, NULL };
+		const char *const a2[] = { "bash", "-c", s2, NULL };
+
+		if (run(a1, &o1) != 0 || run(a2, &o2) != 0)
+			CASE_FAIL("runbook: [%s] fails", c2[k]);
+		m1 = split0(&o1, &w1);
+		m2 = split0(&o2, &w2);
+		if (m1 != m2)
+			CASE_FAIL("runbook: [%s] has %zu words, %zu with a plain "
+			    "value", c2[k], m2, m1);
+		for (i = 0; i < m1; i++)
+			if (strstr(w1[i], TOKEN) ? !placed(w1[i], w2[i], v) :
+			    strcmp(w1[i], w2[i]) != 0)
+				CASE_FAIL("runbook: [%s] word %zu is [%s], expected "
+				    "from [%s]", c2[k], i, w2[i], w1[i]);
+		free(w1);
+		free(w2);
+		buf_free(&o1);
+		buf_free(&o2);
+		free(s1);
+		free(s2);
+		free(c1[k]);
+		free(c2[k]);
+		n_cmds++;
+	}
+	free(c1);
+	free(c2);
 }
 
 /* Run argv through a shell pipeline; stdout into out (owned); status. */
@@ -491,8 +598,12 @@ one_case(enum field f, const char *v, bool shell)
 			const char	*nm = ea.f[i].name;
 			size_t		 l = strlen(nm);
 
-			if (fmts[k] == EMIT_RUNBOOK)
+			if (fmts[k] == EMIT_RUNBOOK) {
 				check_runbook(ea.f[i].data, eb.f[i].data);
+				if (shell)
+					check_runbook_cmds(ea.f[i].data,
+					    eb.f[i].data, v);
+			}
 			else if (l > 3 && strcmp(nm + l - 3, ".sh") == 0) {
 				if (shell)
 					check_script(nm, ea.f[i].data,
