@@ -65,6 +65,9 @@ struct role_spec {
 	int		 line;			/* where the role was defined */
 	char		*bind_host;		/* --host for servers/router; NULL =
 						   the node's host */
+	bool		 host_unstated;		/* imported: bound to 0.0.0.0 or ::
+						   with no word of the machine;
+						   hosts hold 127.0.0.1 */
 };
 
 struct deployment {

@@ -288,6 +288,7 @@ struct use {
 	int		 host_gpus;	/* GPUs of the host; -1 unknown */
 	int		 delta;		/* ports derived from --port: the
 					   offset (0: none) */
+	bool		 unstated;	/* which machine is not known */
 };
 
 struct uses {
@@ -362,6 +363,7 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 	struct buf	 b = { 0 }, fx = { 0 };
 	int		 line = 0;
 	size_t		 line_of = 0;
+	bool		 unknown = false;
 
 	for (i = 0; i < n && b.len == 0; i++)
 		for (j = i + 1; j < n && b.len == 0; j++) {
@@ -374,6 +376,13 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 			    strpbrk(u[i].host, "$`") != NULL ||
 			    u[i].lo >= u[j].hi || u[j].lo >= u[i].hi)
 				continue;
+			/* Bound to 0.0.0.0 with no word of the machine: the
+			 * two may or may not share one, so nothing is
+			 * claimed (the rule says it could not check). */
+			if (u[i].unstated || u[j].unstated) {
+				unknown = true;
+				continue;
+			}
 			if (ports) {
 				int	lo = u[i].lo > u[j].lo ? u[i].lo : u[j].lo;
 				int	hi = u[i].hi < u[j].hi ? u[i].hi : u[j].hi;
@@ -429,6 +438,8 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 	fact_str(f, fixfact, fx.s, line);
 	if (b.len > 0)
 		fact_role(f, fact, u[line_of].role);
+	else if (unknown)
+		fact_val(f, fact, VAL_UNKNOWN);
 	buf_free(&b);
 	buf_free(&fx);
 }
@@ -663,6 +674,10 @@ resource_facts(struct facts *f, const struct deployment *d,
 		    xasprintf("%s %d rank %d", rn, la->instance, la->node_rank),
 		    line, lay.gpus_per_host);
 	}
+	for (i = 0; i < pu.n; i++)
+		pu.u[i].unstated = d->role[pu.u[i].role].host_unstated;
+	for (i = 0; i < gu.n; i++)
+		gu.u[i].unstated = d->role[gu.u[i].role].host_unstated;
 	collide(f, "deploy.port_collision", "deploy.port_collision_fix", &pu,
 	    true);
 	collide(f, "deploy.gpu_collision", "deploy.gpu_collision_fix", &gu,

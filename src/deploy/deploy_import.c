@@ -282,6 +282,8 @@ build_role(const struct catalog *cat, struct deployment *d, enum role role,
 		else {
 			if (c->host != NULL && r->bind_host == NULL)
 				r->bind_host = xstrdup(c->host);
+			if (c->host != NULL)
+				r->host_unstated = true;
 			h = "127.0.0.1";
 		}
 		push_host(r, h);

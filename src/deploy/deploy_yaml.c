@@ -478,6 +478,77 @@ check_managed(struct pctx *pc, const struct kv *arr, size_t n)
 			}
 }
 
+/* A model path SGLang can load: not empty, of a sane length. */
+static void
+check_model_path(struct pctx *pc, const struct ynode *n, const char *p)
+{
+	if (n == NULL || p == NULL)
+		return;
+	if (*p == '\0') {
+		perr(pc, n, "model.path is empty: give the model's Hugging Face "
+		    "id or its directory");
+		return;
+	}
+	if (strlen(p) > 4096)
+		perr(pc, n, "model.path is %zu bytes long; a path or model id "
+		    "is at most 4096", strlen(p));
+}
+
+/* A Kubernetes namespace is a DNS-1123 label: [a-z0-9-], 1-63, starting
+ * and ending with a letter or digit. */
+static bool
+dns1123_label(const char *s)
+{
+	size_t	n = strlen(s), i;
+
+	if (n == 0 || n > 63 || s[0] == '-' || s[n - 1] == '-')
+		return false;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' &&
+		    s[i] <= '9') || s[i] == '-'))
+			return false;
+	return true;
+}
+
+/* An image reference: [registry/]name[:tag][@digest], no blanks or
+ * control characters, lower-case repository path. */
+static bool
+image_ref(const char *s)
+{
+	size_t	i, n = strlen(s);
+	bool	in_tag = false;
+
+	if (n == 0 || n > 1024)
+		return false;
+	for (i = 0; i < n; i++) {
+		unsigned char	c = (unsigned char)s[i];
+
+		if (c <= 0x20 || c >= 0x7f)
+			return false;
+		if (c == ':' || c == '@')
+			in_tag = true;
+		else if (c == '/')
+			in_tag = false;
+		if (!in_tag && c >= 'A' && c <= 'Z')
+			return false;
+	}
+	return true;
+}
+
+static void
+check_k8s(struct pctx *pc, const struct ynode *m, const struct deployment *d)
+{
+	if (d->k8s_namespace != NULL && !dns1123_label(d->k8s_namespace))
+		perr(pc, ynode_get(m, "namespace"), "k8s.namespace '%s' is not "
+		    "a Kubernetes namespace (lower-case letters, digits and '-', "
+		    "at most 63, starting and ending with a letter or digit)",
+		    d->k8s_namespace);
+	if (d->k8s_image != NULL && !image_ref(d->k8s_image))
+		perr(pc, ynode_get(m, "image"), "k8s.image '%s' is not an image "
+		    "reference ([registry/]name[:tag], no blanks)",
+		    d->k8s_image);
+}
+
 int
 deployment_from_ydoc(const struct catalog *cat, const char *name,
     const struct ynode *root, struct deployment *d, char *err, size_t errlen)
@@ -514,6 +585,7 @@ deployment_from_ydoc(const struct catalog *cat, const char *name,
 		n = need(&pc, m, "path", "model");
 		d->model = get_str(&pc, n, "model.path");
 		d->model_line = n ? n->line : 0;
+		check_model_path(&pc, n, d->model);
 		if ((n = ynode_get(m, "facts")) != NULL)
 			read_opts(&pc, n, OK_FACT, "model.facts", &d->facts,
 			    &d->nfacts);
@@ -543,6 +615,7 @@ deployment_from_ydoc(const struct catalog *cat, const char *name,
 		d->k8s_image = get_str(&pc, ynode_get(m, "image"), "k8s.image");
 		d->k8s_namespace = get_str(&pc, ynode_get(m, "namespace"),
 		    "k8s.namespace");
+		check_k8s(&pc, m, d);
 	}
 done:
 	if (pc.nerr > 0) {

@@ -123,12 +123,13 @@ shell_script(const struct catalog *cat, const struct deployment *d,
 	 * nowhere, yet the checks and `pdwiz import` need it (ports and GPUs
 	 * are per machine). Each such command is then preceded by a plain
 	 * assignment PDWIZ_NODE_HOST=ADDR (not exported: SGLang never sees
-	 * it), which the importer reads. Written for every such command when
-	 * any of them runs elsewhere than 127.0.0.1, the importer's guess, so
-	 * no command inherits another's.
+	 * it), which the importer reads: without it a wildcard bind leaves
+	 * the machine unknown, and the checks that need it say they could
+	 * not check. Written for every such command, so no command inherits
+	 * another's.
 	 */
 	for (i = 0; i < p.n; i++)
-		if (binds_any(&p.l[i]) && strcmp(p.l[i].host, "127.0.0.1") != 0)
+		if (binds_any(&p.l[i]))
 			node_hosts = true;
 	buf_puts(&b, "#!/usr/bin/env bash\n");
 	/* Values are single-quoted on purpose: $ and ` reach SGLang as text. */

@@ -317,6 +317,19 @@ else
 	echo "SKIP: failing-write tests need root to mount a tmpfs"
 fi
 
+# --- what is emitted is validated: model path, k8s namespace and image ---
+sed 's|  path: "meta-llama/Llama-3.1-8B-Instruct"|  path: ""|' share/examples/minimal-1p1d.yaml >"$T/nopath.yaml"
+expect_rc "empty model.path" 2 $PDWIZ check "$T/nopath.yaml"
+grep -q "nopath.yaml:9:9: model.path is empty" "$T/out" "$T/err" && ok || bad "empty model.path: $(cat "$T/out" "$T/err")"
+{ cat share/examples/minimal-1p1d.yaml; printf 'k8s:\n  namespace: "My_NS"\n  image: "lmsysorg/sglang:v0.5 x"\n'; } >"$T/badk8s.yaml"
+expect_rc "bad k8s namespace and image" 2 $PDWIZ check "$T/badk8s.yaml"
+grep -q "k8s.namespace 'My_NS' is not a Kubernetes namespace" "$T/err" && grep -q "k8s.image 'lmsysorg/sglang:v0.5 x' is not an image reference" "$T/err" && ok || bad "k8s validation: $(cat "$T/err")"
+{ cat share/examples/minimal-1p1d.yaml; printf 'k8s:\n  namespace: "llm-serving"\n  image: "registry.example.com:5000/team/sglang:V0.5.18-cu12"\n'; } >"$T/goodk8s.yaml"
+expect_rc "good k8s namespace and image" 0 $PDWIZ check "$T/goodk8s.yaml"
+awk 'BEGIN { printf "pdwiz: 1\nmodel:\n  path: \""; for (i = 0; i < 5000; i++) printf "a"; printf "\"\nroles:\n  prefill: {instances: 1}\n  decode: {instances: 1}\n  router: {}\n" }' >"$T/longpath.yaml"
+expect_rc "a model path of 5000 bytes" 2 $PDWIZ check "$T/longpath.yaml"
+grep -q "model.path is 5000 bytes long" "$T/err" && ok || bad "long model.path: $(head -c 300 "$T/err")"
+
 # --- pin: every derived value written out, the same launch commands ---
 $PDWIZ emit --format yaml --pin -o - share/examples/minimal-1p1d.yaml >"$T/pinned.yaml" 2>"$T/err"
 grep -q "base_gpu_id: 2" "$T/pinned.yaml" && grep -q "bootstrap_port: 8998" "$T/pinned.yaml" && ok || bad "--pin: derived values missing: $(cat "$T/pinned.yaml" "$T/err")"
@@ -440,6 +453,18 @@ $PDWIZ check "$T/esc.sh" >"$T/out" 2>&1
 mkfifo "$T/fifo.yaml"
 timeout 10 $PDWIZ check -- python -m sglang.launch_server --model-path m --config "$T/fifo.yaml" >"$T/out" 2>&1; rc=$?
 [ "$rc" = 0 ] && grep -q "config-not-regular" "$T/out" && ok || bad "--config naming a FIFO: exit $rc (124: it blocked): $(cat "$T/out")"
+
+# --- unknown stays unknown: servers bound to 0.0.0.0, machine not stated ---
+printf 'python -m sglang.launch_server --model-path m --disaggregation-mode prefill --host 0.0.0.0 --port 30000 --tp-size 2\npython -m sglang.launch_server --model-path m --disaggregation-mode decode --host 0.0.0.0 --port 30001 --tp-size 2\n' >"$T/wild.sh"
+expect_rc "wildcard binds, machine not stated: no collision claimed" 0 $PDWIZ check --format json "$T/wild.sh"
+json_check "wildcard binds: the GPU check could not be made" has xs-gpu-collision unknown ""
+python3 -c 'import json,sys; d=[d for d in json.load(open(sys.argv[1]))["diagnostics"] if d["rule"]=="xs-gpu-collision"][0]; assert "0.0.0.0" in d["note"], d' "$T/out" && ok || bad "wildcard binds: the reason is not given"
+printf 'PDWIZ_NODE_HOST=10.0.0.1 python -m sglang.launch_server --model-path m --disaggregation-mode prefill --host 0.0.0.0 --port 30000 --tp-size 2\nPDWIZ_NODE_HOST=10.0.0.1 python -m sglang.launch_server --model-path m --disaggregation-mode decode --host 0.0.0.0 --port 30001 --tp-size 2\n' >"$T/wild-same.sh"
+expect_rc "wildcard binds on one stated machine: the collision is found" 1 $PDWIZ check --format json "$T/wild-same.sh"
+json_check "wildcard binds on one stated machine" has xs-gpu-collision error ""
+printf 'python -m sglang.launch_server --model-path m --disaggregation-mode prefill --host 127.0.0.1 --port 30000 --tp-size 2\npython -m sglang.launch_server --model-path m --disaggregation-mode decode --host 127.0.0.1 --port 30001 --tp-size 2\n' >"$T/local.sh"
+expect_rc "one box, loopback: the full check" 1 $PDWIZ check --format json "$T/local.sh"
+json_check "one box, loopback: the collision is found" has xs-gpu-collision error ""
 
 # --- pdwiz reports every error; the summary says SGLang stops at the first ---
 $PDWIZ check -- --model-path m --tp-sizee 2 --disaggregation-transfer-backend rdma >"$T/out" 2>&1

@@ -421,6 +421,20 @@ set_row() {
 	    text "$1" && keys Enter
 }
 
+# exported_roundtrip: the exported launch.sh in $WORK checks with 0 errors,
+# imports, and the imported deployment checks with 0 errors too.
+exported_roundtrip() {
+	_chk=$(cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ check launch.sh | tail -1)
+	echo "  pdwiz check launch.sh: $_chk"
+	case "$_chk" in "0 errors"*|"") ;; *) return 1 ;; esac
+	(cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ import -o imported.yaml \
+	    launch.sh >/dev/null 2>&1) || { echo "  import refused"; return 1; }
+	_chk=$(cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ check imported.yaml | \
+	    tail -1)
+	echo "  pdwiz check of the import: ${_chk:-clean}"
+	case "$_chk" in "0 errors"*|"") ;; *) return 1 ;; esac
+}
+
 # pd_tp N: from a new deployment at 80x24, one 8-GPU node: GPUs per node 8,
 # TP N on the prefill and on the decode, mooncake; ends on the review.
 pd_tp() {
@@ -458,12 +472,8 @@ layout_1p1d_tp2() {
 	keys e && wait_for "export:" && keys 1 && wait_for "to: launch.sh" &&
 	    keys Enter && wait_for "exported shell" || return 1
 	echo "  keystrokes: $KS (to the review: $_KS_REVIEW)"
-	_chk=$(cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ check launch.sh | tail -1)
-	echo "  pdwiz check launch.sh: $_chk"
-	case "$_chk" in
-	"0 errors"*) ;;
-	*) return 1 ;;
-	esac
+	exported_roundtrip || return 1
+	[ -x "$WORK/launch.sh" ] || { echo "  launch.sh not executable"; return 1; }
 	grep -q -- "--base-gpu-id 2" "$WORK/launch.sh" || return 1
 	# The pages show the same values, marked derived.
 	keys Tab Tab Tab && wait_for "Parallelism (prefill)" &&
@@ -540,6 +550,14 @@ layout_two_node_rendezvous() {
 	    wait_re '^> router host \(advertised\) +10\.0\.0\.1 \(derived\)' &&
 	    wait_for " 0 errors" || return 1
 	echo "  keystrokes: $KS"
+	# Exported, checked, imported: the rendezvous stays the instance's
+	# first host and the derived port.
+	rm -f "$WORK/launch.sh"
+	keys e && wait_for "export:" && keys 1 && wait_for "to: launch.sh" &&
+	    keys Enter && wait_for "exported shell" || return 1
+	grep -q -- "--dist-init-addr 10.0.0.1:5000" "$WORK/launch.sh" ||
+	    { echo "  no --dist-init-addr 10.0.0.1:5000 in launch.sh"; return 1; }
+	exported_roundtrip || return 1
 	# The picture is cut at 80x24; v shows it whole.
 	keys v && wait_for "↑↓ PgUp PgDn scroll" &&
 	    wait_re '10\.0\.0\.1:5000' && wait_for "router: 10.0.0.1:8000" &&
@@ -571,6 +589,14 @@ SH
 	    keys DC && wait_for "back to derived (http://127.0.0.1:30000 8998;" &&
 	    wait_for " 0 errors" || return 1
 	echo "  keystrokes: $KS"
+	# Saved, the file checks clean.
+	keys s && wait_for "save deployment to:" && keys C-u &&
+	    text "$WORK/fixedboot.yaml" && keys Enter && wait_for "saved" ||
+	    return 1
+	_chk=$(cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ check fixedboot.yaml |
+	    tail -1)
+	echo "  pdwiz check of the saved file: ${_chk:-clean}"
+	case "$_chk" in "0 errors"*|"") ;; *) return 1 ;; esac
 }
 
 # LANG=C: the picture is plain ASCII.
