@@ -28,11 +28,14 @@
 
 #include <fcntl.h>
 #include <inttypes.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <yaml.h>
+
+extern char	**environ;
 
 #include "deploy/deploy.h"
 #include "emit/emit.h"
@@ -450,30 +453,32 @@ check_runbook_cmds(const char *base, const char *got, const char *v)
 	free(c2);
 }
 
-/* Run argv through a shell pipeline; stdout into out (owned); status. */
+/*
+ * Run argv (stderr to /dev/null), its stdout into out (owned); its exit
+ * status. posix_spawn: no copy of this process, which a sanitizer's
+ * shadow memory makes costly to fork.
+ */
 static int
 run(const char *const argv[], struct buf *out)
 {
-	int	 fd[2], st;
-	pid_t	 pid;
-	char	 chunk[4096];
-	ssize_t	 n;
+	posix_spawn_file_actions_t	fa;
+	int				fd[2], st;
+	pid_t				pid;
+	char				chunk[4096];
+	ssize_t				n;
 
 	memset(out, 0, sizeof *out);
 	if (pipe(fd) != 0)
-		CASE_FAIL("pipe");
-	pid = fork();
-	if (pid == 0) {
-		int	null = open("/dev/null", O_WRONLY);
-
-		dup2(fd[1], 1);
-		if (null >= 0)
-			dup2(null, 2);
-		close(fd[0]);
-		close(fd[1]);
-		execvp(argv[0], (char *const *)(uintptr_t)argv);
-		_exit(127);
-	}
+		fail_msg("pipe");
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addclose(&fa, fd[0]);
+	posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
+	posix_spawn_file_actions_addclose(&fa, fd[1]);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	if (posix_spawnp(&pid, argv[0], &fa, NULL,
+	    (char *const *)(uintptr_t)argv, environ) != 0)
+		fail_msg("cannot run %s", argv[0]);
+	posix_spawn_file_actions_destroy(&fa);
 	close(fd[1]);
 	while ((n = read(fd[0], chunk, sizeof chunk)) > 0)
 		buf_add(out, chunk, (size_t)n);
