@@ -11,7 +11,7 @@
  *   - k8s and --config YAML, read with libyaml: the same documents and the
  *     same event sequence; every scalar that holds TOKEN in the plain
  *     output holds the hostile value, byte for byte, in its place;
- *   - the runbook: the same Markdown headings, fences and table rows (a
+ *   - the runbook: the same Markdown headings, fences, table rows and cells (a
  *     line ends at LF, CR, NEL, LS or PS), and its curl commands run
  *     through bash with curl stubbed give the same words, the hostile
  *     value in place of TOKEN;
@@ -342,16 +342,17 @@ line_break(const char *s)
 }
 
 /*
- * Headings, fences and table rows of a Markdown text, outside fences; a
+ * Headings, fences, table rows and their cell separators (| not after a
+ * backslash) of a Markdown text, outside fences; a
  * line ends at any of the breaks CommonMark or a Unicode-aware renderer
  * honours.
  */
 static void
-md_shape(const char *s, int *head, int *fence, int *rows)
+md_shape(const char *s, int *head, int *fence, int *rows, int *cells)
 {
 	bool	in = false;
 
-	*head = *fence = *rows = 0;
+	*head = *fence = *rows = *cells = 0;
 	while (*s != '\0') {
 		size_t		 n = 0, brk = 0;
 
@@ -363,8 +364,14 @@ md_shape(const char *s, int *head, int *fence, int *rows)
 			in = !in;
 		} else if (!in && n > 0 && s[0] == '#')
 			(*head)++;
-		else if (!in && n > 0 && s[0] == '|')
+		else if (!in && n > 0 && s[0] == '|') {
+			size_t	j;
+
 			(*rows)++;
+			for (j = 0; j < n; j++)
+				if (s[j] == '|' && (j == 0 || s[j - 1] != '\\'))
+					(*cells)++;
+		}
 		s += n + brk;
 	}
 }
@@ -372,13 +379,14 @@ md_shape(const char *s, int *head, int *fence, int *rows)
 static void
 check_runbook(const char *base, const char *got)
 {
-	int	h1, f1, r1, h2, f2, r2;
+	int	h1, f1, r1, c1, h2, f2, r2, c2;
 
-	md_shape(base, &h1, &f1, &r1);
-	md_shape(got, &h2, &f2, &r2);
-	if (h1 != h2 || f1 != f2 || r1 != r2)
+	md_shape(base, &h1, &f1, &r1, &c1);
+	md_shape(got, &h2, &f2, &r2, &c2);
+	if (h1 != h2 || f1 != f2 || r1 != r2 || c1 != c2)
 		CASE_FAIL("runbook: headings %d -> %d, fences %d -> %d, rows "
-		    "%d -> %d\n%s", h1, h2, f1, f2, r1, r2, got);
+		    "%d -> %d, cell bars %d -> %d\n%s", h1, h2, f1, f2, r1, r2,
+		    c1, c2, got);
 	n_books++;
 }
 
