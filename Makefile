@@ -131,7 +131,7 @@ ASAN_TESTS = $(TESTS:$(BUILD)/%=$(ASAN_BUILD)/%)
 
 # The suites, each in the order it starts: the longest first, so that the
 # short ones fill in at the end.
-QUICK_SUITES = deploy cli bad unit catimg layers
+QUICK_SUITES = deploy cli bad unit catimg layers realworld
 ASAN_SUITES = asan-bad asan-deploy asan-unit asan-cli asan-tmux asan-catimg
 VG_SUITES = vg-wizard vg-cli vg-unit
 CHECK_SUITES = vg-wizard asan-bad asan-deploy vg-cli vg-unit asan-unit \
@@ -142,7 +142,7 @@ NEEDS_unit = $(TESTS) rules/catalog.img
 NEEDS_vg-unit = $(TESTS) rules/catalog.img
 NEEDS_fuzz-smoke = fuzz-build
 NEEDS_layers =
-$(foreach n,cli deploy bad tmux vg-cli vg-wizard catimg,$(eval NEEDS_$(n) = pdwiz rules/catalog.img))
+$(foreach n,cli deploy bad tmux vg-cli vg-wizard catimg realworld,$(eval NEEDS_$(n) = pdwiz rules/catalog.img))
 $(foreach n,$(ASAN_SUITES),$(eval NEEDS_$(n) = asan-build rules/catalog.img))
 
 # suite-NAME needs $(NEEDS_NAME), except when run_suites has built it all
@@ -219,6 +219,8 @@ suite-catimg: $(call suite_needs,catimg)
 suite-asan-catimg: $(call suite_needs,asan-catimg)
 	@$(SUITE) asan-catimg env PDWIZ=$(CURDIR)/$(ASAN_BUILD)/pdwiz \
 	    sh tests/catimg/run.sh
+suite-realworld: $(call suite_needs,realworld)
+	@$(SUITE) realworld sh tests/realworld/run.sh
 suite-layers: $(call suite_needs,layers)
 	@$(SUITE) layers sh tests/layers.sh
 suite-vg-unit: $(call suite_needs,vg-unit)

@@ -48,6 +48,15 @@ cli() {
 	run "check: not UTF-8, unclosed here-document" ./pdwiz check "$T/q"
 	run "import: refused partial script" ./pdwiz import tests/bad/files/imp-multinode-partial.sh
 	run "import: a launch script" ./pdwiz import share/examples/mooncake-llama-1p1d.sh
+	run "check --format sarif" ./pdwiz check --format sarif tests/realworld/files/issue-15665-qwen3-next-mooncake.txt
+	run "check --format github, unusable input" ./pdwiz check --format github "$T/q"
+	run "check --format json, missing file" ./pdwiz check --format json "$T/nonexistent"
+	run "check: a Markdown document" ./pdwiz check tests/realworld/files/sglang-docs-pd-disaggregation.md
+	run "check: a manifest, refused" ./pdwiz check tests/realworld/files/ome-kimi-k2-pd-rt.yaml
+	run "check: wildcard binds, could not check" ./pdwiz check tests/realworld/files/pr-16056-qwen3-next-hetero-tp-dp.txt
+	run "check --gpu: the memory estimate" ./pdwiz check --gpu H100 -- python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8
+	run "emit --format yaml --pin" ./pdwiz emit --format yaml --pin -o - share/examples/minimal-1p1d.yaml
+	run "compile-catalog" ./pdwiz compile-catalog -o "$T/catalog.img"
 }
 
 # The wizard end to end: every tmux scenario with pdwiz under memcheck.

@@ -268,9 +268,53 @@ as_shell(const char *name, bool markdown, struct input *in, struct buf *why)
 	return 0;
 }
 
+/*
+ * YAML that is neither a deployment file nor an SGLang --config file is
+ * refused by name (exit 2) instead of being read as a config whose every
+ * key is an unknown flag: a Kubernetes-style manifest (apiVersion and
+ * kind), an srt-slurm recipe, or a mapping none of whose keys is an SGLang
+ * option.
+ */
 static int
-classify(const char *name, enum input_mode mode, struct input *in,
-    struct buf *why)
+not_a_config(const struct catalog *cat, const char *name,
+    const struct ynode *root, struct buf *why)
+{
+	const struct ynode	*kind = ynode_get(root, "kind");
+	size_t			 i;
+	char			*flag;
+	int			 o;
+
+	if (ynode_get(root, "apiVersion") != NULL && kind != NULL &&
+	    kind->kind == YN_SCALAR)
+		return fail(why, "%s: a Kubernetes-style manifest (kind: %s), "
+		    "not a launch script, an SGLang --config file or a pdwiz "
+		    "deployment file; pdwiz does not read manifests yet: check "
+		    "the server commands in it (pdwiz check -- python -m "
+		    "sglang.launch_server ...)", name, kind->str);
+	if (ynode_get(root, "backend") != NULL &&
+	    ynode_get(root, "resources") != NULL)
+		return fail(why, "%s: an srt-slurm recipe (backend:, resources:), "
+		    "not an SGLang --config file or a pdwiz deployment file; "
+		    "pdwiz does not read recipes yet", name);
+	for (i = 0; i + 1 < root->nkids; i += 2) {
+		flag = xasprintf("--%s", root->kids[i]->str);
+		o = catalog_find_flag(cat, flag);
+		free(flag);
+		if (o >= 0)
+			return 0;
+	}
+	if (root->nkids == 0)
+		return 0;
+	return fail(why, "%s:%d:%d: not an SGLang --config file: none of its "
+	    "keys ('%s'%s) is an SGLang option, and it is not a pdwiz "
+	    "deployment file (no roles:)", name, root->kids[0]->line,
+	    root->kids[0]->col, root->kids[0]->str, root->nkids > 2 ?
+	    ", ..." : "");
+}
+
+static int
+classify(const struct catalog *cat, const char *name, enum input_mode mode,
+    struct input *in, struct buf *why)
 {
 	char	err[1024];
 
@@ -290,6 +334,8 @@ classify(const char *name, enum input_mode mode, struct input *in,
 		    "list" : "single value");
 	in->kind = deployment_sniff(in->text, in->len) ? K_DEPLOY :
 	    K_SGCONFIG;
+	if (in->kind == K_SGCONFIG && mode == IN_AUTO)
+		return not_a_config(cat, name, in->yaml, why);
 	return 0;
 }
 
@@ -597,7 +643,7 @@ check_input(struct check *ck, const struct check_args *a,
 
 		ck->name = strcmp(file, "-") == 0 ? "<stdin>" : file;
 		if (input_file(file, ck->name, in, &ck->why) != 0 ||
-		    classify(ck->name, a->in, in, &ck->why) != 0)
+		    classify(ck->cat, ck->name, a->in, in, &ck->why) != 0)
 			return -1;
 	}
 	switch (in->kind) {

@@ -66,8 +66,11 @@ struct role_spec {
 	char		*bind_host;		/* --host for servers/router; NULL =
 						   the node's host */
 	bool		 host_unstated;		/* imported: bound to 0.0.0.0 or ::
-						   with no word of the machine;
+						   with no word of the machine, or
+						   an address computed at run time;
 						   hosts hold 127.0.0.1 */
+	bool		 port_unstated;		/* imported: a port computed at run
+						   time ($((...)), ${VAR}) */
 };
 
 struct deployment {

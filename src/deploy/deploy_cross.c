@@ -85,6 +85,15 @@ cfg_int(const struct config *c, const char *name, long long def)
 	return c->s[o].v.u.i;
 }
 
+/* Is the value one the script leaves to run time ($((...)), ${VAR})? */
+static bool
+cfg_unknown(const struct config *c, const char *name)
+{
+	int	o = catalog_find(c->cat, name);
+
+	return o >= 0 && c->s[o].v.t == V_UNKNOWN;
+}
+
 static bool
 cfg_bool(const struct config *c, const char *name)
 {
@@ -294,6 +303,7 @@ struct use {
 struct uses {
 	struct use	*u;
 	size_t		 n;
+	bool		 unknown;	/* a value left to run time was skipped */
 };
 
 static void
@@ -438,7 +448,7 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 	fact_str(f, fixfact, fx.s, line);
 	if (b.len > 0)
 		fact_role(f, fact, u[line_of].role);
-	else if (unknown)
+	else if (unknown || us->unknown)
 		fact_val(f, fact, VAL_UNKNOWN);
 	buf_free(&b);
 	buf_free(&fx);
@@ -594,7 +604,7 @@ static void
 resource_facts(struct facts *f, const struct deployment *d,
     const struct plan *p)
 {
-	struct uses	 pu = { NULL, 0 }, gu = { NULL, 0 };
+	struct uses	 pu = { NULL, 0, false }, gu = { NULL, 0, false };
 	struct layout	 lay;
 	size_t		 i;
 
@@ -613,11 +623,18 @@ resource_facts(struct facts *f, const struct deployment *d,
 			    xstrdup("the router (HTTP)"), line, -1);
 			continue;
 		}
-		use_add(&pu, la, (int)cfg_int(c, "port", 30000),
-		    (int)cfg_int(c, "port", 30000) + 1, xasprintf("%s %d rank "
-		    "%d (HTTP --port)", rn, la->instance, la->node_rank), line,
-		    -1);
-		if (la->role == ROLE_PREFILL && la->node_rank == 0) {
+		if (cfg_unknown(c, "port") || d->role[la->role].port_unstated)
+			pu.unknown = true;
+		else
+			use_add(&pu, la, (int)cfg_int(c, "port", 30000),
+			    (int)cfg_int(c, "port", 30000) + 1, xasprintf("%s "
+			    "%d rank %d (HTTP --port)", rn, la->instance,
+			    la->node_rank), line, -1);
+		if (la->role == ROLE_PREFILL && la->node_rank == 0 &&
+		    (cfg_unknown(c, "disaggregation_bootstrap_port") ||
+		    d->role[la->role].port_unstated))
+			pu.unknown = true;
+		else if (la->role == ROLE_PREFILL && la->node_rank == 0) {
 			int	bp = (int)cfg_int(c,
 			    "disaggregation_bootstrap_port", 8998);
 
@@ -657,6 +674,13 @@ resource_facts(struct facts *f, const struct deployment *d,
 				cvd = true;
 		if (cvd)
 			continue;
+		if (cfg_unknown(c, "tp_size") || cfg_unknown(c, "pp_size") ||
+		    cfg_unknown(c, "dp_size") || cfg_unknown(c, "nnodes") ||
+		    cfg_unknown(c, "base_gpu_id") ||
+		    cfg_unknown(c, "gpu_id_step")) {
+			gu.unknown = true;
+			continue;
+		}
 		tp = cfg_int(c, "tp_size", 1);
 		pp = cfg_int(c, "pp_size", 1);
 		dp = cfg_bool(c, "enable_dp_attention") ? 1 :

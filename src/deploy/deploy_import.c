@@ -22,6 +22,7 @@ struct icmd {
 	struct config		 cfg;
 	enum role		 role;
 	int			 nnodes, rank, port, bport, base_gpu, gpus;
+	bool			 port_unknown, host_unknown;
 	const char		*host;		/* --host (interned) or NULL */
 	const char		*dist;		/* --dist-init-addr or NULL */
 	const char		*node_host;	/* PDWIZ_NODE_HOST or NULL */
@@ -119,6 +120,15 @@ node_host(const struct sh_cmd *c)
 	return h;
 }
 
+/* A value the script computes at run time ($((...)), ${VAR}). */
+static bool
+unknown(const struct config *c, const char *name)
+{
+	int	o = catalog_find(c->cat, name);
+
+	return o >= 0 && c->s[o].v.t == V_UNKNOWN;
+}
+
 static void
 read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
 {
@@ -141,6 +151,10 @@ read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
 	ic->bport = (int)ival(&ic->cfg, "disaggregation_bootstrap_port", 8998);
 	ic->base_gpu = (int)ival(&ic->cfg, "base_gpu_id", 0);
 	ic->host = given(&ic->cfg, "host") ? sval(&ic->cfg, "host") : NULL;
+	ic->port_unknown = unknown(&ic->cfg, "port") ||
+	    unknown(&ic->cfg, "disaggregation_bootstrap_port");
+	ic->host_unknown = unknown(&ic->cfg, "host") || (ic->host != NULL &&
+	    strpbrk(ic->host, "$`") != NULL);
 	ic->dist = sval(&ic->cfg, "dist_init_addr");
 	tp = ival(&ic->cfg, "tp_size", 1);
 	pp = ival(&ic->cfg, "pp_size", 1);
@@ -271,6 +285,10 @@ build_role(const struct catalog *cat, struct deployment *d, enum role role,
 
 		if (c->inst + 1 > ninst)
 			ninst = c->inst + 1;
+		if (c->port_unknown)
+			r->port_unstated = true;
+		if (c->host_unknown)
+			r->host_unstated = true;
 		if (c->host != NULL && !host_is_wildcard(c->host))
 			h = c->host;
 		else if (c->host != NULL && c->node_host != NULL) {

@@ -125,9 +125,15 @@ struct vm_review_item {
 	int			 page, field;	/* where Enter jumps, -1 if nowhere */
 };
 
+/* Why a field matched a search: what the hit text shows after it. */
+enum vm_hit_why { VM_WHY_NAME, VM_WHY_VALUE, VM_WHY_HELP };
+
 struct vm_hit {
-	int	page, field;
-	int	score;
+	int		 page, field;
+	int		 score;
+	enum vm_hit_why	 why;
+	const char	*what;		/* the matching choice or help text */
+	size_t		 at;		/* VM_WHY_HELP: where in what */
 };
 
 struct vm;
@@ -206,11 +212,15 @@ bool		 vm_dirty(const struct vm *);
 /* What changed since then, one line each (malloc'd). */
 char		*vm_changes(const struct vm *);
 
-/* Search every field of every page; best first. Returns count. */
+/*
+ * Search every visible field by label, option name, flag, choice values
+ * and help; best first. Returns count.
+ */
 size_t		 vm_search(struct vm *, const char *query, struct vm_hit *,
 		    size_t max);
-/* Describe a hit ("tensor parallel (TP)  --tp-size  [Parallelism
- * (prefill)]"), malloc'd. */
+/* Describe a hit: label, why it matched ("value: deepep", "help: ...")
+ * when not by name, page, flag ("MoE all-to-all backend  value: deepep
+ * [Parallelism (decode)]  --moe-a2a-backend"); malloc'd. */
 char		*vm_hit_text(const struct vm *, const struct vm_hit *);
 
 /* Review: every diagnostic by role then severity. */

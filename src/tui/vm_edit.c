@@ -68,9 +68,18 @@ vmi_txn_set(struct vm *vm, struct vm_txn *t, enum vm_scope s, int key,
 	memset(op, 0, sizeof *op);
 	op->scope = s;
 	op->key = key;
+	op->keyed = true;
 	op->old = old;
 	op->new = text ? xstrdup(text) : NULL;
+	if (VM_IS_DKEY(key)) {
+		op->dold = xcalloc(1, sizeof *op->dold);
+		deployment_copy(op->dold, &vm->dep);
+	}
 	vmi_cell_set(vm, s, key, text);
+	if (VM_IS_DKEY(key)) {
+		op->dnew = xcalloc(1, sizeof *op->dnew);
+		deployment_copy(op->dnew, &vm->dep);
+	}
 }
 
 void
@@ -81,6 +90,7 @@ vmi_txn_commit(struct vm *vm, struct vm_txn *t)
 		free(t->what);
 		return;
 	}
+	t->page = vm->page;
 	txn_push(&vm->undo, *t);
 	vmi_txn_clear(&vm->redo);
 	vm_refresh(vm);
@@ -415,6 +425,50 @@ vmi_txn_deploy_fix(struct vm *vm, struct vm_txn *t, const struct rule *r,
 	return 0;
 }
 
+/* The field on page p that op changed, or -1. */
+static int
+op_field(const struct vm *vm, size_t p, const struct vm_op *op)
+{
+	const struct vm_page	*pg = &vm->pages[p];
+	size_t			 j;
+
+	if (!vm->pvis[p])
+		return -1;
+	for (j = 0; j < pg->nf; j++)
+		if (pg->f[j].key == op->key && pg->f[j].scope == op->scope &&
+		    vm->fvis[p][j])
+			return (int)j;
+	return -1;
+}
+
+/*
+ * Focus what an undo or redo changed: the field of its first named change,
+ * on the page it was made from when that page shows it, else on the first
+ * page that does. A change with no field (pin, a deployment fix) leaves the
+ * focus where it is.
+ */
+static void
+show_change(struct vm *vm, const struct vm_txn *t)
+{
+	size_t	i, p;
+	int	f;
+
+	for (i = 0; i < t->n; i++) {
+		if (!t->ops[i].keyed)
+			continue;
+		if (t->page >= 0 && (size_t)t->page < vm->npages &&
+		    (f = op_field(vm, (size_t)t->page, &t->ops[i])) >= 0) {
+			vm_goto(vm, t->page, f);
+			return;
+		}
+		for (p = 0; p < vm->npages; p++)
+			if ((f = op_field(vm, p, &t->ops[i])) >= 0) {
+				vm_goto(vm, (int)p, f);
+				return;
+			}
+	}
+}
+
 static int
 undo_redo(struct vm *vm, struct txnstack *from, struct txnstack *to,
     bool undo, struct buf *msg)
@@ -446,6 +500,7 @@ undo_redo(struct vm *vm, struct txnstack *from, struct txnstack *to,
 	txn_push(to, t);
 	vmi_msg(msg, "%s: %s", undo ? "undone" : "redone", t.what);
 	vm_refresh(vm);
+	show_change(vm, &t);
 	return 0;
 }
 

@@ -24,11 +24,16 @@
 #include "deploy/layout.h"
 #include "tui/vm.h"
 
-/* One cell change: text before and after (NULL: unset); or, when dold is
- * set, the whole deployment before and after (pin). */
+/*
+ * One cell change: text before and after (NULL: unset); or, when dold is
+ * set, the whole deployment before and after (pin, fixes, and any
+ * deployment field, whose one cell may stand for several roles' values).
+ * keyed: scope and key name the field changed.
+ */
 struct vm_op {
 	enum vm_scope		 scope;
 	int			 key;
+	bool			 keyed;
 	char			*old, *new;
 	struct deployment	*dold, *dnew;
 };
@@ -38,6 +43,7 @@ struct vm_txn {
 	struct vm_op	*ops;
 	size_t		 n;
 	char		*what;
+	int		 page;		/* the page it was made on */
 };
 
 struct txnstack {

@@ -15,6 +15,7 @@
 #include <wchar.h>
 
 #include "core/util.h"
+#include "tui/ascii.h"
 #include "tui/wiz_keys.h"
 
 bool		 wiz_use_colors;
@@ -38,6 +39,14 @@ wiz_put(int y, int x, int cols, const char *s)
 
 	if (cols <= 0)
 		return 0;
+	if (!wiz_utf8) {
+		char	*a = tui_ascii(s);
+		int	 used_a = (int)strlen(a) < cols ? (int)strlen(a) : cols;
+
+		mvaddnstr(y, x, a, used_a);
+		free(a);
+		return used_a;
+	}
 	w = xcalloc(len + 1, sizeof *w);
 	n = mbstowcs(w, s, len + 1);
 	if (n == (size_t)-1) {
@@ -81,7 +90,8 @@ bytes_for_cols(const char *p, size_t len, size_t cols)
 void
 wiz_wrap(const char *text, int width, size_t max, struct lines *out)
 {
-	const char	*p = text;
+	char		*ascii = wiz_utf8 ? NULL : tui_ascii(text);
+	const char	*p = ascii != NULL ? ascii : text;
 
 	out->l = NULL;
 	out->n = 0;
@@ -109,6 +119,7 @@ wiz_wrap(const char *text, int width, size_t max, struct lines *out)
 			while (*p == ' ')
 				p++;
 	}
+	free(ascii);
 }
 
 void
@@ -371,7 +382,7 @@ draw_preview(struct ui *ui, int y0, int y1, int w)
 	const char	*p = text;
 	int		 y = y0;
 
-	mvhline(y0 - 1, 0, ACS_HLINE, w);
+	mvhline(y0 - 1, 0, wiz_utf8 ? ACS_HLINE : '-', w);
 	wiz_put(y0 - 1, 2, w - 4, " preview: launch commands (p hides) ");
 	while (p != NULL && *p != '\0' && y < y1) {
 		const char	*nl = strchr(p, '\n');

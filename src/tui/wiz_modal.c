@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "tui/lineedit.h"
 
 volatile sig_atomic_t	wiz_got_signal;
 
@@ -61,34 +62,114 @@ status_row(const char *text)
 	refresh();
 }
 
+/* No key is waiting to be read. */
+static bool
+typeahead_empty(void)
+{
+	int	c;
+
+	timeout(0);
+	c = getch();
+	timeout(250);
+	if (c == ERR)
+		return true;
+	ungetch(c);
+	return false;
+}
+
+/* The byte offset of character n of s. */
+static size_t
+char_offset(const char *s, size_t n)
+{
+	size_t	i = 0;
+
+	for (; s[i] != '\0'; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80 && n-- == 0)
+			break;
+	return i;
+}
+
+/*
+ * The prompt at the status row: the label in bold, then the text, scrolled
+ * sideways so that the cursor stays in view ("<" when its start is hidden);
+ * a selected pre-filled text is drawn in reverse.
+ */
+static void
+prompt_row(const char *label, const struct lineedit *le)
+{
+	const char	*text = le_text(le);
+	size_t		 cur = le_cursor_chars(le), first = 0;
+	int		 h, w, x, avail;
+
+	getmaxyx(stdscr, h, w);
+	mvhline(h - 2, 0, ' ', w);
+	attron(A_BOLD);
+	x = wiz_put(h - 2, 0, w / 2, label);
+	attroff(A_BOLD);
+	avail = w - 1 - x;
+	if (avail < 2)
+		avail = 2;
+	if (cur >= (size_t)avail) {
+		first = cur - (size_t)avail + 2;
+		wiz_put(h - 2, x++, 1, "<");
+		avail--;
+	}
+	if (le->selected)
+		attron(A_REVERSE);
+	wiz_put(h - 2, x, avail, text + char_offset(text, first));
+	if (le->selected)
+		attroff(A_REVERSE);
+	move(h - 2, x + (int)(cur - first));
+	refresh();
+}
+
+/* The editing key for a curses key code, or the code itself. */
+static int
+le_code(int c)
+{
+	switch (c) {
+	case KEY_LEFT:		return LE_LEFT;
+	case KEY_RIGHT:		return LE_RIGHT;
+	case KEY_HOME:		return LE_HOME;
+	case 1:			return LE_HOME;		/* ^A */
+	case KEY_END:		return LE_END;
+	case 5:			return LE_END;		/* ^E */
+	case KEY_DC:		return LE_DELETE;
+	case 4:			return LE_DELETE;	/* ^D */
+	case 21:		return LE_KILL_START;	/* ^U */
+	case 23:		return LE_KILL_WORD;	/* ^W */
+	default:
+		return is_backspace(c) ? LE_BACKSPACE : c;
+	}
+}
+
 char *
 wiz_prompt(struct ui *ui, const char *label, const char *init)
 {
-	struct buf	b = { 0 };
+	struct lineedit	le;
+	char		*out;
 	int		c;
 
-	buf_puts(&b, init ? init : "");
+	le_init(&le, init);
 	for (;;) {
-		char	*line = xasprintf("%s%s", label, b.s ? b.s : "");
-
-		wiz_draw(ui);
-		status_row(line);
-		free(line);
+		/* A paste arrives as many keys: draw once they are read. */
+		if (typeahead_empty()) {
+			wiz_draw(ui);
+			prompt_row(label, &le);
+		}
 		c = wiz_getkey();
 		if (c == -2 || c == 27) {
-			buf_free(&b);
+			le_free(&le);
 			return NULL;
 		}
-		if (is_enter(c))
-			return b.s ? buf_steal(&b) : xstrdup("");
-		if (is_backspace(c)) {
-			if (b.len > 0)
-				b.s[--b.len] = '\0';
-		} else if (c == 21) {		/* ^U */
-			if (b.s != NULL)
-				b.s[b.len = 0] = '\0';
-		} else if (c >= 32 && c < 256)
-			buf_putc(&b, (char)c);
+		if (is_enter(c)) {
+			out = xstrdup(le_text(&le));
+			le_free(&le);
+			return out;
+		}
+		if (c == KEY_RESIZE)
+			continue;
+		le_key(&le, le_code(c));
 	}
 }
 

@@ -402,6 +402,16 @@ printf 'python -m sglang.launch_server --model-path m --served-model-name "a%%b"
 $PDWIZ check --format github "$T/pct.sh" >"$T/out" 2>/dev/null
 ! grep -q '%[^0-9A-F]' "$T/out" && ok || bad "github: unescaped %: $(cat "$T/out")"
 
+# --- YAML that is not pdwiz's is refused by name, not read as a --config ---
+expect_rc "a Kubernetes-style manifest" 2 $PDWIZ check --format json tests/realworld/files/ome-kimi-k2-pd-rt.yaml
+python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); d=o["diagnostics"]; assert len(d)==1 and "Kubernetes-style manifest (kind: ClusterServingRuntime)" in d[0]["message"], d' "$T/out" && ok || bad "manifest: $(head -c 500 "$T/out")"
+expect_rc "an srt-slurm recipe" 2 $PDWIZ check tests/realworld/files/srtslurm-h200-8k1k-bs64-2p3d.yaml
+grep -q "an srt-slurm recipe" "$T/err" && ok || bad "recipe: $(cat "$T/err")"
+expect_rc "Helm values" 2 $PDWIZ check tests/realworld/files/sglang-docs-lws-pd-helm-values-example.yaml
+grep -q "none of its keys ('global', ...) is an SGLang option" "$T/err" && ok || bad "helm values: $(cat "$T/err")"
+expect_rc "--input config still reads it as a config" 1 $PDWIZ check --input config tests/realworld/files/sglang-docs-lws-pd-helm-values-example.yaml
+expect_rc "a real --config file is still a config" 0 $PDWIZ check share/examples/config.yaml
+
 # --- documents: fenced shell blocks of Markdown, "$ " prompts ---
 cat >"$T/doc.md" <<'MD'
 # Serving
@@ -465,6 +475,17 @@ json_check "wildcard binds on one stated machine" has xs-gpu-collision error ""
 printf 'python -m sglang.launch_server --model-path m --disaggregation-mode prefill --host 127.0.0.1 --port 30000 --tp-size 2\npython -m sglang.launch_server --model-path m --disaggregation-mode decode --host 127.0.0.1 --port 30001 --tp-size 2\n' >"$T/local.sh"
 expect_rc "one box, loopback: the full check" 1 $PDWIZ check --format json "$T/local.sh"
 json_check "one box, loopback: the collision is found" has xs-gpu-collision error ""
+
+# Ports the script computes at run time are unknown, not SGLang's default.
+cat >"$T/loop.sh" <<'SH'
+for i in 0 1; do
+  PORT=$((30001 + i))
+  python -m sglang.launch_server --model-path m --disaggregation-mode prefill --host 127.0.0.1 --port "$PORT" --base-gpu-id "$i"
+done
+python -m sglang.launch_server --model-path m --disaggregation-mode decode --host 127.0.0.1 --port 30000 --base-gpu-id 4
+SH
+expect_rc "ports computed at run time: no collision claimed" 0 $PDWIZ check --format json "$T/loop.sh"
+json_check "ports computed at run time: could not check" has xs-port-collision unknown ""
 
 # --- pdwiz reports every error; the summary says SGLang stops at the first ---
 $PDWIZ check -- --model-path m --tp-sizee 2 --disaggregation-transfer-backend rdma >"$T/out" 2>&1

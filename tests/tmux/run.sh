@@ -607,6 +607,138 @@ layout_ascii() {
 	! screen | grep -q '·'
 }
 
+# ---- the line editor, at 80x24 ----
+
+# Typing over a pre-filled number replaces it; Left/Home/End, Backspace and
+# Delete by whole UTF-8 characters, Ctrl-W and Ctrl-U; a long paste is kept
+# whole (the saved file has all of it).
+line_editor() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	KS=0
+	_long="/models/$(printf 'abcdefghij%.0s' 1 2 3 4 5 6 7 8 9 10 11 12)/end"
+	keys G && wait_focused "GPUs per node" && keys Enter &&
+	    wait_for "(empty = default): 1" && text "8" && keys Enter &&
+	    wait_re '^> GPUs per node +8 *$' &&
+	    keys g && wait_focused "model path" && keys Enter &&
+	    wait_for "(empty = default): meta-llama/" &&
+	    keys End Left Left Left Left Left Left Left Left Left &&
+	    keys BSpace BSpace && text "70B" &&
+	    wait_for "Llama-3.1-70B-Instruct" &&
+	    keys C-a && text "é" && keys BSpace && keys Delete && text "M" && keys C-e && keys Enter &&
+	    wait_re '^> model path or HF id +Meta-llama/Llama-3\.1-70B-Instruct' &&
+	    keys Enter && wait_for "(empty = default): Meta" &&
+	    keys Home Right Right Right Right Right Right Right Right Right Right &&
+	    keys Right && keys C-u && wait_for "(empty = default): Llama-3.1-70B" &&
+	    keys End C-w && text "$_long" && wait_for "<" &&
+	    wait_for "abcdefghij/end" && keys Enter &&
+	    wait_re '^> model path or HF id +/models/abcdefghij' || return 1
+	echo "  keystrokes: $KS"
+	keys s && wait_for "save deployment to:" && keys C-u &&
+	    text "$WORK/long.yaml" && keys Enter && wait_for "saved" &&
+	    grep -qF -- "$_long" "$WORK/long.yaml"
+}
+
+# / matches choice values and help, and each hit says why: at 80x24 with
+# DeepSeek-V3, /deepep finds the MoE all-to-all backend by its value
+# deepep, /mooncake the transfer backend, /hicache the hierarchical cache.
+search_values() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	KS=0
+	keys Enter && wait_for "(empty = default): meta-llama/" &&
+	    text "deepseek-ai/DeepSeek-V3" && keys Enter &&
+	    wait_for "DeepseekV3ForCausalLM" &&
+	    keys / && wait_for "type to search" && text "deepep" &&
+	    wait_re '^ MoE all-to-all backend  value: deepep  \[Parallelism \(prefill\)\]' &&
+	    keys Down Enter && wait_for "Parallelism (decode)" &&
+	    wait_focused "MoE all-to-all backend" &&
+	    wait_for "found: MoE all-to-all backend  value: deepep" &&
+	    keys / && wait_for "type to search" && text "mooncake" &&
+	    wait_re '^ transfer backend  value: mooncake  \[KV transfer\]' &&
+	    keys Escape && wait_gone "matches (Enter jumps)" &&
+	    keys / && wait_for "type to search" && text "hicache" &&
+	    wait_re '^ hierarchical cache \(HiCache\)  \[KV cache' &&
+	    keys Enter && wait_focused "hierarchical cache" || return 1
+	echo "  keystrokes: $KS"
+}
+
+# Undo tells the truth, at 80x24: GPUs per node set and undone from another
+# page goes back to its page and leaves no [modified] and no quit question;
+# redo goes back there too; from a saved file, undo back to it is clean.
+undo_clean() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	KS=0
+	keys G && wait_focused "GPUs per node" && set_row 8 &&
+	    wait_re '^> GPUs per node +8' && wait_for "[modified]" &&
+	    keys Tab Tab && wait_for "3/11  Parallelism (prefill)" &&
+	    keys u && wait_for "undone: GPUs per node" &&
+	    wait_for "1/11  Model & hardware" &&
+	    wait_focused "GPUs per node" && wait_gone "[modified]" &&
+	    keys Tab && wait_for "2/11  Topology" &&
+	    keys C-r && wait_for "redone: GPUs per node" &&
+	    wait_for "1/11  Model & hardware" && wait_re '^> GPUs per node +8' &&
+	    wait_for "[modified]" &&
+	    keys s && wait_for "save deployment to:" && keys C-u &&
+	    text "$WORK/undo.yaml" && keys Enter && wait_for "saved" &&
+	    wait_gone "[modified]" &&
+	    keys Tab Tab && wait_for "3/11  Parallelism (prefill)" &&
+	    wait_focused "tensor parallel" && set_row 2 &&
+	    wait_for "[modified]" && keys Tab && wait_for "Parallelism (decode)" &&
+	    focus "DP attention" && keys Space &&
+	    keys Tab Tab && wait_for "KV cache (prefill)" &&
+	    keys u && wait_for "undone: DP attention" &&
+	    wait_for "4/11  Parallelism (decode)" && wait_focused "DP attention" &&
+	    keys u && wait_for "undone: tensor parallel" &&
+	    wait_for "3/11  Parallelism (prefill)" &&
+	    wait_focused "tensor parallel" && wait_gone "[modified]" || return 1
+	echo "  keystrokes: $KS"
+	keys q && wait_for "[exit 0]" && ! screen | grep -q "Unsaved"
+}
+
+# ascii_screen WHERE: the screen is plain ASCII with no ncurses "~F"-style
+# renderings of stray UTF-8 bytes.
+ascii_screen() {
+	if screen | LC_ALL=C grep -qE "$(printf '[\200-\377]')|~[@-_]~[@-_]"; then
+		echo "  not ASCII on $1:" >&2
+		screen | LC_ALL=C grep -nE "$(printf '[\200-\377]')|~[@-_]~[@-_]" |
+		    sed 's/^/  | /' >&2
+		return 1
+	fi
+}
+
+# LANG=C at 80x24: every page, the review, a choice box, a prompt, search,
+# field help, the key list and the preview show only ASCII (arrows as ^ v
+# ->, the unavailable mark as x, rules as -).
+ascii_fallbacks() {
+	start LANG=C LC_ALL=C -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	KS=0
+	wait_for "^v Enter" && ascii_screen "Model & hardware" || return 1
+	for _p in "Topology" "Parallelism (prefill)" "Parallelism (decode)" \
+	    "KV transfer" "KV cache (prefill)" "KV cache (decode)" \
+	    "Advanced (prefill)" "Advanced (decode)" "Router" "Review"; do
+		keys Tab && wait_for "$_p" && ascii_screen "$_p" || return 1
+	done
+	keys Down && keys Enter && ascii_screen "review entry" &&
+	    goto_page "KV cache (decode)" && focus "hierarchical cache" &&
+	    wait_for "x on unavailable" && ascii_screen "unavailable mark" &&
+	    keys '?' && wait_for "q/Esc close" && ascii_screen "field help" &&
+	    keys Escape && wait_gone "q/Esc close" &&
+	    goto_page "KV transfer" && focus "transfer backend" && keys Enter &&
+	    wait_for "Enter choose" && ascii_screen "choice box" &&
+	    keys Escape && wait_gone "Enter choose" &&
+	    keys / && wait_for "type to search" && text "mooncake" &&
+	    wait_for "value: mooncake" && ascii_screen "search" &&
+	    keys Escape && wait_gone "matches (Enter jumps)" &&
+	    goto_page "Model & hardware" && keys g Enter &&
+	    wait_for "(empty = default)" &&
+	    ascii_screen "prompt" && keys Escape && wait_for "cancelled" &&
+	    keys p && wait_for "python" && ascii_screen "preview" || return 1
+	echo "  keystrokes: $KS"
+}
+
 run walk_pages walk_pages
 run "live preview (p)" preview_live
 run "? help: failing condition, terms, fix" help_explains
@@ -636,6 +768,10 @@ run "layout: 1P1D TP 2 on one node, 0 errors, picture, export checks" layout_1p1
 run "layout: 1P1D TP 8 on one 8-GPU node: GPU error in review and picture" layout_1p1d_tp8_overflow
 run "layout: derived values, set, Delete back to derived, pin and undo" layout_set_clear_pin
 run "layout: ASCII picture without UTF-8" layout_ascii
+run "search by choice value and help, says why (80x24)" search_values
+run "undo back to the saved state is clean, undo/redo show the page (80x24)" undo_clean
+run "LANG=C: every screen is plain ASCII (80x24)" ascii_fallbacks
+run "line editor: cursor, kills, UTF-8, type over, long paste (80x24)" line_editor
 run "layout: 2-node prefill, rendezvous port derived and pictured" layout_two_node_rendezvous
 run "layout: wrong router bootstrap port, Enter from review, Delete fixes" layout_router_lists_fix
 

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "tui/ascii.h"
+#include "tui/lineedit.h"
 #include "tui/vm.h"
 #include "tui/vm_deploy.h"
 #include "tui/wiz_keys.h"
@@ -935,6 +937,252 @@ test_refresh_time(void **state)
 	vm_free(vm);
 }
 
+/* Search finds a field by its choice values and its help, and says why. */
+static void
+test_search_values(void **state)
+{
+	struct vm	*vm = new_vm();
+	struct vm_hit	 h[12];
+	size_t		 n, i;
+	char		*t;
+	bool		 seen = false;
+
+	(void)state;
+	set_field(vm, "Model & hardware", "model path or HF id",
+	    "deepseek-ai/DeepSeek-V3");
+	n = vm_search(vm, "deepep", h, 12);
+	assert_true(n >= 1);
+	for (i = 0; i < n; i++) {
+		t = vm_hit_text(vm, &h[i]);
+		if (strstr(t, "MoE all-to-all backend") != NULL) {
+			assert_int_equal(h[i].why, VM_WHY_VALUE);
+			assert_non_null(strstr(t, "value: deepep"));
+			seen = true;
+		}
+		free(t);
+	}
+	assert_true(seen);
+	n = vm_search(vm, "mooncake", h, 12);
+	for (i = 0, seen = false; i < n; i++) {
+		t = vm_hit_text(vm, &h[i]);
+		if (h[i].why == VM_WHY_VALUE &&
+		    strstr(t, "value: mooncake") != NULL)
+			seen = true;
+		free(t);
+	}
+	assert_true(seen);
+	/* A hit on the help says so, with the words around the match. */
+	n = vm_search(vm, "hicache", h, 12);
+	assert_true(n >= 1);
+	for (i = 0, seen = false; i < n; i++) {
+		t = vm_hit_text(vm, &h[i]);
+		if (h[i].why == VM_WHY_HELP) {
+			assert_non_null(strstr(t, "help: "));
+			seen = true;
+		}
+		free(t);
+	}
+	(void)seen;
+	/* A name match gives no reason. */
+	n = vm_search(vm, "--tp-size", h, 12);
+	assert_true(n >= 1);
+	assert_int_equal(h[0].why, VM_WHY_NAME);
+	vm_free(vm);
+}
+
+/* Change the focused field once: toggle, another choice, or a number. */
+static int
+change_focused(struct vm *vm, struct buf *msg)
+{
+	const struct vm_row	*row = vm_focused(vm);
+	size_t			 i;
+
+	if (row->is_bool)
+		return vm_toggle(vm, msg);
+	for (i = 0; i < row->nchoices; i++)
+		if (!row->choices[i].current && row->choices[i].blocker == NULL)
+			return vm_set(vm, vm_cur_page(vm), row->field,
+			    row->choices[i].v, msg);
+	return vm_set_text(vm, vm_cur_page(vm), row->field, "3", msg);
+}
+
+/*
+ * Undo tells the truth: changing any field and undoing it leaves the
+ * deployment clean, with no change listed, and the focus on the page of
+ * the change; redo goes back to that page too.
+ */
+static void
+check_undo_clean(struct vm *vm)
+{
+	struct buf	 msg = { 0 };
+	size_t		 p, f;
+	char		*ch;
+
+	for (p = 0; p < vm_npages(vm); p++) {
+		const struct vm_page	*pg = vm_page(vm, p);
+
+		if (pg->review)
+			continue;
+		for (f = 0; f < pg->nf; f++) {
+			if (!vm_page_visible(vm, p) ||
+			    !vm_field_visible(vm, p, f))
+				continue;
+			vm_goto(vm, (int)p, (int)f);
+			if (vm_focused(vm) == NULL ||
+			    change_focused(vm, &msg) != 0 || !vm_dirty(vm))
+				continue;
+			vm_goto(vm, 0, 0);
+			assert_int_equal(vm_undo(vm, &msg), 0);
+			ch = vm_changes(vm);
+			if (vm_dirty(vm) || ch[0] != '\0')
+				fail_msg("%s / %s: undo leaves [modified]:\n%s",
+				    pg->title, pg->f[f].label, ch);
+			free(ch);
+			assert_int_equal(vm_cur_page(vm), (int)p);
+			vm_goto(vm, 0, 0);
+			assert_int_equal(vm_redo(vm, &msg), 0);
+			assert_int_equal(vm_cur_page(vm), (int)p);
+			assert_true(vm_dirty(vm));
+			assert_int_equal(vm_undo(vm, &msg), 0);
+			assert_false(vm_dirty(vm));
+		}
+	}
+	buf_free(&msg);
+}
+
+static void
+test_undo_clean(void **state)
+{
+	struct vm	*vm = new_vm();
+	struct buf	 msg = { 0 };
+	char		 path[] = "/tmp/pdwiz-undo-XXXXXX", err[256];
+	int		 fd;
+
+	(void)state;
+	check_undo_clean(vm);
+	/* The same from a saved file, with values set in it. */
+	set_field(vm, "Parallelism (prefill)", "tensor parallel (TP)", "2");
+	set_field(vm, "Model & hardware", "GPUs per node", "8");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(vm_save(vm, path, true, &msg), 0);
+	vm_free(vm);
+	vm = new_vm();
+	assert_int_equal(vm_open_file(vm, path, err, sizeof err), 0);
+	vm_refresh(vm);
+	assert_false(vm_dirty(vm));
+	check_undo_clean(vm);
+	unlink(path);
+	buf_free(&msg);
+	vm_free(vm);
+}
+
+/* Every symbol the wizard draws has an ASCII form; anything else outside
+ * ASCII, or a broken sequence, becomes '?'. */
+static void
+test_ascii_fallbacks(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "\xe2\x86\x91\xe2\x86\x93 move", "^v move" },
+		{ "a \xe2\x86\x92 b \xe2\x86\x90 c", "a -> b <- c" },
+		{ "\xe2\x9c\x97 unavailable", "X unavailable" },
+		{ "\xe2\x94\x82P0\xe2\x94\x82 \xc2\xb7", "|P0| ." },
+		{ "\xe2\x94\x8c\xe2\x94\x80\xe2\x94\x90", "+-+" },
+		{ "more\xe2\x80\xa6", "more..." },
+		{ "a \xe2\x80\x94 b", "a -- b" },
+		{ "tp \xe2\x89\xa5 2", "tp >= 2" },
+		{ "\xe2\x80\x9cq\xe2\x80\x9d", "\"q\"" },
+		{ "\xe6\xbc\xa2", "?" },
+		{ "bad \xe2\x86 x", "bad ?? x" },
+		{ "plain", "plain" },
+		{ "", "" },
+	};
+	size_t	i;
+	char	*a;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		a = tui_ascii(cases[i][0]);
+		assert_string_equal(a, cases[i][1]);
+		free(a);
+	}
+}
+
+/* The line editor: cursor moves, kills, whole UTF-8 characters, typing
+ * over a pre-filled value, long input kept whole. */
+static void
+test_lineedit(void **state)
+{
+	struct lineedit	le;
+	char		long_text[2001];
+
+	(void)state;
+	le_init(&le, "1");
+	le_key(&le, '8');
+	assert_string_equal(le_text(&le), "8");
+	le_free(&le);
+	le_init(&le, "16");
+	le_key(&le, '8');
+	assert_string_equal(le_text(&le), "8");
+	le_free(&le);
+	le_init(&le, "16");
+	le_key(&le, LE_BACKSPACE);
+	assert_string_equal(le_text(&le), "");
+	le_free(&le);
+	/* A movement key keeps the pre-filled text and inserts at the cursor. */
+	le_init(&le, "16");
+	le_key(&le, LE_HOME);
+	le_key(&le, '2');
+	assert_string_equal(le_text(&le), "216");
+	le_key(&le, LE_END);
+	le_key(&le, '0');
+	assert_string_equal(le_text(&le), "2160");
+	le_key(&le, LE_LEFT);
+	le_key(&le, LE_LEFT);
+	le_key(&le, LE_BACKSPACE);
+	assert_string_equal(le_text(&le), "260");
+	le_key(&le, LE_DELETE);
+	assert_string_equal(le_text(&le), "20");
+	le_key(&le, LE_RIGHT);
+	le_key(&le, LE_RIGHT);
+	le_key(&le, LE_RIGHT);
+	assert_int_equal(le_cursor_chars(&le), 2);
+	le_free(&le);
+	/* Ctrl-U kills to the start, Ctrl-W the word before the cursor. */
+	le_init(&le, NULL);
+	le_type(&le, "host-a host-b  ");
+	le_key(&le, LE_KILL_WORD);
+	assert_string_equal(le_text(&le), "host-a ");
+	le_type(&le, "c");
+	le_key(&le, LE_LEFT);
+	le_key(&le, LE_KILL_START);
+	assert_string_equal(le_text(&le), "c");
+	assert_int_equal(le_cursor_chars(&le), 0);
+	le_free(&le);
+	/* Whole characters: "é" and "✗" are two and three bytes. */
+	le_init(&le, NULL);
+	le_type(&le, "a\xc3\xa9\xe2\x9c\x97" "b");
+	le_key(&le, LE_LEFT);
+	le_key(&le, LE_BACKSPACE);
+	assert_string_equal(le_text(&le), "a\xc3\xa9" "b");
+	le_key(&le, LE_LEFT);
+	assert_int_equal(le_cursor_chars(&le), 1);
+	le_key(&le, LE_DELETE);
+	assert_string_equal(le_text(&le), "ab");
+	le_key(&le, LE_RIGHT);
+	le_key(&le, LE_BACKSPACE);
+	assert_string_equal(le_text(&le), "a");
+	le_free(&le);
+	/* A long paste is kept whole. */
+	memset(long_text, 'x', sizeof long_text - 1);
+	long_text[sizeof long_text - 1] = '\0';
+	le_init(&le, "old");
+	le_type(&le, long_text);
+	assert_string_equal(le_text(&le), long_text);
+	le_free(&le);
+}
+
 int
 main(void)
 {
@@ -959,6 +1207,10 @@ main(void)
 		cmocka_unit_test(test_placement),
 		cmocka_unit_test(test_router_lists),
 		cmocka_unit_test(test_refresh_time),
+		cmocka_unit_test(test_lineedit),
+		cmocka_unit_test(test_ascii_fallbacks),
+		cmocka_unit_test(test_undo_clean),
+		cmocka_unit_test(test_search_values),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
