@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 
+#include "core/value.h"
 #include "deploy/deploy.h"
 #include "emit/emit.h"
 
@@ -21,5 +22,25 @@ char	*shell_script(const struct catalog *, const struct deployment *,
 	    bool (*skip)(void *, const struct launch *, const char *),
 	    void *arg, const char *(*extra)(void *, const struct launch *),
 	    const char *what);
+
+/*
+ * The escaping discipline (emit_esc.c). yaml_str: a double-quoted YAML
+ * scalar that every YAML reader gives back byte for byte (\, ", C0, DEL,
+ * C1 controls such as NEL, LS, PS and BOM escaped). one_line: text that
+ * stays on one line in YAML and shell comments and Markdown (line-breaking
+ * and control characters become spaces). md_code: Markdown inline code of
+ * one_line text, fenced past any backtick run (cell: also escapes | for a
+ * table cell). yaml_number: an int or float option value as the number it
+ * is checked as (canonical: no leading zeros), or a quoted string when it
+ * does not parse. sh_word_line: a shell word that stays on one line (for
+ * commands inside Markdown fences): sh_quote's, or $'...' with every
+ * line-breaking and control byte as \xHH when the word holds one.
+ */
+struct buf;
+void	yaml_str(struct buf *, const char *);
+void	one_line(struct buf *, const char *);
+void	md_code(struct buf *, const char *, bool cell);
+void	yaml_number(struct buf *, enum otype, const char *);
+void	sh_word_line(struct buf *, const char *);
 
 #endif
