@@ -75,9 +75,14 @@ $(BUILD)/libpdwiz.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/%.o: %.c
+# An object whose .d file is missing (built before -MMD, or the file was
+# lost) is rebuilt: its header dependencies are unknown.
+$(BUILD)/%.o: %.c $(BUILD)/%.d
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(BUILD)/src/%.d: ;
+.PRECIOUS: $(BUILD)/src/%.d
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libpdwiz.a
 	@mkdir -p $(dir $@)
