@@ -75,41 +75,6 @@ host_key(const char *h)
 	return host_is_loopback(h) || host_is_wildcard(h) ? "127.0.0.1" : h;
 }
 
-static long long
-cfg_int(const struct config *c, const char *name, long long def)
-{
-	int	o = catalog_find(c->cat, name);
-
-	if (o < 0 || c->s[o].v.t != V_INT)
-		return def;
-	return c->s[o].v.u.i;
-}
-
-/* Is the value one the script leaves to run time ($((...)), ${VAR})? */
-static bool
-cfg_unknown(const struct config *c, const char *name)
-{
-	int	o = catalog_find(c->cat, name);
-
-	return o >= 0 && c->s[o].v.t == V_UNKNOWN;
-}
-
-static bool
-cfg_bool(const struct config *c, const char *name)
-{
-	int	o = catalog_find(c->cat, name);
-
-	return o >= 0 && c->s[o].v.t == V_BOOL && c->s[o].v.u.b;
-}
-
-static const char *
-cfg_str(const struct config *c, const char *name)
-{
-	int	o = catalog_find(c->cat, name);
-
-	return o >= 0 && c->s[o].v.t == V_STR ? c->s[o].v.u.s : NULL;
-}
-
 struct facts {
 	const struct catalog	*cat;
 	struct config		*cfg;

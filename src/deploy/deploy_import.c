@@ -77,21 +77,7 @@ value_text(struct value v)
 	return buf_steal(&b);
 }
 
-static long long
-ival(const struct config *c, const char *name, long long def)
-{
-	int	o = catalog_find(c->cat, name);
 
-	return o >= 0 && c->s[o].v.t == V_INT ? c->s[o].v.u.i : def;
-}
-
-static const char *
-sval(const struct config *c, const char *name)
-{
-	int	o = catalog_find(c->cat, name);
-
-	return o >= 0 && c->s[o].v.t == V_STR ? c->s[o].v.u.s : NULL;
-}
 
 static bool
 given(const struct config *c, const char *name)
@@ -120,14 +106,6 @@ node_host(const struct sh_cmd *c)
 	return h;
 }
 
-/* A value the script computes at run time ($((...)), ${VAR}). */
-static bool
-unknown(const struct config *c, const char *name)
-{
-	int	o = catalog_find(c->cat, name);
-
-	return o >= 0 && c->s[o].v.t == V_UNKNOWN;
-}
 
 static void
 read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
@@ -143,24 +121,24 @@ read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
 	server_from_cmd(cat, ic->sc, &base, &ic->cfg, &diags, NULL);
 	result_free(&diags);
 	config_free(&base);
-	ic->nnodes = (int)ival(&ic->cfg, "nnodes", 1);
-	ic->rank = (int)ival(&ic->cfg, "node_rank", 0);
-	ic->port = (int)ival(&ic->cfg, "port", 30000);
+	ic->nnodes = (int)cfg_int(&ic->cfg, "nnodes", 1);
+	ic->rank = (int)cfg_int(&ic->cfg, "node_rank", 0);
+	ic->port = (int)cfg_int(&ic->cfg, "port", 30000);
 	/* What a command leaves out is SGLang's default, stated explicitly:
 	 * a script is what it says, nothing in it is derived. */
-	ic->bport = (int)ival(&ic->cfg, "disaggregation_bootstrap_port", 8998);
-	ic->base_gpu = (int)ival(&ic->cfg, "base_gpu_id", 0);
-	ic->host = given(&ic->cfg, "host") ? sval(&ic->cfg, "host") : NULL;
-	ic->port_unknown = unknown(&ic->cfg, "port") ||
-	    unknown(&ic->cfg, "disaggregation_bootstrap_port");
-	ic->host_unknown = unknown(&ic->cfg, "host") || (ic->host != NULL &&
+	ic->bport = (int)cfg_int(&ic->cfg, "disaggregation_bootstrap_port", 8998);
+	ic->base_gpu = (int)cfg_int(&ic->cfg, "base_gpu_id", 0);
+	ic->host = given(&ic->cfg, "host") ? cfg_str(&ic->cfg, "host") : NULL;
+	ic->port_unknown = cfg_unknown(&ic->cfg, "port") ||
+	    cfg_unknown(&ic->cfg, "disaggregation_bootstrap_port");
+	ic->host_unknown = cfg_unknown(&ic->cfg, "host") || (ic->host != NULL &&
 	    strpbrk(ic->host, "$`") != NULL);
-	ic->dist = sval(&ic->cfg, "dist_init_addr");
-	tp = ival(&ic->cfg, "tp_size", 1);
-	pp = ival(&ic->cfg, "pp_size", 1);
+	ic->dist = cfg_str(&ic->cfg, "dist_init_addr");
+	tp = cfg_int(&ic->cfg, "tp_size", 1);
+	pp = cfg_int(&ic->cfg, "pp_size", 1);
 	o = catalog_find(cat, "enable_dp_attention");
 	dp = o >= 0 && ic->cfg.s[o].v.t == V_BOOL && ic->cfg.s[o].v.u.b ? 1 :
-	    ival(&ic->cfg, "dp_size", 1);
+	    cfg_int(&ic->cfg, "dp_size", 1);
 	ic->gpus = ic->nnodes > 0 ? (int)(tp * pp * dp / ic->nnodes) : 1;
 	if (ic->gpus < 1)
 		ic->gpus = 1;
@@ -753,7 +731,7 @@ deployment_import_script(const struct catalog *cat, const char *name,
 		x = &ic[nic++];
 		x->sc = c;
 		read_server(cat, x, notes);
-		mode = sval(&x->cfg, "disaggregation_mode");
+		mode = cfg_str(&x->cfg, "disaggregation_mode");
 		if (mode == NULL || (strcmp(mode, "prefill") != 0 &&
 		    strcmp(mode, "decode") != 0)) {
 			note(notes, c->line, "a server without "
@@ -762,11 +740,11 @@ deployment_import_script(const struct catalog *cat, const char *name,
 		}
 		x->role = strcmp(mode, "prefill") == 0 ? ROLE_PREFILL :
 		    ROLE_DECODE;
-		if (d->model == NULL && sval(&x->cfg, "model_path") != NULL) {
-			d->model = xstrdup(sval(&x->cfg, "model_path"));
+		if (d->model == NULL && cfg_str(&x->cfg, "model_path") != NULL) {
+			d->model = xstrdup(cfg_str(&x->cfg, "model_path"));
 			d->model_line = c->line;
-		} else if (d->model != NULL && (sval(&x->cfg, "model_path") ==
-		    NULL || strcmp(d->model, sval(&x->cfg, "model_path")) != 0))
+		} else if (d->model != NULL && (cfg_str(&x->cfg, "model_path") ==
+		    NULL || strcmp(d->model, cfg_str(&x->cfg, "model_path")) != 0))
 			note(notes, c->line, "--model-path differs from the first "
 			    "server's (%s); the deployment keeps the first",
 			    d->model);

@@ -34,6 +34,14 @@ void	endpoints_release(struct endpoint *, size_t);
 
 const char *role_names_for_file(int);
 
+/* One value of a server's config by option name (deploy_cfg.c): the
+ * integer (def when not an integer), the string or NULL, true only for a
+ * bool set true; cfg_unknown: a value the script leaves to run time. */
+long long	 cfg_int(const struct config *, const char *name, long long def);
+const char	*cfg_str(const struct config *, const char *name);
+bool		 cfg_bool(const struct config *, const char *name);
+bool		 cfg_unknown(const struct config *, const char *name);
+
 /* Append src's diagnostics to dst keeping each one's cmd. */
 void	result_move_keep(struct result *dst, struct result *src);
 
