@@ -47,10 +47,14 @@ PY
 done <"$T/expected"
 [ "$n" -ge 40 ] && ok || bad "only $n files in the corpus"
 
-# The real problems pdwiz can see today.
-"$PDWIZ" check --format json tests/realworld/files/issue-15665-qwen3-next-mooncake.txt >"$T/out" 2>/dev/null
-grep -q '"rule":"shell-brace-expansion"' "$T/out" && ok ||
-    bad "issue-15665: the unquoted JSON bash brace-expands is not found"
+# The real problems pdwiz finds (problems.tsv: file<TAB>rule<TAB>what):
+# each file's JSON output must carry a diagnostic of that rule.
+grep -v '^#' tests/realworld/problems.tsv | grep -v '^$' >"$T/problems"
+while IFS="$(printf '\t')" read -r file rule what; do
+	"$PDWIZ" check --format json "tests/realworld/files/$file" >"$T/out" 2>/dev/null
+	grep -q "\"rule\":\"$rule\"" "$T/out" && ok ||
+	    bad "$file: $what (no $rule diagnostic)"
+done <"$T/problems"
 
 echo "realworld: $pass passed, $fail failed"
 [ "$fail" = 0 ]
