@@ -136,7 +136,7 @@ ASAN_TESTS = $(TESTS:$(BUILD)/%=$(ASAN_BUILD)/%)
 
 # The suites, each in the order it starts: the longest first, so that the
 # short ones fill in at the end.
-QUICK_SUITES = deploy cli bad unit catimg layers realworld
+QUICK_SUITES = deploy cli bad unit catimg layers realworld tools
 ASAN_SUITES = asan-bad asan-deploy asan-unit asan-cli asan-tmux asan-catimg
 VG_SUITES = vg-wizard vg-cli vg-unit
 CHECK_SUITES = vg-wizard asan-bad asan-deploy vg-cli vg-unit asan-unit \
@@ -147,6 +147,7 @@ NEEDS_unit = $(TESTS) rules/catalog.img
 NEEDS_vg-unit = $(TESTS) rules/catalog.img
 NEEDS_fuzz-smoke = fuzz-build
 NEEDS_layers =
+NEEDS_tools =
 $(foreach n,cli deploy bad tmux vg-cli vg-wizard catimg realworld,$(eval NEEDS_$(n) = pdwiz rules/catalog.img))
 $(foreach n,$(ASAN_SUITES),$(eval NEEDS_$(n) = asan-build rules/catalog.img))
 
@@ -228,6 +229,8 @@ suite-realworld: $(call suite_needs,realworld)
 	@$(SUITE) realworld sh tests/realworld/run.sh
 suite-layers: $(call suite_needs,layers)
 	@$(SUITE) layers sh tests/layers.sh
+suite-tools: $(call suite_needs,tools)
+	@$(SUITE) tools sh tests/tools/run.sh
 suite-vg-unit: $(call suite_needs,vg-unit)
 	@$(SUITE) vg-unit env BUILD=$(BUILD) sh tests/valgrind.sh units
 suite-vg-cli: $(call suite_needs,vg-cli)
