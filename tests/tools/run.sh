@@ -104,5 +104,16 @@ for v in $old $new; do
 	grep -qE '^[0-9a-f]{40}$' $v/COMMIT && ok || bad "$v/COMMIT"
 done
 
+# The rules' citations agree with each other and with sglang-state.tsv.
+python3 tests/tools/citations.py >"$T/cit" 2>&1 && ok ||
+    bad "citations: $(grep FAIL "$T/cit" | head -5)"
+# sgcite itself: a tree without a cited file marks the rule, exit 1.
+mkdir -p "$T/tree/python/sglang/srt"
+printf 'def check_server_args():\n    pass\n' >"$T/tree/python/sglang/srt/server_args.py"
+python3 tools/sgcite.py --format tsv --commit test "$T/tree" >"$T/st"; rc=$?
+[ $rc = 1 ] && grep -q "	python/sglang/srt/arg_groups/parallel_hook.py	.*	file absent$" "$T/st" &&
+    grep -q "^# sgcite: [0-9]* of [0-9]* rules at home in sgl-project/sglang@test$" "$T/st" && ok ||
+    bad "sgcite on a bare tree: exit $rc"
+
 echo "tools: $pass passed, $fail failed"
 [ "$fail" = 0 ]
