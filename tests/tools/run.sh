@@ -104,6 +104,28 @@ for v in $old $new; do
 	grep -qE '^[0-9a-f]{40}$' $v/COMMIT && ok || bad "$v/COMMIT"
 done
 
+# sgreleases on a repository with the two stored versions as release tags.
+R=$T/repo
+mkdir -p "$R/python/sglang/srt" && git -C "$R" init -q &&
+for v in v0.4.8.post1 v0.5.9; do
+	cp tests/tools/sglang-$v/python/sglang/srt/server_args.py "$R/python/sglang/srt/" &&
+	git -C "$R" add -A && git -C "$R" -c user.name=t -c user.email=t@t commit -qm "$v" &&
+	git -C "$R" tag "$v"
+done
+python3 tools/sgreleases.py "$R" >"$T/rel" || bad "sgreleases failed"
+grep -q "^--enable-deepep-moe	v0.4.8.post1	v0.4.8.post1	v0.5.9	" "$T/rel" && ok ||
+    bad "sgreleases: --enable-deepep-moe: $(grep -- '^--enable-deepep-moe' "$T/rel")"
+grep -q "^--moe-a2a-backend	v0.5.9	v0.5.9	-	" "$T/rel" && ok ||
+    bad "sgreleases: --moe-a2a-backend: $(grep -- '^--moe-a2a-backend' "$T/rel")"
+grep -q "^--tensor-parallel-size	v0.4.8.post1	v0.5.9	-	" "$T/rel" && ok ||
+    bad "sgreleases: an alias spelling kept through both"
+# The stored table is the tool's output format, and names what the issue
+# of version migration needs.
+head -2 rules/flag-releases.tsv | grep -q "^# flag	first_release	last_release	gone_in	" && ok ||
+    bad "rules/flag-releases.tsv header"
+grep -q "^--enable-deepep-moe	v0.4.4.post2	v0.5.4	v0.5.4.post1	" rules/flag-releases.tsv && ok ||
+    bad "rules/flag-releases.tsv: --enable-deepep-moe row"
+
 # The rules' citations agree with each other and with sglang-state.tsv.
 python3 tests/tools/citations.py >"$T/cit" 2>&1 && ok ||
     bad "citations: $(grep FAIL "$T/cit" | head -5)"
