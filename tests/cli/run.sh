@@ -157,6 +157,9 @@ grep -q "argument --tp-size: invalid int value: '1e3'" "$T/out" && grep -q "argu
 printf 'model-path: m\nhost: =\n' > "$T/yv.yaml"
 expect_rc "config value '=' fails safe_load" 1 $PDWIZ check "$T/yv.yaml"
 grep -q "config-yaml" "$T/out" && ok || bad "'=' value: $(cat "$T/out")"
+# a pasted en dash, em dash or minus sign: the hint names the option and the dash
+expect_rc "pasted dashes" 1 $PDWIZ check -- python -m sglang.launch_server --model-path m –tp-size 2 —port 3 −−host x
+grep -qF "hint: did you mean --tp-size? (the dash is U+2013); did you mean --port? (the dash is U+2014); did you mean --host? (the dash is U+2212)" "$T/out" && ok || bad "dash hint: $(cat "$T/out")"
 # a config error gives its position once
 printf 'model-path: m\ntp-size:\n  a: 1\n' > "$T/nest.yaml"
 expect_rc "config nested value" 1 $PDWIZ check "$T/nest.yaml"

@@ -181,6 +181,97 @@ test_table(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* One argparse row: the words after "--model-path m", then dest's value
+ * or the error. */
+static int
+argv_row(char *line)
+{
+	struct argword	 w[8];
+	struct config	 cfg;
+	struct result	 r;
+	char		*dest = line, *want, *tok, *next;
+	char		 got[256];
+	size_t		 n = 0, i;
+	int		 o, bad;
+
+	want = strchr(dest, '\t');
+	*want++ = '\0';
+	tok = strchr(want, '\t');
+	*tok++ = '\0';
+	memset(w, 0, sizeof w);
+	w[n++].text = "--model-path";
+	w[n++].text = "m";
+	for (; tok != NULL && n < 8; tok = next) {
+		if ((next = strchr(tok, '\t')) != NULL)
+			*next++ = '\0';
+		unescape(tok);
+		w[n++].text = tok;
+	}
+	for (i = 0; i < n; i++) {
+		w[i].line = 1;
+		w[i].col = (int)i + 1;
+		w[i].src = SRC_CLI;
+	}
+	config_init(&cfg, cat);
+	result_init(&r);
+	argv_parse(cat, w, n, &cfg, &r, NULL);
+	got[0] = '\0';
+	for (i = 0; i < r.n; i++)
+		if (r.d[i].sev == SEV_ERROR) {
+			snprintf(got, sizeof got, "err %s", r.d[i].id);
+			break;
+		}
+	o = catalog_find(cat, dest);
+	assert_true(o >= 0);
+	if (got[0] == '\0') {
+		struct value	v = cfg.s[o].v;
+
+		if (v.t == V_INT)
+			snprintf(got, sizeof got, "int %lld", v.u.i);
+		else if (v.t == V_FLOAT) {
+			strcpy(got, "float ");
+			py_float_str(v.u.f, got + 6, sizeof got - 6);
+		} else if (v.t == V_STR)
+			snprintf(got, sizeof got, "str %s", v.u.s);
+		else
+			snprintf(got, sizeof got, "type %d", (int)v.t);
+	}
+	unescape(want);
+	bad = strcmp(got, want) != 0;
+	if (bad)
+		print_message("argv '%s' ...: got '%s', want '%s'\n", w[2].text,
+		    got, want);
+	result_free(&r);
+	config_free(&cfg);
+	return bad;
+}
+
+static void
+test_argv_table(void **state)
+{
+	const char	*dir = getenv("PDWIZ_DATADIR");
+	char		*path, line[512];
+	FILE		*f;
+	int		 rows = 0, bad = 0;
+
+	(void)state;
+	path = xasprintf("%s/tests/unit/argv.tsv", dir ? dir : ".");
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof line, f) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] == '#' || line[0] == '\0')
+			continue;
+		rows++;
+		bad += argv_row(line);
+	}
+	fclose(f);
+	free(path);
+	print_message("%d argv rows, %d differ\n", rows, bad);
+	assert_true(rows > 30);
+	assert_int_equal(bad, 0);
+}
+
 /* repr() of floats that are not in the table's spellings. */
 static void
 test_float_repr(void **state)
@@ -208,6 +299,7 @@ main(void)
 	const struct CMUnitTest	tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_float_repr),
+		cmocka_unit_test(test_argv_table),
 	};
 	int			rc;
 
