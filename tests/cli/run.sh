@@ -165,6 +165,21 @@ printf 'model-path: m\ntp-size:\n  a: 1\n' > "$T/nest.yaml"
 expect_rc "config nested value" 1 $PDWIZ check "$T/nest.yaml"
 [ "$(head -1 "$T/out")" = "$T/nest.yaml:3: error: value of 'tp-size' is a mapping; SGLang config files are flat (key: value) [config-nested]" ] && ok || bad "config error position: $(head -1 "$T/out")"
 
+# --- the wizard on a terminal it cannot drive: pdwiz's refusal (exit 2) before curses starts ---
+wiz_term() {	# NAME TERM-SETTING WANT: on a pty (script) when there is one, and without
+	wname=$1 wset=$2 wmsg="pdwiz: the wizard needs a terminal that supports cursor movement; $3; use \`pdwiz check\` / \`pdwiz emit\` for batch use"
+	expect_rc "wizard, $wname" 2 env $wset $PDWIZ
+	grep -qxF "$wmsg" "$T/err" && ok || bad "wizard, $wname: $(cat "$T/err")"
+	if command -v script >/dev/null 2>&1; then
+		script -qec "env $wset $PDWIZ" /dev/null </dev/null >"$T/out" 2>&1; rc=$?
+		[ $rc = 2 ] && tr -d '\r' <"$T/out" | grep -qxF "$wmsg" && ok || bad "wizard on a pty, $wname: exit $rc: $(cat "$T/out")"
+	fi
+}
+wiz_term "TERM unset" "-u TERM" "TERM is not set"
+wiz_term "TERM empty" "TERM=" "TERM is empty"
+wiz_term "TERM=dumb" "TERM=dumb" "TERM=dumb cannot move the cursor"
+wiz_term "TERM unknown" "TERM=pdwiz-no-such-term" "TERM=pdwiz-no-such-term is not a terminal type this system's terminfo knows"
+
 # --- unusable input: exit 2, clear message ---
 expect_rc "missing file" 2 $PDWIZ check "$T/nope.sh"
 grep -q "nope.sh: No such file or directory" "$T/err" && ok || bad "missing file message"
@@ -432,6 +447,17 @@ expect_rc "Helm values" 2 $PDWIZ check tests/realworld/files/sglang-docs-lws-pd-
 grep -q "none of its keys ('global', ...) is an SGLang option" "$T/err" && ok || bad "helm values: $(cat "$T/err")"
 expect_rc "--input config still reads it as a config" 1 $PDWIZ check --input config tests/realworld/files/sglang-docs-lws-pd-helm-values-example.yaml
 expect_rc "a real --config file is still a config" 0 $PDWIZ check share/examples/config.yaml
+# a deployment file is recognised by its structure, not by a "roles:" line
+EXD=share/examples/llama-1p1d-mooncake.yaml
+$PDWIZ emit --format yaml "$EXD" > "$T/dep-block.yaml" 2>/dev/null
+python3 -c 'import sys,yaml,json; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))' "$T/dep-block.yaml" > "$T/dep-flow.yaml"
+sed 's/^roles:/"roles":/' "$T/dep-block.yaml" > "$T/dep-quoted.yaml"
+{ printf '# a comment first\n\n'; sed 's/^roles:/# before roles\n'"'"'roles'"'"' :/' "$T/dep-block.yaml"; } > "$T/dep-comment.yaml"
+$PDWIZ emit --format shell "$T/dep-block.yaml" > "$T/dep-block.sh"
+for f in flow quoted comment; do
+	expect_rc "deployment in $f style is a deployment" 0 $PDWIZ check "$T/dep-$f.yaml"
+	$PDWIZ emit --format shell "$T/dep-$f.yaml" > "$T/dep-$f.sh" 2>"$T/err" && cmp -s "$T/dep-block.sh" "$T/dep-$f.sh" && ok || bad "emit of the $f-style deployment differs: $(cat "$T/err")"
+done
 
 # --- documents: fenced shell blocks of Markdown, "$ " prompts ---
 cat >"$T/doc.md" <<'MD'
