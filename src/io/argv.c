@@ -501,6 +501,31 @@ parse_words(const struct catalog *cat, const struct argword *w, size_t n,
 	return (int)(out->nerrors - nerr);
 }
 
+/*
+ * A --model-path SGLang can load: not empty, at most PATH_MAX (4096) bytes
+ * (longer is neither a local directory nor a Hugging Face id), as the
+ * deployment reader's model.path.
+ */
+static void
+model_path_sane(const struct config *cfg, int mo, struct result *out)
+{
+	const struct slot	*s = &cfg->s[mo];
+	struct buf		 b = { 0 };
+
+	if (s->v.t != V_STR)
+		return;
+	if (*s->v.u.s == '\0')
+		buf_puts(&b, "--model-path is empty: give the model's Hugging "
+		    "Face id or its directory");
+	else if (strlen(s->v.u.s) > 4096)
+		buf_printf(&b, "--model-path is %zu bytes long; a path or model "
+		    "id is at most 4096", strlen(s->v.u.s));
+	if (b.len > 0)
+		result_add(out, "model-path-invalid", SEV_ERROR, b.s, NULL,
+		    s->line, s->col);
+	buf_free(&b);
+}
+
 int
 argv_parse(const struct catalog *cat, const struct argword *w, size_t n,
     struct config *cfg, struct result *out, const char *base_dir)
@@ -563,6 +588,8 @@ argv_parse(const struct catalog *cat, const struct argword *w, size_t n,
 		add_err(out, "argparse-required",
 		    "the following arguments are required: --model-path", NULL,
 		    n > 0 ? &w[0] : NULL);
+	else if (mo >= 0)
+		model_path_sane(cfg, mo, out);
 	return (int)(out->nerrors - nerr);
 }
 

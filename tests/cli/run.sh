@@ -365,6 +365,12 @@ expect_rc "good k8s namespace and image" 0 $PDWIZ check "$T/goodk8s.yaml"
 awk 'BEGIN { printf "pdwiz: 1\nmodel:\n  path: \""; for (i = 0; i < 5000; i++) printf "a"; printf "\"\nroles:\n  prefill: {instances: 1}\n  decode: {instances: 1}\n  router: {}\n" }' >"$T/longpath.yaml"
 expect_rc "a model path of 5000 bytes" 2 $PDWIZ check "$T/longpath.yaml"
 grep -q "model.path is 5000 bytes long" "$T/err" && ok || bad "long model.path: $(head -c 300 "$T/err")"
+# the same for a command's --model-path (a script of 8 MiB on one line)
+python3 -c 'print("python -m sglang.launch_server --model-path " + "a" * (8 << 20))' > "$T/bigmp.sh"
+expect_rc "a --model-path of 8 MiB" 1 $PDWIZ check "$T/bigmp.sh"
+grep -qxF "$T/bigmp.sh:1: error: --model-path is 8388608 bytes long; a path or model id is at most 4096 [model-path-invalid]" "$T/out" && ok || bad "8 MiB --model-path: $(head -c 300 "$T/out")"
+expect_rc "an empty --model-path" 1 $PDWIZ check -- python -m sglang.launch_server --model-path ""
+grep -q "error: --model-path is empty" "$T/out" && ok || bad "empty --model-path: $(cat "$T/out")"
 
 # --- pin: every derived value written out, the same launch commands ---
 $PDWIZ emit --format yaml --pin -o - share/examples/minimal-1p1d.yaml >"$T/pinned.yaml" 2>"$T/err"
