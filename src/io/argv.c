@@ -501,6 +501,96 @@ parse_words(const struct catalog *cat, const struct argword *w, size_t n,
 	return (int)(out->nerrors - nerr);
 }
 
+/* A --config path the shell decides at run time: could not check. */
+static void
+config_not_known(struct result *out, const struct argword *pw)
+{
+	struct diag	*d;
+
+	result_add(out, "config-unknown", SEV_UNKNOWN,
+	    "the --config file's options are not checked", NULL, pw->line,
+	    pw->col);
+	d = &out->d[out->n - 1];
+	d->note = xasprintf("could not check: the --config path '%s' is only "
+	    "known when the script runs", pw->text);
+}
+
+/*
+ * The path of a --config word written relative to the script's own
+ * directory ($(dirname "$0")/x.yaml, as pdwiz's own launch.sh has it): the
+ * part after that prefix, which is relative to base_dir; else NULL.
+ */
+static const char *
+script_relative(const char *path)
+{
+	static const char *const	pre[] = { "$(dirname \"$0\")/",
+	    "$(dirname $0)/", "$(dirname -- \"$0\")/", "`dirname $0`/",
+	    "`dirname \"$0\"`/", "${0%/*}/", "$(dirname \"${BASH_SOURCE[0]}\")/",
+	    "$(dirname \"$BASH_SOURCE\")/" };
+	size_t				i, len;
+
+	for (i = 0; i < sizeof pre / sizeof pre[0]; i++) {
+		len = strlen(pre[i]);
+		if (strncmp(path, pre[i], len) == 0 && strpbrk(path + len,
+		    "$`") == NULL)
+			return path + len;
+	}
+	return NULL;
+}
+
+/*
+ * Find --config FILE like SGLang's merger (only one allowed) and read it
+ * into *cw. A path the shell decides at run time is "could not check".
+ * Returns whether the file's options are unknown.
+ */
+static bool
+read_config(const struct catalog *cat, const struct argword *w, size_t n,
+    const char *base_dir, struct argword **cw, size_t *ncw,
+    struct result *out)
+{
+	const struct argword	*pw;
+	const char		*path;
+	char			*full;
+	size_t			 i, nconfig = 0;
+	bool			 unknown = false;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(w[i].text, "--config") == 0) {
+			if (i + 1 >= n || is_flagword(cat, w[i + 1].text)) {
+				add_err(out, "config-missing-path",
+				    "No config file specified after --config flag!",
+				    NULL, &w[i]);
+				continue;
+			}
+			pw = &w[i + 1];
+			path = pw->text;
+		} else if (strncmp(w[i].text, "--config=", 9) == 0) {
+			pw = &w[i];
+			path = pw->text + 9;
+		} else
+			continue;
+		if (++nconfig > 1) {
+			add_err(out, "config-multiple",
+			    "Multiple config files specified! Only one allowed.",
+			    NULL, &w[i]);
+			continue;
+		}
+		if (pw->unresolved && (path = script_relative(path)) == NULL) {
+			config_not_known(out, pw);
+			unknown = true;
+			continue;
+		}
+		if (path[0] == '/' || base_dir == NULL)
+			full = xstrdup(path);
+		else
+			full = xasprintf("%s/%s", base_dir, path);
+		if (sgconfig_read(cat, full, cw, ncw, out) != 0)
+			unknown = unknown || *ncw == 0;
+		free(full);
+	}
+	return unknown;
+}
+
 /*
  * A --model-path SGLang can load: not empty, at most PATH_MAX (4096) bytes
  * (longer is neither a local directory nor a Hugging Face id), as the
@@ -531,43 +621,12 @@ argv_parse(const struct catalog *cat, const struct argword *w, size_t n,
     struct config *cfg, struct result *out, const char *base_dir)
 {
 	struct argword	*all = NULL, *cw = NULL;
-	size_t		 nall = 0, ncw = 0, i, nconfig = 0;
+	size_t		 nall = 0, ncw = 0, i;
 	size_t		 nerr = out->nerrors;
+	bool		 config_unknown;
 	int		 mo;
 
-	/* Find --config FILE like SGLang's merger: only one allowed. */
-	for (i = 0; i < n; i++) {
-		const char	*path = NULL;
-		char		*full;
-
-		if (strcmp(w[i].text, "--config") == 0) {
-			if (i + 1 >= n || is_flagword(cat, w[i + 1].text)) {
-				add_err(out, "config-missing-path",
-				    "No config file specified after --config flag!",
-				    NULL, &w[i]);
-				continue;
-			}
-			path = w[i + 1].text;
-		} else if (strncmp(w[i].text, "--config=", 9) == 0)
-			path = w[i].text + 9;
-		else
-			continue;
-		if (++nconfig > 1) {
-			add_err(out, "config-multiple",
-			    "Multiple config files specified! Only one allowed.",
-			    NULL, &w[i]);
-			continue;
-		}
-		if (path[0] == '/' || base_dir == NULL)
-			full = xstrdup(path);
-		else
-			full = xasprintf("%s/%s", base_dir, path);
-		if (sgconfig_read(cat, full, &cw, &ncw, out) != 0) {
-			free(full);
-			continue;
-		}
-		free(full);
-	}
+	config_unknown = read_config(cat, w, n, base_dir, &cw, &ncw, out);
 	all = xcalloc(n + ncw + 1, sizeof *all);
 	for (i = 0; i < ncw; i++)
 		all[nall++] = cw[i];
@@ -584,7 +643,7 @@ argv_parse(const struct catalog *cat, const struct argword *w, size_t n,
 	free(all);
 	argwords_free(cw, ncw);
 	mo = catalog_find(cat, "model_path");
-	if (mo >= 0 && cfg->s[mo].v.t == V_NULL)
+	if (mo >= 0 && cfg->s[mo].v.t == V_NULL && !config_unknown)
 		add_err(out, "argparse-required",
 		    "the following arguments are required: --model-path", NULL,
 		    n > 0 ? &w[0] : NULL);

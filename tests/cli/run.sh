@@ -304,6 +304,14 @@ expect_rc "emit into a missing directory" 2 $PDWIZ emit --format shell -o "$T/no
 grep -qF "$T/nodir/sub: No such file or directory" "$T/err" && ! grep -q pdwiz-tmp "$T/err" && ok || bad "missing directory message: $(cat "$T/err")"
 top=$PWD
 case $PDWIZ in /*) apdwiz=$PDWIZ ;; *) apdwiz=$top/$PDWIZ ;; esac
+# the launch.sh of --format config reads its --config files next to itself ($(dirname "$0")/prefill.yaml)
+(cd "$T/modes022/cfg" && $apdwiz check launch.sh) >"$T/out" 2>&1 && ! grep -q "error" "$T/out" && ok || bad "check of the config launch.sh in its directory: $(cat "$T/out")"
+$PDWIZ check --format json "$T/modes022/cfg/launch.sh" >"$T/out" 2>&1
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["diagnostics"]; bad=[x["rule"] for x in d if x["severity"]=="error"]; assert not bad, bad' "$T/out" && ok || bad "check of the config launch.sh from elsewhere: $(head -c 600 "$T/out")"
+printf 'python -m sglang.launch_server --config "$CFG_DIR/p.yaml" --tp-size 2\n' > "$T/cfgvar.sh"
+expect_rc "a --config path known only at run time" 0 $PDWIZ check --format json "$T/cfgvar.sh"
+json_check "--config path known only at run time: could not check" has config-unknown unknown ""
+json_check "--config path known only at run time: no false errors" lacks argparse-required
 (cd "$T" && $apdwiz import -o - "$top/share/examples/mooncake-llama-1p1d.sh" >"$T/imp-" 2>/dev/null) && ok || bad "import -o -"
 [ ! -e "$T/-" ] && cmp -s "$T/imp-" "$T/imp1.yaml" && ok || bad "import -o - is not standard output"
 (cd "$T" && $apdwiz emit --format shell -o - "$top/$EX" >"$T/emit-" 2>/dev/null) && ok || bad "emit -o -"
