@@ -302,6 +302,8 @@ mkdir -p "$T/lnk"; printf 'target\n' > "$T/lnk-target"; chmod 700 "$T/lnk-target
     [ "$(cat "$T/lnk-target")" = target ] && ok || bad "an output path that is a symlink: replaced, target untouched, its mode"
 expect_rc "emit into a missing directory" 2 $PDWIZ emit --format shell -o "$T/nodir/sub" $EX
 grep -qF "$T/nodir/sub: No such file or directory" "$T/err" && ! grep -q pdwiz-tmp "$T/err" && ok || bad "missing directory message: $(cat "$T/err")"
+expect_rc "import into a missing directory" 2 $PDWIZ import -o "$T/nodir/imp.yaml" share/examples/mooncake-llama-1p1d.sh
+grep -qxF "pdwiz: $T/nodir/imp.yaml: $T/nodir: No such file or directory" "$T/err" && ok || bad "import: missing directory message: $(cat "$T/err")"
 top=$PWD
 case $PDWIZ in /*) apdwiz=$PDWIZ ;; *) apdwiz=$top/$PDWIZ ;; esac
 # the launch.sh of --format config reads its --config files next to itself ($(dirname "$0")/prefill.yaml)
