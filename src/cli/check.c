@@ -332,7 +332,7 @@ classify(const struct catalog *cat, const char *name, enum input_mode mode,
 		    "--config file or a deployment file), not a %s", name,
 		    in->yaml->line, in->yaml->col, in->yaml->kind == YN_SEQ ?
 		    "list" : "single value");
-	in->kind = deployment_sniff(in->text, in->len) ? K_DEPLOY :
+	in->kind = deployment_sniff_ydoc(in->yaml) ? K_DEPLOY :
 	    K_SGCONFIG;
 	if (in->kind == K_SGCONFIG && mode == IN_AUTO)
 		return not_a_config(cat, name, in->yaml, why);

@@ -118,8 +118,13 @@ char	*deployment_to_yaml(const struct catalog *, const struct deployment *);
  */
 char	*deployment_to_yaml_checked(const struct catalog *,
 	    const struct deployment *, char *why, size_t whylen);
-/* Does this text look like a deployment file (top-level `roles:` key)? */
+/*
+ * Is this text (or YAML tree) a deployment file: a YAML mapping with a
+ * top-level roles or pdwiz key, whatever its layout?
+ */
+struct ynode;
 bool	deployment_sniff(const char *text, size_t len);
+bool	deployment_sniff_ydoc(const struct ynode *);
 
 /*
  * Edit in memory. name is an option name (tp_size), a flag spelling

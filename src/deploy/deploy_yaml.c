@@ -671,20 +671,28 @@ deployment_load(const struct catalog *cat, const char *path,
 }
 
 bool
+deployment_sniff_ydoc(const struct ynode *root)
+{
+	return root != NULL && root->kind == YN_MAP &&
+	    (ynode_get(root, "roles") != NULL ||
+	    ynode_get(root, "pdwiz") != NULL);
+}
+
+bool
 deployment_sniff(const char *text, size_t len)
 {
-	const char	*p = text, *end = text + len;
+	char		 err[256];
+	struct ynode	*root;
+	bool		 r;
 
-	/* A line that starts with "roles:" at column 1. */
-	while (p < end) {
-		if ((size_t)(end - p) >= 6 && strncmp(p, "roles:", 6) == 0)
-			return true;
-		p = memchr(p, '\n', (size_t)(end - p));
-		if (p == NULL)
-			break;
-		p++;
-	}
-	return false;
+	/* By structure: any YAML layout (flow style, quoted keys, comments
+	 * first) of a mapping with a top-level roles or pdwiz key. */
+	if ((root = ydoc_parse("-", text, len, false, err, sizeof err)) ==
+	    NULL)
+		return false;
+	r = deployment_sniff_ydoc(root);
+	ynode_free(root);
+	return r;
 }
 
 /* ---- writer ---- */

@@ -1,29 +1,13 @@
 /* argv.c - argparse-faithful parsing of SGLang server arguments. */
 #define _POSIX_C_SOURCE 200809L
 #include "io/argv.h"
+#include "io/pyval.h"
 #include "core/util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static bool
-looks_negative_number(const char *s)
-{
-	char	*end;
-
-	if (s[0] != '-' || s[1] == '\0')
-		return false;
-	(void)strtod(s, &end);
-	return *end == '\0';
-}
-
-static bool
-is_flagword(const char *s)
-{
-	return s[0] == '-' && s[1] != '\0' && !looks_negative_number(s);
-}
 
 /*
  * Resolve a flag spelling, allowing unique prefixes like argparse does.
@@ -79,6 +63,50 @@ find_flag(const struct catalog *cat, const char *flag, bool *negated,
 	return -1;
 }
 
+/*
+ * argparse's _negative_number_matcher (CPython 3.13: '-\\.?\\d', matched at
+ * the start; \\d is any Unicode decimal digit).
+ */
+static bool
+looks_negative_number(const char *s)
+{
+	size_t	len;
+
+	if (s[0] != '-')
+		return false;
+	s += 1 + (s[1] == '.');
+	return py_digit(s, &len) >= 0;
+}
+
+/*
+ * Whether argparse's _parse_optional takes the word for an option ('O')
+ * rather than a value ('A'): it starts with '-' and is longer than that;
+ * an option it names (exactly, before '=' or as a unique or ambiguous
+ * prefix) decides first; then a word that looks like a negative number or
+ * contains a space is a value.
+ */
+static bool
+is_flagword(const struct catalog *cat, const char *s)
+{
+	const char	*eq;
+	char		*flag;
+	struct buf	 amb = { 0 };
+	bool		 neg;
+	int		 o;
+
+	if (s[0] != '-' || s[1] == '\0')
+		return false;
+	if (!looks_negative_number(s) && strchr(s, ' ') == NULL)
+		return true;
+	eq = strchr(s, '=');
+	flag = eq != NULL ? xstrndup(s, (size_t)(eq - s)) : xstrdup(s);
+	o = s[1] == '-' || eq != NULL ? find_flag(cat, flag, &neg, &amb) :
+	    catalog_find_flag(cat, s);
+	free(flag);
+	buf_free(&amb);
+	return o >= 0 || o == -2;
+}
+
 static void
 add_err(struct result *out, const char *id, const char *msg, const char *hint,
     const struct argword *w)
@@ -96,6 +124,48 @@ choices_text(struct buf *b, const struct option *o)
 		buf_printf(b, "%s'%s'", i ? ", " : "", o->choices[i]);
 }
 
+/*
+ * type=int and type=float as CPython's int() and float() convert a str
+ * (Unicode digits, underscores between digits, surrounding whitespace,
+ * inf/nan); other types as pdwiz reads them. 0, 1 for an int that does
+ * not fit (*v unknown), -1 when Python raises ValueError.
+ */
+static int
+py_convert(enum otype t, const char *s, struct value *v)
+{
+	long long	i;
+	double		f;
+	int		rc;
+
+	if (t == T_INT) {
+		if ((rc = py_int(s, &i)) == 0)
+			*v = val_int(i);
+		else if (rc > 0)
+			*v = VAL_UNKNOWN;
+		return rc;
+	}
+	if (t == T_FLOAT) {
+		if (py_float(s, &f) != 0)
+			return -1;
+		*v = val_float(f);
+		return 0;
+	}
+	return val_parse(t == T_BOOLOPT ? T_STR : t, s, v) == 0 ? 0 : -1;
+}
+
+/* argparse's "value in choices", on the converted value. */
+static bool
+choice_is(const struct option *o, const char *choice, const char *text,
+    const struct value *v)
+{
+	struct value	c;
+
+	if ((o->type == T_INT || o->type == T_FLOAT) &&
+	    py_convert(o->type, choice, &c) == 0)
+		return o->type == T_INT ? c.u.i == v->u.i : c.u.f == v->u.f;
+	return strcmp(choice, text) == 0;
+}
+
 /* Convert and check one value; returns 0 or -1 (error added). */
 static int
 convert(const struct option *o, const char *flag, const struct argword *w,
@@ -103,6 +173,7 @@ convert(const struct option *o, const char *flag, const struct argword *w,
 {
 	struct buf	b = { 0 };
 	size_t		i;
+	int		rc;
 
 	if (w->unresolved) {
 		/* ${VAR} pdwiz can't expand: free-form strings stay text,
@@ -113,16 +184,18 @@ convert(const struct option *o, const char *flag, const struct argword *w,
 			*v = VAL_UNKNOWN;
 		return 0;
 	}
-	if (val_parse(o->type == T_BOOLOPT ? T_STR : o->type, w->text, v) != 0) {
+	if ((rc = py_convert(o->type, w->text, v)) < 0) {
 		buf_printf(&b, "argument %s: invalid %s value: '%s'", flag,
 		    o->type == T_INT ? "int" : "float", w->text);
 		add_err(out, "argparse-type", b.s, NULL, w);
 		buf_free(&b);
 		return -1;
 	}
+	if (rc > 0)	/* an int past long long: what SGLang makes of it */
+		return 0;
 	if (o->nchoices > 0) {
 		for (i = 0; i < o->nchoices; i++)
-			if (strcmp(o->choices[i], w->text) == 0)
+			if (choice_is(o, o->choices[i], w->text, v))
 				break;
 		if (i == o->nchoices) {
 			buf_printf(&b, "argument %s: invalid choice: '%s' "
@@ -156,6 +229,74 @@ struct wparse {
 	size_t			 nsug;		/* suggestions looked up */
 };
 
+/* A Unicode dash that pastes and word processors put for '-' at s. */
+static unsigned
+dash_at(const char *s, size_t *len)
+{
+	static const unsigned	dashes[] = { 0x2010, 0x2011, 0x2012, 0x2013,
+	    0x2014, 0x2015, 0x2212, 0xFE58, 0xFE63, 0xFF0D };
+	const unsigned char	*u = (const unsigned char *)s;
+	unsigned		 cp;
+	size_t			 i;
+
+	if (u[0] < 0xE0 || u[0] > 0xEF || (u[1] & 0xC0) != 0x80 ||
+	    (u[2] & 0xC0) != 0x80)
+		return 0;
+	cp = (unsigned)(u[0] & 0x0F) << 12 | (unsigned)(u[1] & 0x3F) << 6 |
+	    (u[2] & 0x3F);
+	for (i = 0; i < sizeof dashes / sizeof dashes[0]; i++)
+		if (dashes[i] == cp) {
+			*len = 3;
+			return cp;
+		}
+	return 0;
+}
+
+/*
+ * A word that starts with pasted dashes (-tp-size with an en dash, em
+ * dash or minus sign): the option it was meant to be, as a hint naming
+ * the dash; 0 if it is no such word.
+ */
+static int
+dash_hint(struct wparse *ps, const char *text)
+{
+	struct buf	 b = { 0 }, amb = { 0 };
+	const char	*s = text, *eq;
+	unsigned	 cp, first = 0;
+	size_t		 len;
+	char		*flag;
+	bool		 neg;
+	int		 o;
+
+	for (;;) {
+		if (*s == '-')
+			len = 1, cp = '-';
+		else if ((cp = dash_at(s, &len)) == 0)
+			break;
+		if (first == 0 && cp != '-')
+			first = cp;
+		s += len;
+	}
+	if (first == 0 || *s == '\0')
+		return 0;
+	eq = strchr(s, '=');
+	/* one pasted dash often stands for both of "--" */
+	buf_puts(&b, "--");
+	buf_add(&b, s, eq ? (size_t)(eq - s) : strlen(s));
+	flag = buf_steal(&b);
+	o = find_flag(ps->cat, flag, &neg, &amb);
+	buf_free(&amb);
+	if (o >= 0) {
+		if (ps->hints.len > 0)
+			buf_puts(&ps->hints, "; ");
+		buf_printf(&ps->hints, "did you mean %s? (the dash is U+%04X)",
+		    catalog_find_flag(ps->cat, flag) >= 0 ? flag :
+		    ps->cat->opts[o].flag, first);
+	}
+	free(flag);
+	return o >= 0;
+}
+
 static void
 unrecognized(struct wparse *ps, const struct argword *w)
 {
@@ -164,8 +305,12 @@ unrecognized(struct wparse *ps, const struct argword *w)
 	buf_puts(&ps->extras, w->text);
 	if (ps->first == NULL)
 		ps->first = w;
+	if (ps->nsug < 16 && dash_hint(ps, w->text)) {
+		ps->nsug++;
+		return;
+	}
 	/* Suggestions for the first few only: each costs a catalog scan. */
-	if (is_flagword(w->text) && ps->nsug++ < 16) {
+	if (is_flagword(ps->cat, w->text) && ps->nsug++ < 16) {
 		const char	*eq = strchr(w->text, '=');
 		char		*flag = eq != NULL ? xstrndup(w->text,
 		    (size_t)(eq - w->text)) : xstrdup(w->text);
@@ -222,7 +367,7 @@ take_list(struct wparse *ps, size_t i, int o, const char *flag,
 		buf_puts(&b, eq + 1);
 		count = 1;
 	}
-	for (i++; eq == NULL && i < ps->n && !is_flagword(w[i].text);
+	for (i++; eq == NULL && i < ps->n && !is_flagword(ps->cat, w[i].text);
 	    i++, count++) {
 		if (count > 0)
 			buf_putc(&b, '\x1f');
@@ -255,7 +400,7 @@ take_value(struct wparse *ps, size_t i, int o, const char *flag,
 		valw = w[i];
 		valw.text = eq + 1;
 		i++;
-	} else if (i + 1 < ps->n && !is_flagword(w[i + 1].text)) {
+	} else if (i + 1 < ps->n && !is_flagword(ps->cat, w[i + 1].text)) {
 		valw = w[i + 1];
 		i += 2;
 	} else {
@@ -332,7 +477,7 @@ parse_words(const struct catalog *cat, const struct argword *w, size_t n,
 		const char	*text = w[i].text, *eq;
 		char		*flag;
 
-		if (!is_flagword(text) || strcmp(text, "--") == 0) {
+		if (!is_flagword(cat, text) || strcmp(text, "--") == 0) {
 			unrecognized(&ps, &w[i]);
 			i++;
 			continue;
@@ -356,31 +501,73 @@ parse_words(const struct catalog *cat, const struct argword *w, size_t n,
 	return (int)(out->nerrors - nerr);
 }
 
-int
-argv_parse(const struct catalog *cat, const struct argword *w, size_t n,
-    struct config *cfg, struct result *out, const char *base_dir)
+/* A --config path the shell decides at run time: could not check. */
+static void
+config_not_known(struct result *out, const struct argword *pw)
 {
-	struct argword	*all = NULL, *cw = NULL;
-	size_t		 nall = 0, ncw = 0, i, nconfig = 0;
-	size_t		 nerr = out->nerrors;
-	int		 mo;
+	struct diag	*d;
 
-	/* Find --config FILE like SGLang's merger: only one allowed. */
+	result_add(out, "config-unknown", SEV_UNKNOWN,
+	    "the --config file's options are not checked", NULL, pw->line,
+	    pw->col);
+	d = &out->d[out->n - 1];
+	d->note = xasprintf("could not check: the --config path '%s' is only "
+	    "known when the script runs", pw->text);
+}
+
+/*
+ * The path of a --config word written relative to the script's own
+ * directory ($(dirname "$0")/x.yaml, as pdwiz's own launch.sh has it): the
+ * part after that prefix, which is relative to base_dir; else NULL.
+ */
+static const char *
+script_relative(const char *path)
+{
+	static const char *const	pre[] = { "$(dirname \"$0\")/",
+	    "$(dirname $0)/", "$(dirname -- \"$0\")/", "`dirname $0`/",
+	    "`dirname \"$0\"`/", "${0%/*}/", "$(dirname \"${BASH_SOURCE[0]}\")/",
+	    "$(dirname \"$BASH_SOURCE\")/" };
+	size_t				i, len;
+
+	for (i = 0; i < sizeof pre / sizeof pre[0]; i++) {
+		len = strlen(pre[i]);
+		if (strncmp(path, pre[i], len) == 0 && strpbrk(path + len,
+		    "$`") == NULL)
+			return path + len;
+	}
+	return NULL;
+}
+
+/*
+ * Find --config FILE like SGLang's merger (only one allowed) and read it
+ * into *cw. A path the shell decides at run time is "could not check".
+ * Returns whether the file's options are unknown.
+ */
+static bool
+read_config(const struct catalog *cat, const struct argword *w, size_t n,
+    const char *base_dir, struct argword **cw, size_t *ncw,
+    struct result *out)
+{
+	const struct argword	*pw;
+	const char		*path;
+	char			*full;
+	size_t			 i, nconfig = 0;
+	bool			 unknown = false;
+
 	for (i = 0; i < n; i++) {
-		const char	*path = NULL;
-		char		*full;
-
 		if (strcmp(w[i].text, "--config") == 0) {
-			if (i + 1 >= n || is_flagword(w[i + 1].text)) {
+			if (i + 1 >= n || is_flagword(cat, w[i + 1].text)) {
 				add_err(out, "config-missing-path",
 				    "No config file specified after --config flag!",
 				    NULL, &w[i]);
 				continue;
 			}
-			path = w[i + 1].text;
-		} else if (strncmp(w[i].text, "--config=", 9) == 0)
-			path = w[i].text + 9;
-		else
+			pw = &w[i + 1];
+			path = pw->text;
+		} else if (strncmp(w[i].text, "--config=", 9) == 0) {
+			pw = &w[i];
+			path = pw->text + 9;
+		} else
 			continue;
 		if (++nconfig > 1) {
 			add_err(out, "config-multiple",
@@ -388,16 +575,58 @@ argv_parse(const struct catalog *cat, const struct argword *w, size_t n,
 			    NULL, &w[i]);
 			continue;
 		}
+		if (pw->unresolved && (path = script_relative(path)) == NULL) {
+			config_not_known(out, pw);
+			unknown = true;
+			continue;
+		}
 		if (path[0] == '/' || base_dir == NULL)
 			full = xstrdup(path);
 		else
 			full = xasprintf("%s/%s", base_dir, path);
-		if (sgconfig_read(cat, full, &cw, &ncw, out) != 0) {
-			free(full);
-			continue;
-		}
+		if (sgconfig_read(cat, full, cw, ncw, out) != 0)
+			unknown = unknown || *ncw == 0;
 		free(full);
 	}
+	return unknown;
+}
+
+/*
+ * A --model-path SGLang can load: not empty, at most PATH_MAX (4096) bytes
+ * (longer is neither a local directory nor a Hugging Face id), as the
+ * deployment reader's model.path.
+ */
+static void
+model_path_sane(const struct config *cfg, int mo, struct result *out)
+{
+	const struct slot	*s = &cfg->s[mo];
+	struct buf		 b = { 0 };
+
+	if (s->v.t != V_STR)
+		return;
+	if (*s->v.u.s == '\0')
+		buf_puts(&b, "--model-path is empty: give the model's Hugging "
+		    "Face id or its directory");
+	else if (strlen(s->v.u.s) > 4096)
+		buf_printf(&b, "--model-path is %zu bytes long; a path or model "
+		    "id is at most 4096", strlen(s->v.u.s));
+	if (b.len > 0)
+		result_add(out, "model-path-invalid", SEV_ERROR, b.s, NULL,
+		    s->line, s->col);
+	buf_free(&b);
+}
+
+int
+argv_parse(const struct catalog *cat, const struct argword *w, size_t n,
+    struct config *cfg, struct result *out, const char *base_dir)
+{
+	struct argword	*all = NULL, *cw = NULL;
+	size_t		 nall = 0, ncw = 0, i;
+	size_t		 nerr = out->nerrors;
+	bool		 config_unknown;
+	int		 mo;
+
+	config_unknown = read_config(cat, w, n, base_dir, &cw, &ncw, out);
 	all = xcalloc(n + ncw + 1, sizeof *all);
 	for (i = 0; i < ncw; i++)
 		all[nall++] = cw[i];
@@ -414,10 +643,12 @@ argv_parse(const struct catalog *cat, const struct argword *w, size_t n,
 	free(all);
 	argwords_free(cw, ncw);
 	mo = catalog_find(cat, "model_path");
-	if (mo >= 0 && cfg->s[mo].v.t == V_NULL)
+	if (mo >= 0 && cfg->s[mo].v.t == V_NULL && !config_unknown)
 		add_err(out, "argparse-required",
 		    "the following arguments are required: --model-path", NULL,
 		    n > 0 ? &w[0] : NULL);
+	else if (mo >= 0)
+		model_path_sane(cfg, mo, out);
 	return (int)(out->nerrors - nerr);
 }
 

@@ -1,6 +1,7 @@
 /* sgconfig.c - SGLang --config YAML files, checked like SGLang's merger. */
 #define _POSIX_C_SOURCE 200809L
 #include "io/argv.h"
+#include "io/pyval.h"
 #include "core/util.h"
 #include "core/ydoc.h"
 
@@ -12,15 +13,22 @@
 #define SGCONFIG_MAX	(4 * 1024 * 1024)
 
 static void
-push(struct argword **w, size_t *n, const char *text, const struct ynode *at)
+push_u(struct argword **w, size_t *n, const char *text, const struct ynode *at,
+    bool unresolved)
 {
 	*w = xreallocarray(*w, *n + 1, sizeof **w);
 	(*w)[*n].text = xstrdup(text);
 	(*w)[*n].line = at->line;
 	(*w)[*n].col = at->col;
-	(*w)[*n].unresolved = false;
+	(*w)[*n].unresolved = unresolved;
 	(*w)[*n].src = SRC_CONFIG;
 	(*n)++;
+}
+
+static void
+push(struct argword **w, size_t *n, const char *text, const struct ynode *at)
+{
+	push_u(w, n, text, at, false);
 }
 
 static void
@@ -29,6 +37,29 @@ err_at(struct result *out, const char *id, const struct ynode *at,
 {
 	result_add(out, id, SEV_ERROR, msg, NULL, at ? at->line : 0,
 	    at ? at->col : 0);
+}
+
+/*
+ * A scalar as SGLang's merger passes it on: yaml.safe_load's value (YAML
+ * 1.1: yes/on/off booleans, 0x10, 010 octal, 1_0, 1:30, .inf ...), then
+ * str() of it. Returns -1 after an error (safe_load raises), else 0.
+ */
+static int
+resolve(const struct ynode *v, struct y11 *y, struct result *out)
+{
+	y11_resolve(v->str, v->quoted, y);
+	if (y->kind == Y11_ERROR) {
+		struct buf	b = { 0 };
+
+		buf_printf(&b, "yaml.safe_load fails on '%s': %s", v->str,
+		    y->text);
+		err_at(out, "config-yaml", v, b.s);
+		buf_free(&b);
+		free(y->text);
+		y->text = NULL;
+		return -1;
+	}
+	return 0;
 }
 
 /* An option SGLang's config loader refuses; -1 (error added) or 0. */
@@ -53,13 +84,14 @@ check_action(const struct option *op, const struct ynode *k,
 	return -1;
 }
 
-/* A list value: the flag, then each item. */
+/* A list value: the flag, then str() of each item. */
 static int
 push_list(const char *flag, const struct ynode *k, const struct ynode *v,
     struct argword **words, size_t *nwords, struct result *out)
 {
-	size_t	j;
-	int	rc = 0;
+	struct y11	y;
+	size_t		j;
+	int		rc = 0;
 
 	if (v->nkids == 0)
 		return 0;	/* empty list skipped */
@@ -71,28 +103,34 @@ push_list(const char *flag, const struct ynode *k, const struct ynode *v,
 			rc = -1;
 			continue;
 		}
-		push(words, nwords, v->kids[j]->str, v->kids[j]);
+		if (resolve(v->kids[j], &y, out) != 0) {
+			rc = -1;
+			continue;
+		}
+		push_u(words, nwords, y.text, v->kids[j],
+		    y.kind == Y11_UNKNOWN);
+		free(y.text);
 	}
 	return rc;
 }
 
 /* One key: value pair of the file as words; -1 after an error, else 0. */
 static int
-push_key(const struct catalog *cat, const char *name, const struct ynode *k,
+push_key(const struct catalog *cat, const struct ynode *k,
     const struct ynode *v, const char *flag, struct argword **words,
     size_t *nwords, struct result *out)
 {
 	int			 o = catalog_find_flag(cat, flag);
 	const struct option	*op = o >= 0 ? &cat->opts[o] : NULL;
+	struct y11		 y;
 
 	if (check_action(op, k, out) != 0)
 		return -1;
 	if (v->kind == YN_MAP) {
 		struct buf	b = { 0 };
 
-		buf_printf(&b, "%s:%d:%d: value of '%s' is a mapping; "
-		    "SGLang config files are flat (key: value)", name,
-		    v->line, v->col, k->str);
+		buf_printf(&b, "value of '%s' is a mapping; SGLang config "
+		    "files are flat (key: value)", k->str);
 		result_add(out, "config-nested", SEV_ERROR, b.s, NULL,
 		    v->line, v->col);
 		buf_free(&b);
@@ -100,22 +138,22 @@ push_key(const struct catalog *cat, const char *name, const struct ynode *k,
 	}
 	if (v->kind == YN_SEQ)
 		return push_list(flag, k, v, words, nwords, out);
-	if (!v->quoted && (strcmp(v->str, "true") == 0 ||
-	    strcmp(v->str, "false") == 0 || strcmp(v->str, "True") == 0 ||
-	    strcmp(v->str, "False") == 0)) {
-		bool	t = v->str[0] == 't' || v->str[0] == 'T';
-
+	if (resolve(v, &y, out) != 0)
+		return -1;
+	if (y.kind == Y11_BOOL) {
+		/* store_true: the flag when true; else --key true/false */
 		if (op != NULL && op->type == T_BOOL) {
-			if (t)
+			if (y.b)
 				push(words, nwords, flag, k);
 		} else {
 			push(words, nwords, flag, k);
-			push(words, nwords, t ? "true" : "false", v);
+			push(words, nwords, y.b ? "true" : "false", v);
 		}
-		return 0;
+	} else {
+		push(words, nwords, flag, k);
+		push_u(words, nwords, y.text, v, y.kind == Y11_UNKNOWN);
 	}
-	push(words, nwords, flag, k);
-	push(words, nwords, !ynode_is_null(v) ? v->str : "None", v);
+	free(y.text);
 	return 0;
 }
 
@@ -148,6 +186,8 @@ sgconfig_read_ydoc(const struct catalog *cat, const char *name,
 	size_t		 i;
 	int		 rc = 0;
 
+	(void)name;	/* diagnostics carry line and column; the caller
+			 * names the file */
 	*words = NULL;
 	*nwords = 0;
 	if (root->kind != YN_MAP) {
@@ -157,10 +197,18 @@ sgconfig_read_ydoc(const struct catalog *cat, const char *name,
 	}
 	for (i = 0; i + 1 < root->nkids; i += 2) {
 		const struct ynode	*k = root->kids[i];
-		char			*flag = xasprintf("--%s", k->str);
+		struct y11		 ky;
+		char			*flag;
 
-		if (push_key(cat, name, k, root->kids[i + 1], flag, words,
-		    nwords, out) != 0)
+		/* f"--{key}" of the key safe_load made (on: -> --True) */
+		if (resolve(k, &ky, out) != 0) {
+			rc = -1;
+			continue;
+		}
+		flag = xasprintf("--%s", ky.text);
+		free(ky.text);
+		if (push_key(cat, k, root->kids[i + 1], flag, words, nwords,
+		    out) != 0)
 			rc = -1;
 		free(flag);
 	}

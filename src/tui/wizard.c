@@ -18,6 +18,10 @@
 #include "tui/vm.h"
 #include "tui/wiz.h"
 
+/* last: its capability macros (lines, columns ...) would rename the
+ * fields of the headers above */
+#include <term.h>
+
 /* Exit status as pdwiz(1) gives it: the wizard ends 0, or 2 when it
  * cannot start. */
 #define EXIT_OK		0
@@ -83,6 +87,41 @@ ui_start(void)
 		init_pair(C_BLOCKED, COLOR_MAGENTA, -1);
 		init_pair(C_OK, COLOR_GREEN, -1);
 	}
+}
+
+/*
+ * The terminal TERM names must be known to terminfo and able to move the
+ * cursor (cup), else curses would exit with its own words (unknown or
+ * unset TERM) or draw an unusable screen (dumb). Checked before curses
+ * starts; 0, or -1 after pdwiz's message.
+ */
+static int
+terminal_ok(void)
+{
+	const char	*term = getenv("TERM");
+	const char	*why = NULL;
+	char		*cup;
+	int		 err = 0;
+
+	if (term == NULL)
+		why = "is not set";
+	else if (*term == '\0')
+		why = "is empty";
+	else if (setupterm(term, STDOUT_FILENO, &err) != OK)
+		why = "is not a terminal type this system's terminfo knows";
+	else {
+		cup = tigetstr("cup");
+		if (cup == NULL || cup == (char *)-1)
+			why = "cannot move the cursor";
+		del_curterm(cur_term);
+	}
+	if (why == NULL)
+		return 0;
+	fprintf(stderr, "pdwiz: the wizard needs a terminal that supports "
+	    "cursor movement; TERM%s%s %s; use `pdwiz check` / `pdwiz emit` "
+	    "for batch use\n", term != NULL && *term != '\0' ? "=" : "",
+	    term != NULL ? term : "", why);
+	return -1;
 }
 
 static void
@@ -226,6 +265,11 @@ wizard_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if ((vm = load(cat, file, script)) == NULL) {
+		catalog_free(cat);
+		return EXIT_USAGE;
+	}
+	if (terminal_ok() != 0) {
+		vm_free(vm);
 		catalog_free(cat);
 		return EXIT_USAGE;
 	}

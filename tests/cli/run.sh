@@ -143,6 +143,42 @@ json_check "config unsupported action msg" has config-unsupported-action error "
 printf 'model-path: m\ndisaggregation-mode: decode\nenable-hierarchical-cache: true\n' > "$T/d.yaml"
 expect_rc "config rules run" 1 $PDWIZ check --format json "$T/d.yaml"
 json_check "config decode hicache" has hc-radix-exclusive error ""
+# YAML 1.1 scalars as SGLang's yaml.safe_load reads them (table: tests/unit/pyval.tsv)
+printf 'model-path: meta-llama/Llama-3.1-8B-Instruct\ntp-size: 0b10\ntrust-remote-code: on\nenable-metrics: Off\nmem-fraction-static: .5\nport: 1_0000\ndist-timeout: 1:30\nwatchdog-timeout: .inf\nhost: 2002-12-14\nnnodes: 0x1\n' > "$T/y11.yaml"
+expect_rc "config YAML 1.1 spellings check clean" 0 $PDWIZ check "$T/y11.yaml"
+printf 'model-path: meta-llama/Llama-3.1-8B-Instruct\ntp-size: 010\ndp-size: 4\nenable-dp-attention: yes\n' > "$T/oct.yaml"
+expect_rc "config tp-size 010 is 8 (divisible by dp 4)" 0 $PDWIZ check "$T/oct.yaml"
+printf 'model-path: meta-llama/Llama-3.1-8B-Instruct\ntp-size: 012\ndp-size: 4\nenable-dp-attention: yes\n' > "$T/oct.yaml"
+expect_rc "config tp-size 012 is 10 (not divisible by dp 4)" 1 $PDWIZ check --format json "$T/oct.yaml"
+json_check "config tp-size 012 message" has par-dp-attention-adjust-tp-divisible error "tp_size (10) must be divisible by dp_size (4) when DP attention is enabled"
+printf 'model-path: m\ntp-size: 1e3\nport: 0o10\n' > "$T/y12.yaml"
+expect_rc "config 1e3 and 0o10 stay strings (invalid int)" 1 $PDWIZ check "$T/y12.yaml"
+grep -q "argument --tp-size: invalid int value: '1e3'" "$T/out" && grep -q "argument --port: invalid int value: '0o10'" "$T/out" && ok || bad "1e3 / 0o10: $(cat "$T/out")"
+printf 'model-path: m\nhost: =\n' > "$T/yv.yaml"
+expect_rc "config value '=' fails safe_load" 1 $PDWIZ check "$T/yv.yaml"
+grep -q "config-yaml" "$T/out" && ok || bad "'=' value: $(cat "$T/out")"
+# a pasted en dash, em dash or minus sign: the hint names the option and the dash
+expect_rc "pasted dashes" 1 $PDWIZ check -- python -m sglang.launch_server --model-path m –tp-size 2 —port 3 −−host x
+grep -qF "hint: did you mean --tp-size? (the dash is U+2013); did you mean --port? (the dash is U+2014); did you mean --host? (the dash is U+2212)" "$T/out" && ok || bad "dash hint: $(cat "$T/out")"
+# a config error gives its position once
+printf 'model-path: m\ntp-size:\n  a: 1\n' > "$T/nest.yaml"
+expect_rc "config nested value" 1 $PDWIZ check "$T/nest.yaml"
+[ "$(head -1 "$T/out")" = "$T/nest.yaml:3: error: value of 'tp-size' is a mapping; SGLang config files are flat (key: value) [config-nested]" ] && ok || bad "config error position: $(head -1 "$T/out")"
+
+# --- the wizard on a terminal it cannot drive: pdwiz's refusal (exit 2) before curses starts ---
+wiz_term() {	# NAME TERM-SETTING WANT: on a pty (script) when there is one, and without
+	wname=$1 wset=$2 wmsg="pdwiz: the wizard needs a terminal that supports cursor movement; $3; use \`pdwiz check\` / \`pdwiz emit\` for batch use"
+	expect_rc "wizard, $wname" 2 env $wset $PDWIZ
+	grep -qxF "$wmsg" "$T/err" && ok || bad "wizard, $wname: $(cat "$T/err")"
+	if command -v script >/dev/null 2>&1; then
+		script -qec "env $wset $PDWIZ" /dev/null </dev/null >"$T/out" 2>&1; rc=$?
+		[ $rc = 2 ] && tr -d '\r' <"$T/out" | grep -qxF "$wmsg" && ok || bad "wizard on a pty, $wname: exit $rc: $(cat "$T/out")"
+	fi
+}
+wiz_term "TERM unset" "-u TERM" "TERM is not set"
+wiz_term "TERM empty" "TERM=" "TERM is empty"
+wiz_term "TERM=dumb" "TERM=dumb" "TERM=dumb cannot move the cursor"
+wiz_term "TERM unknown" "TERM=pdwiz-no-such-term" "TERM=pdwiz-no-such-term is not a terminal type this system's terminfo knows"
 
 # --- unusable input: exit 2, clear message ---
 expect_rc "missing file" 2 $PDWIZ check "$T/nope.sh"
@@ -266,8 +302,18 @@ mkdir -p "$T/lnk"; printf 'target\n' > "$T/lnk-target"; chmod 700 "$T/lnk-target
     [ "$(cat "$T/lnk-target")" = target ] && ok || bad "an output path that is a symlink: replaced, target untouched, its mode"
 expect_rc "emit into a missing directory" 2 $PDWIZ emit --format shell -o "$T/nodir/sub" $EX
 grep -qF "$T/nodir/sub: No such file or directory" "$T/err" && ! grep -q pdwiz-tmp "$T/err" && ok || bad "missing directory message: $(cat "$T/err")"
+expect_rc "import into a missing directory" 2 $PDWIZ import -o "$T/nodir/imp.yaml" share/examples/mooncake-llama-1p1d.sh
+grep -qxF "pdwiz: $T/nodir/imp.yaml: $T/nodir: No such file or directory" "$T/err" && ok || bad "import: missing directory message: $(cat "$T/err")"
 top=$PWD
 case $PDWIZ in /*) apdwiz=$PDWIZ ;; *) apdwiz=$top/$PDWIZ ;; esac
+# the launch.sh of --format config reads its --config files next to itself ($(dirname "$0")/prefill.yaml)
+(cd "$T/modes022/cfg" && $apdwiz check launch.sh) >"$T/out" 2>&1 && ! grep -q "error" "$T/out" && ok || bad "check of the config launch.sh in its directory: $(cat "$T/out")"
+$PDWIZ check --format json "$T/modes022/cfg/launch.sh" >"$T/out" 2>&1
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["diagnostics"]; bad=[x["rule"] for x in d if x["severity"]=="error"]; assert not bad, bad' "$T/out" && ok || bad "check of the config launch.sh from elsewhere: $(head -c 600 "$T/out")"
+printf 'python -m sglang.launch_server --config "$CFG_DIR/p.yaml" --tp-size 2\n' > "$T/cfgvar.sh"
+expect_rc "a --config path known only at run time" 0 $PDWIZ check --format json "$T/cfgvar.sh"
+json_check "--config path known only at run time: could not check" has config-unknown unknown ""
+json_check "--config path known only at run time: no false errors" lacks argparse-required
 (cd "$T" && $apdwiz import -o - "$top/share/examples/mooncake-llama-1p1d.sh" >"$T/imp-" 2>/dev/null) && ok || bad "import -o -"
 [ ! -e "$T/-" ] && cmp -s "$T/imp-" "$T/imp1.yaml" && ok || bad "import -o - is not standard output"
 (cd "$T" && $apdwiz emit --format shell -o - "$top/$EX" >"$T/emit-" 2>/dev/null) && ok || bad "emit -o -"
@@ -329,6 +375,12 @@ expect_rc "good k8s namespace and image" 0 $PDWIZ check "$T/goodk8s.yaml"
 awk 'BEGIN { printf "pdwiz: 1\nmodel:\n  path: \""; for (i = 0; i < 5000; i++) printf "a"; printf "\"\nroles:\n  prefill: {instances: 1}\n  decode: {instances: 1}\n  router: {}\n" }' >"$T/longpath.yaml"
 expect_rc "a model path of 5000 bytes" 2 $PDWIZ check "$T/longpath.yaml"
 grep -q "model.path is 5000 bytes long" "$T/err" && ok || bad "long model.path: $(head -c 300 "$T/err")"
+# the same for a command's --model-path (a script of 8 MiB on one line)
+python3 -c 'print("python -m sglang.launch_server --model-path " + "a" * (8 << 20))' > "$T/bigmp.sh"
+expect_rc "a --model-path of 8 MiB" 1 $PDWIZ check "$T/bigmp.sh"
+grep -qxF "$T/bigmp.sh:1: error: --model-path is 8388608 bytes long; a path or model id is at most 4096 [model-path-invalid]" "$T/out" && ok || bad "8 MiB --model-path: $(head -c 300 "$T/out")"
+expect_rc "an empty --model-path" 1 $PDWIZ check -- python -m sglang.launch_server --model-path ""
+grep -q "error: --model-path is empty" "$T/out" && ok || bad "empty --model-path: $(cat "$T/out")"
 
 # --- pin: every derived value written out, the same launch commands ---
 $PDWIZ emit --format yaml --pin -o - share/examples/minimal-1p1d.yaml >"$T/pinned.yaml" 2>"$T/err"
@@ -411,6 +463,17 @@ expect_rc "Helm values" 2 $PDWIZ check tests/realworld/files/sglang-docs-lws-pd-
 grep -q "none of its keys ('global', ...) is an SGLang option" "$T/err" && ok || bad "helm values: $(cat "$T/err")"
 expect_rc "--input config still reads it as a config" 1 $PDWIZ check --input config tests/realworld/files/sglang-docs-lws-pd-helm-values-example.yaml
 expect_rc "a real --config file is still a config" 0 $PDWIZ check share/examples/config.yaml
+# a deployment file is recognised by its structure, not by a "roles:" line
+EXD=share/examples/llama-1p1d-mooncake.yaml
+$PDWIZ emit --format yaml "$EXD" > "$T/dep-block.yaml" 2>/dev/null
+python3 -c 'import sys,yaml,json; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))' "$T/dep-block.yaml" > "$T/dep-flow.yaml"
+sed 's/^roles:/"roles":/' "$T/dep-block.yaml" > "$T/dep-quoted.yaml"
+{ printf '# a comment first\n\n'; sed 's/^roles:/# before roles\n'"'"'roles'"'"' :/' "$T/dep-block.yaml"; } > "$T/dep-comment.yaml"
+$PDWIZ emit --format shell "$T/dep-block.yaml" > "$T/dep-block.sh"
+for f in flow quoted comment; do
+	expect_rc "deployment in $f style is a deployment" 0 $PDWIZ check "$T/dep-$f.yaml"
+	$PDWIZ emit --format shell "$T/dep-$f.yaml" > "$T/dep-$f.sh" 2>"$T/err" && cmp -s "$T/dep-block.sh" "$T/dep-$f.sh" && ok || bad "emit of the $f-style deployment differs: $(cat "$T/err")"
+done
 
 # --- documents: fenced shell blocks of Markdown, "$ " prompts ---
 cat >"$T/doc.md" <<'MD'

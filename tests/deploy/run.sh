@@ -52,6 +52,16 @@ for c in "$top"/tests/deploy/corpus/*.fire.* "$top"/tests/deploy/corpus/*.quiet.
 	[ "$has" = "$want" ] && ok || bad "$n: $rule expected fire=$want, got: $got"
 done
 
+# computed ports past 65535 (port + instance x port_step, the bootstrap and
+# dist-init ports): an error at the role's line
+c=$top/tests/deploy/corpus
+out=$("$PDWIZ" check "$c/xs-port-range.http-step.fire.yaml")
+echo "$out" | grep -qF "xs-port-range.http-step.fire.yaml:16: error: bind(): port must be 0-65535 (decode 1 rank 0: --port 65536) [xs-port-range]" && ok || bad "HTTP port past 65535: $out"
+out=$("$PDWIZ" check "$c/xs-port-range.fire.yaml")
+echo "$out" | grep -qF "xs-port-range.fire.yaml:12: error: bind(): port must be 0-65535 (prefill 1 rank 0: --disaggregation-bootstrap-port 65536) [xs-port-range]" && ok || bad "bootstrap port past 65535: $out"
+out=$("$PDWIZ" check "$c/xs-dist-init-addr.port-step.fire.yaml")
+echo "$out" | grep -qF "xs-dist-init-addr.port-step.fire.yaml:16: error: please provide --dist-init-addr as host:port of head node (decode 1 rank 0 runs with --nnodes 2" && ok || bad "dist-init port past 65535: $out"
+
 # ---- 2. acceptance: page size and bootstrap port on a 1P1D script
 cat > "$tmp/pd.sh" <<'S'
 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct \
