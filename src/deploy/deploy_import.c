@@ -238,6 +238,14 @@ place_node(struct role_spec *r, const struct icmd *c)
 		r->port_unstated = true;
 	if (c->host_unknown)
 		r->host_unstated = true;
+	if (c->sc->machine != NULL) {
+		/* A pod of a manifest: a machine of its own, address unknown. */
+		if (c->host != NULL && r->bind_host == NULL)
+			r->bind_host = xstrdup(c->host);
+		r->host_unstated = true;
+		push_host(r, c->sc->machine);
+		return;
+	}
 	if (c->host != NULL && !host_is_wildcard(c->host))
 		h = c->host;
 	else if (c->host != NULL && c->node_host != NULL) {

@@ -37,7 +37,9 @@
 
 /* What the walk knows on its way down to a pod template. */
 struct wctx {
+	const char		*kind;
 	const char		*workload;	/* metadata.name or the kind */
+	const char		*service;	/* StatefulSet: spec.serviceName */
 	const char		*role;
 	int			 replicas;
 	int			 size;		/* pods per instance */
@@ -168,6 +170,42 @@ patch_container(const struct ynode *patch, const struct ynode *c)
 	return NULL;
 }
 
+/*
+ * The pod's name. Where the controller gives pods stable DNS names through
+ * a headless Service, the name is that DNS name, which is how routers in
+ * the same manifest address them: RoleBasedGroup <rbg>-<role>-<i> in
+ * s-<rbg>-<role>, LeaderWorkerSet <lws>-<i> (workers <lws>-<i>-<k>) in
+ * <lws>, StatefulSet <sts>-<i> in its serviceName. Else a label.
+ */
+static char *
+machine(const struct wctx *x, int replica, int rank)
+{
+	char	 r[24] = "";
+
+	if (rank > 0)
+		snprintf(r, sizeof r, "-%d", rank);
+	if (x->kind != NULL && strcmp(x->kind, "RoleBasedGroup") == 0)
+		return xasprintf("%s-%s-%d%s.s-%s-%s", x->workload, x->role,
+		    replica, r, x->workload, x->role);
+	if (x->kind != NULL && strcmp(x->kind, "LeaderWorkerSet") == 0)
+		return xasprintf("%s-%d%s.%s", x->workload, replica, r,
+		    x->workload);
+	if (x->kind != NULL && strcmp(x->kind, "StatefulSet") == 0 &&
+	    x->service != NULL)
+		return xasprintf("%s-%d.%s", x->workload, replica, x->service);
+	if (x->size > 1 || x->grouped)
+		return xasprintf("%s/%s-%d-%d", x->workload, x->role, replica,
+		    rank);
+	return xasprintf("%s/%s-%d", x->workload, x->role, replica);
+}
+
+/* Does a leader's or workers' patch change a container? */
+static bool
+patches_containers(const struct ynode *patch)
+{
+	return patch != NULL && ynode_get(spec_of(patch), "containers") != NULL;
+}
+
 /* One pod: every container of it (or the one container). */
 static int
 read_pod(struct mwalk *w, const struct wctx *x, const struct ynode *spec,
@@ -187,11 +225,7 @@ read_pod(struct mwalk *w, const struct wctx *x, const struct ynode *spec,
 		    spec->line, spec->col, MANIFEST_MAX_PODS);
 		return -1;
 	}
-	if (x->size > 1 || x->grouped)
-		mach = xasprintf("%s/%s-%d-%d", x->workload, x->role, replica,
-		    rank);
-	else
-		mach = xasprintf("%s/%s-%d", x->workload, x->role, replica);
+	mach = machine(x, replica, rank);
 	memset(&p, 0, sizeof p);
 	p.machine = sh_script_str(w->m.out, mach);
 	free(mach);
@@ -233,8 +267,9 @@ read_template(struct mwalk *w, const struct wctx *x, const struct ynode *spec,
 			/* The first worker of a patched template is read
 			 * like the leader: the patch may change its command. */
 			if (read_pod(w, x, spec, one, i, k, i > 0 || (k > x->r0 &&
-			    !(k == 1 && x->r0 == 0 && (x->lpatch != NULL ||
-			    x->wpatch != NULL)))) != 0)
+			    !(k == 1 && x->r0 == 0 &&
+			    (patches_containers(x->lpatch) ||
+			    patches_containers(x->wpatch))))) != 0)
 				w->rc = -1;
 }
 
@@ -375,6 +410,8 @@ read_object(struct mwalk *w, const struct ynode *doc)
 		return;
 	}
 	memset(&x, 0, sizeof x);
+	x.kind = kind;
+	x.service = str_of(ynode_get(ynode_get(doc, "spec"), "serviceName"));
 	x.workload = str_of(ynode_get(ynode_get(doc, "metadata"), "name"));
 	if (x.workload == NULL)
 		x.workload = kind != NULL ? kind : "manifest";
