@@ -270,28 +270,19 @@ as_shell(const char *name, bool markdown, struct input *in, struct buf *why)
 }
 
 /*
- * YAML that is neither a deployment file nor an SGLang --config file is
- * refused by name (exit 2) instead of being read as a config whose every
- * key is an unknown flag: a Kubernetes-style manifest (apiVersion and
- * kind), an srt-slurm recipe, or a mapping none of whose keys is an SGLang
- * option.
+ * YAML that is neither a deployment file, a manifest nor an SGLang
+ * --config file is refused by name (exit 2) instead of being read as a
+ * config whose every key is an unknown flag: an srt-slurm recipe, or a
+ * mapping none of whose keys is an SGLang option.
  */
 static int
 not_a_config(const struct catalog *cat, const char *name,
     const struct ynode *root, struct buf *why)
 {
-	const struct ynode	*kind = ynode_get(root, "kind");
 	size_t			 i;
 	char			*flag;
 	int			 o;
 
-	if (ynode_get(root, "apiVersion") != NULL && kind != NULL &&
-	    kind->kind == YN_SCALAR)
-		return fail(why, "%s: a Kubernetes-style manifest (kind: %s), "
-		    "not a launch script, an SGLang --config file or a pdwiz "
-		    "deployment file; pdwiz does not read manifests yet: check "
-		    "the server commands in it (pdwiz check -- python -m "
-		    "sglang.launch_server ...)", name, kind->str);
 	if (ynode_get(root, "backend") != NULL &&
 	    ynode_get(root, "resources") != NULL)
 		return fail(why, "%s: an srt-slurm recipe (backend:, resources:), "

@@ -273,6 +273,31 @@ read_template(struct mwalk *w, const struct wctx *x, const struct ynode *spec,
 				w->rc = -1;
 }
 
+/* A leader template and a worker template (LWS leaderTemplate and
+ * workerTemplate, OME leader and worker): per replica, the leader (rank
+ * 0) then its workers, so the ranks of an instance come together. */
+static void
+read_group(struct mwalk *w, struct wctx x, const struct ynode *lead,
+    const struct ynode *work)
+{
+	const struct ynode	*ls = ynode_get(lead, "runner");
+	const struct ynode	*ws = ynode_get(work, "runner");
+	int			 i, k;
+
+	x.grouped = true;
+	x.lpatch = x.wpatch = NULL;
+	for (i = 0; i < x.replicas && w->rc == 0; i++) {
+		if (ls != NULL || ynode_get(spec_of(lead), "containers") != NULL)
+			w->rc = read_pod(w, &x, ls ? ls : spec_of(lead), ls, i, 0,
+			    i > 0);
+		for (k = 1; k < x.size && w->rc == 0; k++)
+			if (ws != NULL || ynode_get(spec_of(work), "containers") !=
+			    NULL)
+				w->rc = read_pod(w, &x, ws ? ws : spec_of(work), ws,
+				    i, k, i > 0 || k > 1);
+	}
+}
+
 static bool
 is_patch_key(const char *k)
 {
@@ -382,6 +407,16 @@ walk(struct mwalk *w, const struct ynode *n, const char *key,
 		return;
 	}
 	learn(&x, n, key);
+	if (ynode_get(n, "leaderTemplate") != NULL &&
+	    ynode_get(n, "workerTemplate") != NULL) {
+		read_group(w, x, ynode_get(n, "leaderTemplate"),
+		    ynode_get(n, "workerTemplate"));
+		return;
+	}
+	if (ynode_get(n, "leader") != NULL && ynode_get(n, "worker") != NULL) {
+		read_group(w, x, ynode_get(n, "leader"), ynode_get(n, "worker"));
+		return;
+	}
 	for (i = 0; i + 1 < n->nkids; i += 2) {
 		const char	*k = n->kids[i]->str;
 

@@ -242,24 +242,35 @@ put_quoted(struct buf *b, const char *s)
 	buf_putc(b, '\'');
 }
 
-/* Line 1: the env as one export; an unknown value is $(NAME), which the
- * shell reader cannot expand. */
+/*
+ * Line 1: the env. What the controller injects is set without export (a
+ * script can expand it; the reader does not count it as the container's
+ * own environment), the container's env is exported; an unknown value is
+ * $(NAME), which the shell reader cannot expand.
+ */
 static void
 header(struct buf *b, const struct menv *e)
 {
 	size_t	i;
 	bool	any = false;
+	int	pass;
 
-	for (i = 0; i < e->n; i++) {
-		if (!is_name(e->v[i].name))
-			continue;
-		buf_puts(b, any ? " " : "export ");
-		any = true;
-		buf_printf(b, "%s=", e->v[i].name);
-		if (e->v[i].unknown)
-			buf_printf(b, "$(%s)", e->v[i].name);
-		else
-			put_quoted(b, e->v[i].value);
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < e->n; i++) {
+			if (!is_name(e->v[i].name) || (e->v[i].line == 0) !=
+			    (pass == 0))
+				continue;
+			if (pass == 1)
+				buf_puts(b, any ? " " : "export ");
+			any = any || pass == 1;
+			buf_printf(b, "%s=", e->v[i].name);
+			if (e->v[i].unknown)
+				buf_printf(b, "$(%s)", e->v[i].name);
+			else
+				put_quoted(b, e->v[i].value);
+			if (pass == 0)
+				buf_puts(b, "; ");
+		}
 	}
 	buf_putc(b, '\n');
 }
