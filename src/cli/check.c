@@ -611,14 +611,18 @@ check_shell(struct check *ck, const struct config *base,
 {
 	struct sh_script	sc = { 0 };
 	struct roles		ro = { .first = { -1, -1, -1 } };
-	char			err[512];
+	struct result		notes;
+	char			err[1024];
 	size_t			i;
 	int			unclosed;
 
+	result_init(&notes);
 	if (in->kind == K_MANIFEST) {
 		if (manifest_read(ck->name, in->text, in->len, in->yaml, &sc,
-		    err, sizeof err) != 0)
+		    &notes, err, sizeof err) != 0) {
+			result_free(&notes);
 			return fail(&ck->why, "%s", err);
+		}
 	} else if (sh_parse(in->text, in->len, &sc, err, sizeof err) != 0)
 		return fail(&ck->why, "%s:%s", ck->name, err);
 	for (i = 0; i < sc.ncmds; i++) {
@@ -651,6 +655,16 @@ check_shell(struct check *ck, const struct config *base,
 		check_cross(ck, &sc, &ro);
 	for (i = 0; i < NPD_ROLE; i++)
 		config_free(&ro.eff[i]);
+	for (i = 0; i < notes.n; i++) {		/* the manifest reader's */
+		struct result	one;
+
+		result_init(&one);
+		result_add(&one, notes.d[i].id, notes.d[i].sev, notes.d[i].msg,
+		    NULL, notes.d[i].line, notes.d[i].col);
+		result_take(&ck->all, &one, cmd_at(ck, notes.d[i].line));
+		result_free(&one);
+	}
+	result_free(&notes);
 	if (in->kind != K_MANIFEST)	/* its text is YAML, not shell */
 		check_shell_traps(ck, &sc, in->text, in->len);
 	unclosed = sc.unclosed_heredoc;

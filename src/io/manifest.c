@@ -480,8 +480,8 @@ kinds(const struct ynode *docs, char *out, size_t outlen)
 
 int
 manifest_read(const char *name, const char *text, size_t len,
-    const struct ynode *docs, struct sh_script *out, char *err,
-    size_t errlen)
+    const struct ynode *docs, struct sh_script *out, struct result *notes,
+    char *err, size_t errlen)
 {
 	struct mwalk	 w;
 	size_t		 i, nobj = 0;
@@ -493,6 +493,7 @@ manifest_read(const char *name, const char *text, size_t len,
 	w.m.text = text;
 	w.m.len = len;
 	w.m.out = out;
+	w.m.notes = notes;
 	w.err = err;
 	w.errlen = errlen;
 	w.m.lines = xmalloc(sizeof *w.m.lines);
@@ -539,7 +540,7 @@ manifest_parse(const char *name, const char *text, size_t len,
 	memset(out, 0, sizeof *out);
 	if (docs == NULL)
 		return -1;
-	rc = manifest_read(name, text, len, docs, out, err, errlen);
+	rc = manifest_read(name, text, len, docs, out, NULL, err, errlen);
 	ynode_free(docs);
 	return rc;
 }

@@ -31,6 +31,7 @@
 #include "io/shell.h"
 
 struct ynode;
+struct result;
 
 #define MANIFEST_MAX_PODS	256
 
@@ -46,11 +47,13 @@ bool	manifest_sniff(const char *text, size_t len);
  * parsed from text. Returns 0 and the commands in *out (sh_script_free
  * it), or -1 with "name:line:col: what" in err: no SGLang command in any
  * container, more than MANIFEST_MAX_PODS pods, a sh -c script the shell
- * reader refuses.
+ * reader refuses. What the reader sees wrong in a container itself (a
+ * whole command line in one command item, which Kubernetes execs as the
+ * name of a program) goes into notes (NULL: not wanted), at its line.
  */
 int	manifest_read(const char *name, const char *text, size_t len,
-	    const struct ynode *docs, struct sh_script *out, char *err,
-	    size_t errlen);
+	    const struct ynode *docs, struct sh_script *out,
+	    struct result *notes, char *err, size_t errlen);
 
 /* Parse text (a YAML stream) and read it. */
 int	manifest_parse(const char *name, const char *text, size_t len,

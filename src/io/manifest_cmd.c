@@ -13,6 +13,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "io/manifest_int.h"
+#include "core/engine.h"
 #include "core/util.h"
 
 #include <stdio.h>
@@ -193,6 +194,30 @@ words_build(struct mword **out, const struct mpod *p, const struct menv *e)
 	}
 	*out = w;
 	return n;
+}
+
+/*
+ * A whole command line in the first command item ("python3 -m
+ * sglang.launch_server --port 30000" as one string): Kubernetes runs no
+ * shell, so it looks for a program of that name and the container does
+ * not start. Reported; the line is then read as the shell would, so the
+ * rest of the checks still see what was meant.
+ */
+static void
+one_item_note(struct msrc *m, const struct mword *w)
+{
+	char	msg[512];
+
+	if (m->notes != NULL) {
+		snprintf(msg, sizeof msg, "the container's command is one item "
+		    "holding a whole command line ('%.60s%s'): Kubernetes runs "
+		    "no shell, so it looks for a program of that name and the "
+		    "container fails to start (\"executable file not found\"); "
+		    "give each word its own item, or run it with sh -c",
+		    w[0].text, strlen(w[0].text) > 60 ? "..." : "");
+		result_add(m->notes, "manifest-command-one-item", SEV_ERROR, msg,
+		    NULL, w[0].node->line, w[0].node->col);
+	}
 }
 
 /* The index of the script of "sh -c SCRIPT" (bash, dash, ash; options
@@ -400,6 +425,7 @@ mcontainer_read(struct msrc *m, const struct mpod *p, char *err,
 	struct sh_script	 sub = { 0 };
 	struct buf		 b = { 0 };
 	char			 perr[512];
+	const struct ynode	*sn;
 	size_t			 n, i, si;
 	int			 rc = 0, line;
 
@@ -407,15 +433,23 @@ mcontainer_read(struct msrc *m, const struct mpod *p, char *err,
 	n = words_build(&w, p, &e);
 	si = sh_c_script(w, n);
 	header(&b, &e);
-	if (si > 0)
+	if (si == 0 && n > 0 && strpbrk(w[0].text, " \t\n") != NULL) {
+		buf_puts(&b, w[0].text);
+		for (i = 1; i < n; i++) {
+			buf_putc(&b, ' ');
+			put_quoted(&b, w[i].text);
+		}
+		si = n;		/* placed like a script, from item 0 */
+	} else if (si > 0)
 		buf_puts(&b, w[si].text);
 	for (i = 0; si == 0 && i < n; i++) {
 		if (i > 0)
 			buf_putc(&b, ' ');
 		put_quoted(&b, w[i].text);
 	}
+	sn = si == n ? w[0].node : si > 0 ? w[si].node : NULL;
 	if (n > 0 && sh_parse(b.s, b.len, &sub, perr, sizeof perr) != 0) {
-		const struct ynode	*at = si > 0 ? w[si].node : w[0].node;
+		const struct ynode	*at = sn != NULL ? sn : w[0].node;
 
 		line = atoi(perr) - 1;
 		snprintf(err, errlen, "%s:%d:%d: in the %s script of this "
@@ -424,11 +458,13 @@ mcontainer_read(struct msrc *m, const struct mpod *p, char *err,
 		    1 : perr);
 		rc = -1;
 	} else if (n > 0) {
-		if (si > 0)
-			place_script(m, &sub, w[si].node, &e);
+		if (sn != NULL)
+			place_script(m, &sub, sn, &e);
 		else
 			place_words(&sub, w, n, &e);
 		keep_sglang(m, &sub, p);
+		if (si == n && sub.ncmds > 0 && !p->repeat)
+			one_item_note(m, w);
 		sh_script_move(m->out, &sub);
 	}
 	sh_script_free(&sub);

@@ -20,6 +20,7 @@ struct msrc {
 	size_t		*lines;		/* offset of each line's start */
 	size_t		 nlines;
 	struct sh_script *out;		/* the commands read so far */
+	struct result	*notes;		/* or NULL */
 };
 
 /* A variable a controller injects into every container of a pod. */
