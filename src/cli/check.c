@@ -12,6 +12,7 @@
 #include "core/util.h"
 #include "core/ydoc.h"
 #include "deploy/deploy.h"
+#include "io/manifest.h"
 #include "io/server.h"
 #include "io/shell.h"
 
@@ -24,14 +25,14 @@
 
 #define INPUT_MAX	(16 * 1024 * 1024)
 
-enum input_mode { IN_AUTO, IN_SHELL, IN_CONFIG, IN_MARKDOWN };	/* --input */
+enum input_mode { IN_AUTO, IN_SHELL, IN_CONFIG, IN_MARKDOWN, IN_K8S };	/* --input */
 
 enum { C_FORMAT = 1, C_INPUT, C_VERBOSE };
 
 static const struct cliopt check_opts[] = {
 	{ C_FORMAT, "format", 0, "text|json|sarif|github",
 	    "output format (default text)", 0 },
-	{ C_INPUT, "input", 0, "auto|shell|config|markdown",
+	{ C_INPUT, "input", 0, "auto|shell|config|markdown|k8s",
 	    "how to read FILE (default: detect)", 0 },
 	CLI_FACT_OPTS,
 	{ C_VERBOSE, "verbose", 'v', NULL, "also show SGLang's overrides", 0 },
@@ -60,9 +61,9 @@ struct input {
 	size_t		 len;
 	char		*path;		/* copy of FILE for dirname(); NULL */
 	const char	*base_dir;	/* --config paths are relative to it */
-	enum { K_SHELL, K_SGCONFIG, K_DEPLOY } kind;
+	enum { K_SHELL, K_SGCONFIG, K_DEPLOY, K_MANIFEST } kind;
 	bool		 document;	/* Markdown: examples, not one deployment */
-	struct ynode	*yaml;
+	struct ynode	*yaml;		/* K_MANIFEST: the documents */
 };
 
 /*
@@ -106,7 +107,7 @@ check_args(int argc, char **argv, struct check_args *a, struct buf *why)
 	static const char *const formats[] = { "text", "json", "sarif",
 	    "github", NULL };
 	static const char *const inputs[] = { "auto", "shell", "config",
-	    "markdown", NULL };
+	    "markdown", "k8s", NULL };
 	struct cliparse	p;
 	int		id, r;
 
@@ -133,7 +134,7 @@ check_args(int argc, char **argv, struct check_args *a, struct buf *why)
 		case C_INPUT:
 			if ((r = cli_choice(p.arg, inputs)) < 0) {
 				fail(why, "pdwiz: --input takes auto, shell, "
-				    "config or markdown");
+				    "config, markdown or k8s");
 				return EXIT_USAGE;
 			}
 			a->in = (enum input_mode)r;
@@ -269,28 +270,19 @@ as_shell(const char *name, bool markdown, struct input *in, struct buf *why)
 }
 
 /*
- * YAML that is neither a deployment file nor an SGLang --config file is
- * refused by name (exit 2) instead of being read as a config whose every
- * key is an unknown flag: a Kubernetes-style manifest (apiVersion and
- * kind), an srt-slurm recipe, or a mapping none of whose keys is an SGLang
- * option.
+ * YAML that is neither a deployment file, a manifest nor an SGLang
+ * --config file is refused by name (exit 2) instead of being read as a
+ * config whose every key is an unknown flag: an srt-slurm recipe, or a
+ * mapping none of whose keys is an SGLang option.
  */
 static int
 not_a_config(const struct catalog *cat, const char *name,
     const struct ynode *root, struct buf *why)
 {
-	const struct ynode	*kind = ynode_get(root, "kind");
 	size_t			 i;
 	char			*flag;
 	int			 o;
 
-	if (ynode_get(root, "apiVersion") != NULL && kind != NULL &&
-	    kind->kind == YN_SCALAR)
-		return fail(why, "%s: a Kubernetes-style manifest (kind: %s), "
-		    "not a launch script, an SGLang --config file or a pdwiz "
-		    "deployment file; pdwiz does not read manifests yet: check "
-		    "the server commands in it (pdwiz check -- python -m "
-		    "sglang.launch_server ...)", name, kind->str);
 	if (ynode_get(root, "backend") != NULL &&
 	    ynode_get(root, "resources") != NULL)
 		return fail(why, "%s: an srt-slurm recipe (backend:, resources:), "
@@ -312,6 +304,41 @@ not_a_config(const struct catalog *cat, const char *name,
 	    ", ..." : "");
 }
 
+/* YAML of Kubernetes objects, or of several documents: a manifest. */
+static bool
+is_manifest(const char *name, const struct input *in, struct buf *why)
+{
+	char		 err[1024];
+	struct ynode	*docs;
+	bool		 yes;
+
+	if (!manifest_sniff(in->text, in->len) && !(in->len >= 3 &&
+	    memcmp(in->text, "---", 3) == 0) && strstr(in->text, "\n---") ==
+	    NULL)
+		return false;
+	if ((docs = ydoc_parse_stream(name, in->text, in->len, err,
+	    sizeof err)) == NULL) {
+		fail(why, "%s", err);
+		return false;
+	}
+	yes = docs->nkids > 1 || (docs->nkids == 1 &&
+	    manifest_is_object(docs->kids[0]));
+	ynode_free(docs);
+	return yes;
+}
+
+static int
+as_manifest(const char *name, struct input *in, struct buf *why)
+{
+	char	err[1024];
+
+	if ((in->yaml = ydoc_parse_stream(name, in->text, in->len, err,
+	    sizeof err)) == NULL)
+		return fail(why, "%s", err);
+	in->kind = K_MANIFEST;
+	return 0;
+}
+
 static int
 classify(const struct catalog *cat, const char *name, enum input_mode mode,
     struct input *in, struct buf *why)
@@ -324,6 +351,10 @@ classify(const struct catalog *cat, const char *name, enum input_mode mode,
 	if (mode == IN_SHELL || (mode == IN_AUTO &&
 	    !looks_like_yaml(name, in->text)))
 		return as_shell(name, false, in, why);
+	if (mode == IN_K8S || (mode == IN_AUTO && is_manifest(name, in, why)))
+		return as_manifest(name, in, why);
+	if (why->len > 0)
+		return -1;
 	if ((in->yaml = ydoc_parse(name, in->text, in->len, false, err,
 	    sizeof err)) == NULL)
 		return fail(why, "%s", err);
@@ -580,15 +611,25 @@ check_shell(struct check *ck, const struct config *base,
 {
 	struct sh_script	sc = { 0 };
 	struct roles		ro = { .first = { -1, -1, -1 } };
-	char			err[512];
+	struct result		notes;
+	char			err[1024];
 	size_t			i;
 	int			unclosed;
 
-	if (sh_parse(in->text, in->len, &sc, err, sizeof err) != 0)
+	result_init(&notes);
+	if (in->kind == K_MANIFEST) {
+		if (manifest_read(ck->name, in->text, in->len, in->yaml, &sc,
+		    &notes, err, sizeof err) != 0) {
+			result_free(&notes);
+			return fail(&ck->why, "%s", err);
+		}
+	} else if (sh_parse(in->text, in->len, &sc, err, sizeof err) != 0)
 		return fail(&ck->why, "%s:%s", ck->name, err);
 	for (i = 0; i < sc.ncmds; i++) {
 		const struct sh_cmd	*c = &sc.cmds[i];
 
+		if (c->repeat)
+			continue;	/* a replica of a pod already checked */
 		if (c->kind == SH_SERVER)
 			check_server(ck, base, c, in->base_dir, &ro);
 		else if (c->kind == SH_ROUTER) {
@@ -614,10 +655,22 @@ check_shell(struct check *ck, const struct config *base,
 		check_cross(ck, &sc, &ro);
 	for (i = 0; i < NPD_ROLE; i++)
 		config_free(&ro.eff[i]);
-	check_shell_traps(ck, &sc, in->text, in->len);
+	for (i = 0; i < notes.n; i++) {		/* the manifest reader's */
+		struct result	one;
+
+		result_init(&one);
+		result_add(&one, notes.d[i].id, notes.d[i].sev, notes.d[i].msg,
+		    NULL, notes.d[i].line, notes.d[i].col);
+		result_take(&ck->all, &one, cmd_at(ck, notes.d[i].line));
+		result_free(&one);
+	}
+	result_free(&notes);
+	if (in->kind != K_MANIFEST)	/* its text is YAML, not shell */
+		check_shell_traps(ck, &sc, in->text, in->len);
 	unclosed = sc.unclosed_heredoc;
 	sh_script_free(&sc);
-	script_warnings(ck, in->text, in->len, unclosed);
+	if (in->kind != K_MANIFEST)
+		script_warnings(ck, in->text, in->len, unclosed);
 	if (ck->ncmds > 0)
 		return 0;
 	fail(&ck->why, "%s: no SGLang command found (expected python -m "

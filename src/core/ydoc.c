@@ -226,6 +226,15 @@ bad_tag(const yaml_char_t *tag, const char *ok, char *err, size_t errlen,
 	return true;
 }
 
+/* An anchor (&name) of the current document and the node it names. */
+struct anchor {
+	char		*name;
+	struct ynode	*node;		/* in the tree (or the graveyard) */
+	size_t		 size;		/* nodes in its subtree */
+	int		 height;	/* levels below it */
+	bool		 done;		/* its node is complete */
+};
+
 /* The tree being built from libyaml's events. */
 struct yparse {
 	const char	*name;
@@ -235,7 +244,229 @@ struct yparse {
 	struct keyset	 keys[YDOC_MAX_DEPTH + 2];	/* per open mapping */
 	struct ynode	*root;
 	size_t		 depth, nodes, docs;
+	bool		 stream;	/* several documents allowed */
+	struct ynode	*docs_seq;	/* stream: the finished documents */
+	struct anchor	*anchors;
+	size_t		 nanchors;
+	size_t		 copied;	/* nodes made by aliases and merges */
+	struct ynode	*grave;		/* merge sources taken out of the tree,
+					   kept alive for the anchors into them */
 };
+
+static void
+anchors_free(struct yparse *y)
+{
+	size_t	i;
+
+	for (i = 0; i < y->nanchors; i++)
+		free(y->anchors[i].name);
+	free(y->anchors);
+	y->anchors = NULL;
+	y->nanchors = 0;
+}
+
+/* Size and height of a complete subtree (depth is capped, so recursion is). */
+static size_t
+subtree_size(const struct ynode *n, int *height)
+{
+	size_t	size = 1, i;
+	int	h;
+
+	*height = 0;
+	for (i = 0; i < n->nkids; i++) {
+		size += subtree_size(n->kids[i], &h);
+		if (h + 1 > *height)
+			*height = h + 1;
+	}
+	return size;
+}
+
+static void
+anchor_add(struct yparse *y, const yaml_char_t *name, struct ynode *n)
+{
+	struct anchor	*a;
+
+	y->anchors = xreallocarray(y->anchors, y->nanchors + 1,
+	    sizeof *y->anchors);
+	a = &y->anchors[y->nanchors++];
+	a->name = xstrdup((const char *)name);
+	a->node = n;
+	a->size = 1;
+	a->height = 0;
+	a->done = n->kind == YN_SCALAR;
+}
+
+/* The collection n is complete: its anchors (if any) can be used. */
+static void
+anchor_done(struct yparse *y, const struct ynode *n)
+{
+	size_t	i;
+
+	for (i = y->nanchors; i-- > 0;)
+		if (y->anchors[i].node == n && !y->anchors[i].done) {
+			y->anchors[i].size = subtree_size(n,
+			    &y->anchors[i].height);
+			y->anchors[i].done = true;
+		}
+}
+
+static struct ynode *
+node_copy(const struct ynode *n)
+{
+	struct ynode	*c = xcalloc(1, sizeof *c);
+	size_t		 i;
+
+	*c = *n;
+	c->kids = NULL;
+	c->nkids = 0;
+	if (n->str != NULL)
+		c->str = xstrndup(n->str, n->len);
+	if (n->nkids > 0) {
+		c->kids = xreallocarray(NULL, n->nkids, sizeof *c->kids);
+		for (i = 0; i < n->nkids; i++)
+			c->kids[i] = node_copy(n->kids[i]);
+		c->nkids = n->nkids;
+	}
+	return c;
+}
+
+/* Count size more copied nodes; -1 with the error past the cap. */
+static int
+copy_budget(struct yparse *y, size_t size, const yaml_mark_t *mark)
+{
+	if (size > YDOC_MAX_ALIAS_NODES - y->copied ||
+	    size > YDOC_MAX_NODES - y->nodes) {
+		char	msg[160];
+
+		snprintf(msg, sizeof msg, "YAML aliases expand to more than "
+		    "%d nodes (an alias bomb?)", YDOC_MAX_ALIAS_NODES);
+		mark_err(y->err, y->errlen, y->name, mark, msg);
+		return -1;
+	}
+	y->copied += size;
+	y->nodes += size;
+	return 0;
+}
+
+/* An alias (*name): a copy of the anchored node, or NULL with the error. */
+static struct ynode *
+alias_node(struct yparse *y, const yaml_event_t *ev)
+{
+	const char	*name = (const char *)ev->data.alias.anchor;
+	struct anchor	*a = NULL;
+	char		 msg[320];
+	size_t		 i;
+
+	for (i = y->nanchors; i-- > 0;)
+		if (strcmp(y->anchors[i].name, name) == 0) {
+			a = &y->anchors[i];
+			break;
+		}
+	if (a == NULL || !a->done) {
+		snprintf(msg, sizeof msg, a == NULL ? "YAML alias *%.200s names "
+		    "no anchor before it" : "YAML alias *%.200s refers to a node "
+		    "that contains it", name);
+		mark_err(y->err, y->errlen, y->name, &ev->start_mark, msg);
+		return NULL;
+	}
+	if (y->depth + (size_t)a->height >= YDOC_MAX_DEPTH &&
+	    a->node->kind != YN_SCALAR) {
+		mark_err(y->err, y->errlen, y->name, &ev->start_mark,
+		    "nesting deeper than 64 levels");
+		return NULL;
+	}
+	/* place_node counts the copy's root. */
+	if (copy_budget(y, a->size, &ev->start_mark) != 0)
+		return NULL;
+	y->nodes--;
+	return node_copy(a->node);
+}
+
+static void
+grave_add(struct yparse *y, struct ynode *n)
+{
+	if (y->grave == NULL) {
+		yaml_mark_t	m = { 0, 0, 0 };
+
+		y->grave = node_new(YN_SEQ, &m);
+	}
+	node_add(y->grave, n);
+}
+
+static bool
+is_merge_key(const struct ynode *k)
+{
+	return k->kind == YN_SCALAR && !k->quoted && strcmp(k->str, "<<") == 0;
+}
+
+/* Merge the pairs of src into map where map has no such key yet. */
+static int
+merge_from(struct yparse *y, struct ynode *map, struct keyset *ks,
+    const struct ynode *src, const yaml_mark_t *mark)
+{
+	size_t	i, size;
+	int	h;
+
+	for (i = 0; i + 1 < src->nkids; i += 2) {
+		if (is_merge_key(src->kids[i]))
+			continue;
+		size = subtree_size(src->kids[i + 1], &h) + 1;
+		if (copy_budget(y, size, mark) != 0)
+			return -1;
+		node_add(map, node_copy(src->kids[i]));
+		node_add(map, node_copy(src->kids[i + 1]));
+		if (keyset_add(ks, map, map->nkids - 2) >= 0) {
+			ynode_free(map->kids[--map->nkids]);
+			ynode_free(map->kids[--map->nkids]);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Resolve the merge keys of a complete mapping (PyYAML's flatten_mapping):
+ * "<<: MAP" or "<<: [MAP, ...]" adds the keys the mapping does not give
+ * itself; of several merged maps, the earlier wins. The << pairs go.
+ */
+static int
+merge_keys(struct yparse *y, struct ynode *map, struct keyset *ks,
+    const yaml_mark_t *mark)
+{
+	size_t	i, j, n = map->nkids, o;
+
+	for (i = 0; i + 1 < n; i += 2) {
+		const struct ynode	*v = map->kids[i + 1];
+
+		if (!is_merge_key(map->kids[i]))
+			continue;
+		for (j = 0; v->kind == YN_SEQ && j < v->nkids; j++)
+			if (v->kids[j]->kind != YN_MAP)
+				break;
+		if (v->kind == YN_SCALAR || (v->kind == YN_SEQ &&
+		    j < v->nkids)) {
+			ynode_err(y->err, y->errlen, y->name, map->kids[i],
+			    "a merge key "
+			    "(<<) takes a mapping or a list of mappings");
+			return -1;
+		}
+		if (v->kind == YN_MAP && merge_from(y, map, ks, v, mark) != 0)
+			return -1;
+		for (j = 0; v->kind == YN_SEQ && j < v->nkids; j++)
+			if (merge_from(y, map, ks, v->kids[j], mark) != 0)
+				return -1;
+	}
+	for (i = o = 0; i + 1 < map->nkids; i += 2) {
+		if (i < n && is_merge_key(map->kids[i])) {
+			grave_add(y, map->kids[i]);
+			grave_add(y, map->kids[i + 1]);
+			continue;
+		}
+		map->kids[o++] = map->kids[i];
+		map->kids[o++] = map->kids[i + 1];
+	}
+	map->nkids = o;
+	return 0;
+}
 
 /* A scalar event as a node, or NULL with the error. */
 static struct ynode *
@@ -243,11 +474,6 @@ scalar_node(struct yparse *y, const yaml_event_t *ev)
 {
 	struct ynode	*n;
 
-	if (ev->data.scalar.anchor != NULL) {
-		mark_err(y->err, y->errlen, y->name, &ev->start_mark,
-		    "YAML anchors (&name) are not supported");
-		return NULL;
-	}
 	if (ev->data.scalar.length > YDOC_MAX_SCALAR) {
 		mark_err(y->err, y->errlen, y->name, &ev->start_mark,
 		    "scalar value longer than 1 MiB");
@@ -266,6 +492,10 @@ scalar_node(struct yparse *y, const yaml_event_t *ev)
 	n->str = xstrndup((const char *)ev->data.scalar.value,
 	    ev->data.scalar.length);
 	n->len = ev->data.scalar.length;
+	n->endline = (int)ev->end_mark.line + 1;
+	n->endcol = (int)ev->end_mark.column + 1;
+	if (ev->data.scalar.anchor != NULL)
+		anchor_add(y, ev->data.scalar.anchor, n);
 	/* !!str 5 is the string "5", as if quoted. */
 	n->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
 	    ev->data.scalar.tag != NULL;
@@ -276,14 +506,11 @@ scalar_node(struct yparse *y, const yaml_event_t *ev)
 static struct ynode *
 collection_node(struct yparse *y, const yaml_event_t *ev)
 {
-	bool	seq = ev->type == YAML_SEQUENCE_START_EVENT;
+	bool		 seq = ev->type == YAML_SEQUENCE_START_EVENT;
+	const yaml_char_t *anchor = seq ? ev->data.sequence_start.anchor :
+	    ev->data.mapping_start.anchor;
+	struct ynode	*n;
 
-	if ((seq ? ev->data.sequence_start.anchor :
-	    ev->data.mapping_start.anchor) != NULL) {
-		mark_err(y->err, y->errlen, y->name, &ev->start_mark,
-		    "YAML anchors (&name) are not supported");
-		return NULL;
-	}
 	if (bad_tag(seq ? ev->data.sequence_start.tag :
 	    ev->data.mapping_start.tag, seq ? "seq" : "map", y->err,
 	    y->errlen, y->name, &ev->start_mark))
@@ -293,14 +520,19 @@ collection_node(struct yparse *y, const yaml_event_t *ev)
 		    "nesting deeper than 64 levels");
 		return NULL;
 	}
-	return node_new(seq ? YN_SEQ : YN_MAP, &ev->start_mark);
+	n = node_new(seq ? YN_SEQ : YN_MAP, &ev->start_mark);
+	if (anchor != NULL)
+		anchor_add(y, anchor, n);
+	return n;
 }
 
 /* Hang n in the tree (owned by it from here on); -1 with the error. */
 static int
-place_node(struct yparse *y, struct ynode *n, const yaml_mark_t *mark)
+place_node(struct yparse *y, struct ynode *n, const yaml_mark_t *mark,
+    bool complete)
 {
 	struct ynode	*parent;
+	bool		 open = n->kind != YN_SCALAR && !complete;
 
 	if (++y->nodes > YDOC_MAX_NODES) {
 		mark_err(y->err, y->errlen, y->name, mark,
@@ -309,7 +541,7 @@ place_node(struct yparse *y, struct ynode *n, const yaml_mark_t *mark)
 		return -1;
 	}
 	if (y->depth == 0) {
-		if (n->kind == YN_SCALAR)
+		if (!open)
 			y->root = n;
 		else
 			y->stack[y->depth++] = n;
@@ -317,13 +549,50 @@ place_node(struct yparse *y, struct ynode *n, const yaml_mark_t *mark)
 	}
 	parent = y->stack[y->depth - 1];
 	node_add(parent, n);
-	if (n->kind != YN_SCALAR)
+	if (open)
 		y->stack[y->depth++] = n;
 	if (parent->kind == YN_MAP && parent->nkids % 2 == 1 &&
-	    check_dup_key(parent, &y->keys[y->depth - (n->kind != YN_SCALAR ?
-	    2 : 1)], y->name, y->err, y->errlen) != 0)
+	    check_dup_key(parent, &y->keys[y->depth - (open ? 2 : 1)],
+	    y->name, y->err, y->errlen) != 0)
 		return -1;
 	return 0;
+}
+
+/* The end of a sequence or mapping: merge keys, anchors, the root. */
+static int
+end_collection(struct yparse *y, const yaml_event_t *ev)
+{
+	struct ynode	*n = y->stack[y->depth - 1];
+	int		 rc = 0;
+
+	n->endline = (int)ev->end_mark.line + 1;
+	n->endcol = (int)ev->end_mark.column + 1;
+	if (n->kind == YN_MAP)
+		rc = merge_keys(y, n, &y->keys[y->depth - 1], &ev->start_mark);
+	y->depth--;
+	keyset_free(&y->keys[y->depth]);
+	if (y->depth == 0)
+		y->root = y->stack[0];
+	anchor_done(y, n);
+	return rc;
+}
+
+/* The end of a document in a stream: its root joins the others. */
+static void
+end_document(struct yparse *y)
+{
+	yaml_mark_t	m = { 0, 0, 0 };
+
+	anchors_free(y);
+	if (!y->stream || y->root == NULL)
+		return;
+	if (y->docs_seq == NULL)
+		y->docs_seq = node_new(YN_SEQ, &m);
+	if (!(y->root->kind == YN_SCALAR && ynode_is_null(y->root)))
+		node_add(y->docs_seq, y->root);
+	else
+		ynode_free(y->root);
+	y->root = NULL;
 }
 
 /* One event: 0 go on, 1 end of stream, -1 an error. */
@@ -335,17 +604,20 @@ on_event(struct yparse *y, const yaml_event_t *ev)
 	switch (ev->type) {
 	case YAML_STREAM_END_EVENT:
 		return 1;
+	case YAML_DOCUMENT_END_EVENT:
+		end_document(y);
+		return 0;
 	case YAML_DOCUMENT_START_EVENT:
-		if (++y->docs > 1) {
+		if (++y->docs > 1 && !y->stream) {
 			mark_err(y->err, y->errlen, y->name, &ev->start_mark,
 			    "more than one YAML document in the file");
 			return -1;
 		}
 		return 0;
 	case YAML_ALIAS_EVENT:
-		mark_err(y->err, y->errlen, y->name, &ev->start_mark,
-		    "YAML aliases (*name) are not supported");
-		return -1;
+		if ((n = alias_node(y, ev)) == NULL)
+			return -1;
+		return place_node(y, n, &ev->start_mark, true);
 	case YAML_SCALAR_EVENT:
 		if ((n = scalar_node(y, ev)) == NULL)
 			return -1;
@@ -357,75 +629,125 @@ on_event(struct yparse *y, const yaml_event_t *ev)
 		break;
 	case YAML_SEQUENCE_END_EVENT:
 	case YAML_MAPPING_END_EVENT:
-		y->depth--;
-		keyset_free(&y->keys[y->depth]);
-		if (y->depth == 0)
-			y->root = y->stack[0];
-		return 0;
+		return end_collection(y, ev);
 	default:
 		return 0;
 	}
-	return place_node(y, n, &ev->start_mark);
+	return place_node(y, n, &ev->start_mark, false);
+}
+
+/* Parse text with y set up: 0 and the root (NULL for an empty document;
+ * a stream: its sequence) in *out, or -1 with the error. */
+static int
+parse_events(struct yparse *y, const char *text, size_t len,
+    struct ynode **out)
+{
+	yaml_parser_t	 p;
+	yaml_event_t	 ev;
+	size_t		 i;
+	int		 rc = 0;
+
+	if (!yaml_parser_initialize(&p)) {
+		snprintf(y->err, y->errlen, "%s: cannot initialise YAML parser",
+		    y->name);
+		return -1;
+	}
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
+	while (rc == 0) {
+		if (!yaml_parser_parse(&p, &ev)) {
+			parser_err(&p, y->name, text, len, y->err, y->errlen);
+			rc = -1;
+			break;
+		}
+		rc = on_event(y, &ev);
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&p);
+	for (i = 0; i < YDOC_MAX_DEPTH + 2; i++)
+		keyset_free(&y->keys[i]);
+	anchors_free(y);
+	ynode_free(y->grave);
+	if (rc < 0) {
+		if (y->depth > 0)
+			ynode_free(y->stack[0]);
+		else if (y->root != NULL)
+			ynode_free(y->root);
+		ynode_free(y->docs_seq);
+		return -1;
+	}
+	if (y->stream) {
+		yaml_mark_t	m = { 0, 0, 0 };
+
+		*out = y->docs_seq != NULL ? y->docs_seq : node_new(YN_SEQ, &m);
+	} else
+		*out = y->root;
+	return 0;
+}
+
+/* Text past a leading UTF-8 byte order mark; NULL (with err) on a NUL. */
+static const char *
+prepare(const char *name, const char *text, size_t *len, char *err,
+    size_t errlen)
+{
+	const char	*nul = memchr(text, '\0', *len);
+	int		 line, col;
+
+	if (nul != NULL) {
+		offset_pos(text, (size_t)(nul - text), &line, &col);
+		snprintf(err, errlen, "%s:%d:%d: NUL byte in input", name, line,
+		    col);
+		return NULL;
+	}
+	if (*len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+		*len -= 3;
+		return text + 3;
+	}
+	return text;
 }
 
 struct ynode *
 ydoc_parse(const char *name, const char *text, size_t len, bool allow_empty,
     char *err, size_t errlen)
 {
-	yaml_parser_t	 p;
-	yaml_event_t	 ev;
 	struct yparse	 y;
-	const char	*nul = memchr(text, '\0', len);
-	size_t		 i;
-	int		 rc = 0;
+	struct ynode	*root = NULL;
 
-	if (nul != NULL) {
-		int	line, col;
-
-		offset_pos(text, (size_t)(nul - text), &line, &col);
-		snprintf(err, errlen, "%s:%d:%d: NUL byte in input", name, line,
-		    col);
+	if ((text = prepare(name, text, &len, err, errlen)) == NULL)
 		return NULL;
-	}
 	memset(&y, 0, sizeof y);
 	y.name = name;
 	y.err = err;
 	y.errlen = errlen;
-	if (!yaml_parser_initialize(&p)) {
-		snprintf(err, errlen, "%s: cannot initialise YAML parser", name);
+	if (parse_events(&y, text, len, &root) != 0)
 		return NULL;
-	}
-	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
-	yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
-	while (rc == 0) {
-		if (!yaml_parser_parse(&p, &ev)) {
-			parser_err(&p, name, text, len, err, errlen);
-			rc = -1;
-			break;
-		}
-		rc = on_event(&y, &ev);
-		yaml_event_delete(&ev);
-	}
-	yaml_parser_delete(&p);
-	for (i = 0; i < YDOC_MAX_DEPTH + 2; i++)
-		keyset_free(&y.keys[i]);
-	if (rc < 0) {
-		if (y.depth > 0)
-			ynode_free(y.stack[0]);
-		else if (y.root != NULL)
-			ynode_free(y.root);
-		return NULL;
-	}
-	if (y.root == NULL) {
+	if (root == NULL) {
 		yaml_mark_t	m = { 0, 0, 0 };
 
 		if (!allow_empty) {
 			snprintf(err, errlen, "%s:1:1: file is empty", name);
 			return NULL;
 		}
-		y.root = node_new(YN_MAP, &m);
+		root = node_new(YN_MAP, &m);
 	}
-	return y.root;
+	return root;
+}
+
+struct ynode *
+ydoc_parse_stream(const char *name, const char *text, size_t len, char *err,
+    size_t errlen)
+{
+	struct yparse	 y;
+	struct ynode	*root = NULL;
+
+	if ((text = prepare(name, text, &len, err, errlen)) == NULL)
+		return NULL;
+	memset(&y, 0, sizeof y);
+	y.name = name;
+	y.err = err;
+	y.errlen = errlen;
+	y.stream = true;
+	return parse_events(&y, text, len, &root) == 0 ? root : NULL;
 }
 
 struct ynode *

@@ -9,6 +9,7 @@
 #include "deploy/deploy_int.h"
 #include "deploy/layout.h"
 #include "core/util.h"
+#include "io/manifest.h"
 #include "io/server.h"
 #include "io/shell.h"
 
@@ -99,6 +100,8 @@ node_host(const struct sh_cmd *c)
 	const char	*h = NULL;
 	size_t		 i;
 
+	if (c->machine != NULL)		/* a manifest's pod */
+		return c->machine;
 	for (i = 0; i < c->nenv; i++)
 		if (strcmp(c->env[i].name, "PDWIZ_NODE_HOST") == 0 &&
 		    !c->env[i].unresolved && c->env[i].value[0] != '\0')
@@ -238,6 +241,14 @@ place_node(struct role_spec *r, const struct icmd *c)
 		r->port_unstated = true;
 	if (c->host_unknown)
 		r->host_unstated = true;
+	if (c->sc->machine != NULL) {
+		/* A pod of a manifest: a machine of its own, address unknown. */
+		if (c->host != NULL && r->bind_host == NULL)
+			r->bind_host = xstrdup(c->host);
+		r->host_unstated = true;
+		push_host(r, c->sc->machine);
+		return;
+	}
 	if (c->host != NULL && !host_is_wildcard(c->host))
 		h = c->host;
 	else if (c->host != NULL && c->node_host != NULL) {
@@ -655,7 +666,10 @@ deployment_import(const struct catalog *cat, const char *name,
 	int			 rc;
 
 	deployment_init(d);
-	if (sh_parse(text, len, &sc, perr, sizeof perr) != 0) {
+	if (manifest_sniff(text, len)) {
+		if (manifest_parse(name, text, len, &sc, err, errlen) != 0)
+			return -1;
+	} else if (sh_parse(text, len, &sc, perr, sizeof perr) != 0) {
 		snprintf(err, errlen, "%s:%s", name, perr);
 		return -1;
 	}

@@ -50,6 +50,13 @@ struct sh_cmd {
 	size_t		 nenv;
 	int		 line;		/* line of the command's first word (prefixes included) */
 	int		 endline;	/* last line (continuations) */
+	/* Where the input says the command runs (a manifest's pods; a
+	   script leaves them NULL/false). Strings owned by the script. */
+	const char	*machine;	/* the pod it runs on; NULL: the script's one box */
+	const char	*image;		/* the container image, or NULL */
+	bool		 repeat;	/* another pod of a template already read
+					   (a replica or a worker rank): the
+					   per-server checks need not run again */
 };
 
 struct sh_pool;
@@ -75,6 +82,14 @@ struct sh_script {
 int	sh_parse(const char *text, size_t len, struct sh_script *out,
 	    char *err, size_t errlen);
 void	sh_script_free(struct sh_script *);
+
+/*
+ * Build a script out of others (shell_merge.c): move src's commands and
+ * strings to the end of dst (src is left empty), and copy a string into
+ * dst's pool (it lives until sh_script_free).
+ */
+void	 sh_script_move(struct sh_script *dst, struct sh_script *src);
+const char *sh_script_str(struct sh_script *dst, const char *s);
 
 /* Quote s so that bash reads it back as exactly s (single quotes, '\'' for ').
  * Returns a malloc'd string. Plain words made only of [A-Za-z0-9_@%+=:,./-]

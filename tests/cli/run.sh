@@ -454,9 +454,9 @@ printf 'python -m sglang.launch_server --model-path m --served-model-name "a%%b"
 $PDWIZ check --format github "$T/pct.sh" >"$T/out" 2>/dev/null
 ! grep -q '%[^0-9A-F]' "$T/out" && ok || bad "github: unescaped %: $(cat "$T/out")"
 
-# --- YAML that is not pdwiz's is refused by name, not read as a --config ---
-expect_rc "a Kubernetes-style manifest" 2 $PDWIZ check --format json tests/realworld/files/ome-kimi-k2-pd-rt.yaml
-python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); d=o["diagnostics"]; assert len(d)==1 and "Kubernetes-style manifest (kind: ClusterServingRuntime)" in d[0]["message"], d' "$T/out" && ok || bad "manifest: $(head -c 500 "$T/out")"
+# --- YAML that is not pdwiz's is read as what it is or refused by name, not read as a --config ---
+expect_rc "a Kubernetes manifest is read, not taken for a --config" 1 $PDWIZ check --format json tests/realworld/files/ome-kimi-k2-pd-rt.yaml
+python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); d=[x for x in o["diagnostics"] if x["severity"]=="error"]; assert d and all(x["rule"]=="argparse-unrecognized" and "--enable-deepep-moe" in x["message"] for x in d) and d[0]["line"]==93, d' "$T/out" && ok || bad "manifest: $(head -c 500 "$T/out")"
 expect_rc "an srt-slurm recipe" 2 $PDWIZ check tests/realworld/files/srtslurm-h200-8k1k-bs64-2p3d.yaml
 grep -q "an srt-slurm recipe" "$T/err" && ok || bad "recipe: $(cat "$T/err")"
 expect_rc "Helm values" 2 $PDWIZ check tests/realworld/files/sglang-docs-lws-pd-helm-values-example.yaml
@@ -641,6 +641,40 @@ if [ "$PDWIZ" = ./pdwiz ]; then
 	man -l share/pdwiz.1 >/dev/null 2>&1 && ok || bad "man page does not render"
 	bash -n share/bash-completion/pdwiz && ok || bad "completion syntax"
 fi
+
+# --- Kubernetes manifests (tests/cli/manifests/) ---
+M=tests/cli/manifests
+# json_at RULE LINE: a diagnostic of RULE at LINE of the manifest
+json_at() {
+	python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); sys.exit(0 if any(d["rule"]==sys.argv[2] and d["line"]==int(sys.argv[3]) for d in o["diagnostics"]) else 1)' "$T/out" "$1" "$2"
+}
+expect_rc "manifest: multi-document List with anchors and a merge key" 1 $PDWIZ check --format json $M/multi-anchors.yaml
+json_at argparse-unrecognized 30 && ok || bad "manifest: the typo is reported at its line in the manifest (30)"
+python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); c=o["commands"]; assert len(c)==2 and c[1]["command"].endswith("--port 8000"), c' "$T/out" && ok || bad "manifest: the decode merges the anchored container and expands \$(PORT) from the merged env"
+expect_rc "manifest: \$(VAR) from env, \$\$ escapes" 1 $PDWIZ check --format json $M/vars.yaml
+json_check "manifest: \$(BASE) expanded inside an env value" has argparse-type error "argument --port: invalid int value: '300x'"
+json_check "manifest: \$\$(TP) is the literal text" has argparse-type error "argument --dp-size: invalid int value: '\$(TP)'"
+python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); bad=[d for d in o["diagnostics"] if d["severity"]=="error" and ("POD_IP" in d["message"] or "--tp-size" in d["message"] or "--pp-size" in d["message"])]; sys.exit(1 if bad else 0)' "$T/out" && ok || bad "manifest: valueFrom and unset \$(VAR) stay unknown, never an error"
+json_check "manifest: an unknown TP is could-not-check" has par-tp-pp-nnodes unknown ""
+expect_rc "manifest: LWS ranks" 1 $PDWIZ check --format json $M/lws.yaml
+json_at argparse-unrecognized 24 && ok || bad "manifest: a sh -c script's word is reported at its line (24)"
+json_check "manifest: the ranks of an instance are separate machines" lacks xs-port-collision
+json_check "manifest: router addresses LWS pods by their DNS names" has xs-router-missing warning ""
+grep -q '"decode instance 1 (dec-1.dec:30000) is not listed' "$T/out" && ok || bad "manifest: the unlisted decode is the second LWS replica"
+$PDWIZ import $M/lws.yaml >"$T/imp" 2>/dev/null
+grep -q 'hosts: \["dec-0.dec", "dec-0-1.dec", "dec-1.dec", "dec-1-1.dec"\]' "$T/imp" && grep -q "nodes_per_instance: 2" "$T/imp" && ok || bad "manifest: import places leader and worker as the 2 ranks of each of 2 instances"
+expect_rc "manifest: alias bomb" 2 $PDWIZ check $M/bomb.yaml
+grep -q "bomb.yaml:9:10: YAML aliases expand to more than 100000 nodes" "$T/err" && ok || bad "manifest: alias bomb message"
+cp $M/vars.yaml "$T/pod.txt"
+expect_rc "manifest: --input k8s forces a manifest" 1 $PDWIZ check --input k8s --format json "$T/pod.txt"
+json_check "manifest: forced manifest is read" has argparse-type error ""
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec:\n  containers:\n    - name: s\n      command:\n        - >\n          python3 -m sglang.launch_server\n          --model-path m --port 30000\n    - name: side\n      command: ["sleep infinity"]\n' >"$T/one.yaml"
+expect_rc "manifest: a whole command line in one command item" 1 $PDWIZ check --format json "$T/one.yaml"
+json_at manifest-command-one-item 8 && ok || bad "manifest: one-item command reported at its item (line 8)"
+python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); assert sum(d["rule"]=="manifest-command-one-item" for d in o["diagnostics"])==1' "$T/out" && ok || bad "manifest: a non-SGLang container's one-item command is not reported"
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n' >"$T/cm.yaml"
+expect_rc "manifest: no SGLang command" 2 $PDWIZ check "$T/cm.yaml"
+grep -q "a Kubernetes manifest (kind: ConfigMap) with no SGLang command" "$T/err" && ok || bad "manifest: refusal names the kind"
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -122,7 +122,10 @@ test_ydoc_bad(void **state)
 		const char	*want;
 	} bad[] = {
 		{ "a: 1\na: 2\n", "t.yaml:2:1: duplicate key 'a' (first at line 1)" },
-		{ "a: &x 1\nb: *x\n", "t.yaml:1:4: YAML anchors" },
+		{ "a: 1\nb: *x\n", "t.yaml:2:4: YAML alias *x names no anchor" },
+		{ "a: &x [1, *x]\n", "refers to a node that contains it" },
+		{ "a: &x 1\nb:\n  <<: *x\n", "t.yaml:3:3: a merge key (<<)" },
+		{ "a: &x {p: 1}\nb:\n  <<: [*x, 2]\n", "t.yaml:3:3: a merge key" },
 		{ "a: [1, 2\n", "t.yaml:" },
 		{ "a: 1\n---\nb: 2\n", "more than one YAML document" },
 		{ "a:\n\tb: 1\n", "t.yaml:" },
@@ -142,6 +145,59 @@ test_ydoc_bad(void **state)
 		if (strstr(err, bad[i].want) == NULL)
 			fail_msg("'%s': got '%s', want '%s'", bad[i].text, err,
 			    bad[i].want);
+	}
+}
+
+/* Anchors, aliases and merge keys as PyYAML reads them; streams; BOM. */
+static void
+test_ydoc_anchors(void **state)
+{
+	static const char	 t[] = "a: &a {p: 1, q: 2}\nb: &b {q: 3, r: 4}\n"
+	    "c:\n  <<: [*a, *b]\n  p: 9\nd: *a\n\"<<\": {s: 1}\n";
+	static const char	 st[] = "\xEF\xBB\xBF---\nx: &v 1\n---\n---\n"
+	    "y: 2\n...\n";
+	char			 err[512] = "";
+	struct ynode		*n, *c;
+	size_t			 i;
+
+	(void)state;
+	n = ydoc_parse("t.yaml", t, strlen(t), false, err, sizeof err);
+	assert_non_null(n);
+	c = ynode_get(n, "c");
+	assert_int_equal(c->nkids, 6);			/* p, q, r; no << */
+	assert_string_equal(ynode_get(c, "p")->str, "9");	/* own key wins */
+	assert_string_equal(ynode_get(c, "q")->str, "2");	/* earlier map wins */
+	assert_string_equal(ynode_get(c, "r")->str, "4");
+	assert_int_equal(ynode_get(c, "r")->line, 2);	/* where it is written */
+	assert_int_equal(ynode_get(c, "r")->col, 17);
+	assert_int_equal(ynode_get(ynode_get(n, "d"), "q")->line, 1);
+	assert_non_null(ynode_get(n, "<<"));		/* quoted: a plain key */
+	ynode_free(n);
+	n = ydoc_parse("s.yaml", st, strlen(st), false, err, sizeof err);
+	assert_null(n);
+	assert_non_null(strstr(err, "more than one YAML document"));
+	n = ydoc_parse_stream("s.yaml", st, strlen(st), err, sizeof err);
+	assert_non_null(n);
+	assert_int_equal(n->kind, YN_SEQ);
+	assert_int_equal(n->nkids, 2);			/* the empty one left out */
+	assert_int_equal(ynode_get(n->kids[1], "y")->line, 5);
+	ynode_free(n);
+	n = ydoc_parse_stream("s.yaml", "x: *v\n---\ny: &v 1\n", 18, err,
+	    sizeof err);
+	assert_null(n);					/* anchors stay in their document */
+	/* An alias bomb: nine levels of nine is 387 million nodes. */
+	{
+		struct buf	b = { 0 };
+
+		buf_puts(&b, "a0: &a0 [x, x, x, x, x, x, x, x, x]\n");
+		for (i = 1; i < 10; i++)
+			buf_printf(&b, "a%zu: &a%zu [*a%zu, *a%zu, *a%zu, *a%zu, "
+			    "*a%zu, *a%zu, *a%zu, *a%zu, *a%zu]\n", i, i, i - 1,
+			    i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1);
+		n = ydoc_parse("bomb.yaml", b.s, b.len, false, err, sizeof err);
+		assert_null(n);
+		assert_non_null(strstr(err, "YAML aliases expand to more than"));
+		buf_free(&b);
 	}
 }
 
@@ -399,6 +455,7 @@ main(void)
 	const struct CMUnitTest	tests[] = {
 		cmocka_unit_test(test_ydoc_bad),
 		cmocka_unit_test(test_ydoc_limits),
+		cmocka_unit_test(test_ydoc_anchors),
 		cmocka_unit_test(test_edit_distance),
 		cmocka_unit_test(test_utf8_invalid_at),
 		cmocka_unit_test(test_argparse_messages),
