@@ -11,6 +11,7 @@
 
 #include "core/util.h"
 #include "tui/lineedit.h"
+#include "tui/wiz_keys.h"
 
 volatile sig_atomic_t	wiz_got_signal;
 
@@ -123,24 +124,14 @@ prompt_row(const char *label, const struct lineedit *le)
 	refresh();
 }
 
-/* The editing key for a curses key code, or the code itself. */
+/* The editing key for a curses key code (the table of wiz_keys.c), or
+ * the code itself. */
 static int
 le_code(int c)
 {
-	switch (c) {
-	case KEY_LEFT:		return LE_LEFT;
-	case KEY_RIGHT:		return LE_RIGHT;
-	case KEY_HOME:		return LE_HOME;
-	case 1:			return LE_HOME;		/* ^A */
-	case KEY_END:		return LE_END;
-	case 5:			return LE_END;		/* ^E */
-	case KEY_DC:		return LE_DELETE;
-	case 4:			return LE_DELETE;	/* ^D */
-	case 21:		return LE_KILL_START;	/* ^U */
-	case 23:		return LE_KILL_WORD;	/* ^W */
-	default:
-		return is_backspace(c) ? LE_BACKSPACE : c;
-	}
+	int	k = wiz_edit_key(c);
+
+	return k != -1 ? k : c;
 }
 
 char *
@@ -184,62 +175,6 @@ wiz_ask(struct ui *ui, const char *q)
 		c = wiz_getkey();
 		if (c != KEY_RESIZE)
 			return c;
-	}
-}
-
-static void
-textbox_draw(const char *title, const struct lines *ls, int top, int h,
-    int w)
-{
-	size_t	i;
-
-	erase();
-	attron(A_REVERSE);
-	mvhline(0, 0, ' ', w);
-	wiz_put(0, 1, w - 2, title);
-	attroff(A_REVERSE);
-	for (i = 0; (int)i < h - 2 && (size_t)top + i < ls->n; i++)
-		wiz_put((int)i + 1, 2, w - 4, ls->l[(size_t)top + i]);
-	attron(A_REVERSE);
-	mvhline(h - 1, 0, ' ', w);
-	wiz_put(h - 1, 1, w - 2, " ↑↓ PgUp PgDn scroll   q/Esc close");
-	attroff(A_REVERSE);
-	move(1, 2);
-	refresh();
-}
-
-/* Any of q Esc ? Enter closes. */
-void
-wiz_textbox(struct ui *ui, const char *title, const char *text)
-{
-	struct lines	ls;
-	int		top = 0, c, h, w, n;
-
-	(void)ui;
-	for (;;) {
-		getmaxyx(stdscr, h, w);
-		if (w < MIN_W || h < MIN_H) {
-			wiz_draw_too_small();
-			c = wiz_getkey();
-			if (c == -2 || c == 'q')
-				return;
-			continue;
-		}
-		wiz_wrap(text, w - 4, (size_t)-1, &ls);
-		n = (int)ls.n;
-		textbox_draw(title, &ls, top, h, w);
-		wiz_lines_free(&ls);
-		c = wiz_getkey();
-		if (c == -2 || c == 'q' || c == 27 || c == '?' || is_enter(c))
-			return;
-		if ((c == KEY_DOWN || c == 'j') && top + h - 2 < n)
-			top++;
-		else if ((c == KEY_UP || c == 'k') && top > 0)
-			top--;
-		else if (c == KEY_NPAGE || c == ' ')
-			top = top + h - 3 < n ? top + h - 3 : top;
-		else if (c == KEY_PPAGE)
-			top = top > h - 3 ? top - (h - 3) : 0;
 	}
 }
 
@@ -677,7 +612,10 @@ wiz_review_enter(struct ui *ui)
 	if (cur < 0 || (size_t)cur >= n)
 		return;
 	if (it[cur].page < 0) {
-		wiz_set_status(ui, "no field for this: %s", it[cur].id);
+		char	*t = vm_review_text(ui->vm, (size_t)cur);
+
+		wiz_textbox(ui, "Problem", t);
+		free(t);
 		return;
 	}
 	vm_goto(ui->vm, it[cur].page, it[cur].field);
