@@ -308,8 +308,13 @@ vm_help(struct vm *vm)
 		if (o->note)
 			buf_printf(&b, "note:      %s\n", o->note);
 	} else {
-		buf_printf(&b, "  (deployment: %s)\n\ncurrent: %s %s\n",
-		    vmi_df_names[VM_DF(f->key)], row->value, row->note);
+		char	*o = vmi_dfield_origin(vm, f->scope, f->key,
+		    row->derived);
+
+		buf_printf(&b, "  (deployment: %s)\n\ncurrent: %s %s\n"
+		    "origin:  %s\n", vmi_df_names[VM_DF(f->key)], row->value,
+		    row->note, o);
+		free(o);
 		layout_help(vm, row, &b);
 	}
 	if (f->visible_src)

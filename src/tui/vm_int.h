@@ -178,6 +178,10 @@ void		 vmi_layout_clear(struct vm *);
  * config of role s (the help's what-if configs). */
 char		*vmi_origin_in(struct vm *, enum vm_scope s, int opt,
 		    const struct config *in, const struct config *eff);
+/* The origin of a deployment field's value (derived: the row shows the
+ * layout's derived value). */
+char		*vmi_dfield_origin(struct vm *, enum vm_scope s, int key,
+		    bool derived);
 
 /* Help (vm_help.c): diagnostic d of role s (SC_DEPLOY: a deployment
  * rule) in words: SGLang's message, what it means, the condition's terms

@@ -216,3 +216,16 @@ vm_origin(struct vm *vm, enum vm_scope s, int opt)
 		return xstrdup("unknown");
 	return vmi_origin_in(vm, s, opt, &vm->cfg[s], &vm->res[s].eff);
 }
+
+char *
+vmi_dfield_origin(struct vm *vm, enum vm_scope s, int key, bool derived)
+{
+	char	*t;
+
+	if (derived)
+		return xstrdup("derived (layout)");
+	if ((t = vmi_cell_get(vm, s, key)) == NULL)
+		return xstrdup("default");
+	free(t);
+	return cell_origin(vm, s, key);
+}

@@ -72,9 +72,12 @@ pane_footer(const struct pane *pn, int n, int body, int h, int w)
 
 	where = last >= n ? xasprintf("%d-%d/%d (end)", n ? pn->top + 1 : 0,
 	    last, n) : xasprintf("%d-%d/%d", pn->top + 1, last, n);
-	l = xasprintf(" ↑↓ PgUp PgDn Home End%s  / find n next  q close  %s%s%s",
-	    pn->preview ? "  Tab 1-4 view" : "", where,
-	    pn->note ? "  " : "", pn->note ? pn->note : "");
+	/* A note (a search's outcome) goes first, where it is not cut. */
+	if (pn->note != NULL)
+		l = xasprintf(" %s  %s  q close", pn->note, where);
+	else
+		l = xasprintf(" ↑↓ PgUp PgDn Home End%s  / find n next  q close"
+		    "  %s", pn->preview ? "  Tab 1-4 view" : "", where);
 	attron(A_REVERSE);
 	mvhline(h - 1, 0, ' ', w);
 	wiz_put(h - 1, 0, w, l);
