@@ -64,6 +64,8 @@ int	 wiz_ask(struct ui *, const char *q);
 /* Full-screen scrollable views (wiz_pane.c): a text, and the preview. */
 void	 wiz_textbox(struct ui *, const char *title, const char *text);
 void	 wiz_preview_screen(struct ui *);
+/* Every key, grouped by purpose (F1). */
+void	 wiz_key_screen(struct ui *);
 void	 wiz_edit_field(struct ui *);
 void	 wiz_search(struct ui *);
 /* Save with confirmation before overwriting; true when saved. */

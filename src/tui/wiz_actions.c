@@ -62,10 +62,7 @@ act_enter(struct ui *ui)
 static void
 act_keys(struct ui *ui)
 {
-	char	*k = wiz_key_help();
-
-	wiz_textbox(ui, "Keys", k);
-	free(k);
+	wiz_key_screen(ui);
 }
 
 /* A message cut short on the status line, in full; else the focused

@@ -288,3 +288,12 @@ wiz_preview_screen(struct ui *ui)
 	pn.text = vm_preview_text(ui->vm, 0);
 	pane_run(&pn);
 }
+
+void
+wiz_key_screen(struct ui *ui)
+{
+	char	*k = wiz_key_help();
+
+	wiz_textbox(ui, "Keys", k);
+	free(k);
+}

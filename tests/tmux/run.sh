@@ -564,9 +564,9 @@ layout_two_node_rendezvous() {
 	    { echo "  no --dist-init-addr 10.0.0.1:5000 in launch.sh"; return 1; }
 	exported_roundtrip || return 1
 	# The picture is cut at 80x24; v shows it whole.
-	keys v && wait_for "↑↓ PgUp PgDn scroll" &&
+	keys v && wait_for "↑↓ PgUp PgDn Home End" &&
 	    wait_re '10\.0\.0\.1:5000' && wait_for "router: 10.0.0.1:8000" &&
-	    keys q && wait_gone "PgUp PgDn scroll" || return 1
+	    keys q && wait_gone "PgUp PgDn Home End" || return 1
 	# Taller, the whole picture: the rendezvous address (the prefill's
 	# line wraps before it at 100 columns), the router.
 	t resize-window -t w -x 100 -y 40 && goto_page "Topology" &&
@@ -870,7 +870,13 @@ help_origins() {
 	    keys Enter && wait_for "TP)           2" &&
 	    keys '?' && wait_for "origin:    set by you" && keys q &&
 	    focus "HTTP port" && keys '?' && wait_for "origin:  derived (layout)" &&
-	    keys q || return 1
+	    keys q && wait_gone "origin:" &&
+	    goto_page "KV transfer" && focus "transfer backend" && keys Enter &&
+	    wait_for "? help  Esc back" && keys '?' && wait_for " Help" &&
+	    wait_for "origin:    default" && keys q &&
+	    wait_for "? help  Esc back" && keys F1 &&
+	    wait_for "Moving around:" && keys q &&
+	    wait_for "? help  Esc back" && keys Escape || return 1
 	echo "  keystrokes: $KS"
 }
 
