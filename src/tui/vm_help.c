@@ -87,7 +87,7 @@ help_source(const struct rule *r, struct buf *b)
 
 /* The fixes verified to clear d (each applied to a copy, rules run
  * again); [f] marks the one f applies when it is not the focused
- * option's own. */
+ * option's own (no field focused, as on the review page: none). */
 static void
 help_fixes(struct vm *vm, struct buf *b, const struct diag *d,
     int focused_opt)
@@ -104,8 +104,9 @@ help_fixes(struct vm *vm, struct buf *b, const struct diag *d,
 		if (!diag_fix_ok(d, i))
 			continue;
 		describe_fix(vm->cat, &r->fixes[i], &desc);
-		buf_printf(b, "    fix%s: %s (%s)\n", !mine && first ?
-		    " [f]" : "", r->fixes[i].label, desc.s ? desc.s : "");
+		buf_printf(b, "    fix%s: %s (%s)\n", focused_opt >= 0 &&
+		    !mine && first ? " [f]" : "", r->fixes[i].label,
+		    desc.s ? desc.s : "");
 		if (!mine)
 			first = false;
 		shown++;

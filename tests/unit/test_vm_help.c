@@ -247,6 +247,8 @@ test_review_full_text(void **state)
 		assert_non_null(strstr(t, it[i].msg));
 		if (strcmp(it[i].id, "load") != 0)
 			assert_non_null(strstr(t, "SGLang: "));
+		/* f does nothing on the review page: no fix says [f]. */
+		assert_null(strstr(t, "fix [f]"));
 		assert_null(strstr(t, ".yaml:"));
 		free(t);
 	}
