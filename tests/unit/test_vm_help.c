@@ -342,7 +342,7 @@ test_wrap(void **state)
 	}
 	/* No word is lost or cut. */
 	for (k = 0; k < 40; k++) {
-		char	w[16];
+		char	w[32];
 
 		snprintf(w, sizeof w, "word%d ", k);
 		assert_non_null(strstr(back.s, w));
