@@ -93,6 +93,7 @@ vm_free(struct vm *vm)
 	free(vm->path);
 	free(vm->baseline);
 	free(vm->load_note);
+	free(vm->src_name);
 	free(vm);
 }
 

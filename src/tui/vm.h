@@ -202,7 +202,9 @@ size_t		 vm_redo_depth(const struct vm *);
 
 /* The problem of the focused field: the rule and its message, or NULL. */
 const struct rule *vm_focus_problem(struct vm *, struct buf *msg);
-/* Help text for the focused field (malloc'd, lines separated by \n). */
+/* Help text for the focused field, or on the review page the focused
+ * problem's full text (malloc'd, lines separated by \n); NULL when
+ * nothing is focused. */
 char		*vm_help(struct vm *);
 /* Current field's value as editable text (malloc'd). */
 char		*vm_edit_text(struct vm *);
@@ -225,6 +227,10 @@ char		*vm_hit_text(const struct vm *, const struct vm_hit *);
 
 /* Review: every diagnostic by role then severity. */
 size_t		 vm_review(struct vm *, const struct vm_review_item **);
+/* The full text of review item i: role, severity, SGLang's message,
+ * what it means, the terms and their origins, the fixes, where Enter
+ * goes (malloc'd). */
+char		*vm_review_text(struct vm *, size_t i);
 /* Totals of the last refresh. */
 void		 vm_counts(const struct vm *, size_t *errors, size_t *warnings,
 		    size_t *overrides);
@@ -241,6 +247,15 @@ char		*vm_placement(struct vm *, bool utf8, int width);
 
 /* The launch commands (preview), malloc'd. */
 char		*vm_preview(struct vm *);
+/* The preview's views: 0 launch script, 1 runbook, 2 --config YAML, 3
+ * Kubernetes; the name of view i (NULL past the end) and its text, the
+ * bytes `pdwiz emit` writes (with --force, and a note, when the
+ * deployment has errors; several files one after the other). */
+const char	*vm_preview_name(size_t i);
+char		*vm_preview_text(struct vm *, size_t i);
+/* The first line at or after line from that contains q (ASCII case
+ * ignored), wrapping around to the top; -1 when none does. */
+long		 vm_text_find(const char *text, long from, const char *q);
 
 /* Save the deployment file. Atomic; never overwrites an existing file
  * unless force. Returns 0, 1 (exists: ask, then force), -1 (error). */
@@ -262,6 +277,16 @@ void		 vm_choice_problem(struct vm *, int choice, struct buf *msg);
 const char	*vm_path(const struct vm *);
 /* Error text from loading the file (shown at start), or NULL. */
 const char	*vm_load_note(const struct vm *);
+
+/*
+ * Where the value of option opt in a role's effective configuration came
+ * from: "default", "from the model's facts", "set by you", "derived
+ * (layout)", "imported from FILE", "forced by the decode role (rule X:
+ * ...)" (malloc'd).
+ */
+char		*vm_origin(struct vm *, enum vm_scope, int opt);
+/* The file the deployment was opened (or imported) from, for origins. */
+void		 vm_note_source(struct vm *, const char *path, bool imported);
 
 /* The role configuration as last computed (input and effective). */
 const struct config *vm_config(const struct vm *, enum vm_scope role);

@@ -12,71 +12,184 @@
 #include "core/util.h"
 
 struct termctx {
-	const struct catalog	*cat;
-	const struct config	*cfg;
+	struct vm		*vm;
+	enum vm_scope		 role;		/* the config's role */
+	const struct config	*in, *eff;	/* self slots read these */
+	int			 chosen;	/* option being chosen, or -1 */
 	struct buf		*b;
-	int			 seen[16];
+	int			 seen[32];
 	size_t			 nseen;
 };
 
+/* One term of a condition: "name = value  (origin)". */
 static void
 term_cb(void *arg, int slot)
 {
 	struct termctx		*tc = arg;
-	size_t			 o = (size_t)slot_opt(tc->cat->nopts, slot), i;
+	const struct catalog	*cat = tc->vm->cat;
+	int			 o = slot_opt(cat->nopts, slot);
+	int			 role = slot_role(cat->nopts, slot);
+	enum vm_scope		 s = tc->role;
+	const struct config	*in = tc->in, *eff = tc->eff;
 	struct buf		 v = { 0 };
+	char			*origin;
+	size_t			 i;
 
 	for (i = 0; i < tc->nseen; i++)
-		if (tc->seen[i] == (int)o)
+		if (tc->seen[i] == slot)
 			return;
-	if (tc->nseen < 16)
-		tc->seen[tc->nseen++] = (int)o;
-	if (!slot_is_self(tc->cat->nopts, slot))
+	if (tc->nseen < 32)
+		tc->seen[tc->nseen++] = slot;
+	if (!slot_is_self(cat->nopts, slot)) {
+		/* A deployment rule reads a role's effective config. */
+		if (role < 0 || role >= NPD_ROLE)
+			return;
+		s = vmi_role_scope((enum role)role);
+		if (!tc->vm->have[s])
+			return;
+		in = &tc->vm->cfg[s];
+		eff = &tc->vm->res[s].eff;
+	} else if (in == NULL)
 		return;
-	if (tc->cfg->s[o].v.t == V_UNKNOWN)
+	if (eff->s[o].v.t == V_UNKNOWN)
 		buf_puts(&v, "unknown");
 	else
-		val_repr_py(&v, tc->cfg->s[o].v);
-	buf_printf(tc->b, "      %s = %s\n", tc->cat->opts[o].name,
-	    v.s ? v.s : "");
+		val_repr_py(&v, eff->s[o].v);
+	if (o == tc->chosen && s == tc->role)
+		origin = xstrdup("the value you are choosing");
+	else
+		origin = vmi_origin_in(tc->vm, s, o, in, eff);
+	buf_printf(tc->b, "      %s%s%s = %s  (%s)\n", slot_is_self(cat->nopts,
+	    slot) ? "" : vmi_scope_names[s], slot_is_self(cat->nopts, slot) ?
+	    "" : ".", cat->opts[o].name, v.s ? v.s : "", origin);
+	free(origin);
 	buf_free(&v);
 }
 
+/* The rule's explanation and its SGLang source, no machine paths. */
 static void
-help_rule(struct vm *vm, struct buf *b, const struct rule *r,
-    const struct config *with, int focused_opt)
+help_explain(const struct rule *r, struct buf *b)
 {
-	struct termctx	 tc = { 0 };
-	struct result	 res;
-	size_t		 i;
-	bool		 first = true;
+	if (r->explain != NULL)
+		buf_printf(b, "    What it means: %s\n", r->explain);
+}
 
-	result_init(&res);
-	engine_run(vm->cat, with, &res);
-	for (i = 0; i < res.n; i++)
-		if (res.d[i].rule == r) {
-			buf_printf(b, "    SGLang: %s\n", res.d[i].msg);
-			break;
-		}
-	buf_printf(b, "    rule %s (%s:%d)\n    fails because: %s\n", r->id,
-	    r->file ? r->file : "?", r->line, r->when_src);
-	buf_printf(b, "    where:\n");
-	tc.cat = vm->cat;
-	tc.cfg = &res.eff;
-	tc.b = b;
-	expr_slots(r->when, term_cb, &tc);
+static void
+help_source(const struct rule *r, struct buf *b)
+{
+	buf_printf(b, "    rule %s", r->id);
+	if (r->src_file != NULL)
+		buf_printf(b, "; SGLang source: sglang %s%s%s%s", r->src_file,
+		    r->src_func ? " (" : "", r->src_func ? r->src_func : "",
+		    r->src_func ? ")" : "");
+	buf_puts(b, "\n");
+}
+
+/* The fixes verified to clear d (each applied to a copy, rules run
+ * again); [f] marks the one f applies when it is not the focused
+ * option's own (no field focused, as on the review page: none). */
+static void
+help_fixes(struct vm *vm, struct buf *b, const struct diag *d,
+    int focused_opt)
+{
+	const struct rule	*r = d->rule;
+	size_t			 i, shown = 0;
+	bool			 first = true;
+
 	for (i = 0; i < r->nfixes; i++) {
-		struct buf	d = { 0 };
+		struct buf	desc = { 0 };
 		bool		mine = vmi_fix_touches(vm->cat, &r->fixes[i],
 		    focused_opt);
 
-		describe_fix(vm->cat, &r->fixes[i], &d);
-		buf_printf(b, "    fix%s: %s (%s)\n", !mine && first ?
-		    " [f]" : "", r->fixes[i].label, d.s ? d.s : "");
+		if (!diag_fix_ok(d, i))
+			continue;
+		describe_fix(vm->cat, &r->fixes[i], &desc);
+		buf_printf(b, "    fix%s: %s (%s)\n", focused_opt >= 0 &&
+		    !mine && first ? " [f]" : "", r->fixes[i].label,
+		    desc.s ? desc.s : "");
 		if (!mine)
 			first = false;
-		buf_free(&d);
+		shown++;
+		buf_free(&desc);
 	}
+	if (r->nfixes > 0 && shown == 0)
+		buf_puts(b, "    no fix of this rule is verified to clear it "
+		    "here\n");
+}
+
+void
+vmi_help_diag(struct vm *vm, struct buf *b, enum vm_scope role,
+    const struct diag *d, const struct config *in, const struct config *eff,
+    int focused_opt, int chosen)
+{
+	const struct rule	*r = d->rule;
+	struct termctx		 tc = { 0 };
+
+	buf_printf(b, "    SGLang: %s\n", d->msg);
+	if (r == NULL)
+		return;
+	help_explain(r, b);
+	if (d->sev == SEV_ERROR || d->sev == SEV_WARNING ||
+	    d->sev == SEV_UNKNOWN) {
+		buf_printf(b, "    fails because: %s\n", r->when_src);
+		buf_puts(b, "    where:\n");
+		tc.vm = vm;
+		tc.role = role;
+		tc.in = in;
+		tc.eff = eff;
+		tc.chosen = chosen;
+		tc.b = b;
+		expr_slots(r->when, term_cb, &tc);
+		if (d->note != NULL)
+			buf_printf(b, "    %s\n", d->note);
+		help_fixes(vm, b, d, focused_opt);
+	}
+	help_source(r, b);
+}
+
+/* Why value c of the focused field is unavailable: the rule as it fires
+ * with c in role s's configuration. */
+static void
+help_blocked(struct vm *vm, struct buf *b, const struct rule *r,
+    enum vm_scope s, const struct config *with, int focused_opt)
+{
+	struct result	 res;
+	size_t		 i;
+
+	result_init(&res);
+	engine_run(vm->cat, with, &res);
+	engine_verify_fixes(vm->cat, with, &res);
+	for (i = 0; i < res.n; i++)
+		if (res.d[i].rule == r) {
+			vmi_help_diag(vm, b, s, &res.d[i], with, &res.eff,
+			    focused_opt, focused_opt);
+			break;
+		}
+	if (i == res.n) {
+		buf_printf(b, "    rule %s\n    fails because: %s\n", r->id,
+		    r->when_src);
+		help_explain(r, b);
+	}
+	result_free(&res);
+}
+
+/* A diagnostic of role s on the focused field, with its fixes verified. */
+static void
+help_role_diag(struct vm *vm, struct buf *b, enum vm_scope s,
+    const struct diag *d, int focused_opt)
+{
+	struct result	res;
+	size_t		i;
+
+	result_init(&res);
+	engine_run(vm->cat, &vm->cfg[s], &res);
+	engine_verify_fixes(vm->cat, &vm->cfg[s], &res);
+	for (i = 0; i < res.n; i++)
+		if (res.d[i].rule == d->rule && strcmp(res.d[i].msg,
+		    d->msg) == 0)
+			break;
+	vmi_help_diag(vm, b, s, i < res.n ? &res.d[i] : d, &vm->cfg[s],
+	    &vm->res[s].eff, focused_opt, -1);
 	result_free(&res);
 }
 
@@ -112,6 +225,51 @@ layout_help(const struct vm *vm, const struct vm_row *row, struct buf *b)
 	}
 }
 
+/* Where the field's value comes from, per role when the roles differ. */
+static void
+help_origin(struct vm *vm, const struct vm_field *f, struct buf *b)
+{
+	enum vm_scope	 sv[2], view = vmi_scope_view(vm, f->scope);
+	size_t		 n = vmi_scope_servers(vm, f->scope, sv), i;
+	char		*o[2] = { NULL, NULL };
+
+	for (i = 0; i < n && i < 2; i++)
+		o[i] = vm_origin(vm, sv[i], f->key);
+	if (n == 2 && strcmp(o[0], o[1]) != 0)
+		buf_printf(b, "origin:    %s: %s; %s: %s\n",
+		    vmi_scope_names[sv[0]], o[0], vmi_scope_names[sv[1]], o[1]);
+	else if (n >= 1)
+		buf_printf(b, "origin:    %s\n", o[0]);
+	else {
+		char	*t = vm_origin(vm, view, f->key);
+
+		buf_printf(b, "origin:    %s\n", t);
+		free(t);
+	}
+	free(o[0]);
+	free(o[1]);
+}
+
+/* Deployment (cross-role) problems that read the field's option. */
+static void
+help_cross(struct vm *vm, const struct vm_field *f, struct buf *b)
+{
+	size_t	i;
+
+	if (VM_IS_DKEY(f->key))
+		return;
+	for (i = 0; i < vm->cross.n; i++) {
+		const struct diag	*d = &vm->cross.d[i];
+
+		if (d->rule == NULL || d->sev > SEV_WARNING ||
+		    !vmi_cross_reads(vm, d->rule, f))
+			continue;
+		buf_printf(b, "\n%s (deployment: across roles):\n",
+		    severity_name(d->sev));
+		vmi_help_diag(vm, b, SC_DEPLOY, d, NULL, NULL, f->key, -1);
+	}
+}
+
 char *
 vm_help(struct vm *vm)
 {
@@ -122,12 +280,12 @@ vm_help(struct vm *vm)
 	enum vm_scope		 s;
 
 	if (vm->pages[vm->page].review) {
-		buf_puts(&b, "Review: every problem of the deployment, by role "
-		    "and severity.\nEnter jumps to the field that causes it.\n");
-		return buf_steal(&b);
+		if (vm->field >= 0 && (size_t)vm->field < vm->nreview)
+			return vm_review_text(vm, (size_t)vm->field);
+		return NULL;
 	}
 	if (row == NULL)
-		return xstrdup("no field here\n");
+		return NULL;
 	f = row->f;
 	buf_printf(&b, "%s", f->label);
 	if (!VM_IS_DKEY(f->key)) {
@@ -147,11 +305,17 @@ vm_help(struct vm *vm)
 		buf_printf(&b, "default:   %s\n", d.s ? d.s : "");
 		buf_free(&d);
 		buf_printf(&b, "effective: %s %s\n", row->value, row->note);
+		help_origin(vm, f, &b);
 		if (o->note)
 			buf_printf(&b, "note:      %s\n", o->note);
 	} else {
-		buf_printf(&b, "  (deployment: %s)\n\ncurrent: %s %s\n",
-		    vmi_df_names[VM_DF(f->key)], row->value, row->note);
+		char	*o = vmi_dfield_origin(vm, f->scope, f->key,
+		    row->derived);
+
+		buf_printf(&b, "  (deployment: %s)\n\ncurrent: %s %s\n"
+		    "origin:  %s\n", vmi_df_names[VM_DF(f->key)], row->value,
+		    row->note, o);
+		free(o);
 		layout_help(vm, row, &b);
 	}
 	if (f->visible_src)
@@ -168,7 +332,7 @@ vm_help(struct vm *vm)
 		config_copy(&tmp, &vm->cfg[c->blocked_in]);
 		tmp.s[f->key].v = c->v;
 		tmp.s[f->key].src = SRC_USER;
-		help_rule(vm, &b, c->blocker, &tmp, f->key);
+		help_blocked(vm, &b, c->blocker, c->blocked_in, &tmp, f->key);
 		config_free(&tmp);
 	}
 	for (s = SC_PREFILL; s < NSCOPE; s++) {
@@ -179,15 +343,12 @@ vm_help(struct vm *vm)
 
 			if (d->rule == NULL || !vmi_diag_hits(vm, f, s, d))
 				continue;
-			buf_printf(&b, "\n%s (%s): %s\n", severity_name(d->sev),
-			    vmi_scope_names[s], d->msg);
-			if (d->sev == SEV_ERROR || d->sev == SEV_WARNING)
-				help_rule(vm, &b, d->rule, &vm->cfg[s],
-				    f->key);
-			else if (d->rule->explain)
-				buf_printf(&b, "    %s\n", d->rule->explain);
+			buf_printf(&b, "\n%s (%s):\n", severity_name(d->sev),
+			    vmi_scope_names[s]);
+			help_role_diag(vm, &b, s, d, f->key);
 		}
 	}
+	help_cross(vm, f, &b);
 	return buf_steal(&b);
 }
 

@@ -15,6 +15,8 @@
  * vm_review.c   the review page's diagnostics
  * vm_file.c     open, import, preview, save, export
  * vm_layout.c   derived layout values, pin, the placement picture
+ * vm_origin.c   where a value came from (the help's origins)
+ * vm_preview.c  the preview's texts from the emitters, search in them
  */
 #ifndef PDWIZ_TUI_VM_INT_H
 #define PDWIZ_TUI_VM_INT_H
@@ -85,6 +87,9 @@ struct vm {
 	struct txnstack		 undo, redo;
 
 	int			 o_model, o_mode;
+
+	char			*src_name;	/* file the deployment came from */
+	bool			 src_imported;	/* ... as an imported script */
 };
 
 /* Replace the message in msg (vm.c). */
@@ -168,6 +173,23 @@ bool		 vmi_fix_touches(const struct catalog *, const struct fix *,
 char		*vmi_derived(const struct vm *, enum vm_scope, int key);
 void		 vmi_refresh_layout(struct vm *);
 void		 vmi_layout_clear(struct vm *);
+
+/* Origins (vm_origin.c): vm_origin over a given input and effective
+ * config of role s (the help's what-if configs). */
+char		*vmi_origin_in(struct vm *, enum vm_scope s, int opt,
+		    const struct config *in, const struct config *eff);
+/* The origin of a deployment field's value (derived: the row shows the
+ * layout's derived value). */
+char		*vmi_dfield_origin(struct vm *, enum vm_scope s, int key,
+		    bool derived);
+
+/* Help (vm_help.c): diagnostic d of role s (SC_DEPLOY: a deployment
+ * rule) in words: SGLang's message, what it means, the condition's terms
+ * with their values and origins (in, eff: the role's configs; NULL for
+ * a deployment rule), the verified fixes, the rule and its source. */
+void		 vmi_help_diag(struct vm *, struct buf *, enum vm_scope s,
+		    const struct diag *d, const struct config *in,
+		    const struct config *eff, int focused_opt, int chosen);
 
 /* Review (vm_review.c). */
 void		 vmi_refresh_review(struct vm *);

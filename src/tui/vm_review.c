@@ -195,3 +195,56 @@ vmi_review_clear(struct vm *vm)
 	vm->review = NULL;
 	vm->nreview = 0;
 }
+
+/* The diagnostic a review item lists, and its role's configs. */
+static const struct diag *
+review_diag(struct vm *vm, const struct vm_review_item *it)
+{
+	const struct result	*res;
+	size_t			 i;
+
+	if (it->role == SC_DEPLOY)
+		res = &vm->cross;
+	else if (it->role < NSCOPE && vm->have[it->role])
+		res = &vm->res[it->role];
+	else
+		return NULL;
+	for (i = 0; i < res->n; i++)
+		if (res->d[i].id == it->id && strcmp(res->d[i].msg,
+		    it->msg) == 0)
+			return &res->d[i];
+	return NULL;
+}
+
+char *
+vm_review_text(struct vm *vm, size_t i)
+{
+	const struct vm_review_item	*it;
+	const struct diag		*d;
+	struct buf			 b = { 0 };
+
+	if (i >= vm->nreview)
+		return xstrdup("");
+	it = &vm->review[i];
+	buf_printf(&b, "%s on %s\n\n", severity_name(it->sev),
+	    it->role == SC_DEPLOY ? "the deployment (across roles)" :
+	    vmi_scope_names[it->role]);
+	d = review_diag(vm, it);
+	if (d == NULL)
+		buf_printf(&b, "    %s\n", it->msg);
+	else if (it->role == SC_DEPLOY)
+		vmi_help_diag(vm, &b, SC_DEPLOY, d, NULL, NULL, -1, -1);
+	else
+		vmi_help_diag(vm, &b, it->role, d, &vm->cfg[it->role],
+		    &vm->res[it->role].eff, -1, -1);
+	if (d != NULL && d->hint != NULL)
+		buf_printf(&b, "    hint: %s\n", d->hint);
+	if (it->page >= 0 && it->field >= 0 &&
+	    (size_t)it->field < vm->pages[it->page].nf)
+		buf_printf(&b, "\nEnter goes to: %s [%s]\n",
+		    vm->pages[it->page].f[it->field].label,
+		    vm->pages[it->page].title);
+	else
+		buf_puts(&b, "\nNo field of the wizard sets this directly.\n");
+	return buf_steal(&b);
+}

@@ -1,6 +1,6 @@
 /*
  * wiz.h - private to the curses front end (wizard.c, wiz_draw.c,
- * wiz_modal.c): the front end's state and the helpers its files share.
+ * wiz_modal.c, wiz_pane.c): the front end's state and the helpers its files share.
  */
 #ifndef PDWIZ_TUI_WIZ_H
 #define PDWIZ_TUI_WIZ_H
@@ -18,13 +18,14 @@ enum { C_TITLE = 1, C_ERROR, C_WARN, C_FORCED, C_BLOCKED, C_OK };
 
 struct ui {
 	struct vm	*vm;
-	bool		 preview;
 	char		*status;		/* owned; NULL: none */
 	bool		 status_sticky;		/* keep until next key */
 	bool		 esc_armed;		/* the last key was one Esc */
 	int		 top;			/* first visible row */
 	bool		 quit;
 	char		*save_path;
+	char		*cut;			/* owned: the status text last
+						   drawn cut short, or NULL */
 };
 
 /* Lines of wrapped text, each owned. */
@@ -60,8 +61,11 @@ int	 wiz_getkey(void);
 char	*wiz_prompt(struct ui *, const char *label, const char *init);
 /* Ask a one-key question at the status row; returns the key. */
 int	 wiz_ask(struct ui *, const char *q);
-/* A scrollable text box over the screen. */
+/* Full-screen scrollable views (wiz_pane.c): a text, and the preview. */
 void	 wiz_textbox(struct ui *, const char *title, const char *text);
+void	 wiz_preview_screen(struct ui *);
+/* Every key, grouped by purpose (F1). */
+void	 wiz_key_screen(struct ui *);
 void	 wiz_edit_field(struct ui *);
 void	 wiz_search(struct ui *);
 /* Save with confirmation before overwriting; true when saved. */

@@ -59,16 +59,28 @@ act_enter(struct ui *ui)
 		wiz_edit_field(ui);
 }
 
-/* The focused field's help, then every key. */
+static void
+act_keys(struct ui *ui)
+{
+	wiz_key_screen(ui);
+}
+
+/* A message cut short on the status line, in full; else the focused
+ * field's help (on the review page the problem's full text); on no
+ * field, every key. */
 static void
 act_help(struct ui *ui)
 {
-	char	*t = vm_help(ui->vm), *k = wiz_key_help();
-	char	*all = xasprintf("%s\n%s", t, k);
+	char	*t = vm_help(ui->vm), *all;
 
-	wiz_textbox(ui, "Help", all);
-	free(all);
-	free(k);
+	if (ui->cut != NULL) {
+		all = xasprintf("%s%s%s", ui->cut, t ? "\n\n" : "", t ? t : "");
+		wiz_textbox(ui, "Message", all);
+		free(all);
+	} else if (t == NULL)
+		act_keys(ui);
+	else
+		wiz_textbox(ui, "Help (F1: every key)", t);
 	free(t);
 }
 
@@ -134,7 +146,7 @@ act_placement(struct ui *ui)
 static void
 act_preview(struct ui *ui)
 {
-	ui->preview = !ui->preview;
+	wiz_preview_screen(ui);
 }
 
 static void
@@ -181,6 +193,7 @@ static const handler handlers[NWZ] = {
 	[WZ_REDO] = act_redo,
 	[WZ_PIN] = act_pin,
 	[WZ_PLACEMENT] = act_placement,
+	[WZ_KEYS] = act_keys,
 	[WZ_PREVIEW] = act_preview,
 	[WZ_SAVE] = act_save,
 	[WZ_EXPORT] = wiz_export,

@@ -2,7 +2,7 @@
  * wiz_draw.c - drawing the wizard's screen from view-model snapshots.
  *
  * Layout, top to bottom: header, page title, intro, fields (scrolling),
- * optional preview pane, status line, key hints. Every state has a text
+ * status line (as many lines as the message needs), key hints. Every state has a text
  * marker (colour only repeats it); the real cursor sits on the focused item.
  */
 #include "tui/wiz.h"
@@ -86,12 +86,17 @@ bytes_for_cols(const char *p, size_t len, size_t cols)
 	return i;
 }
 
-/* Wrapping counts one column per character. */
+/*
+ * Wrapping counts one column per character; a line broken in two keeps its
+ * indent on the lines it continues on (at most half the width).
+ */
 void
 wiz_wrap(const char *text, int width, size_t max, struct lines *out)
 {
 	char		*ascii = wiz_utf8 ? NULL : tui_ascii(text);
 	const char	*p = ascii != NULL ? ascii : text;
+	size_t		 indent = 0;
+	bool		 cont = false;
 
 	out->l = NULL;
 	out->n = 0;
@@ -100,8 +105,17 @@ wiz_wrap(const char *text, int width, size_t max, struct lines *out)
 	while (*p != '\0' && out->n < max) {
 		const char	*nl = strchr(p, '\n');
 		size_t		 len = nl ? (size_t)(nl - p) : strlen(p);
-		size_t		 take = bytes_for_cols(p, len, (size_t)width);
+		size_t		 pad = cont ? indent : 0;
+		size_t		 take;
 
+		if (!cont) {
+			for (indent = 0; indent < len && p[indent] == ' ';
+			    indent++)
+				;
+			if (indent > (size_t)width / 2)
+				indent = (size_t)width / 2;
+		}
+		take = bytes_for_cols(p, len, (size_t)width - pad);
 		if (take < len) {
 			size_t	fit = take;
 
@@ -111,11 +125,13 @@ wiz_wrap(const char *text, int width, size_t max, struct lines *out)
 				take = fit;
 		}
 		out->l = xreallocarray(out->l, out->n + 1, sizeof *out->l);
-		out->l[out->n++] = xstrndup(p, take);
+		out->l[out->n++] = xasprintf("%*s%.*s", (int)pad, "", (int)take,
+		    p);
 		p += take;
-		if (take == len && nl != NULL)
+		cont = take < len;
+		if (!cont && nl != NULL)
 			p++;
-		else
+		else if (cont)
 			while (*p == ' ')
 				p++;
 	}
@@ -376,27 +392,6 @@ draw_review(struct ui *ui, int y0, int y1, int w, int *cy, int *cx)
 }
 
 static void
-draw_preview(struct ui *ui, int y0, int y1, int w)
-{
-	char		*text = vm_preview(ui->vm);
-	const char	*p = text;
-	int		 y = y0;
-
-	mvhline(y0 - 1, 0, wiz_utf8 ? ACS_HLINE : '-', w);
-	wiz_put(y0 - 1, 2, w - 4, " preview: launch commands (p hides) ");
-	while (p != NULL && *p != '\0' && y < y1) {
-		const char	*nl = strchr(p, '\n');
-		char		*line = xstrndup(p, nl ? (size_t)(nl - p) :
-		    strlen(p));
-
-		wiz_put(y++, 0, w, line);
-		free(line);
-		p = nl ? nl + 1 : NULL;
-	}
-	free(text);
-}
-
-static void
 draw_keys(int y, int w)
 {
 	char	*k = wiz_footer(w);
@@ -406,6 +401,20 @@ draw_keys(int y, int w)
 	wiz_put(y, 0, w, k);
 	attroff(A_REVERSE);
 	free(k);
+}
+
+/* The review page's status: the focused problem's whole message. */
+static char *
+review_status(struct ui *ui)
+{
+	const struct vm_review_item	*it;
+	size_t				 n = vm_review(ui->vm, &it);
+	int				 cur = vm_cur_row(ui->vm);
+
+	if (cur < 0 || (size_t)cur >= n)
+		return xstrdup("");
+	return xasprintf("%s  [%s? full text]", it[cur].msg, it[cur].page >= 0 ?
+	    "Enter go to the field, " : "Enter or ");
 }
 
 /* The status: a message, else the focused field's problem, else a note. */
@@ -418,7 +427,7 @@ status_text(struct ui *ui, const struct vm_page *p)
 	if (ui->status_sticky)
 		return xstrdup(ui->status ? ui->status : "");
 	if (p->review)
-		return xstrdup("");
+		return review_status(ui);
 	row = vm_focused(ui->vm);
 	if (vm_focus_problem(ui->vm, &prob) != NULL) {
 		buf_puts(&prob, "  [f fix, ? why]");
@@ -432,32 +441,46 @@ status_text(struct ui *ui, const struct vm_page *p)
 	return xstrdup("");
 }
 
+/*
+ * The status wrapped to the screen's width, at most a third of its height;
+ * a longer message ends in a line that says ? shows it whole, and is kept
+ * in ui->cut for ?.
+ */
 static void
-draw_status(struct ui *ui, const struct vm_page *p, int h, int w)
+status_lines(struct ui *ui, const struct vm_page *p, int h, int w,
+    struct lines *ls, int *attr)
 {
-	char		*st = status_text(ui, p);
-	struct lines	 ls;
-	size_t		 i;
-	int		 a;
+	char	*st = status_text(ui, p);
+	size_t	 max = (size_t)(h / 3 > 2 ? h / 3 : 2);
 
-	if (st[0] == '\0') {
-		free(st);
+	free(ui->cut);
+	ui->cut = NULL;
+	*attr = strstr(st, "unavailable") || strstr(st, "error") ?
+	    wiz_attr(C_ERROR, A_BOLD) : (int)A_BOLD;
+	wiz_wrap(st, w - 1, (size_t)-1, ls);
+	if (ls->n > max) {
+		while (ls->n > max - 1)
+			free(ls->l[--ls->n]);
+		ls->l[ls->n++] = xstrdup("... (? shows the whole message)");
+		ui->cut = st;
 		return;
 	}
-	a = strstr(st, "unavailable") || strstr(st, "error") ?
-	    wiz_attr(C_ERROR, A_BOLD) : (int)A_BOLD;
-	wiz_wrap(st, w - 1, 2, &ls);
-	/* A long message takes the line above too (over the fields). */
-	attron(a);
-	for (i = 0; i < ls.n; i++) {
-		int	sy = h - 1 - (int)ls.n + (int)i;
+	free(st);
+}
+
+static void
+draw_status(const struct lines *ls, int attr, int h, int w)
+{
+	size_t	i;
+
+	attron(attr);
+	for (i = 0; i < ls->n; i++) {
+		int	sy = h - 1 - (int)ls->n + (int)i;
 
 		mvhline(sy, 0, ' ', w);
-		wiz_put(sy, 0, w, ls.l[i]);
+		wiz_put(sy, 0, w, ls->l[i]);
 	}
-	attroff(a);
-	wiz_lines_free(&ls);
-	free(st);
+	attroff(attr);
 }
 
 /*
@@ -523,8 +546,9 @@ draw_placement(struct ui *ui, int y0, int *y1, int w, size_t nitems)
 void
 wiz_draw(struct ui *ui)
 {
-	int			 h, w, y, y1, cy, cx, fh;
+	int			 h, w, y, y1, cy, cx, sa;
 	const struct vm_page	*p;
+	struct lines		 st;
 
 	getmaxyx(stdscr, h, w);
 	if (w < MIN_W || h < MIN_H) {
@@ -536,14 +560,11 @@ wiz_draw(struct ui *ui)
 	draw_header(ui, w);
 	y = draw_intro(ui, 2, w, h >= 20 ? 2 : 1);
 	y++;
-	y1 = h - (h >= 20 ? 3 : 2);
-	fh = y1 - y;
-	if (ui->preview && fh > 6) {
-		int	ph = fh / 2;
-
-		draw_preview(ui, y1 - ph + 1, y1, w);
-		y1 = y1 - ph;
-	}
+	/* The status takes the lines it needs above the keys. */
+	status_lines(ui, p, h, w, &st, &sa);
+	y1 = h - 1 - (st.n > 1 ? (int)st.n : 1) - (h >= 20 && st.n <= 1);
+	if (y1 < y + 1)
+		y1 = y + 1;
 	if (p->placement) {
 		const struct vm_review_item	*it;
 		const struct vm_row		*rows;
@@ -556,7 +577,8 @@ wiz_draw(struct ui *ui)
 		draw_review(ui, y, y1, w, &cy, &cx);
 	else
 		draw_fields(ui, y, y1, w, &cy, &cx);
-	draw_status(ui, p, h, w);
+	draw_status(&st, sa, h, w);
+	wiz_lines_free(&st);
 	draw_keys(h - 1, w);
 	move(cy, cx);
 	refresh();

@@ -33,6 +33,7 @@ enum wiz_action {
 	WZ_CLEAR,
 	WZ_PIN,
 	WZ_PLACEMENT,
+	WZ_KEYS,
 	NWZ
 };
 
@@ -43,6 +44,9 @@ struct wiz_key {
 	enum wiz_action	 act;
 };
 
+/* What an action is for: the key screen lists the keys in these groups. */
+enum wiz_group { WG_MOVE, WG_CHANGE, WG_LOOK, WG_FILES, NWG };
+
 /* One action: how the footer and the key help show it. */
 struct wiz_action_info {
 	enum wiz_action	 act;
@@ -51,11 +55,44 @@ struct wiz_action_info {
 	int		 keep;		/* footer: labels with the lowest keep
 					   are dropped first when narrow */
 	const char	*help;		/* key help; NULL: not listed */
+	enum wiz_group	 group;
+};
+
+/* Keys of the full-screen views (the preview, help and text panes). */
+enum wiz_view_action {
+	WV_UP = 0, WV_DOWN, WV_PGUP, WV_PGDN, WV_HOME, WV_END,
+	WV_NEXT_VIEW, WV_VIEW1, WV_VIEW2, WV_VIEW3, WV_VIEW4,
+	WV_FIND, WV_FIND_NEXT, WV_CLOSE, NWV
+};
+
+struct wiz_view_key {
+	int			 code;
+	const char		*name;		/* NULL: an alias not listed */
+	enum wiz_view_action	 act;
+	const char		*help;
+};
+
+/* Keys of the line editor (prompts): the lineedit.h key each gives. */
+struct wiz_edit_key {
+	int		 code;
+	const char	*name;		/* NULL: an alias not listed */
+	int		 le;		/* LE_* of lineedit.h */
+	const char	*help;
 };
 
 extern const struct wiz_key		wiz_keys[];
 extern const size_t			wiz_nkeys;
 extern const struct wiz_action_info	wiz_actions[NWZ];
+
+extern const struct wiz_view_key	wiz_view_keys[];
+extern const size_t			wiz_nview_keys;
+extern const struct wiz_edit_key	wiz_edit_keys[];
+extern const size_t			wiz_nedit_keys;
+
+/* The view action of a key code, or -1. */
+int	 wiz_view_key_action(int code);
+/* The line editor's key for a key code, or -1 (a character to insert). */
+int	 wiz_edit_key(int code);
 
 /* The action bound to a key code, or -1. */
 int	 wiz_key_action(int code);
@@ -65,7 +102,9 @@ int	 wiz_key_action(int code);
 char	*wiz_footer(int width);
 /* Display width of UTF-8 text whose characters are one column each. */
 size_t	 wiz_text_cols(const char *);
-/* Every key and what it does, one line each (malloc'd). */
+/* Every key and what it does, one line each, grouped by purpose: the
+ * wizard's keys, then those of the full-screen views and of prompts
+ * (malloc'd). */
 char	*wiz_key_help(void);
 /* Does the key handler (wizard.c) handle this action? */
 bool	 wiz_action_handled(enum wiz_action);

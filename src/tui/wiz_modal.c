@@ -11,6 +11,7 @@
 
 #include "core/util.h"
 #include "tui/lineedit.h"
+#include "tui/wiz_keys.h"
 
 volatile sig_atomic_t	wiz_got_signal;
 
@@ -47,18 +48,32 @@ is_backspace(int c)
 	return c == KEY_BACKSPACE || c == 127 || c == 8;
 }
 
-/* Show text in bold at the status row with the cursor after it. */
+/* Show text in bold ending at the status row, wrapped onto the lines
+ * above it when long, with the cursor after it. */
 static void
 status_row(const char *text)
 {
-	int	h, w, cols = (int)strlen(text);
+	struct lines	ls;
+	int		h, w, i, y0;
 
 	getmaxyx(stdscr, h, w);
-	mvhline(h - 2, 0, ' ', w);
+	wiz_wrap(text, w - 1, (size_t)(h / 3 > 1 ? h / 3 : 1), &ls);
+	if (ls.n == 0) {
+		mvhline(h - 2, 0, ' ', w);
+		move(h - 2, 0);
+		refresh();
+		return;
+	}
+	y0 = h - 1 - (int)ls.n;
 	attron(A_BOLD);
-	wiz_put(h - 2, 0, w, text);
+	for (i = 0; i < (int)ls.n; i++) {
+		mvhline(y0 + i, 0, ' ', w);
+		wiz_put(y0 + i, 0, w, ls.l[i]);
+	}
 	attroff(A_BOLD);
-	move(h - 2, cols < w ? cols : w - 1);
+	i = (int)wiz_text_cols(ls.l[ls.n - 1]);
+	move(h - 2, i < w ? i : w - 1);
+	wiz_lines_free(&ls);
 	refresh();
 }
 
@@ -123,24 +138,14 @@ prompt_row(const char *label, const struct lineedit *le)
 	refresh();
 }
 
-/* The editing key for a curses key code, or the code itself. */
+/* The editing key for a curses key code (the table of wiz_keys.c), or
+ * the code itself. */
 static int
 le_code(int c)
 {
-	switch (c) {
-	case KEY_LEFT:		return LE_LEFT;
-	case KEY_RIGHT:		return LE_RIGHT;
-	case KEY_HOME:		return LE_HOME;
-	case 1:			return LE_HOME;		/* ^A */
-	case KEY_END:		return LE_END;
-	case 5:			return LE_END;		/* ^E */
-	case KEY_DC:		return LE_DELETE;
-	case 4:			return LE_DELETE;	/* ^D */
-	case 21:		return LE_KILL_START;	/* ^U */
-	case 23:		return LE_KILL_WORD;	/* ^W */
-	default:
-		return is_backspace(c) ? LE_BACKSPACE : c;
-	}
+	int	k = wiz_edit_key(c);
+
+	return k != -1 ? k : c;
 }
 
 char *
@@ -187,62 +192,6 @@ wiz_ask(struct ui *ui, const char *q)
 	}
 }
 
-static void
-textbox_draw(const char *title, const struct lines *ls, int top, int h,
-    int w)
-{
-	size_t	i;
-
-	erase();
-	attron(A_REVERSE);
-	mvhline(0, 0, ' ', w);
-	wiz_put(0, 1, w - 2, title);
-	attroff(A_REVERSE);
-	for (i = 0; (int)i < h - 2 && (size_t)top + i < ls->n; i++)
-		wiz_put((int)i + 1, 2, w - 4, ls->l[(size_t)top + i]);
-	attron(A_REVERSE);
-	mvhline(h - 1, 0, ' ', w);
-	wiz_put(h - 1, 1, w - 2, " ↑↓ PgUp PgDn scroll   q/Esc close");
-	attroff(A_REVERSE);
-	move(1, 2);
-	refresh();
-}
-
-/* Any of q Esc ? Enter closes. */
-void
-wiz_textbox(struct ui *ui, const char *title, const char *text)
-{
-	struct lines	ls;
-	int		top = 0, c, h, w, n;
-
-	(void)ui;
-	for (;;) {
-		getmaxyx(stdscr, h, w);
-		if (w < MIN_W || h < MIN_H) {
-			wiz_draw_too_small();
-			c = wiz_getkey();
-			if (c == -2 || c == 'q')
-				return;
-			continue;
-		}
-		wiz_wrap(text, w - 4, (size_t)-1, &ls);
-		n = (int)ls.n;
-		textbox_draw(title, &ls, top, h, w);
-		wiz_lines_free(&ls);
-		c = wiz_getkey();
-		if (c == -2 || c == 'q' || c == 27 || c == '?' || is_enter(c))
-			return;
-		if ((c == KEY_DOWN || c == 'j') && top + h - 2 < n)
-			top++;
-		else if ((c == KEY_UP || c == 'k') && top > 0)
-			top--;
-		else if (c == KEY_NPAGE || c == ' ')
-			top = top + h - 3 < n ? top + h - 3 : top;
-		else if (c == KEY_PPAGE)
-			top = top > h - 3 ? top - (h - 3) : 0;
-	}
-}
-
 /* The first choice shown in a box of bh rows with cur in view. */
 static int
 choice_first(int cur, int bh)
@@ -285,25 +234,53 @@ choice_box(const struct vm_row *row, int cur, int h, int w, int *bx)
 	return bh;
 }
 
-/* The message under the box: why the value is refused or unavailable. */
+/* The message under the box: why the value is refused or unavailable,
+ * wrapped; one longer than a third of the screen says ? shows it. */
 static void
 choice_message(const char *msg, int h, int w)
 {
 	struct lines	ls;
-	size_t		k;
+	size_t		k, max = (size_t)(h / 3 > 2 ? h / 3 : 2);
 
 	mvhline(h - 2, 0, ' ', w);
 	mvhline(h - 3, 0, ' ', w);
 	if (msg[0] == '\0') {
-		wiz_put(h - 2, 0, w, "Enter choose  f fix  Esc back");
+		wiz_put(h - 2, 0, w, "Enter choose  f fix  ? help  Esc back");
 		return;
 	}
-	wiz_wrap(msg, w - 1, 2, &ls);
+	wiz_wrap(msg, w - 1, (size_t)-1, &ls);
+	if (ls.n > max) {
+		while (ls.n > max - 1)
+			free(ls.l[--ls.n]);
+		ls.l[ls.n++] = xstrdup("... (? shows the whole message)");
+	}
 	attron(wiz_attr(C_ERROR, A_BOLD));
-	for (k = 0; k < ls.n; k++)
+	for (k = 0; k < ls.n; k++) {
+		mvhline(h - 1 - (int)ls.n + (int)k, 0, ' ', w);
 		wiz_put(h - 1 - (int)ls.n + (int)k, 0, w, ls.l[k]);
+	}
 	attroff(wiz_attr(C_ERROR, A_BOLD));
 	wiz_lines_free(&ls);
+}
+
+/* ? in the choice box: the message about value cur in full, then the
+ * field's help. */
+static void
+choice_help(struct ui *ui, int cur, const char *refused)
+{
+	struct buf	 msg = { 0 };
+	char		*h = vm_help(ui->vm), *all;
+
+	if (refused != NULL)
+		buf_puts(&msg, refused);
+	else
+		vm_choice_problem(ui->vm, cur, &msg);
+	all = xasprintf("%s%s%s", text_of(&msg), msg.len > 0 ? "\n\n" : "",
+	    h != NULL ? h : "");
+	wiz_textbox(ui, "Help", all);
+	free(all);
+	free(h);
+	buf_free(&msg);
 }
 
 /* Draw the choice box; false when the screen is too small for it. */
@@ -365,7 +342,12 @@ pick_choice(struct ui *ui)
 			cur++;
 		else if ((c == KEY_UP || c == 'k') && cur > 0)
 			cur--;
-		else if (c == 'f') {
+		else if (c == '?' || c == KEY_F(1)) {
+			if (c == '?')
+				choice_help(ui, cur, refused);
+			else
+				wiz_key_screen(ui);
+		} else if (c == 'f') {
 			vm_fix_choice(ui->vm, cur, &msg);
 			wiz_set_status(ui, "%s", text_of(&msg));
 			break;
@@ -677,7 +659,10 @@ wiz_review_enter(struct ui *ui)
 	if (cur < 0 || (size_t)cur >= n)
 		return;
 	if (it[cur].page < 0) {
-		wiz_set_status(ui, "no field for this: %s", it[cur].id);
+		char	*t = vm_review_text(ui->vm, (size_t)cur);
+
+		wiz_textbox(ui, "Problem", t);
+		free(t);
 		return;
 	}
 	vm_goto(ui->vm, it[cur].page, it[cur].field);

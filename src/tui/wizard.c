@@ -180,6 +180,7 @@ run(struct vm *vm, const char *file)
 		rc = 128 + (int)wiz_got_signal;
 	}
 	free(ui.status);
+	free(ui.cut);
 	free(ui.save_path);
 	return rc;
 }
@@ -239,10 +240,13 @@ load(const struct catalog *cat, const char *file, const char *script)
 	}
 	free(forms);
 	/* A new file: start fresh and offer it as the save path. */
-	if (file != NULL && stat(file, &st) == 0)
-		(void)vm_open_file(vm, file, err, sizeof err);
-	else if (script != NULL)
-		(void)vm_import_script(vm, script, err, sizeof err);
+	if (file != NULL && stat(file, &st) == 0) {
+		if (vm_open_file(vm, file, err, sizeof err) == 0)
+			vm_note_source(vm, file, false);
+	} else if (script != NULL) {
+		if (vm_import_script(vm, script, err, sizeof err) == 0)
+			vm_note_source(vm, script, true);
+	}
 	return vm;
 }
 

@@ -209,7 +209,8 @@ footer_and_keys() {
 	    wait_for "^R redo" && wait_for "e export q quit" &&
 	    t resize-window -t w -x 100 -y 30 && wait_for "? help f fix" &&
 	    goto_page "Topology" && focus "PD disaggregation" &&
-	    keys '?' && wait_for "Keys:" && wait_for "Ctrl-R" &&
+	    keys F1 && wait_for "Moving around:" && wait_for "Ctrl-R" &&
+	    keys End && wait_for "Ctrl-W" && keys PPage &&
 	    wait_for "Esc Esc" && keys q && wait_for "^R redo"
 }
 
@@ -327,14 +328,18 @@ SH
 	    wait_for "new deployment"
 }
 
+# p shows the launch script as emitted, after each change.
 preview_live() {
 	start -- || return 1
-	keys p && wait_for "preview: launch commands" &&
-	    wait_for "sglang.launch_server" &&
+	keys p && wait_for "Preview: [1 launch script]" &&
+	    wait_for "sglang.launch_server" && keys q &&
+	    wait_gone "Preview: [1" &&
 	    goto_page "Parallelism (decode)" && focus "tensor parallel" &&
 	    keys Enter && wait_for "(empty = default):" && keys C-u &&
-	    text "2" && keys Enter && wait_for "--tp-size 2" &&
-	    keys p && wait_gone "preview: launch commands"
+	    text "2" && keys Enter && wait_for "TP)               2" &&
+	    keys p && wait_for "Preview: [1 launch script]" && keys / &&
+	    wait_for "find:" && text "tp-size" && keys Enter &&
+	    wait_re '^>.*--tp-size 2' && keys q && wait_gone "Preview: [1"
 }
 
 help_explains() {
@@ -559,9 +564,9 @@ layout_two_node_rendezvous() {
 	    { echo "  no --dist-init-addr 10.0.0.1:5000 in launch.sh"; return 1; }
 	exported_roundtrip || return 1
 	# The picture is cut at 80x24; v shows it whole.
-	keys v && wait_for "↑↓ PgUp PgDn scroll" &&
+	keys v && wait_for "↑↓ PgUp PgDn Home End" &&
 	    wait_re '10\.0\.0\.1:5000' && wait_for "router: 10.0.0.1:8000" &&
-	    keys q && wait_gone "PgUp PgDn scroll" || return 1
+	    keys q && wait_gone "PgUp PgDn Home End" || return 1
 	# Taller, the whole picture: the rendezvous address (the prefill's
 	# line wraps before it at 100 columns), the router.
 	t resize-window -t w -x 100 -y 40 && goto_page "Topology" &&
@@ -721,11 +726,14 @@ ascii_fallbacks() {
 	    "Advanced (prefill)" "Advanced (decode)" "Router" "Review"; do
 		keys Tab && wait_for "$_p" && ascii_screen "$_p" || return 1
 	done
-	keys Down && keys Enter && ascii_screen "review entry" &&
+	keys Down && keys Enter && wait_for " Problem" &&
+	    ascii_screen "review entry" && keys q && wait_gone " Problem" &&
 	    goto_page "KV cache (decode)" && focus "hierarchical cache" &&
 	    wait_for "x on unavailable" && ascii_screen "unavailable mark" &&
-	    keys '?' && wait_for "q/Esc close" && ascii_screen "field help" &&
-	    keys Escape && wait_gone "q/Esc close" &&
+	    keys '?' && wait_for "q close" && ascii_screen "field help" &&
+	    keys Escape && wait_gone "q close" &&
+	    keys F1 && wait_for "Moving around:" && ascii_screen "key list" &&
+	    keys Escape && wait_gone "Moving around:" &&
 	    goto_page "KV transfer" && focus "transfer backend" && keys Enter &&
 	    wait_for "Enter choose" && ascii_screen "choice box" &&
 	    keys Escape && wait_gone "Enter choose" &&
@@ -774,6 +782,162 @@ run "LANG=C: every screen is plain ASCII (80x24)" ascii_fallbacks
 run "line editor: cursor, kills, UTF-8, type over, long paste (80x24)" line_editor
 run "layout: 2-node prefill, rendezvous port derived and pictured" layout_two_node_rendezvous
 run "layout: wrong router bootstrap port, Enter from review, Delete fixes" layout_router_lists_fix
+
+# ---- help that teaches, messages never cut, keys, preview (80x24) ----
+
+# words N: "part1 part2 ... partN END", a long text with spaces.
+words() {
+	_i=1
+	_w=""
+	while [ $_i -le "$1" ]; do
+		_w="$_w part$_i"
+		_i=$((_i + 1))
+	done
+	echo "${_w# } END"
+}
+
+# A refusal longer than a line wraps whole onto the lines above the keys;
+# one longer than a third of the screen ends in "? shows the whole
+# message", and ? shows it whole, scrolled to its end.
+long_message_wraps() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	KS=0
+	goto_page "Parallelism (prefill)" && focus "tensor parallel" &&
+	    keys Enter && wait_for "(empty = default):" &&
+	    text "$(words 40)" && keys Enter &&
+	    wait_for "'part1 part2" && wait_for "part40 END' is not a valid integer" &&
+	    keys Enter && wait_for "(empty = default):" &&
+	    text "$(words 150)" && keys Enter &&
+	    wait_for "... (? shows the whole message)" &&
+	    keys '?' && wait_for " Message" &&
+	    wait_for "part150 END' is not a valid integer" &&
+	    wait_for "tensor parallel (TP)  (--tp-size, prefill)" &&
+	    keys q && wait_gone " Message" || return 1
+	echo "  keystrokes: $KS"
+}
+
+# The review lists each problem on one line; the focused one's message is
+# whole in the status, and ? (or Enter where no field sets it) opens its
+# full text: SGLang's message, what it means, where Enter goes.
+review_full_text() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	KS=0
+	goto_page "Review" && keys g &&
+	    wait_for "Mooncake backend, falling back" &&
+	    wait_re "^(> )? ?prefill +warning" &&
+	    keys '?' && wait_for "warning on prefill" &&
+	    wait_for "SGLang: No IB devices specified for Mooncake backend" &&
+	    wait_for "What it means:" && keys End &&
+	    wait_for "Enter goes to:" &&
+	    keys q && wait_gone "warning on prefill" &&
+	    keys Down Down && wait_for "[Enter or ? full text]" &&
+	    keys Enter && wait_for " Problem" && wait_for "override on prefill" &&
+	    wait_for "No field of the wizard sets this directly." &&
+	    keys q && wait_gone " Problem" || return 1
+	echo "  keystrokes: $KS"
+}
+
+# no_paths: the screen shows no machine path (a rule file, /work/...).
+no_paths() {
+	if screen | grep -qE '/work/|/tmp/|rules/|\.yaml:[0-9]'; then
+		echo "  a machine path on screen:" >&2
+		screen | sed 's/^/  | /' >&2
+		return 1
+	fi
+}
+
+# ? teaches: the rule's explanation, each term with its value and where
+# it came from (the decode role's override, a value set by you), the fix.
+help_origins() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	KS=0
+	goto_page "KV cache (decode)" && focus "hierarchical cache" &&
+	    keys '?' && wait_for "on is unavailable on decode:" &&
+	    wait_for "What it means: HiCache is a host-memory" &&
+	    keys / && wait_for "find:" && text "disable_radix_cache =" &&
+	    keys Enter && wait_re '^>.*disable_radix_cache = True  \(forced by the decode role' &&
+	    keys / && text "(the value you are choosing)" && keys Enter &&
+	    wait_re '^>.*enable_hierarchical_cache = True' &&
+	    keys / && text "fix [f]" && keys Enter &&
+	    wait_re '^>.*fix \[f\]: keep the radix cache on' &&
+	    no_paths && keys Home && no_paths &&
+	    keys q && wait_gone "on is unavailable" &&
+	    goto_page "Parallelism (prefill)" && focus "tensor parallel" &&
+	    keys Enter && wait_for "(empty = default):" && text "2" &&
+	    keys Enter && wait_for "TP)           2" &&
+	    keys '?' && wait_for "origin:    set by you" && keys q &&
+	    focus "HTTP port" && keys '?' && wait_for "origin:  derived (layout)" &&
+	    keys q && wait_gone "origin:" &&
+	    goto_page "KV transfer" && focus "transfer backend" && keys Enter &&
+	    wait_for "? help  Esc back" && keys '?' && wait_for " Help" &&
+	    wait_for "origin:    default" && keys q &&
+	    wait_for "? help  Esc back" && keys F1 &&
+	    wait_for "Moving around:" && keys q &&
+	    wait_for "? help  Esc back" && keys Escape || return 1
+	echo "  keystrokes: $KS"
+}
+
+# F1 anywhere lists every key by purpose, redo included; the footer keeps
+# redo at 80 and at 100 columns.
+key_screen() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "^R redo" || return 1
+	KS=0
+	keys F1 && wait_for " Keys" && wait_for "Moving around:" &&
+	    wait_for "Changing values:" && wait_re 'Ctrl-R +redo' &&
+	    keys End && wait_for "Ctrl-W" && wait_for "(end)" &&
+	    keys q && wait_for "^R redo" &&
+	    goto_page "KV transfer" && keys F1 && wait_for "Moving around:" &&
+	    keys Escape && wait_gone "Moving around:" &&
+	    t resize-window -t w -x 100 -y 30 && wait_for "^R redo" &&
+	    wait_for "? help" || return 1
+	echo "  keystrokes: $KS"
+}
+
+# The preview is full screen and scrolls: the runbook to its end, then
+# Kubernetes; Tab goes round the four views.
+preview_scroll() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	KS=0
+	keys p && wait_for "Preview: [1 launch script]" &&
+	    wait_for "#!/usr/bin/env bash" && wait_re ' 1-22/[0-9]+$' &&
+	    keys 2 && wait_for "[2 runbook]" && keys End &&
+	    wait_re '[0-9]+-([0-9]+)/\1 \(end\)' && keys PPage &&
+	    wait_gone "(end)" && keys End && wait_for "(end)" &&
+	    keys 4 && wait_for "[4 Kubernetes]" &&
+	    wait_for "LeaderWorkerSet" && keys Tab &&
+	    wait_for "[1 launch script]" && keys Tab Tab Tab &&
+	    wait_for "[4 Kubernetes]" && keys Home && wait_re ' 1-22/' &&
+	    keys q && wait_gone "Preview:" || return 1
+	echo "  keystrokes: $KS"
+}
+
+# / finds text in the preview and n goes to the next match.
+preview_find() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	KS=0
+	keys p && wait_for "Preview: [1 launch script]" &&
+	    keys / && wait_for "find:" && text "disaggregation-mode" &&
+	    keys Enter && wait_re '^>.*--disaggregation-mode prefill' &&
+	    keys n && wait_re '^>.*--disaggregation-mode decode' &&
+	    keys n && wait_for "(from the top)" &&
+	    wait_re '^>.*--disaggregation-mode prefill' &&
+	    keys / && text "no such text here" && keys Enter &&
+	    wait_for "not found: no such text here" && keys q || return 1
+	echo "  keystrokes: $KS"
+}
+
+run "long message wraps; longer opens whole with ? (80x24)" long_message_wraps
+run "review: status shows the whole message, ? and Enter the full text (80x24)" review_full_text
+run "? teaches: explanation, terms with origins, fix (80x24)" help_origins
+run "F1 key screen by purpose, redo in it and in the footer (80x24)" key_screen
+run "preview full screen: runbook to the end, Kubernetes, Tab (80x24)" preview_scroll
+run "preview: / find and n next (80x24)" preview_find
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
