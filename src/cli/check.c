@@ -27,7 +27,7 @@
 
 enum input_mode { IN_AUTO, IN_SHELL, IN_CONFIG, IN_MARKDOWN, IN_K8S };	/* --input */
 
-enum { C_FORMAT = 1, C_INPUT, C_VERBOSE };
+enum { C_FORMAT = 1, C_INPUT, C_VERBOSE, C_SGVER };
 
 static const struct cliopt check_opts[] = {
 	{ C_FORMAT, "format", 0, "text|json|sarif|github",
@@ -35,6 +35,8 @@ static const struct cliopt check_opts[] = {
 	{ C_INPUT, "input", 0, "auto|shell|config|markdown|k8s",
 	    "how to read FILE (default: detect)", 0 },
 	CLI_FACT_OPTS,
+	{ C_SGVER, "sglang-version", 0, "V",
+	    "the SGLang release the commands run (e.g. 0.4.8.post1)", 0 },
 	{ C_VERBOSE, "verbose", 'v', NULL, "also show SGLang's overrides", 0 },
 	{ 0, NULL, 0, NULL, NULL, 0 }
 };
@@ -49,6 +51,7 @@ struct check_args {
 	bool			 verbose;
 	enum input_mode		 in;
 	const char		*file;
+	const char		*sglang_version;
 	char			**cmdv;		/* the words after --, or NULL */
 	int			 cmdc;
 	struct cli_facts	 facts;
@@ -100,6 +103,58 @@ fail(struct buf *why, const char *fmt, ...)
 	return -1;
 }
 
+/* A release number, or a word that names none (dev, latest, nightly,
+ * main: the version stays unknown); else a usage error. */
+static int
+check_sgver(const char *text, struct buf *why)
+{
+	static const char *const words[] = { "dev", "latest", "nightly",
+	    "main", NULL };
+	char	msg[256];
+	size_t	i;
+
+	if (sgver_parse(text, msg, sizeof msg) != SGVER_UNKNOWN)
+		return 0;
+	for (i = 0; words[i] != NULL; i++)
+		if (strcmp(text, words[i]) == 0)
+			return 0;
+	return fail(why, "pdwiz: --sglang-version: %s", msg);
+}
+
+/*
+ * With a release known, what was checked against what: the catalog's
+ * rules without a recorded range are SGLang as the catalog models it.
+ */
+static void
+version_note(struct check *ck, sgver_t v)
+{
+	const struct flag_history	*fh = ck->cat->hist;
+	char				 vs[SGVER_TEXT_MAX], cs[SGVER_TEXT_MAX];
+	char				*msg;
+	struct result			 r;
+
+	if (v == SGVER_UNKNOWN || ck->ncmds == 0)
+		return;
+	sgver_format(v, vs, sizeof vs);
+	if (fh != NULL && fh->sglang_version != SGVER_UNKNOWN)
+		msg = xasprintf("checked for SGLang %s: flags are checked "
+		    "against the flag history; rules without a release range "
+		    "are those of SGLang %s, which this catalog models", vs,
+		    sgver_format(fh->sglang_version, cs, sizeof cs));
+	else
+		msg = xasprintf("checked for SGLang %s: flags are checked "
+		    "against the flag history; rules without a release range "
+		    "are those of the SGLang this catalog models (newer than "
+		    "%s)", vs, fh != NULL ? sgver_format(fh->newer_than, cs,
+		    sizeof cs) : "unknown");
+	result_init(&r);
+	result_add(&r, "sglang-version", SEV_NOTE, msg, NULL,
+	    ck->cmds[0].line, 1);
+	result_take(&ck->all, &r, 0);
+	result_free(&r);
+	free(msg);
+}
+
 /* -1: go on; else the exit status (after --help or a usage error). */
 static int
 check_args(int argc, char **argv, struct check_args *a, struct buf *why)
@@ -141,6 +196,11 @@ check_args(int argc, char **argv, struct check_args *a, struct buf *why)
 			break;
 		case C_VERBOSE:
 			a->verbose = true;
+			break;
+		case C_SGVER:
+			if (check_sgver(p.arg, why) != 0)
+				return EXIT_USAGE;
+			a->sglang_version = p.arg;
 			break;
 		case CLIOPT_OPERAND:
 			if (a->file != NULL) {
@@ -450,6 +510,11 @@ check_deploy(struct check *ck, const struct input *in)
 	if (deployment_from_ydoc(ck->cat, ck->name, in->yaml, &d, err,
 	    sizeof err) != 0)
 		return fail(&ck->why, "%s", err);
+	if (ck->sglang_version != NULL) {
+		free(d.sglang_version);
+		d.sglang_version = xstrdup(ck->sglang_version);
+	}
+	ck->sgver = sgver_parse(d.sglang_version, NULL, 0);
 	deployment_plan(ck->cat, &d, &p, NULL);
 	for (i = 0; i < p.n; i++) {
 		enum role	r = p.l[i].role;
@@ -734,7 +799,10 @@ cmd_check(int argc, char **argv)
 	if (a.verbose && cat->image == NULL)
 		fprintf(stderr, "pdwiz: rules read from the %s\n", cat->origin);
 	config_init(&base, cat);
+	base.sgver = sgver_parse(a.sglang_version, NULL, 0);
 	ck.cat = cat;
+	ck.sglang_version = a.sglang_version;
+	ck.sgver = base.sgver;
 	if (cli_facts_apply(cat, &base, &a.facts, &ck.why) != 0)
 		goto out;
 	ck.fmt = a.fmt;
@@ -744,6 +812,7 @@ cmd_check(int argc, char **argv)
 	id = "input";
 	if (check_input(&ck, &a, &base, &in) != 0)
 		goto out;
+	version_note(&ck, ck.sgver);
 	if (ck.fmt == FMT_JSON)
 		check_print_json(&ck);
 	else if (ck.fmt == FMT_SARIF)

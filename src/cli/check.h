@@ -26,6 +26,8 @@ struct check {
 	bool			 verbose, color;
 	enum check_format	 fmt;
 	struct buf		 why;		/* why nothing could be checked */
+	const char		*sglang_version;	/* --sglang-version, or NULL */
+	sgver_t			 sgver;		/* the release checked for, or 0 */
 };
 
 /* check_print.c: the report, compiler-style text or one JSON object. */

@@ -802,7 +802,7 @@ add_read(void *arg, int slot)
 
 static const char *const rule_keys[] = { "id", "severity", "stage", "kind",
 	"when", "message", "explain", "fixes", "example", "source", "set",
-	"setdefault", "silent", "note", NULL };
+	"setdefault", "silent", "note", "since", "after", "until", NULL };
 
 static int
 load_rule(struct loadctx *lc, const struct ynode *n, struct rule *r)
@@ -854,7 +854,8 @@ load_rule(struct loadctx *lc, const struct ynode *n, struct rule *r)
 		    stage);
 		return -1;
 	}
-	if (yaml_bool(lc, ynode_get(n, "silent"), &r->silent) != 0)
+	if (yaml_bool(lc, ynode_get(n, "silent"), &r->silent) != 0 ||
+	    rule_range_parse(n, lc->file, r, lc->err, lc->errlen) != 0)
 		return -1;
 	wn = ynode_get(n, "when");
 	r->when_src = when;
@@ -1083,7 +1084,7 @@ catalog_load(const char *datadir, char *err, size_t errlen)
 		}
 	}
 	free(p);
-	if (rc != 0)
+	if (rc != 0 || flaghist_attach(cat, datadir, err, errlen) != 0)
 		goto fail;
 	return cat;
 fail:
@@ -1105,6 +1106,7 @@ catalog_check_text(const struct catalog *base, enum catalog_text what,
 		/* Borrow the options and their tables; own only what we add. */
 		*cat = *base;
 		cat->image = NULL;
+		cat->hist = NULL;
 		cat->rules = cat->drules = NULL;
 		cat->nrules = cat->ndrules = 0;
 		cat->models = NULL;
@@ -1144,6 +1146,7 @@ catalog_free(struct catalog *cat)
 
 	if (cat == NULL)
 		return;
+	flaghist_free(cat->hist);
 	if (cat->image != NULL) {
 		free(cat);	/* the image itself stays mapped */
 		return;

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "sgver.h"
 #include "value.h"
 
 enum okind { OK_FLAG, OK_ENV, OK_FACT, OK_DEPLOY };
@@ -82,6 +83,36 @@ struct rule {
 	int		  line;
 	int		 *reads;	/* slots the condition reads (deduplicated) */
 	size_t		  nreads;
+	sgver_t		  since;	/* first SGLang release it holds in, or 0 */
+	sgver_t		  until;	/* first release it no longer holds in, or 0 */
+	sgver_t		  newer_than;	/* it holds only in releases newer, or 0 */
+};
+
+/*
+ * One entry of rules/flag-history.yaml: when a flag (or a module run with
+ * python -m) appeared, was deprecated (still accepted), was rejected
+ * (declared only to raise SGLang's message) and was removed. A release
+ * that no evidence gives is SGVER_UNKNOWN.
+ */
+struct flag_hist {
+	const char	*flag;		/* "--enable-deepep-moe" or a module name */
+	bool		 module;
+	bool		 takes_value;	/* the flag reads the next word */
+	sgver_t		 introduced, deprecated, rejected, removed;
+	const char	*replaced_by;	/* "--moe-a2a-backend deepep", or NULL */
+	const char	*message;	/* SGLang's text when rejected, or NULL */
+	const char	*note;
+	const char	*cite;		/* the first pull request, else a source */
+	const char	*cite_introduced;	/* the evidence for introduced */
+	int		 line;
+};
+
+struct flag_history {
+	struct flag_hist	*e;
+	size_t			 n;
+	sgver_t			 sglang_version;	/* what the catalog models, or 0 */
+	sgver_t			 newer_than;	/* a release the catalog is newer than */
+	const char		*file;
 };
 
 struct commit_ref {
@@ -109,6 +140,8 @@ struct catalog {
 	size_t			 fcap;
 	size_t			 nflags;	/* spellings in fhash */
 	size_t			 nroles;	/* deploy name space: see deploy.h */
+	struct flag_history	*hist;		/* rules/flag-history.yaml, or NULL;
+						 * read from the YAML, not the image */
 };
 
 /*
@@ -150,6 +183,34 @@ enum catalog_text { CT_OPTIONS, CT_MODELS, CT_RULES, CT_DEPLOY_RULES };
 int		 catalog_check_text(const struct catalog *, enum catalog_text,
 		    const char *name, const char *text, size_t len, char *err,
 		    size_t errlen);
+
+/*
+ * rules/flag-history.yaml of datadir into cat->hist (absent file: NULL);
+ * -1 and "file:line:col: message" when it does not load.
+ */
+int		 flaghist_attach(struct catalog *, const char *datadir,
+		    char *err, size_t errlen);
+void		 flaghist_free(struct flag_history *);
+/* The entry for a flag spelling or module name, or NULL. */
+const struct flag_hist *flaghist_find(const struct catalog *, const char *);
+/*
+ * What release v does with the flag of h: FS_ACCEPTED (declared, works or
+ * warns), FS_REJECTED (declared only to raise h->message), FS_ABSENT
+ * (argparse does not know it), FS_UNKNOWN (v unknown, or no evidence).
+ */
+enum flag_state { FS_UNKNOWN, FS_ACCEPTED, FS_REJECTED, FS_ABSENT };
+enum flag_state	 flaghist_state(const struct flag_hist *, sgver_t v);
+/* The migration advice for h as seen from release v (0: unknown); owned. */
+char		*flaghist_advice(const struct flag_hist *, sgver_t v);
+/*
+ * A rule's since/after/until keys (release numbers) into r; 0, or -1
+ * and a message.
+ */
+struct ynode;
+int		 rule_range_parse(const struct ynode *rule, const char *file,
+		    struct rule *, char *err, size_t errlen);
+/* Does a rule hold in release v? (v unknown, or no range: true.) */
+bool		 rule_in_range(const struct rule *, sgver_t v);
 
 const char	*severity_name(enum severity);
 const char	*stage_name(enum stage);

@@ -40,11 +40,11 @@
 /* Every field of these is written below by name: a new field must be. */
 #if UINTPTR_MAX == 0xffffffffffffffffu
 _Static_assert(sizeof(struct option) == 120, "catimg: update put_option");
-_Static_assert(sizeof(struct rule) == 192, "catimg: update put_rule");
+_Static_assert(sizeof(struct rule) == 216, "catimg: update put_rule");
 _Static_assert(sizeof(struct fix) == 32, "catimg: update put_fixes");
 _Static_assert(sizeof(struct model_entry) == 32, "catimg: update put_models");
 _Static_assert(sizeof(struct commit_ref) == 24, "catimg: update put_commits");
-_Static_assert(sizeof(struct catalog) == 152, "catimg: update put_catalog");
+_Static_assert(sizeof(struct catalog) == 160, "catimg: update put_catalog");
 #endif
 
 struct img_hdr {
@@ -459,6 +459,9 @@ put_rules(struct imgw *w, const struct rule *v, size_t n,
 		c.nsetdefault = r->nsetdefault;
 		c.line = r->line;
 		c.nreads = r->nreads;
+		c.since = r->since;
+		c.until = r->until;
+		c.newer_than = r->newer_than;
 		memcpy(imgw_at(w, off), &c, sizeof c);
 		PTR(off, struct rule, id, imgw_str(w, r->id));
 		PTR(off, struct rule, kind, imgw_str(w, r->kind));

@@ -11,6 +11,7 @@ config_init(struct config *c, const struct catalog *cat)
 	size_t	i;
 
 	c->cat = cat;
+	c->sgver = SGVER_UNKNOWN;
 	c->s = xcalloc(cat->nopts, sizeof *c->s);
 	for (i = 0; i < cat->nopts; i++) {
 		c->s[i].v = cat->opts[i].def;
@@ -27,6 +28,7 @@ config_copy(struct config *dst, const struct config *src)
 		dst->s = xmalloc(src->cat->nopts * sizeof *dst->s);
 	}
 	dst->cat = src->cat;
+	dst->sgver = src->sgver;
 	memcpy(dst->s, src->s, src->cat->nopts * sizeof *dst->s);
 }
 

@@ -30,6 +30,7 @@ struct slot {
 struct config {
 	const struct catalog	*cat;
 	struct slot		*s;	/* cat->nopts entries */
+	sgver_t			 sgver;	/* the SGLang release it runs, or 0 */
 };
 
 void	config_init(struct config *, const struct catalog *);	/* all defaults */

@@ -173,7 +173,7 @@ report(struct runner *rn, const struct rule *r, enum severity sev,
 	d.sev = sev;
 	tmpl_render(r->message, ec, &b);
 	d.msg = buf_steal(&b);
-	if (sev == SEV_UNKNOWN) {
+	if (sev == SEV_UNKNOWN && unknown_slot >= 0) {
 		const struct option	*o = &rn->cat->opts[slot_opt(
 		    rn->cat->nopts, unknown_slot)];
 
@@ -191,6 +191,55 @@ report(struct runner *rn, const struct rule *r, enum severity sev,
 	} else
 		d.opt = -1;
 	add_diag(rn->out, d);
+}
+
+/* The SGLang release the configurations run: the first one that says. */
+static sgver_t
+run_version(const struct runner *rn)
+{
+	size_t	i;
+
+	for (i = 0; i < NSLOT_SCOPE; i++)
+		if (rn->cfgs[i] != NULL && rn->cfgs[i]->sgver != SGVER_UNKNOWN)
+			return rn->cfgs[i]->sgver;
+	return SGVER_UNKNOWN;
+}
+
+/*
+ * A rule whose release range excludes the release being checked is not
+ * applied. When its condition holds, what it would say is reported as not
+ * checked: the catalog does not know what that release does instead.
+ * Overrides outside their range change nothing, silently.
+ */
+static void
+out_of_range(struct runner *rn, const struct rule *r, struct evalctx *ec)
+{
+	char		 vs[SGVER_TEXT_MAX], a[SGVER_TEXT_MAX], b[SGVER_TEXT_MAX];
+	struct value	 c;
+	struct diag	*d;
+
+	if (rn->out == NULL || r->sev == SEV_OVERRIDE)
+		return;
+	c = expr_eval(r->when, ec);
+	if (c.t == V_UNKNOWN || !val_truthy(c))
+		return;
+	report(rn, r, SEV_UNKNOWN, -1, ec);
+	d = &rn->out->d[rn->out->n - 1];
+	free(d->note);
+	sgver_format(run_version(rn), vs, sizeof vs);
+	if (r->since != SGVER_UNKNOWN && run_version(rn) < r->since)
+		d->note = xasprintf("could not check for SGLang %s: this rule "
+		    "models SGLang %s and later", vs, sgver_format(r->since, a,
+		    sizeof a));
+	else if (r->newer_than != SGVER_UNKNOWN && run_version(rn) <= r->newer_than)
+		d->note = xasprintf("could not check for SGLang %s: this rule "
+		    "models SGLang newer than %s", vs, sgver_format(r->newer_than, a,
+		    sizeof a));
+	else
+		d->note = xasprintf("could not check for SGLang %s: this rule "
+		    "models SGLang before %s%s%s", vs, sgver_format(r->until, b,
+		    sizeof b), r->since ? ", from " : "", r->since ?
+		    sgver_format(r->since, a, sizeof a) : "");
 }
 
 static void
@@ -221,6 +270,10 @@ run(struct runner *rn, const struct rule *rules, size_t nrules)
 		ec.nopts = rn->cat->nopts;
 		ec.taint = rn->taint;
 		ec.unknown_slot = -1;
+		if (!rule_in_range(r, run_version(rn))) {
+			out_of_range(rn, r, &ec);
+			continue;
+		}
 		c = expr_eval(r->when, &ec);
 		if (c.t == V_UNKNOWN) {
 			if (r->sev == SEV_ERROR && rn->out != NULL &&

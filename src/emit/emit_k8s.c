@@ -331,19 +331,27 @@ router_manifests(struct buf *b, const struct catalog *cat,
 
 /*
  * The server and router image: k8s.image; else the release the
- * deployment's sglang key names (0.5.20 or v0.5.20: lmsysorg/sglang:v0.5.20)
- * when it is a valid image tag; else DEFAULT_IMAGE. Owned.
+ * deployment's sglang key names (0.5.20 or v0.5.20: lmsysorg/sglang:v0.5.20,
+ * 0.5.3.rc0: lmsysorg/sglang:v0.5.3rc0), or its tag with a build suffix
+ * (0.5.2-cu126) when it is a valid image tag; else DEFAULT_IMAGE. Owned.
  */
 static char *
 image_for(const struct deployment *d)
 {
 	const char	*v = d->sglang_version, *s;
+	char		 vs[SGVER_TEXT_MAX];
+	sgver_t		 ver;
 	size_t		 n;
 
 	if (d->k8s_image != NULL)
 		return xstrdup(d->k8s_image);
+	if ((ver = sgver_parse(v, NULL, 0)) != SGVER_UNKNOWN)
+		return xasprintf("lmsysorg/sglang:v%s", sgver_format(ver, vs,
+		    sizeof vs));
+	/* A tag with a build suffix (0.5.2-cu126) is kept; a word that names
+	 * no release (latest, dev, nightly) gets the catalog's release. */
 	if (v == NULL || (n = strlen(v)) == 0 || n > 127 ||
-	    !isalnum((unsigned char)v[0]))
+	    !isdigit((unsigned char)v[v[0] == 'v' || v[0] == 'V']))
 		return xstrdup(DEFAULT_IMAGE);
 	for (s = v; *s != '\0'; s++)
 		if (!isalnum((unsigned char)*s) && *s != '.' && *s != '_' &&

@@ -295,6 +295,32 @@ dash_hint(struct wparse *ps, const char *text)
 	}
 	free(flag);
 	return o >= 0;
+/* The flag name of a word ("--x=1" -> "--x"); owned. */
+static char *
+flag_name(const char *text)
+{
+	const char	*eq = strchr(text, '=');
+
+	return eq != NULL ? xstrndup(text, (size_t)(eq - text)) :
+	    xstrdup(text);
+}
+
+/* The flag history's advice for an unrecognized word, as its hint. */
+static bool
+history_hint(struct wparse *ps, const struct argword *w)
+{
+	char			*flag = flag_name(w->text), *adv;
+	const struct flag_hist	*h = flaghist_find(ps->cat, flag);
+
+	free(flag);
+	if (h == NULL || h->module)
+		return false;
+	adv = flaghist_advice(h, ps->cfg->sgver);
+	if (ps->hints.len > 0)
+		buf_puts(&ps->hints, "; ");
+	buf_puts(&ps->hints, adv);
+	free(adv);
+	return true;
 }
 
 static void
@@ -305,6 +331,8 @@ unrecognized(struct wparse *ps, const struct argword *w)
 	buf_puts(&ps->extras, w->text);
 	if (ps->first == NULL)
 		ps->first = w;
+	if (history_hint(ps, w))
+		return;
 	if (ps->nsug < 16 && dash_hint(ps, w->text)) {
 		ps->nsug++;
 		return;
@@ -419,6 +447,63 @@ take_value(struct wparse *ps, size_t i, int o, const char *flag,
 }
 
 /*
+ * A flag the catalog does not have, at w[i]. When the release being
+ * checked has it (the flag history says so), SGLang accepts it: a note
+ * says what became of it, and its value word is skipped; when that
+ * release rejects it, SGLang's message is the error. Otherwise it is an
+ * unrecognized argument. Returns the index of the next word.
+ */
+static size_t
+old_flag(struct wparse *ps, size_t i, const char *flag, const char *eq)
+{
+	const struct argword	*w = ps->w;
+	const struct flag_hist	*h = flaghist_find(ps->cat, flag);
+	sgver_t			 v = ps->cfg->sgver;
+	enum flag_state		 st = h != NULL && !h->module ?
+	    flaghist_state(h, v) : FS_UNKNOWN;
+	char			 vs[SGVER_TEXT_MAX], *adv, *msg;
+
+	if (st != FS_ACCEPTED && st != FS_REJECTED) {
+		unrecognized(ps, &w[i]);
+		return i + 1;
+	}
+	adv = flaghist_advice(h, SGVER_UNKNOWN);
+	if (st == FS_REJECTED)
+		add_err(ps->out, "flag-rejected", h->message != NULL ?
+		    h->message : adv, adv, &w[i]);
+	else {
+		msg = xasprintf("%s is accepted by SGLang %s, but this catalog "
+		    "does not model it: no rule reads it", flag,
+		    sgver_format(v, vs, sizeof vs));
+		result_add(ps->out, "flag-history", SEV_NOTE, msg, adv,
+		    w[i].line, w[i].col);
+		free(msg);
+	}
+	free(adv);
+	if (eq == NULL && h->takes_value && i + 1 < ps->n &&
+	    !is_flagword(w[i + 1].text))
+		return i + 2;
+	return i + 1;
+}
+
+/*
+ * A flag the catalog has but the release being checked does not (it was
+ * added later): unrecognized, as that release's argparse says, with the
+ * history's advice. True when w[i] was taken so.
+ */
+static bool
+newer_flag(struct wparse *ps, size_t i, const char *flag)
+{
+	const struct flag_hist	*h = flaghist_find(ps->cat, flag);
+
+	if (h == NULL || h->module || ps->cfg->sgver == SGVER_UNKNOWN ||
+	    h->introduced == SGVER_UNKNOWN || ps->cfg->sgver >= h->introduced)
+		return false;
+	unrecognized(ps, &ps->w[i]);
+	return true;
+}
+
+/*
  * The flag word at w[i] (flag is its name, eq its '=' or NULL). Returns
  * the index of the next word to parse.
  */
@@ -438,10 +523,10 @@ take_flag(struct wparse *ps, size_t i, const char *flag, const char *eq)
 	buf_free(&amb);
 	if (o == -2)
 		return i + 1;
-	if (o < 0) {
-		unrecognized(ps, &w[i]);
+	if (o < 0)
+		return old_flag(ps, i, flag, eq);
+	if (newer_flag(ps, i, flag))
 		return i + 1;
-	}
 	op = &ps->cat->opts[o];
 	if (op->deprecated != NULL && w[i].src == SRC_CLI) {
 		struct buf	b = { 0 };

@@ -54,6 +54,63 @@ PY
 L="python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3.2-Exp --trust-remote-code"
 DSA_P="$L --disaggregation-mode prefill --enable-prefill-cp --cp-strategy interleave --enable-dsa-cache-layer-split"
 
+# --- the SGLang release checked for: flag history, release ranges ---
+OLD="python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --enable-deepep-moe"
+printf '%s\n' "$OLD" > "$T/old.sh"
+expect_rc "removed flag, no version: error" 1 $PDWIZ check --format json "$T/old.sh"
+json_check "removed flag: argparse message kept" has argparse-unrecognized error "unrecognized arguments: --enable-deepep-moe" "$T/old.sh"
+NO_COLOR=1 $PDWIZ check "$T/old.sh" 2>&1 | grep -q "hint: --enable-deepep-moe was replaced by --moe-a2a-backend deepep (deprecated in SGLang 0.4.10.post2, rejected from 0.5.3rc2, removed in 0.5.4.post1)" && ok || bad "removed flag: migration hint"
+expect_rc "old flag on its release: accepted" 0 $PDWIZ check --format json --sglang-version 0.4.8.post1 "$T/old.sh"
+json_check "old flag on its release: note" has flag-history note "" "$T/old.sh"
+json_check "old flag on its release: not unrecognized" lacks argparse-unrecognized "$T/old.sh"
+expect_rc "old flag when rejected" 1 $PDWIZ check --format json --sglang-version v0.5.3 "$T/old.sh"
+json_check "rejected: SGLang's message" has flag-rejected error "NOTE: --enable-deepep-moe is deprecated. Please set \`--moe-a2a-backend\` to 'deepep' instead." "$T/old.sh"
+expect_rc "upgrade target: removed" 1 $PDWIZ check --format json --sglang-version 0.5.18 "$T/old.sh"
+json_check "upgrade target: unrecognized" has argparse-unrecognized error "unrecognized arguments: --enable-deepep-moe" "$T/old.sh"
+printf '%s\n' "python -m sglang.launch_server --model-path m --moe-a2a-backend deepep" > "$T/new.sh"
+expect_rc "flag newer than the release" 1 $PDWIZ check --format json --sglang-version 0.4.8.post1 "$T/new.sh"
+json_check "newer flag: unrecognized there" has argparse-unrecognized error "unrecognized arguments: --moe-a2a-backend deepep" "$T/new.sh"
+expect_rc "newer flag, no version" 0 $PDWIZ check "$T/new.sh"
+printf '%s\n' "python -m sglang.launch_server --model-path m --pdlb-url http://lb:8000 --tp 2" > "$T/pdlb.sh"
+expect_rc "old flag with a value on its release" 0 $PDWIZ check --format json --sglang-version 0.4.8.post1 "$T/pdlb.sh"
+json_check "its value is not an extra argument" lacks argparse-unrecognized "$T/pdlb.sh"
+expect_rc "bad --sglang-version" 2 $PDWIZ check --sglang-version 0.5.x "$T/new.sh"
+expect_rc "--sglang-version dev: unknown, accepted" 0 $PDWIZ check --sglang-version dev "$T/new.sh"
+DCP="python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --disaggregation-mode decode --dcp-size 8 --disaggregation-transfer-backend mori"
+printf '%s\n' "$DCP" > "$T/dcp.sh"
+expect_rc "ranged rule in range" 1 $PDWIZ check --format json --sglang-version 0.5.18 "$T/dcp.sh"
+json_check "ranged rule fires in range" has dec-dcp-backend error "" "$T/dcp.sh"
+expect_rc "ranged rule out of range" 0 $PDWIZ check --format json --sglang-version 0.5.9 "$T/dcp.sh"
+json_check "out of range: not checked" has dec-dcp-backend unknown "" "$T/dcp.sh"
+NO_COLOR=1 $PDWIZ check --sglang-version 0.5.9 "$T/dcp.sh" 2>&1 | grep -q "could not check for SGLang 0.5.9: this rule models SGLang newer than 0.5.13.post2" && ok || bad "out of range: note text"
+cat > "$T/dv.yaml" <<'Y'
+pdwiz: 1
+name: "old"
+sglang: "v0.4.8.post1"
+model:
+  path: "deepseek-ai/DeepSeek-V3"
+shared:
+  options:
+    disaggregation_transfer_backend: "mori"
+roles:
+  prefill:
+    instances: 1
+    hosts: ["10.0.0.1"]
+    options:
+      tp_size: 8
+  decode:
+    instances: 1
+    hosts: ["10.0.0.2"]
+    options:
+      tp_size: 8
+      dcp_size: 8
+  router: {}
+Y
+expect_rc "deployment sglang key: out of range" 0 $PDWIZ check --format json "$T/dv.yaml"
+json_check "deployment sglang key: not checked" has dec-dcp-backend unknown "" "$T/dv.yaml"
+expect_rc "--sglang-version wins over the key" 1 $PDWIZ check --format json --sglang-version 0.5.18 "$T/dv.yaml"
+json_check "--sglang-version wins: rule fires" has dec-dcp-backend error "" "$T/dv.yaml"
+
 # --- the five seed scenarios: exact SGLang message; the fix checks clean ---
 seed() {
 	name=$1 rule=$2 msg=$3 before=$4 after=$5

@@ -203,6 +203,10 @@ img() { "$PDWIZ" emit --format k8s "$1" | sed -n 's/^ *image: "\(.*\)"$/\1/p' | 
 [ "$(img "$top/share/examples/minimal-1p1d.yaml")" = "lmsysorg/sglang:v0.5.18 " ] && ok || bad "default image: $(img "$top/share/examples/minimal-1p1d.yaml")"
 sed 's/^pdwiz: 1$/pdwiz: 1\nsglang: "0.5.20"/' "$top/share/examples/minimal-1p1d.yaml" > "$tmp/sv.yaml"
 [ "$(img "$tmp/sv.yaml")" = "lmsysorg/sglang:v0.5.20 " ] && ok || bad "sglang key image: $(img "$tmp/sv.yaml")"
+for sv in "latest:lmsysorg/sglang:v0.5.18" "dev:lmsysorg/sglang:v0.5.18" "0.5.3.rc0:lmsysorg/sglang:v0.5.3rc0" "V0.4.8.post1:lmsysorg/sglang:v0.4.8.post1" "0.5.2-cu126:lmsysorg/sglang:v0.5.2-cu126"; do
+	sed "s/^pdwiz: 1\$/pdwiz: 1\nsglang: \"${sv%%:*}\"/" "$top/share/examples/minimal-1p1d.yaml" > "$tmp/sw.yaml"
+	[ "$(img "$tmp/sw.yaml")" = "${sv#*:} " ] && ok || bad "sglang: ${sv%%:*} image: $(img "$tmp/sw.yaml")"
+done
 printf 'k8s:\n  image: "registry.local/sglang:mine"\n' >> "$tmp/sv.yaml"
 [ "$(img "$tmp/sv.yaml")" = "registry.local/sglang:mine " ] && ok || bad "k8s.image: $(img "$tmp/sv.yaml")"
 
