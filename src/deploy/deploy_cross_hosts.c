@@ -1,0 +1,457 @@
+/*
+ * deploy_cross_hosts.c - what shares a machine: the ports and GPUs every
+ * server and the router hold, collisions and overflows, rendezvous
+ * addresses and port ranges.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "deploy/deploy.h"
+#include "deploy/deploy_int.h"
+#include "deploy/deploy_cross.h"
+#include "deploy/layout.h"
+#include "core/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct use {
+	const char	*host;
+	int		 lo, hi;	/* port, or GPU range [lo, hi) */
+	char		*what;
+	int		 line;
+	enum role	 role;
+	int		 inst;		/* -1: the router */
+	int		 host_gpus;	/* GPUs of the host; -1 unknown */
+	int		 delta;		/* ports derived from --port: the
+					   offset (0: none) */
+	bool		 unstated;	/* which machine is not known */
+};
+
+struct uses {
+	struct use	*u;
+	size_t		 n;
+	bool		 unknown;	/* a value left to run time was skipped */
+};
+
+static void
+use_add(struct uses *us, const struct launch *la, int lo, int hi, char *what,
+    int line, int host_gpus)
+{
+	struct use	*u;
+
+	us->u = xreallocarray(us->u, us->n + 1, sizeof *us->u);
+	u = &us->u[us->n++];
+	u->host = host_key(la->host);
+	u->lo = lo;
+	u->hi = hi;
+	u->what = what;
+	u->line = line;
+	u->role = la->role;
+	u->inst = la->role == ROLE_ROUTER ? -1 : la->instance;
+	u->host_gpus = host_gpus;
+	u->delta = 0;
+}
+
+static void
+uses_free(struct uses *us)
+{
+	size_t	i;
+
+	for (i = 0; i < us->n; i++)
+		free(us->u[i].what);
+	free(us->u);
+}
+
+/* Lowest start >= from at which [start, start + len) on u[skip]'s host
+ * overlaps nothing else (own: nothing but u[skip]'s own instance); -1
+ * when none below lim. */
+static int
+first_free(const struct uses *us, size_t skip, int from, int len, int lim,
+    bool own)
+{
+	const struct use	*me = &us->u[skip];
+	int			 b;
+	size_t			 i;
+
+	for (b = from; b + len <= lim; b++) {
+		for (i = 0; i < us->n; i++) {
+			const struct use	*o = &us->u[i];
+
+			if (i == skip || strcmp(o->host, me->host) != 0 ||
+			    (own && o->role == me->role && o->inst == me->inst))
+				continue;
+			if (b < o->hi && o->lo < b + len)
+				break;
+		}
+		if (i == us->n)
+			return b;
+	}
+	return -1;
+}
+
+/* The first pair of overlapping uses on one host, as words; the fix (a
+ * free place for the second one) in fixb. */
+static void
+collide(struct facts *f, const char *fact, const char *fixfact,
+    struct uses *us, bool ports)
+{
+	struct use	*u = us->u;
+	size_t		 i, j, n = us->n;
+	struct buf	 b = { 0 }, fx = { 0 };
+	int		 line = 0;
+	size_t		 line_of = 0;
+	bool		 unknown = false;
+
+	for (i = 0; i < n && b.len == 0; i++)
+		for (j = i + 1; j < n && b.len == 0; j++) {
+			int	len, lim, at;
+
+			/* A host pdwiz could not expand (--host ${local_ip}) may
+			 * be a different machine on every node: unknown, so no
+			 * collision is claimed. */
+			if (strcmp(u[i].host, u[j].host) != 0 ||
+			    strpbrk(u[i].host, "$`") != NULL ||
+			    u[i].lo >= u[j].hi || u[j].lo >= u[i].hi)
+				continue;
+			/* Bound to 0.0.0.0 with no word of the machine: the
+			 * two may or may not share one, so nothing is
+			 * claimed (the rule says it could not check). */
+			if (u[i].unstated || u[j].unstated) {
+				unknown = true;
+				continue;
+			}
+			if (ports) {
+				int	lo = u[i].lo > u[j].lo ? u[i].lo : u[j].lo;
+				int	hi = u[i].hi < u[j].hi ? u[i].hi : u[j].hi;
+
+				if (hi - lo > 1)
+					buf_printf(&b, "ports %d-%d", lo, hi - 1);
+				else
+					buf_printf(&b, "port %d", lo);
+				buf_printf(&b, " on %s %s used by %s and by %s",
+				    u[i].host, hi - lo > 1 ? "are" : "is",
+				    u[i].what, u[j].what);
+			}
+			else
+				buf_printf(&b, "GPUs %d-%d of %s (%s) overlap "
+				    "GPUs %d-%d (%s)", u[i].lo, u[i].hi - 1,
+				    u[i].host, u[i].what, u[j].lo, u[j].hi - 1,
+				    u[j].what);
+			line = u[j].line;
+			line_of = j;
+			len = u[j].hi - u[j].lo;
+			lim = ports ? 65536 : u[j].host_gpus >= 0 ?
+			    u[j].host_gpus : 1 << 20;
+			at = first_free(us, j, ports ? u[j].lo + 1 : 0, len,
+			    lim, !ports);
+			if (at >= 0 && ports && u[j].delta > 0)
+				buf_printf(&fx, "give %s %d --port %d (its ZMQ "
+				    "ports %d-%d are free on %s), or leave the "
+				    "ports out of the deployment file so pdwiz "
+				    "counts them", role_name(u[j].role), u[j].inst,
+				    at - u[j].delta, at, at + len - 1, u[j].host);
+			else if (at >= 0 && ports && len > 1)
+				buf_printf(&fx, "move %s to ports %d-%d, free "
+				    "on %s (or leave the ports out of the "
+				    "deployment file so pdwiz counts them)",
+				    u[j].what, at, at + len - 1, u[j].host);
+			else if (at >= 0 && ports)
+				buf_printf(&fx, "move %s to port %d, free on %s "
+				    "(or leave the port out of the deployment "
+				    "file so pdwiz counts it)", u[j].what, at,
+				    u[j].host);
+			else if (at >= 0)
+				buf_printf(&fx, "start %s at --base-gpu-id %d "
+				    "(GPUs %d-%d of %s are free), or leave "
+				    "base_gpu_id out of the deployment file so "
+				    "pdwiz packs the instances", u[j].what, at,
+				    at, at + len - 1, u[j].host);
+			else
+				buf_printf(&fx, "%s has no %d free GPUs left for "
+				    "%s: put it on another host", u[j].host, len,
+				    u[j].what);
+		}
+	fact_str(f, fact, b.s, line);
+	fact_str(f, fixfact, fx.s, line);
+	if (b.len > 0)
+		fact_role(f, fact, u[line_of].role);
+	else if (unknown || us->unknown)
+		fact_val(f, fact, VAL_UNKNOWN);
+	buf_free(&b);
+	buf_free(&fx);
+}
+
+/* A GPU range past the last GPU of its host. */
+static void
+overflow_fact(struct facts *f, const struct uses *g)
+{
+	struct buf	b = { 0 };
+	size_t		i;
+	int		line = 0;
+
+	for (i = 0; i < g->n && b.len == 0; i++) {
+		const struct use	*u = &g->u[i];
+		int			 at;
+
+		if (u->host_gpus < 0 || u->hi <= u->host_gpus ||
+		    strpbrk(u->host, "$`") != NULL)
+			continue;
+		buf_printf(&b, "%s needs GPUs %d-%d of %s, but the host has %d "
+		    "GPUs (0-%d)", u->what, u->lo, u->hi - 1, u->host,
+		    u->host_gpus, u->host_gpus - 1);
+		at = first_free(g, i, 0, u->hi - u->lo, u->host_gpus, true);
+		if (at >= 0)
+			buf_printf(&b, "; GPUs %d-%d are free: --base-gpu-id %d",
+			    at, at + u->hi - u->lo - 1, at);
+		else
+			buf_printf(&b, "; no %d GPUs are free there: give the "
+			    "%s its own hosts, or make the instances smaller",
+			    u->hi - u->lo, role_name(u->role));
+		line = u->line;
+		fact_role(f, "deploy.gpu_overflow", u->role);
+	}
+	fact_str(f, "deploy.gpu_overflow", b.s, line);
+	buf_free(&b);
+}
+
+/* A multi-node server without a usable --dist-init-addr host:port. */
+static void
+rendezvous_fact(struct facts *f, const struct deployment *d,
+    const struct plan *p)
+{
+	struct buf	b = { 0 };
+	size_t		i;
+	int		line = 0;
+
+	for (i = 0; i < p->n && b.len == 0; i++) {
+		const struct launch	*la = &p->l[i];
+		const char		*a, *colon;
+		char			*end;
+		long			 v;
+
+		if (la->role == ROLE_ROUTER || cfg_int(&la->cfg, "nnodes", 1) <= 1)
+			continue;
+		a = cfg_str(&la->cfg, "dist_init_addr");
+		colon = a != NULL ? strrchr(a, ':') : NULL;
+		v = colon != NULL ? strtol(colon + 1, &end, 10) : 0;
+		if (a != NULL && strpbrk(a, "$`") != NULL)
+			continue;
+		if (colon != NULL && colon != a && end != colon + 1 &&
+		    *end == '\0' && v >= 1 && v <= 65535 - LAY_DIST_SPAN)
+			continue;
+		if (a == NULL)
+			buf_printf(&b, "%s %d rank %d runs with --nnodes %lld "
+			    "but without --dist-init-addr", role_name(la->role),
+			    la->instance, la->node_rank, cfg_int(&la->cfg,
+			    "nnodes", 1));
+		else
+			buf_printf(&b, "%s %d rank %d runs with --nnodes %lld "
+			    "but has no usable --dist-init-addr HOST:PORT (a "
+			    "port from 1 to %d)", role_name(la->role),
+			    la->instance, la->node_rank, cfg_int(&la->cfg,
+			    "nnodes", 1), 65535 - LAY_DIST_SPAN);
+		line = d->role[la->role].line;
+		fact_role(f, "deploy.rendezvous_invalid", la->role);
+	}
+	fact_str(f, "deploy.rendezvous_invalid", b.s, line);
+	buf_free(&b);
+}
+
+/* A port a server or the router would bind outside 1-65535 (a base port
+ * plus instances x port_step can run past the end): Python's bind()
+ * raises OverflowError. Rendezvous ports are rendezvous_fact's. */
+static void
+port_range_fact(struct facts *f, const struct deployment *d,
+    const struct plan *p)
+{
+	struct buf	b = { 0 };
+	size_t		i;
+	int		line = 0;
+
+	for (i = 0; i < p->n && b.len == 0; i++) {
+		const struct launch	*la = &p->l[i];
+		const struct config	*c = &la->cfg;
+		const char		*what = "--port";
+		long long		 v = cfg_int(c, "port", 30000), top = v;
+
+		if (la->role == ROLE_PREFILL && la->node_rank == 0 &&
+		    (v >= 1 && v <= 65535)) {
+			what = "--disaggregation-bootstrap-port";
+			v = top = cfg_int(c, "disaggregation_bootstrap_port",
+			    8998);
+		}
+		if (la->role != ROLE_ROUTER && v >= 1 && v <= 65535 &&
+		    cfg_bool(c, "enable_dp_attention") &&
+		    cfg_int(c, "nnodes", 1) == 1 &&
+		    cfg_str(c, "dist_init_addr") == NULL) {
+			what = "--port with DP attention";
+			v = cfg_int(c, "port", 30000);
+			top = v + LAY_ZMQ_DELTA + LAY_DIST_SPAN - 1;
+		}
+		if (v >= 1 && top <= 65535)
+			continue;
+		if (la->role == ROLE_ROUTER)
+			buf_printf(&b, "the router's --port %lld", v);
+		else
+			buf_printf(&b, "%s %d rank %d: %s %lld", role_name(la->role),
+			    la->instance, la->node_rank, what, v);
+		if (top != v)
+			buf_printf(&b, " (ports up to %lld)", top);
+		line = d->role[la->role].line;
+		fact_role(f, "deploy.port_invalid", la->role);
+	}
+	fact_str(f, "deploy.port_invalid", b.s, line);
+	buf_free(&b);
+}
+
+/* GPUs one instance of role r can use, and what would fit it. */
+static void
+role_gpu_facts(struct facts *f, const struct deployment *d,
+    const struct layout *lay, enum role r)
+{
+	const struct role_spec	*rs = &d->role[r];
+	const char		*rn = role_name(r);
+	char			 name[64];
+	int			 per_node = rs->gpus_per_node > 0 ?
+	    rs->gpus_per_node : lay->gpus_per_host;
+	long long		 have;
+
+	snprintf(name, sizeof name, "deploy.%s_gpus", rn);
+	if (!rs->enabled || per_node <= 0) {
+		fact_val(f, name, VAL_NULL);
+		return;
+	}
+	have = (long long)rs->nodes_per_instance * per_node;
+	fact_val(f, name, val_int(have));
+	snprintf(name, sizeof name, "deploy.%s_node_gpus", rn);
+	fact_val(f, name, val_int(per_node));
+}
+
+/* The ports one server holds on its machine, into pu. */
+static void
+server_ports(struct uses *pu, const struct deployment *d,
+    const struct launch *la, int line)
+{
+	const struct config	*c = &la->cfg;
+	const char		*rn = role_name(la->role);
+	const char		*a = cfg_str(c, "dist_init_addr");
+
+	if (cfg_unknown(c, "port") || d->role[la->role].port_unstated)
+		pu->unknown = true;
+	else
+		use_add(pu, la, (int)cfg_int(c, "port", 30000),
+		    (int)cfg_int(c, "port", 30000) + 1, xasprintf("%s %d rank "
+		    "%d (HTTP --port)", rn, la->instance, la->node_rank), line,
+		    -1);
+	if (la->role == ROLE_PREFILL && la->node_rank == 0 &&
+	    (cfg_unknown(c, "disaggregation_bootstrap_port") ||
+	    d->role[la->role].port_unstated))
+		pu->unknown = true;
+	else if (la->role == ROLE_PREFILL && la->node_rank == 0) {
+		int	bp = (int)cfg_int(c, "disaggregation_bootstrap_port",
+		    8998);
+
+		use_add(pu, la, bp, bp + 1, xasprintf("%s %d (bootstrap "
+		    "server)", rn, la->instance), line, -1);
+	}
+	if (cfg_int(c, "nccl_port", -1) >= 0) {
+		int	np = (int)cfg_int(c, "nccl_port", -1);
+
+		use_add(pu, la, np, np + 1, xasprintf("%s %d rank %d "
+		    "(--nccl-port)", rn, la->instance, la->node_rank), line,
+		    -1);
+	}
+	if (la->node_rank == 0 && a != NULL) {
+		const char	*colon = strrchr(a, ':');
+		int		 dp_ = colon ? atoi(colon + 1) : 0;
+
+		if (dp_ > 0)
+			use_add(pu, la, dp_, dp_ + LAY_DIST_SPAN, xasprintf("%s "
+			    "%d (--dist-init-addr port and the %d after it)",
+			    rn, la->instance, LAY_DIST_SPAN - 1), line, -1);
+	}
+	if (cfg_bool(c, "enable_dp_attention") && cfg_int(c, "nnodes", 1) ==
+	    1 && a == NULL) {
+		int	zp = (int)cfg_int(c, "port", 30000) + LAY_ZMQ_DELTA;
+
+		use_add(pu, la, zp, zp + LAY_DIST_SPAN, xasprintf("%s %d (DP "
+		    "attention ZMQ ports: --port + %d)", rn, la->instance,
+		    LAY_ZMQ_DELTA), line, -1);
+		pu->u[pu->n - 1].delta = LAY_ZMQ_DELTA;
+	}
+}
+
+/* The GPUs one server holds on its machine, into gu. */
+static void
+server_gpus(struct uses *gu, const struct launch *la, int line,
+    int gpus_per_host)
+{
+	const struct config	*c = &la->cfg;
+	long long		 tp, pp, dp, nn, per, base, step;
+	size_t			 k;
+
+	for (k = 0; k < la->nenv; k++)
+		if (strcmp(la->env[k].name, "CUDA_VISIBLE_DEVICES") == 0)
+			return;
+	if (cfg_unknown(c, "tp_size") || cfg_unknown(c, "pp_size") ||
+	    cfg_unknown(c, "dp_size") || cfg_unknown(c, "nnodes") ||
+	    cfg_unknown(c, "base_gpu_id") || cfg_unknown(c, "gpu_id_step")) {
+		gu->unknown = true;
+		return;
+	}
+	tp = cfg_int(c, "tp_size", 1);
+	pp = cfg_int(c, "pp_size", 1);
+	dp = cfg_bool(c, "enable_dp_attention") ? 1 : cfg_int(c, "dp_size", 1);
+	nn = cfg_int(c, "nnodes", 1);
+	step = cfg_int(c, "gpu_id_step", 1);
+	if (nn < 1 || tp < 1 || pp < 1 || dp < 1 || step < 1 || step > 64)
+		return;
+	per = tp * pp * dp / nn;
+	base = cfg_int(c, "base_gpu_id", 0);
+	if (per < 1 || per > 4096 || base < 0 || base > 4096)
+		return;
+	use_add(gu, la, (int)base, (int)(base + (per - 1) * step + 1),
+	    xasprintf("%s %d rank %d", role_name(la->role), la->instance,
+	    la->node_rank), line, gpus_per_host);
+}
+
+void
+resource_facts(struct facts *f, const struct deployment *d,
+    const struct plan *p)
+{
+	struct uses	 pu = { NULL, 0, false }, gu = { NULL, 0, false };
+	struct layout	 lay;
+	size_t		 i;
+
+	deployment_layout(f->cat, d, &lay);
+	for (i = 0; i < p->n; i++) {
+		const struct launch	*la = &p->l[i];
+		int			 line = d->role[la->role].line;
+
+		if (la->role == ROLE_ROUTER) {
+			use_add(&pu, la, lay.router_port, lay.router_port + 1,
+			    xstrdup("the router (HTTP)"), line, -1);
+			continue;
+		}
+		server_ports(&pu, d, la, line);
+		server_gpus(&gu, la, line, lay.gpus_per_host);
+	}
+	for (i = 0; i < pu.n; i++)
+		pu.u[i].unstated = d->role[pu.u[i].role].host_unstated;
+	for (i = 0; i < gu.n; i++)
+		gu.u[i].unstated = d->role[gu.u[i].role].host_unstated;
+	collide(f, "deploy.port_collision", "deploy.port_collision_fix", &pu,
+	    true);
+	collide(f, "deploy.gpu_collision", "deploy.gpu_collision_fix", &gu,
+	    false);
+	overflow_fact(f, &gu);
+	rendezvous_fact(f, d, p);
+	port_range_fact(f, d, p);
+	fact_val(f, "deploy.gpus_per_host", lay.gpus_per_host > 0 ?
+	    val_int(lay.gpus_per_host) : VAL_NULL);
+	for (i = ROLE_PREFILL; i <= ROLE_DECODE; i++)
+		role_gpu_facts(f, d, &lay, (enum role)i);
+	uses_free(&pu);
+	uses_free(&gu);
+	layout_free(&lay);
+}
