@@ -14,29 +14,10 @@
 #include "deploy/layout.h"
 #include "core/util.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The role whose process a str fact describes (diagnostic attribution). */
-void
-fact_role(struct facts *f, const char *name, enum role r)
-{
-	int	o = catalog_find(f->cat, name);
-
-	if (o >= 0 && f->role != NULL)
-		f->role[o] = (signed char)r;
-}
-
-void
-fact_str(struct facts *f, const char *name, const char *s, int line)
-{
-	int	o = catalog_find(f->cat, name);
-
-	if (o < 0)
-		return;
-	config_set(f->cfg, o, s ? val_str(s) : VAL_NULL, SRC_USER, line, 0);
-}
 
 void
 fact_val(struct facts *f, const char *name, struct value v)
@@ -45,6 +26,113 @@ fact_val(struct facts *f, const char *name, struct value v)
 
 	if (o >= 0)
 		config_set(f->cfg, o, v, SRC_USER, 0, 0);
+}
+
+void
+fact_add(struct facts *f, const char *name, int r, int line,
+    const char *fmt, ...)
+{
+	int		 o = catalog_find(f->cat, name);
+	struct fitem	*it;
+	va_list		 ap;
+	char		*t;
+	int		 n;
+
+	if (o < 0)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	t = xmalloc((size_t)(n > 0 ? n : 0) + 1);
+	va_start(ap, fmt);
+	vsnprintf(t, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
+	va_end(ap);
+	f->items[o] = xreallocarray(f->items[o], f->nitems[o] + 1,
+	    sizeof *f->items[o]);
+	it = &f->items[o][f->nitems[o]++];
+	it->text = t;
+	it->line = line;
+	it->role = (signed char)r;
+}
+
+void
+fact_unknown(struct facts *f, const char *name, const char *why)
+{
+	int	o = catalog_find(f->cat, name);
+
+	if (o < 0)
+		return;
+	f->unknown[o] = true;
+	if (why != NULL && f->why[o] == NULL)
+		f->why[o] = xstrdup(why);
+}
+
+bool
+fact_found(const struct facts *f, const char *name)
+{
+	int	o = catalog_find(f->cat, name);
+
+	return o >= 0 && f->nitems[o] > 0;
+}
+
+/*
+ * The first of names that the role's command leaves to run time ($VAR
+ * never set, $((...)), $(POD_IP)): the role's effective configuration
+ * (eff) keeps such values unknown, while the deployment holds the
+ * defaults in their place. NULL: all are known.
+ */
+const char *
+fact_role_unknown(const struct facts *f, enum role r, const char *const *names)
+{
+	const struct config	*e = f->eff != NULL && r < NPD_ROLE ?
+	    f->eff[r] : NULL;
+	size_t			 i;
+
+	for (i = 0; e != NULL && names[i] != NULL; i++)
+		if (cfg_unknown(e, names[i]))
+			return names[i];
+	return NULL;
+}
+
+/* Is the machine of the role's commands unknown: a wildcard bind with no
+ * word of the machine, an address computed at run time, or a node rank
+ * left to run time (which node of its instance a command is)? */
+bool
+role_machine_unstated(const struct facts *f, const struct deployment *d,
+    enum role r)
+{
+	static const char *const rk[] = { "node_rank", "host", NULL };
+
+	return r != ROLE_ROUTER && (d->role[r].host_unstated ||
+	    fact_role_unknown(f, r, rk) != NULL);
+}
+
+static void
+facts_init(struct facts *f, const struct catalog *cat, struct config *cfg)
+{
+	f->cat = cat;
+	f->cfg = cfg;
+	f->items = xcalloc(cat->nopts + 1, sizeof *f->items);
+	f->nitems = xcalloc(cat->nopts + 1, sizeof *f->nitems);
+	f->why = xcalloc(cat->nopts + 1, sizeof *f->why);
+	f->unknown = xcalloc(cat->nopts + 1, sizeof *f->unknown);
+}
+
+static void
+facts_free(struct facts *f)
+{
+	size_t	o, i;
+
+	for (o = 0; o < f->cat->nopts; o++) {
+		for (i = 0; i < f->nitems[o]; i++)
+			free(f->items[o][i].text);
+		free(f->items[o]);
+		free(f->why[o]);
+	}
+	free(f->items);
+	free(f->nitems);
+	free(f->why);
+	free(f->unknown);
 }
 
 static void
@@ -111,58 +199,212 @@ diag_line(const struct catalog *cat, const struct diag *dg, enum role role,
 	return 0;
 }
 
-/* The role a fact the rule reads is about (ROLE_SINGLE: none). */
-struct fact_scan {
-	const struct facts	*f;
-	int			 role;
-};
+/*
+ * The rules over the facts, in rounds: round k gives every str fact its
+ * k-th finding (null past its last), so a rule reading a fact with several
+ * findings reports each one at its own line; a diagnostic of round k > 0
+ * is kept only when its rule reads a fact with a k-th finding. cmd of each
+ * diagnostic: the role its finding is about, or -1.
+ */
+static size_t
+facts_rounds(const struct facts *f)
+{
+	size_t	o, n = 1;
+
+	for (o = 0; o < f->cat->nopts; o++)
+		if (f->nitems[o] > n)
+			n = f->nitems[o];
+	return n;
+}
 
 static void
-fact_scan_cb(void *arg, int slot)
+round_config(const struct facts *f, size_t k, struct config *rc)
 {
-	struct fact_scan	*fs = arg;
-	size_t			 nopts = fs->f->cat->nopts;
-	int			 o = slot_opt(nopts, slot);
+	size_t	o;
 
-	if (fs->role < 0 && slot_role(nopts, slot) < 0 &&
-	    fs->f->role[o] >= 0 && config_is_set(fs->f->cfg, o) &&
-	    fs->f->cfg->s[o].v.t != V_NULL)
-		fs->role = fs->f->role[o];
+	memset(rc, 0, sizeof *rc);
+	config_copy(rc, f->cfg);
+	for (o = 0; o < f->cat->nopts; o++) {
+		if (f->nitems[o] > k)
+			config_set(rc, (int)o, val_str(f->items[o][k].text),
+			    SRC_USER, f->items[o][k].line, 0);
+		else if (f->nitems[o] > 0)
+			config_set(rc, (int)o, VAL_NULL, SRC_USER, 0, 0);
+		else if (f->unknown[o])
+			config_set(rc, (int)o, VAL_UNKNOWN, SRC_USER, 0, 0);
+	}
 }
 
-static enum role
-fact_diag_role(const struct facts *f, const struct diag *dg)
+/* The role of round k's finding the rule reads (-1: none), and whether
+ * the rule reads a fact with a k-th finding at all. */
+static int
+round_role(const struct facts *f, const struct rule *r, size_t k, bool *has)
 {
-	struct fact_scan	fs = { f, -1 };
+	size_t	nopts = f->cat->nopts, i;
+	int	role = -1;
 
-	if (dg->rule != NULL)
-		rule_slots(dg->rule, fact_scan_cb, &fs);
-	return fs.role >= 0 ? (enum role)fs.role : ROLE_SINGLE;
+	*has = false;
+	for (i = 0; r != NULL && i < r->nreads; i++) {
+		int	o;
+
+		if (slot_role(nopts, r->reads[i]) >= 0)
+			continue;
+		o = slot_opt(nopts, r->reads[i]);
+		if (f->nitems[o] <= k)
+			continue;
+		*has = true;
+		if (role < 0)
+			role = f->items[o][k].role;
+	}
+	return role;
 }
 
-/* The deployment facts and the deployment rules over d, unattributed. */
+/* "could not check: <why>" for an unknown the facts give a reason for. */
+static const char *
+unknown_why(const struct facts *f, const struct rule *r)
+{
+	size_t	nopts = f->cat->nopts, i;
+
+	for (i = 0; r != NULL && i < r->nreads; i++) {
+		int	o = slot_opt(nopts, r->reads[i]);
+
+		if (slot_role(nopts, r->reads[i]) < 0 && f->nitems[o] == 0 &&
+		    f->unknown[o] && f->why[o] != NULL)
+			return f->why[o];
+	}
+	return NULL;
+}
+
+static void
+keep_diag(struct result *dst, struct diag *dg, int cmd)
+{
+	struct result	one;
+
+	result_init(&one);
+	one.d = xcalloc(1, sizeof *one.d);
+	one.d[0] = *dg;
+	one.n = one.cap = 1;
+	result_take(dst, &one, cmd);
+	result_free(&one);
+}
+
+/* The rule's message with every {expression} as <unknown>, as the engine
+ * renders a message whose facts are unknown. */
+static char *
+message_unknown(const char *src)
+{
+	struct buf	b = { 0 };
+	const char	*p = src, *e;
+
+	while (*p != '\0') {
+		if (*p == '{' && (e = strchr(p, '}')) != NULL) {
+			buf_printf(&b, "<unknown>");
+			p = e + 1;
+		} else
+			buf_printf(&b, "%c", *p++);
+	}
+	return b.s != NULL ? buf_steal(&b) : xstrdup("");
+}
+
+static bool
+has_rule(const struct result *res, const struct rule *r)
+{
+	size_t	i;
+
+	for (i = 0; i < res->n; i++)
+		if (res->d[i].rule == r)
+			return true;
+	return false;
+}
+
+/*
+ * The engine says "could not check" for error rules only; a warning rule
+ * whose fact is unknown for a stated reason (the router's lists against
+ * workers found by service discovery) says so too.
+ */
+static void
+unknown_warnings(const struct facts *f, struct result *res)
+{
+	const struct catalog	*cat = f->cat;
+	size_t			 i;
+
+	for (i = 0; i < cat->ndrules; i++) {
+		const struct rule	*r = &cat->drules[i];
+		const char		*why = unknown_why(f, r);
+		struct diag		 dg = { 0 };
+
+		if (r->sev != SEV_WARNING || why == NULL || has_rule(res, r))
+			continue;
+		dg.rule = r;
+		dg.id = r->id;
+		dg.sev = SEV_UNKNOWN;
+		dg.msg = message_unknown(r->message_src);
+		dg.note = xasprintf("could not check: %s", why);
+		dg.opt = -1;
+		keep_diag(res, &dg, -1);
+	}
+}
+
+static void
+run_rounds(const struct catalog *cat, const struct config *eff[NPD_ROLE],
+    struct cross *x)
+{
+	const struct config	*roles[NSLOT_SCOPE];
+	size_t			 k, n = facts_rounds(&x->f), i;
+	int			 r;
+
+	for (r = 0; r < NPD_ROLE; r++)
+		roles[role_scope((enum role)r)] = eff[r];
+	result_init(&x->res);
+	for (k = 0; k < n; k++) {
+		struct config	rc;
+		struct result	tmp;
+
+		round_config(&x->f, k, &rc);
+		roles[SCOPE_SELF] = &rc;
+		result_init(&tmp);
+		engine_run_deploy(cat, roles, &tmp);
+		for (i = 0; i < tmp.n; i++) {
+			struct diag	*dg = &tmp.d[i];
+			const char	*why;
+			bool		 has;
+			int		 role = round_role(&x->f, dg->rule, k, &has);
+
+			if (k > 0 && !has) {
+				free(dg->msg);
+				free(dg->note);
+				free(dg->hint);
+				continue;
+			}
+			if (dg->sev == SEV_UNKNOWN &&
+			    (why = unknown_why(&x->f, dg->rule)) != NULL) {
+				free(dg->note);
+				dg->note = xasprintf("could not check: %s", why);
+			}
+			keep_diag(&x->res, dg, role);
+		}
+		free(tmp.d);
+		tmp.d = NULL;
+		tmp.n = 0;
+		result_free(&tmp);
+		config_free(&rc);
+	}
+	unknown_warnings(&x->f, &x->res);
+}
 
 void
 cross_eval(const struct catalog *cat, const struct deployment *d,
     const struct config *eff[NPD_ROLE], struct cross *x)
 {
-	struct plan		 p;
-	const struct config	*roles[NSLOT_SCOPE];
-	int			 r;
+	struct plan	p;
 
 	config_init(&x->dc, cat);
-	x->f.cat = cat;
-	x->f.cfg = &x->dc;
-	x->f.role = xcalloc(cat->nopts + 1, 1);
-	memset(x->f.role, -1, cat->nopts + 1);
+	facts_init(&x->f, cat, &x->dc);
+	x->f.eff = eff;
 	deployment_plan(cat, d, &p, NULL);
 	router_facts(&x->f, d, &p);
 	resource_facts(&x->f, d, &p);
-	roles[SCOPE_SELF] = &x->dc;
-	for (r = 0; r < NPD_ROLE; r++)
-		roles[role_scope((enum role)r)] = eff[r];
-	result_init(&x->res);
-	engine_run_deploy(cat, roles, &x->res);
+	run_rounds(cat, eff, x);
 	plan_free(&p);
 }
 
@@ -170,8 +412,8 @@ void
 cross_free(struct cross *x)
 {
 	result_free(&x->res);
+	facts_free(&x->f);
 	config_free(&x->dc);
-	free(x->f.role);
 }
 
 void
@@ -185,16 +427,13 @@ deployment_check_cross(const struct catalog *cat, const struct deployment *d,
 	verify_fixes(cat, d, eff, &x.res);
 	for (i = 0; i < x.res.n; i++) {
 		struct diag	*dg = &x.res.d[i];
-		enum role	 dr = fact_diag_role(&x.f, dg);
-		int		 ln;
+		enum role	 dr = dg->cmd >= 0 ? (enum role)dg->cmd :
+		    deploy_diag_role(cat, dg, eff);
+		int		 ln = diag_line(cat, dg, dr, eff);
 
-		if (dr == ROLE_SINGLE)
-			dr = deploy_diag_role(cat, dg, eff);
-		ln = diag_line(cat, dg, dr, eff);
-
+		/* A finding's own line wins over the role's option line. */
 		if (ln > 0 && (dg->line == 0 || dg->opt < 0 ||
-		    cat->opts[dg->opt].kind != OK_DEPLOY ||
-		    !config_is_set(&x.dc, dg->opt)))
+		    cat->opts[dg->opt].kind != OK_DEPLOY))
 			dg->line = ln;
 		if (dg->line == 0)
 			dg->line = d->role[dr].line;
@@ -203,4 +442,3 @@ deployment_check_cross(const struct catalog *cat, const struct deployment *d,
 	result_move_keep(out, &x.res);
 	cross_free(&x);
 }
-

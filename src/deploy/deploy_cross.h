@@ -8,17 +8,50 @@
 
 #include "deploy/deploy.h"
 
+/*
+ * The facts of one deployment. A scalar fact is set in cfg. A str fact that
+ * says what is wrong is a list of findings (items, each with its line and
+ * the role whose process it is about): every one becomes a diagnostic of
+ * the rules reading it. A fact the input does not determine is unknown,
+ * with the reason (why) given as "could not check: <why>"; findings win
+ * over unknown (what is known wrong is reported).
+ */
+struct fitem {
+	char		*text;
+	int		 line;
+	signed char	 role;		/* enum role, or -1 */
+};
+
 struct facts {
 	const struct catalog	*cat;
 	struct config		*cfg;
-	signed char		*role;	/* per option: role a fact is about */
+	struct fitem		**items;	/* per option */
+	size_t			*nitems;
+	char			**why;		/* per option: NULL, or why unknown */
+	bool			*unknown;	/* per option */
+	const struct config	*const *eff;	/* per PD role, or NULL: the
+						   commands' configs, with the
+						   values left to run time */
 };
 
-/* Set a deployment fact: a str fact (NULL: nothing wrong) at a line, any
- * value, or the role whose process a str fact describes. */
-void	fact_str(struct facts *, const char *name, const char *s, int line);
 void	fact_val(struct facts *, const char *name, struct value v);
-void	fact_role(struct facts *, const char *name, enum role r);
+/* A finding of str fact name, about role r (-1: none) at line. */
+void	fact_add(struct facts *, const char *name, int r, int line,
+	    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The fact is unknown: why (NULL: the catalog's label and hint say). */
+void	fact_unknown(struct facts *, const char *name, const char *why);
+/* Does the fact have a finding already? */
+bool	fact_found(const struct facts *, const char *name);
+
+/* The first of names that role r's command leaves to run time ($VAR never
+ * set, $((...)), $(POD_IP)), from the commands' configs; NULL: all known. */
+const char *fact_role_unknown(const struct facts *, enum role r,
+	    const char *const *names);
+/* Is the machine role r's commands run on unknown: a wildcard bind with
+ * no word of the machine, an address computed at run time, or a node rank
+ * left to run time? */
+bool	role_machine_unstated(const struct facts *, const struct deployment *,
+	    enum role r);
 
 /* Host as a key for "same machine": loopback names are one machine. */
 const char *host_key(const char *h);

@@ -21,6 +21,7 @@ struct use {
 	int		 line;
 	enum role	 role;
 	int		 inst;		/* -1: the router */
+	int		 rank;		/* node rank of a multi-node instance */
 	int		 host_gpus;	/* GPUs of the host; -1 unknown */
 	int		 delta;		/* ports derived from --port: the
 					   offset (0: none) */
@@ -31,7 +32,19 @@ struct uses {
 	struct use	*u;
 	size_t		 n;
 	bool		 unknown;	/* a value left to run time was skipped */
+	char		*why;		/* the first such value, in words */
 };
+
+/* A value left to run time: the uses cannot be checked, and why. */
+static void
+uses_unknown(struct uses *us, char *why)
+{
+	us->unknown = true;
+	if (us->why == NULL)
+		us->why = why;
+	else
+		free(why);
+}
 
 static void
 use_add(struct uses *us, const struct launch *la, int lo, int hi, char *what,
@@ -48,6 +61,7 @@ use_add(struct uses *us, const struct launch *la, int lo, int hi, char *what,
 	u->line = line;
 	u->role = la->role;
 	u->inst = la->role == ROLE_ROUTER ? -1 : la->instance;
+	u->rank = la->node_rank;
 	u->host_gpus = host_gpus;
 	u->delta = 0;
 }
@@ -60,6 +74,7 @@ uses_free(struct uses *us)
 	for (i = 0; i < us->n; i++)
 		free(us->u[i].what);
 	free(us->u);
+	free(us->why);
 }
 
 /* Lowest start >= from at which [start, start + len) on u[skip]'s host
@@ -101,6 +116,7 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 	int		 line = 0;
 	size_t		 line_of = 0;
 	bool		 unknown = false;
+	char		*why = NULL;
 
 	for (i = 0; i < n && b.len == 0; i++)
 		for (j = i + 1; j < n && b.len == 0; j++) {
@@ -113,10 +129,23 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 			    strpbrk(u[i].host, "$`") != NULL ||
 			    u[i].lo >= u[j].hi || u[j].lo >= u[i].hi)
 				continue;
+			/* The ranks of one multi-node instance run on
+			 * machines of their own. */
+			if (u[i].inst >= 0 && u[i].role == u[j].role &&
+			    u[i].inst == u[j].inst && u[i].rank != u[j].rank)
+				continue;
 			/* Bound to 0.0.0.0 with no word of the machine: the
 			 * two may or may not share one, so nothing is
 			 * claimed (the rule says it could not check). */
 			if (u[i].unstated || u[j].unstated) {
+				if (!unknown)
+					why = xasprintf("%s and %s would "
+					    "collide on one machine, but which "
+					    "machine %s runs on is not stated "
+					    "(it binds 0.0.0.0, or its address "
+					    "is computed at run time)",
+					    u[i].what, u[j].what, u[i].unstated ?
+					    u[i].what : u[j].what);
 				unknown = true;
 				continue;
 			}
@@ -171,12 +200,15 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 				    "%s: put it on another host", u[j].host, len,
 				    u[j].what);
 		}
-	fact_str(f, fact, b.s, line);
-	fact_str(f, fixfact, fx.s, line);
-	if (b.len > 0)
-		fact_role(f, fact, u[line_of].role);
-	else if (unknown || us->unknown)
-		fact_val(f, fact, VAL_UNKNOWN);
+	if (b.len > 0) {
+		fact_add(f, fact, (int)u[line_of].role, line, "%s", b.s);
+		fact_add(f, fixfact, (int)u[line_of].role, line, "%s",
+		    fx.s != NULL ? fx.s : "");
+	} else if (us->unknown)
+		fact_unknown(f, fact, us->why);
+	else if (unknown)
+		fact_unknown(f, fact, why);
+	free(why);
 	buf_free(&b);
 	buf_free(&fx);
 }
@@ -208,9 +240,9 @@ overflow_fact(struct facts *f, const struct uses *g)
 			    "%s its own hosts, or make the instances smaller",
 			    u->hi - u->lo, role_name(u->role));
 		line = u->line;
-		fact_role(f, "deploy.gpu_overflow", u->role);
+		fact_add(f, "deploy.gpu_overflow", (int)u->role, line, "%s",
+		    b.s);
 	}
-	fact_str(f, "deploy.gpu_overflow", b.s, line);
 	buf_free(&b);
 }
 
@@ -251,9 +283,9 @@ rendezvous_fact(struct facts *f, const struct deployment *d,
 			    la->instance, la->node_rank, cfg_int(&la->cfg,
 			    "nnodes", 1), 65535 - LAY_DIST_SPAN);
 		line = d->role[la->role].line;
-		fact_role(f, "deploy.rendezvous_invalid", la->role);
+		fact_add(f, "deploy.rendezvous_invalid", (int)la->role, line,
+		    "%s", b.s);
 	}
-	fact_str(f, "deploy.rendezvous_invalid", b.s, line);
 	buf_free(&b);
 }
 
@@ -298,9 +330,9 @@ port_range_fact(struct facts *f, const struct deployment *d,
 		if (top != v)
 			buf_printf(&b, " (ports up to %lld)", top);
 		line = d->role[la->role].line;
-		fact_role(f, "deploy.port_invalid", la->role);
+		fact_add(f, "deploy.port_invalid", (int)la->role, line, "%s",
+		    b.s);
 	}
-	fact_str(f, "deploy.port_invalid", b.s, line);
 	buf_free(&b);
 }
 
@@ -327,15 +359,32 @@ role_gpu_facts(struct facts *f, const struct deployment *d,
 	fact_val(f, name, val_int(per_node));
 }
 
+static char *
+flag_of(const struct facts *f, const char *name)
+{
+	int	o = catalog_find(f->cat, name);
+
+	return xstrdup(o >= 0 && f->cat->opts[o].flag != NULL ?
+	    f->cat->opts[o].flag : name);
+}
+
 /* The ports one server holds on its machine, into pu. */
 static void
-server_ports(struct uses *pu, const struct deployment *d,
-    const struct launch *la, int line)
+server_ports(const struct facts *f, struct uses *pu,
+    const struct deployment *d, const struct launch *la, int line)
 {
+	static const char *const pn[] = { "port",
+	    "disaggregation_bootstrap_port", NULL };
 	const struct config	*c = &la->cfg;
 	const char		*rn = role_name(la->role);
 	const char		*a = cfg_str(c, "dist_init_addr");
+	const char		*u = fact_role_unknown(f, la->role, pn);
+	char			*fl = flag_of(f, u != NULL ? u : "port");
 
+	if (u != NULL || d->role[la->role].port_unstated)
+		uses_unknown(pu, xasprintf("the %s's %s is a value the script "
+		    "computes at run time", rn, fl));
+	free(fl);
 	if (cfg_unknown(c, "port") || d->role[la->role].port_unstated)
 		pu->unknown = true;
 	else
@@ -383,20 +432,29 @@ server_ports(struct uses *pu, const struct deployment *d,
 
 /* The GPUs one server holds on its machine, into gu. */
 static void
-server_gpus(struct uses *gu, const struct launch *la, int line,
-    int gpus_per_host)
+server_gpus(const struct facts *f, struct uses *gu, const struct launch *la,
+    int line, int gpus_per_host)
 {
+	static const char *const gn[] = { "tp_size", "pp_size", "dp_size",
+	    "nnodes", "base_gpu_id", "gpu_id_step", NULL };
 	const struct config	*c = &la->cfg;
 	long long		 tp, pp, dp, nn, per, base, step;
+	const char		*u = fact_role_unknown(f, la->role, gn);
 	size_t			 k;
 
 	for (k = 0; k < la->nenv; k++)
 		if (strcmp(la->env[k].name, "CUDA_VISIBLE_DEVICES") == 0)
 			return;
-	if (cfg_unknown(c, "tp_size") || cfg_unknown(c, "pp_size") ||
-	    cfg_unknown(c, "dp_size") || cfg_unknown(c, "nnodes") ||
-	    cfg_unknown(c, "base_gpu_id") || cfg_unknown(c, "gpu_id_step")) {
-		gu->unknown = true;
+	for (k = 0; u == NULL && gn[k] != NULL; k++)
+		if (cfg_unknown(c, gn[k]))
+			u = gn[k];
+	if (u != NULL) {
+		char	*fl = flag_of(f, u);
+
+		uses_unknown(gu, xasprintf("the %s's GPUs depend on %s, a "
+		    "value the script computes at run time",
+		    role_name(la->role), fl));
+		free(fl);
 		return;
 	}
 	tp = cfg_int(c, "tp_size", 1);
@@ -415,11 +473,109 @@ server_gpus(struct uses *gu, const struct launch *la, int line,
 	    la->node_rank), line, gpus_per_host);
 }
 
+/* Are machines a and b the same (1), different (0), or unknown (-1)?
+ * Loopback stands for "this machine"; two stated addresses that differ are
+ * two machines; a stated address against "this machine" is unknown. */
+static int
+same_machine(const struct facts *f, const struct deployment *d,
+    const struct launch *a, const struct launch *b)
+{
+	bool	la = host_is_loopback(a->host) || host_is_wildcard(a->host);
+	bool	lb = host_is_loopback(b->host) || host_is_wildcard(b->host);
+
+	/* Two loopback addresses (127.0.0.$((i + 1)) included) are one
+	 * machine, whatever else is left to run time. */
+	if (host_is_loopback(a->host) && host_is_loopback(b->host))
+		return 1;
+	if (role_machine_unstated(f, d, a->role) ||
+	    role_machine_unstated(f, d, b->role) ||
+	    strpbrk(a->host, "$`(){}<>") != NULL ||
+	    strpbrk(b->host, "$`(){}<>") != NULL)
+		return -1;
+	if (la && lb)
+		return 1;
+	if (la || lb)
+		return -1;
+	return strcmp(a->host, b->host) == 0;
+}
+
+/*
+ * A prefill's bootstrap server binds its --host (SGLang's default
+ * 127.0.0.1). Bound to loopback, it is reachable only from its own
+ * machine: a multi-node prefill's ranks register with it at the
+ * --dist-init-addr host, and every decode fetches the prefill's layout
+ * from it, so either on another machine is refused.
+ */
+static void
+bootstrap_bind_fact(struct facts *f, const struct deployment *d,
+    const struct plan *p)
+{
+	static const char *const fact = "deploy.bootstrap_loopback";
+	char	*why = NULL;
+	size_t	 i, j;
+
+	for (i = 0; i < p->n; i++) {
+		const struct launch	*la = &p->l[i];
+		const char		*bind = cfg_str(&la->cfg, "host");
+		const char		*dist = cfg_str(&la->cfg, "dist_init_addr");
+		int			 bp = (int)cfg_int(&la->cfg,
+		    "disaggregation_bootstrap_port", 8998);
+
+		if (la->role != ROLE_PREFILL || la->node_rank != 0)
+			continue;
+		if (bind == NULL)
+			bind = "127.0.0.1";
+		if (!host_is_loopback(bind))
+			continue;
+		if (cfg_int(&la->cfg, "nnodes", 1) > 1 && dist != NULL &&
+		    strpbrk(dist, "$`(){}<>") == NULL &&
+		    strncmp(dist, "127.", 4) != 0 &&
+		    strncmp(dist, "localhost", 9) != 0) {
+			fact_add(f, fact, ROLE_PREFILL, d->role[ROLE_PREFILL].line,
+			    "prefill %d runs on %lld nodes, whose ranks register "
+			    "with its bootstrap server at the --dist-init-addr "
+			    "host (%s), but the server binds %s only",
+			    la->instance, cfg_int(&la->cfg, "nnodes", 1), dist,
+			    bind);
+			continue;
+		}
+		for (j = 0; j < p->n; j++) {
+			const struct launch	*lb = &p->l[j];
+			int			 same;
+
+			if (lb->role != ROLE_DECODE)
+				continue;
+			same = same_machine(f, d, la, lb);
+			if (same == 0) {
+				fact_add(f, fact, ROLE_PREFILL,
+				    d->role[ROLE_PREFILL].line, "prefill %d on "
+				    "%s serves its bootstrap server on %s:%d "
+				    "only, but decode %d runs on %s and "
+				    "fetches the prefill's layout from it",
+				    la->instance, la->host, bind, bp,
+				    lb->instance, lb->host);
+				break;
+			}
+			if (same < 0 && why == NULL)
+				why = xasprintf("prefill %d's bootstrap server "
+				    "binds %s, and whether decode %d (%s) runs "
+				    "on the same machine is not stated",
+				    la->instance, bind, lb->instance,
+				    role_machine_unstated(f, d, lb->role) ?
+				    "bound to 0.0.0.0 with no machine named" :
+				    lb->host);
+		}
+	}
+	if (why != NULL)
+		fact_unknown(f, fact, why);
+	free(why);
+}
+
 void
 resource_facts(struct facts *f, const struct deployment *d,
     const struct plan *p)
 {
-	struct uses	 pu = { NULL, 0, false }, gu = { NULL, 0, false };
+	struct uses	 pu = { NULL, 0, false, NULL }, gu = { NULL, 0, false, NULL };
 	struct layout	 lay;
 	size_t		 i;
 
@@ -433,13 +589,13 @@ resource_facts(struct facts *f, const struct deployment *d,
 			    xstrdup("the router (HTTP)"), line, -1);
 			continue;
 		}
-		server_ports(&pu, d, la, line);
-		server_gpus(&gu, la, line, lay.gpus_per_host);
+		server_ports(f, &pu, d, la, line);
+		server_gpus(f, &gu, la, line, lay.gpus_per_host);
 	}
 	for (i = 0; i < pu.n; i++)
-		pu.u[i].unstated = d->role[pu.u[i].role].host_unstated;
+		pu.u[i].unstated = role_machine_unstated(f, d, pu.u[i].role);
 	for (i = 0; i < gu.n; i++)
-		gu.u[i].unstated = d->role[gu.u[i].role].host_unstated;
+		gu.u[i].unstated = role_machine_unstated(f, d, gu.u[i].role);
 	collide(f, "deploy.port_collision", "deploy.port_collision_fix", &pu,
 	    true);
 	collide(f, "deploy.gpu_collision", "deploy.gpu_collision_fix", &gu,
@@ -447,6 +603,7 @@ resource_facts(struct facts *f, const struct deployment *d,
 	overflow_fact(f, &gu);
 	rendezvous_fact(f, d, p);
 	port_range_fact(f, d, p);
+	bootstrap_bind_fact(f, d, p);
 	fact_val(f, "deploy.gpus_per_host", lay.gpus_per_host > 0 ?
 	    val_int(lay.gpus_per_host) : VAL_NULL);
 	for (i = ROLE_PREFILL; i <= ROLE_DECODE; i++)
