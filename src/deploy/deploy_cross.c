@@ -107,6 +107,29 @@ role_machine_unstated(const struct facts *f, const struct deployment *d,
 	    fact_role_unknown(f, r, rk) != NULL);
 }
 
+const char *
+launch_machine_why(const struct facts *f, const struct deployment *d,
+    const struct launch *la)
+{
+	static const char *const rk[] = { "node_rank", NULL };
+
+	if (la->role == ROLE_ROUTER)
+		return NULL;
+	if (fact_role_unknown(f, la->role, rk) != NULL)
+		return "its --node-rank is a value the script computes at run "
+		    "time, so which node of its instance it is is not known";
+	if (strpbrk(la->host, "$`(){}<>") != NULL)
+		return "it binds an address known only at run time";
+	if (role_machine_unstated(f, d, la->role))
+		return "it binds 0.0.0.0 (or an address computed at run time) "
+		    "and the script does not say which machine it runs on";
+	if (la->node_rank > 0 && (host_is_loopback(la->host) ||
+	    host_is_wildcard(la->host)))
+		return "it is a further rank of a multi-node instance and the "
+		    "script does not say which machine it runs on";
+	return NULL;
+}
+
 static void
 facts_init(struct facts *f, const struct catalog *cat, struct config *cfg)
 {

@@ -53,6 +53,11 @@ const char *fact_role_unknown(const struct facts *, enum role r,
 bool	role_machine_unstated(const struct facts *, const struct deployment *,
 	    enum role r);
 
+/* Why the machine launch la runs on is not known (the words complete
+ * "which machine it runs on is not known: ..."), or NULL. */
+const char *launch_machine_why(const struct facts *,
+	    const struct deployment *, const struct launch *la);
+
 /* Host as a key for "same machine": loopback names are one machine. */
 const char *host_key(const char *h);
 

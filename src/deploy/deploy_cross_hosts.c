@@ -22,10 +22,12 @@ struct use {
 	enum role	 role;
 	int		 inst;		/* -1: the router */
 	int		 rank;		/* node rank of a multi-node instance */
+	const struct launch *la;
 	int		 host_gpus;	/* GPUs of the host; -1 unknown */
 	int		 delta;		/* ports derived from --port: the
 					   offset (0: none) */
-	bool		 unstated;	/* which machine is not known */
+	const char	*unstated;	/* why its machine is not known, or
+					   NULL */
 };
 
 struct uses {
@@ -62,8 +64,10 @@ use_add(struct uses *us, const struct launch *la, int lo, int hi, char *what,
 	u->role = la->role;
 	u->inst = la->role == ROLE_ROUTER ? -1 : la->instance;
 	u->rank = la->node_rank;
+	u->la = la;
 	u->host_gpus = host_gpus;
 	u->delta = 0;
+	u->unstated = NULL;
 }
 
 static void
@@ -104,6 +108,16 @@ first_free(const struct uses *us, size_t skip, int from, int len, int lim,
 	return -1;
 }
 
+/* "GPU 3" or "GPUs 0-7" for the range [lo, hi). */
+static void
+gpu_words(struct buf *b, int lo, int hi)
+{
+	if (hi - lo > 1)
+		buf_printf(b, "GPUs %d-%d", lo, hi - 1);
+	else
+		buf_printf(b, "GPU %d", lo);
+}
+
 /* The first pair of overlapping uses on one host, as words; the fix (a
  * free place for the second one) in fixb. */
 static void
@@ -126,7 +140,6 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 			 * be a different machine on every node: unknown, so no
 			 * collision is claimed. */
 			if (strcmp(u[i].host, u[j].host) != 0 ||
-			    strpbrk(u[i].host, "$`") != NULL ||
 			    u[i].lo >= u[j].hi || u[j].lo >= u[i].hi)
 				continue;
 			/* The ranks of one multi-node instance run on
@@ -140,12 +153,12 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 			if (u[i].unstated || u[j].unstated) {
 				if (!unknown)
 					why = xasprintf("%s and %s would "
-					    "collide on one machine, but which "
-					    "machine %s runs on is not stated "
-					    "(it binds 0.0.0.0, or its address "
-					    "is computed at run time)",
+					    "collide if they shared a machine, "
+					    "and pdwiz cannot tell whether they "
+					    "do: %s: %s",
 					    u[i].what, u[j].what, u[i].unstated ?
-					    u[i].what : u[j].what);
+					    u[i].what : u[j].what, u[i].unstated ?
+					    u[i].unstated : u[j].unstated);
 				unknown = true;
 				continue;
 			}
@@ -161,11 +174,14 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 				    u[i].host, hi - lo > 1 ? "are" : "is",
 				    u[i].what, u[j].what);
 			}
-			else
-				buf_printf(&b, "GPUs %d-%d of %s (%s) overlap "
-				    "GPUs %d-%d (%s)", u[i].lo, u[i].hi - 1,
-				    u[i].host, u[i].what, u[j].lo, u[j].hi - 1,
-				    u[j].what);
+			else {
+				gpu_words(&b, u[i].lo, u[i].hi);
+				buf_printf(&b, " of %s (%s) overlap%s ",
+				    u[i].host, u[i].what, u[i].hi - u[i].lo > 1 ?
+				    "" : "s");
+				gpu_words(&b, u[j].lo, u[j].hi);
+				buf_printf(&b, " (%s)", u[j].what);
+			}
 			line = u[j].line;
 			line_of = j;
 			len = u[j].hi - u[j].lo;
@@ -487,10 +503,8 @@ same_machine(const struct facts *f, const struct deployment *d,
 	 * machine, whatever else is left to run time. */
 	if (host_is_loopback(a->host) && host_is_loopback(b->host))
 		return 1;
-	if (role_machine_unstated(f, d, a->role) ||
-	    role_machine_unstated(f, d, b->role) ||
-	    strpbrk(a->host, "$`(){}<>") != NULL ||
-	    strpbrk(b->host, "$`(){}<>") != NULL)
+	if (launch_machine_why(f, d, a) != NULL ||
+	    launch_machine_why(f, d, b) != NULL)
 		return -1;
 	if (la && lb)
 		return 1;
@@ -561,8 +575,6 @@ bootstrap_bind_fact(struct facts *f, const struct deployment *d,
 				    "binds %s, and whether decode %d (%s) runs "
 				    "on the same machine is not stated",
 				    la->instance, bind, lb->instance,
-				    role_machine_unstated(f, d, lb->role) ?
-				    "bound to 0.0.0.0 with no machine named" :
 				    lb->host);
 		}
 	}
@@ -593,9 +605,9 @@ resource_facts(struct facts *f, const struct deployment *d,
 		server_gpus(f, &gu, la, line, lay.gpus_per_host);
 	}
 	for (i = 0; i < pu.n; i++)
-		pu.u[i].unstated = role_machine_unstated(f, d, pu.u[i].role);
+		pu.u[i].unstated = launch_machine_why(f, d, pu.u[i].la);
 	for (i = 0; i < gu.n; i++)
-		gu.u[i].unstated = role_machine_unstated(f, d, gu.u[i].role);
+		gu.u[i].unstated = launch_machine_why(f, d, gu.u[i].la);
 	collide(f, "deploy.port_collision", "deploy.port_collision_fix", &pu,
 	    true);
 	collide(f, "deploy.gpu_collision", "deploy.gpu_collision_fix", &gu,

@@ -128,7 +128,7 @@ static bool
 launch_unstated(const struct facts *f, const struct deployment *d,
     const struct launch *la)
 {
-	return role_machine_unstated(f, d, la->role) ||
+	return launch_machine_why(f, d, la) != NULL ||
 	    host_unresolved(la->host);
 }
 
@@ -181,11 +181,12 @@ match_url(const struct facts *f, const struct deployment *d,
 	else if (launch_unstated(f, d, la)) {
 		m = M_UNSURE;
 		if (*why == NULL)
-			*why = xasprintf("which machine %s %d runs on is not "
-			    "stated (it binds 0.0.0.0, or its address is "
-			    "computed at run time), so pdwiz cannot tell "
-			    "whether %s is it", role_name(la->role),
-			    la->instance, url);
+			*why = xasprintf("pdwiz cannot tell whether the "
+			    "router's %s is %s %d: %s", url,
+			    role_name(la->role), la->instance,
+			    launch_machine_why(f, d, la) != NULL ?
+			    launch_machine_why(f, d, la) :
+			    "it binds an address known only at run time");
 	} else if (strcmp(h, la->host) == 0 || same_host(h, la->host))
 		m = M_YES;
 	else if ((host_is_addr(h) || host_is_loopback(h)) &&
