@@ -118,6 +118,47 @@ gpu_words(struct buf *b, int lo, int hi)
 		buf_printf(b, "GPU %d", lo);
 }
 
+/* The fix for u[j], the second of a colliding pair: a free place for it
+ * on its host. */
+static void
+collide_fix(const struct uses *us, size_t j, bool ports, struct buf *fx)
+{
+	const struct use	*u = us->u;
+	int			 len, lim, at;
+
+	len = u[j].hi - u[j].lo;
+	lim = ports ? 65536 : u[j].host_gpus >= 0 ?
+	    u[j].host_gpus : 1 << 20;
+	at = first_free(us, j, ports ? u[j].lo + 1 : 0, len,
+	    lim, !ports);
+	if (at >= 0 && ports && u[j].delta > 0)
+		buf_printf(fx, "give %s %d --port %d (its ZMQ "
+		    "ports %d-%d are free on %s), or leave the "
+		    "ports out of the deployment file so pdwiz "
+		    "counts them", role_name(u[j].role), u[j].inst,
+		    at - u[j].delta, at, at + len - 1, u[j].host);
+	else if (at >= 0 && ports && len > 1)
+		buf_printf(fx, "move %s to ports %d-%d, free "
+		    "on %s (or leave the ports out of the "
+		    "deployment file so pdwiz counts them)",
+		    u[j].what, at, at + len - 1, u[j].host);
+	else if (at >= 0 && ports)
+		buf_printf(fx, "move %s to port %d, free on %s "
+		    "(or leave the port out of the deployment "
+		    "file so pdwiz counts it)", u[j].what, at,
+		    u[j].host);
+	else if (at >= 0)
+		buf_printf(fx, "start %s at --base-gpu-id %d "
+		    "(GPUs %d-%d of %s are free), or leave "
+		    "base_gpu_id out of the deployment file so "
+		    "pdwiz packs the instances", u[j].what, at,
+		    at, at + len - 1, u[j].host);
+	else
+		buf_printf(fx, "%s has no %d free GPUs left for "
+		    "%s: put it on another host", u[j].host, len,
+		    u[j].what);
+}
+
 /* The first pair of overlapping uses on one host, as words; the fix (a
  * free place for the second one) in fixb. */
 static void
@@ -134,8 +175,6 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 
 	for (i = 0; i < n && b.len == 0; i++)
 		for (j = i + 1; j < n && b.len == 0; j++) {
-			int	len, lim, at;
-
 			/* A host pdwiz could not expand (--host ${local_ip}) may
 			 * be a different machine on every node: unknown, so no
 			 * collision is claimed. */
@@ -184,37 +223,7 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 			}
 			line = u[j].line;
 			line_of = j;
-			len = u[j].hi - u[j].lo;
-			lim = ports ? 65536 : u[j].host_gpus >= 0 ?
-			    u[j].host_gpus : 1 << 20;
-			at = first_free(us, j, ports ? u[j].lo + 1 : 0, len,
-			    lim, !ports);
-			if (at >= 0 && ports && u[j].delta > 0)
-				buf_printf(&fx, "give %s %d --port %d (its ZMQ "
-				    "ports %d-%d are free on %s), or leave the "
-				    "ports out of the deployment file so pdwiz "
-				    "counts them", role_name(u[j].role), u[j].inst,
-				    at - u[j].delta, at, at + len - 1, u[j].host);
-			else if (at >= 0 && ports && len > 1)
-				buf_printf(&fx, "move %s to ports %d-%d, free "
-				    "on %s (or leave the ports out of the "
-				    "deployment file so pdwiz counts them)",
-				    u[j].what, at, at + len - 1, u[j].host);
-			else if (at >= 0 && ports)
-				buf_printf(&fx, "move %s to port %d, free on %s "
-				    "(or leave the port out of the deployment "
-				    "file so pdwiz counts it)", u[j].what, at,
-				    u[j].host);
-			else if (at >= 0)
-				buf_printf(&fx, "start %s at --base-gpu-id %d "
-				    "(GPUs %d-%d of %s are free), or leave "
-				    "base_gpu_id out of the deployment file so "
-				    "pdwiz packs the instances", u[j].what, at,
-				    at, at + len - 1, u[j].host);
-			else
-				buf_printf(&fx, "%s has no %d free GPUs left for "
-				    "%s: put it on another host", u[j].host, len,
-				    u[j].what);
+			collide_fix(us, j, ports, &fx);
 		}
 	if (b.len > 0) {
 		fact_add(f, fact, (int)u[line_of].role, line, "%s", b.s);
