@@ -187,7 +187,10 @@ match_url(const struct facts *f, const struct deployment *d,
 			    launch_machine_why(f, d, la) != NULL ?
 			    launch_machine_why(f, d, la) :
 			    "it binds an address known only at run time");
-	} else if (strcmp(h, la->host) == 0 || same_host(h, la->host))
+	} else if (bind != NULL && host_is_loopback(bind) &&
+	    !host_is_loopback(h))
+		m = M_NO;	/* it listens on loopback only */
+	else if (strcmp(h, la->host) == 0 || same_host(h, la->host))
 		m = M_YES;
 	else if ((host_is_addr(h) || host_is_loopback(h)) &&
 	    (host_is_addr(la->host) || host_is_loopback(la->host)))
@@ -260,6 +263,16 @@ match_bootstrap(struct facts *f, const struct deployment *d,
 		    " (the default)" : "", e->url, want);
 }
 
+/* Does la listen on a loopback --host of a machine named otherwise? */
+static bool
+bound_only(const struct launch *la)
+{
+	const char	*bind = cfg_str(&la->cfg, "host");
+
+	return bind != NULL && host_is_loopback(bind) &&
+	    !host_is_loopback(la->host);
+}
+
 /*
  * One role's router list against its instances: every entry that matches
  * no instance, every instance no entry names, every bootstrap port that
@@ -292,9 +305,12 @@ match_role(struct facts *f, const struct deployment *d, const struct plan *p,
 		}
 		if (!yes && !unsure)
 			fact_add(f, "deploy.router_missing", ROLE_ROUTER,
-			    rline, "%s instance %d (%s:%lld) is not listed by "
-			    "the router", role_name(r), la->instance, la->host,
-			    cfg_int(&la->cfg, "port", 30000));
+			    rline, "%s instance %d (%s:%lld%s%s%s) is not listed "
+			    "by the router", role_name(r), la->instance,
+			    la->host, cfg_int(&la->cfg, "port", 30000),
+			    bound_only(la) ? ", listening on " : "",
+			    bound_only(la) ? cfg_str(&la->cfg, "host") : "",
+			    bound_only(la) ? " only" : "");
 	}
 	for (j = 0; j < ne; j++) {
 		bool	yes = false, unsure = false;
