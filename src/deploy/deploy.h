@@ -71,6 +71,10 @@ struct role_spec {
 						   hosts hold 127.0.0.1 */
 	bool		 port_unstated;		/* imported: a port computed at run
 						   time ($((...)), ${VAR}) */
+	bool		 workers_discovered;	/* imported router without a
+						   --prefill/--decode list: its
+						   workers come by service
+						   discovery or at run time */
 };
 
 struct deployment {

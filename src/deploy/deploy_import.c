@@ -145,6 +145,11 @@ read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
 	ic->gpus = ic->nnodes > 0 ? (int)(tp * pp * dp / ic->nnodes) : 1;
 	if (ic->gpus < 1)
 		ic->gpus = 1;
+	/* Sizes left to run time leave the GPUs per node unstated. */
+	if (cfg_unknown(&ic->cfg, "tp_size") || cfg_unknown(&ic->cfg,
+	    "pp_size") || cfg_unknown(&ic->cfg, "dp_size") ||
+	    cfg_unknown(&ic->cfg, "nnodes"))
+		ic->gpus = 0;
 	for (i = 0; i < cat->nopts; i++) {
 		const struct slot	*s = &ic->cfg.s[i];
 		char			*t;
@@ -255,9 +260,16 @@ place_node(struct role_spec *r, const struct icmd *c)
 		if (r->bind_host == NULL)
 			r->bind_host = xstrdup(c->host);
 		h = c->node_host;
-	} else if (c->dist != NULL && c->rank == 0 && c->nnodes > 1)
+	} else if (c->host == NULL && c->node_host != NULL) {
+		/* No --host: SGLang binds 127.0.0.1 on the stated machine. */
+		if (r->bind_host == NULL)
+			r->bind_host = xstrdup("127.0.0.1");
+		h = c->node_host;
+	} else if (c->dist != NULL && c->rank == 0 && c->nnodes > 1) {
+		if (c->host == NULL && r->bind_host == NULL)
+			r->bind_host = xstrdup("127.0.0.1");
 		h = dh = host_of_addr(c->dist);
-	else {
+	} else {
 		if (c->host != NULL && r->bind_host == NULL)
 			r->bind_host = xstrdup(c->host);
 		if (c->host != NULL)
@@ -390,6 +402,11 @@ read_endpoint(struct role_spec *r, const struct sh_cmd *sc, size_t *i,
 	 * port it cannot bind is the checks' to report. */
 	if (pf && *i + 1 < sc->nwords && port_word(sc->words[*i + 1].text) > 0)
 		e.bootstrap_port = port_word(sc->words[++*i].text);
+	else if (pf && *i + 1 < sc->nwords && sc->words[*i + 1].unresolved &&
+	    strncmp(sc->words[*i + 1].text, "--", 2) != 0) {
+		++*i;
+		e.bootstrap_port = -2;	/* left to run time */
+	}
 	if (pf) {
 		r->prefill_urls = xreallocarray(r->prefill_urls,
 		    r->nprefill_urls + 1, sizeof e);
@@ -485,6 +502,7 @@ extra:
 	}
 	if (r->nhosts == 0)
 		push_host(r, "127.0.0.1");
+	r->workers_discovered = r->nprefill_urls == 0 && r->ndecode_urls == 0;
 }
 
 /* Move options and env equal on prefill and decode to shared. */
@@ -535,6 +553,8 @@ same_endpoints(const struct endpoint *a, size_t na, const struct endpoint *b,
 		return false;
 	for (i = 0; i < na; i++) {
 		if (strcmp(a[i].url, b[i].url) != 0)
+			return false;
+		if (a[i].bootstrap_port < -1)
 			return false;
 		if (prefill && (a[i].bootstrap_port < 0 ? 8998 :
 		    a[i].bootstrap_port) != b[i].bootstrap_port)

@@ -61,6 +61,29 @@ out=$("$PDWIZ" check "$c/xs-port-range.fire.yaml")
 echo "$out" | grep -qF "xs-port-range.fire.yaml:12: error: bind(): port must be 0-65535 (prefill 1 rank 0: --disaggregation-bootstrap-port 65536) [xs-port-range]" && ok || bad "bootstrap port past 65535: $out"
 out=$("$PDWIZ" check "$c/xs-dist-init-addr.port-step.fire.yaml")
 echo "$out" | grep -qF "xs-dist-init-addr.port-step.fire.yaml:16: error: please provide --dist-init-addr as host:port of head node (decode 1 rank 0 runs with --nnodes 2" && ok || bad "dist-init port past 65535: $out"
+# ---- 1b. cross-role checks, table-driven (tests/deploy/cross/expect.tsv):
+# the exact cross-role diagnostics of each script, and the texts (findings
+# and "could not check" reasons) they must carry
+grep -v '^#' "$top/tests/deploy/cross/expect.tsv" > "$tmp/cross.tsv"
+ncross=0
+while IFS="$(printf '\t')" read -r f want texts; do
+	ncross=$((ncross + 1))
+	"$PDWIZ" check --format json "$top/tests/deploy/cross/$f" > "$tmp/cross.json"
+	python3 - "$tmp/cross.json" "$want" "$texts" <<'PY' && ok || bad "cross/$f"
+import json, sys
+ds = json.load(open(sys.argv[1]))["diagnostics"]
+xs = [d for d in ds if d["rule"].startswith("xs-") and
+      d["rule"] not in ("xs-tp-non-mla", "xs-nixl-ib-device")]
+got = " ".join(sorted(d["severity"] + ":" + d["rule"] for d in xs)) or "-"
+if got != sys.argv[2]:
+    print("  want:", sys.argv[2]); print("  got: ", got); sys.exit(1)
+said = [d["message"] for d in xs] + [d.get("note") or "" for d in xs]
+for t in sys.argv[3].split(" | "):
+    if t != "-" and not any(t in s for s in said):
+        print("  no diagnostic says:", t); print("  " + "\n  ".join(said)); sys.exit(1)
+PY
+done < "$tmp/cross.tsv"
+[ "$ncross" -ge 12 ] && ok || bad "only $ncross table-driven cross-role cases"
 
 # ---- 2. acceptance: page size and bootstrap port on a 1P1D script
 cat > "$tmp/pd.sh" <<'S'
