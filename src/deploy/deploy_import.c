@@ -23,8 +23,8 @@ struct icmd {
 	enum role		 role;
 	int			 nnodes, rank, port, bport, base_gpu, gpus;
 	bool			 port_unknown, host_unknown;
-	const char		*host;		/* --host (interned) or NULL */
-	const char		*dist;		/* --dist-init-addr or NULL */
+	char			*host;		/* --host (owned) or NULL */
+	char			*dist;		/* --dist-init-addr (owned) or NULL */
 	const char		*node_host;	/* PDWIZ_NODE_HOST or NULL */
 	struct kv		*opts;
 	size_t			 nopts;
@@ -128,12 +128,14 @@ read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
 	 * a script is what it says, nothing in it is derived. */
 	ic->bport = (int)cfg_int(&ic->cfg, "disaggregation_bootstrap_port", 8998);
 	ic->base_gpu = (int)cfg_int(&ic->cfg, "base_gpu_id", 0);
-	ic->host = given(&ic->cfg, "host") ? cfg_str(&ic->cfg, "host") : NULL;
+	ic->host = given(&ic->cfg, "host") && cfg_str(&ic->cfg, "host") ?
+	    xstrdup(cfg_str(&ic->cfg, "host")) : NULL;
 	ic->port_unknown = cfg_unknown(&ic->cfg, "port") ||
 	    cfg_unknown(&ic->cfg, "disaggregation_bootstrap_port");
 	ic->host_unknown = cfg_unknown(&ic->cfg, "host") || (ic->host != NULL &&
 	    strpbrk(ic->host, "$`") != NULL);
-	ic->dist = cfg_str(&ic->cfg, "dist_init_addr");
+	ic->dist = cfg_str(&ic->cfg, "dist_init_addr") ?
+	    xstrdup(cfg_str(&ic->cfg, "dist_init_addr")) : NULL;
 	tp = cfg_int(&ic->cfg, "tp_size", 1);
 	pp = cfg_int(&ic->cfg, "pp_size", 1);
 	o = catalog_find(cat, "enable_dp_attention");
@@ -631,6 +633,8 @@ icmds_free(struct icmd *ic, size_t n)
 
 	for (i = 0; i < n; i++) {
 		config_free(&ic[i].cfg);
+		free(ic[i].host);
+		free(ic[i].dist);
 		for (j = 0; j < ic[i].nopts; j++) {
 			free(ic[i].opts[j].name);
 			free(ic[i].opts[j].value);
@@ -736,6 +740,7 @@ deployment_import_script(const struct catalog *cat, const char *name,
 		    strcmp(mode, "decode") != 0)) {
 			note(notes, c->line, "a server without "
 			    "--disaggregation-mode prefill|decode; not placed");
+			config_free(&x->cfg);
 			continue;
 		}
 		x->role = strcmp(mode, "prefill") == 0 ? ROLE_PREFILL :
@@ -749,6 +754,10 @@ deployment_import_script(const struct catalog *cat, const char *name,
 			    "server's (%s); the deployment keeps the first",
 			    d->model);
 		byrole[x->role][nby[x->role]++] = x;
+		/* What the roles need is copied out: a script's memory stays
+		 * proportional to its text, not to its commands times the
+		 * catalog. */
+		config_free(&x->cfg);
 	}
 	for (r = ROLE_PREFILL; r <= ROLE_DECODE; r++) {
 		number_instances(byrole[r], nby[r]);
