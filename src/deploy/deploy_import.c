@@ -48,22 +48,112 @@ is_managed(const char *n)
 	return false;
 }
 
+/*
+ * Two kinds of import notes: note() for what is kept with a caveat (a
+ * warning), lost() for what the deployment cannot hold (an error: the
+ * import fails unless the caller proceeds without it). Both carry the
+ * script position of what they are about.
+ */
 static void
-note(struct result *notes, int line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-note(struct result *notes, int line, const char *fmt, ...)
+addnote(struct result *notes, enum severity sev, int line, int col,
+    const char *fmt, va_list ap)
 {
-	va_list	ap;
 	char	msg[1024];
 
 	if (notes == NULL)
 		return;
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
+	result_add(notes, "import", sev, msg, NULL, line, col > 0 ? col : 1);
+}
+
+static void
+note(struct result *notes, int line, int col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+note(struct result *notes, int line, int col, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	addnote(notes, SEV_WARNING, line, col, fmt, ap);
 	va_end(ap);
-	result_add(notes, "import", SEV_WARNING, msg, NULL, line, 0);
+}
+
+static void
+lost(struct result *notes, int line, int col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+lost(struct result *notes, int line, int col, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	addnote(notes, SEV_ERROR, line, col, fmt, ap);
+	va_end(ap);
+}
+
+/* Column of a command's first word. */
+static int
+col0(const struct sh_cmd *c)
+{
+	return c->nwords > 0 ? c->words[0].col : 1;
+}
+
+/*
+ * argparse's "unrecognized arguments: W1 W2 ...", one error per word at
+ * the word's own position: the words of the command from the first one
+ * reported, matched in order. false when the words cannot be matched
+ * (then the message is reported as a whole).
+ */
+static bool
+unrecognized_words(struct result *notes, const struct sh_cmd *sc,
+    const struct diag *dg)
+{
+	static const char	 pfx[] = "unrecognized arguments: ";
+	const char		*m = dg->msg;
+	size_t			 i, n, start = sc->nwords;
+
+	if (strncmp(m, pfx, sizeof pfx - 1) != 0)
+		return false;
+	m += sizeof pfx - 1;
+	for (i = sc->argstart; i < sc->nwords; i++)
+		if (sc->words[i].line == dg->line && sc->words[i].col == dg->col)
+			start = i;
+	for (i = start; i < sc->nwords && *m != '\0'; i++) {
+		n = strlen(sc->words[i].text);
+		if (strncmp(m, sc->words[i].text, n) != 0 || (m[n] != ' ' &&
+		    m[n] != '\0'))
+			continue;
+		lost(notes, sc->words[i].line, sc->words[i].col, "unrecognized "
+		    "argument '%s'; not placed in the deployment",
+		    sc->words[i].text);
+		m += n + (m[n] == ' ');
+	}
+	return start < sc->nwords;
+}
+
+/* The reader's errors on a server command (unrecognized arguments, a
+ * flag without its value, a value of the wrong type): words the
+ * deployment does not hold. */
+static void
+reader_losses(struct result *notes, const struct sh_cmd *sc,
+    const struct result *diags)
+{
+	size_t	i;
+
+	for (i = 0; i < diags->n; i++) {
+		const struct diag	*dg = &diags->d[i];
+
+		if (dg->sev != SEV_ERROR || dg->rule != NULL)
+			continue;
+		if (unrecognized_words(notes, sc, dg))
+			continue;
+		lost(notes, dg->line > 0 ? dg->line : sc->line, dg->line > 0 ?
+		    dg->col : col0(sc), "%s; not placed in the "
+		    "deployment", dg->msg);
+	}
 }
 
 static char *
@@ -78,6 +168,42 @@ value_text(struct value v)
 }
 
 
+
+/*
+ * A number as the script wrote it (--watchdog-timeout 9000 stays 9000,
+ * 300.0 stays 300.0): the word after the flag at the slot's position, or
+ * the text after '=' in --flag=VALUE, when it reads as the same value.
+ * Otherwise (a value from a --config file, an alias that took no word)
+ * the value's canonical text.
+ */
+static char *
+written_text(const struct sh_cmd *sc, const struct option *o,
+    const struct slot *s)
+{
+	const char	*t = NULL, *eq;
+	struct value	 pv;
+	size_t		 i;
+
+	if ((s->v.t != V_INT && s->v.t != V_FLOAT) || s->src != SRC_CLI)
+		return value_text(s->v);
+	for (i = sc->argstart; i < sc->nwords; i++) {
+		const struct sh_word	*w = &sc->words[i];
+
+		if (w->line != s->line || w->col != s->col)
+			continue;
+		if (strncmp(w->text, "--", 2) == 0 &&
+		    (eq = strchr(w->text, '=')) != NULL)
+			t = eq + 1;
+		else if (i + 1 < sc->nwords)
+			t = sc->words[i + 1].text;
+		break;
+	}
+	if (t == NULL || val_parse(o->type, t, &pv) != 0 || pv.t != s->v.t ||
+	    (pv.t == V_INT && pv.u.i != s->v.u.i) ||
+	    (pv.t == V_FLOAT && pv.u.f != s->v.u.f))
+		return value_text(s->v);
+	return xstrdup(t);
+}
 
 static bool
 given(const struct config *c, const char *name)
@@ -119,6 +245,7 @@ read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
 	config_init(&base, cat);
 	result_init(&diags);
 	server_from_cmd(cat, ic->sc, &base, &ic->cfg, &diags, NULL);
+	reader_losses(notes, ic->sc, &diags);
 	result_free(&diags);
 	config_free(&base);
 	ic->nnodes = (int)cfg_int(&ic->cfg, "nnodes", 1);
@@ -152,12 +279,12 @@ read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
 		    s->src != SRC_CONFIG) || is_managed(cat->opts[i].name))
 			continue;
 		if (s->v.t == V_UNKNOWN || s->v.t == V_NULL) {
-			note(notes, s->line ? s->line : ic->sc->line,
+			lost(notes, s->line ? s->line : ic->sc->line, s->col,
 			    "%s: value could not be read; not placed",
 			    cat->opts[i].flag);
 			continue;
 		}
-		t = value_text(s->v);
+		t = written_text(ic->sc, &cat->opts[i], s);
 		kv_set(&ic->opts, &ic->nopts, cat->opts[i].name, t, s->line,
 		    s->col);
 		free(t);
@@ -170,7 +297,7 @@ read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
 			continue;
 		o = catalog_find(cat, e->name);
 		if (o < 0 || cat->opts[o].kind != OK_ENV) {
-			note(notes, e->line, "environment variable %s is not "
+			note(notes, e->line, e->col, "environment variable %s is not "
 			    "in pdwiz's catalog; not placed in the deployment "
 			    "(add it to the emitted script by hand)", e->name);
 			continue;
@@ -302,24 +429,25 @@ build_role(const struct catalog *cat, struct deployment *d, enum role role,
 		if (i == 0)
 			continue;
 		if (!kvs_equal(c0->opts, c0->nopts, c->opts, c->nopts, &diff))
-			note(notes, c->sc->line, "this %s command differs from "
-			    "the one at line %d in %s; the deployment keeps the "
-			    "first", role_name(role), c0->sc->line, diff);
-		if (!kvs_equal(c0->env, c0->nenv, c->env, c->nenv, &diff))
-			note(notes, c->sc->line, "this %s command's environment "
+			lost(notes, c->sc->line, col0(c->sc), "this %s command "
 			    "differs from the one at line %d in %s; the "
 			    "deployment keeps the first", role_name(role),
 			    c0->sc->line, diff);
+		if (!kvs_equal(c0->env, c0->nenv, c->env, c->nenv, &diff))
+			lost(notes, c->sc->line, col0(c->sc), "this %s "
+			    "command's environment differs from the one at line "
+			    "%d in %s; the deployment keeps the first",
+			    role_name(role), c0->sc->line, diff);
 		if (c->nnodes != c0->nnodes)
-			note(notes, c->sc->line, "--nnodes %d differs from %d at "
-			    "line %d; the deployment keeps the first",
-			    c->nnodes, c0->nnodes, c0->sc->line);
+			lost(notes, c->sc->line, col0(c->sc), "--nnodes %d "
+			    "differs from %d at line %d; the deployment keeps "
+			    "the first", c->nnodes, c0->nnodes, c0->sc->line);
 		if (c->inst == 1 && c->port != c0->port)
 			r->port_step = c->port - c0->port;
 		if (c->inst > 0 && c->port != c0->port + c->inst * r->port_step)
-			note(notes, c->sc->line, "--port %d does not follow "
-			    "port %d + %d per instance; not representable",
-			    c->port, c0->port, r->port_step);
+			lost(notes, c->sc->line, col0(c->sc), "--port %d does "
+			    "not follow port %d + %d per instance; not "
+			    "representable", c->port, c0->port, r->port_step);
 		if (c->inst == 1 && c->base_gpu != c0->base_gpu &&
 		    c->base_gpu >= 0 && c0->base_gpu >= 0)
 			r->gpu_step = c->base_gpu - c0->base_gpu;
@@ -328,9 +456,10 @@ build_role(const struct catalog *cat, struct deployment *d, enum role role,
 			    r->port_step;
 
 			if (c->bport != want)
-				note(notes, c->sc->line, "bootstrap port of this "
-				    "prefill (%d) does not follow the first "
-				    "instance's; not representable", c->bport);
+				lost(notes, c->sc->line, col0(c->sc),
+				    "bootstrap port of this prefill (%d) does "
+				    "not follow the first instance's; not "
+				    "representable", c->bport);
 		}
 	}
 	r->instances = ninst;
@@ -373,7 +502,7 @@ read_endpoint(struct role_spec *r, const struct sh_cmd *sc, size_t *i,
 	struct endpoint		 e = { NULL, -1, w->line, w->col };
 
 	if (*i + 1 >= sc->nwords) {
-		note(notes, w->line, "%s without a URL", w->text);
+		lost(notes, w->line, w->col, "%s without a URL", w->text);
 		return;
 	}
 	e.url = xstrdup(sc->words[++*i].text);
@@ -433,7 +562,7 @@ read_router(const struct catalog *cat, const struct sh_cmd *sc,
 			continue;
 		}
 		if (strncmp(a, "--", 2) != 0) {
-			note(notes, w->line, "router argument '%s' not "
+			note(notes, w->line, w->col, "router argument '%s' not "
 			    "understood; kept as an extra argument", a);
 			goto extra;
 		}
@@ -459,8 +588,8 @@ read_router(const struct catalog *cat, const struct sh_cmd *sc,
 			continue;
 		}
 		free(name);
-		note(notes, w->line, "router option %s is not modelled by pdwiz; "
-		    "kept as an extra argument", a);
+		note(notes, w->line, w->col, "router option %s is not "
+		    "modelled by pdwiz; kept as an extra argument", a);
 extra:
 		r->extra_args = xreallocarray(r->extra_args, r->nextra_args + 1,
 		    sizeof *r->extra_args);
@@ -723,8 +852,8 @@ deployment_import_script(const struct catalog *cat, const char *name,
 
 		if (c->kind == SH_ROUTER) {
 			if (nrouter++ > 0) {
-				note(notes, c->line, "a second router command; "
-				    "only the first is placed");
+				lost(notes, c->line, col0(c), "a second router "
+				    "command; only the first is placed");
 				continue;
 			}
 			read_router(cat, c, d, notes);
@@ -738,7 +867,7 @@ deployment_import_script(const struct catalog *cat, const char *name,
 		mode = cfg_str(&x->cfg, "disaggregation_mode");
 		if (mode == NULL || (strcmp(mode, "prefill") != 0 &&
 		    strcmp(mode, "decode") != 0)) {
-			note(notes, c->line, "a server without "
+			lost(notes, c->line, col0(c), "a server without "
 			    "--disaggregation-mode prefill|decode; not placed");
 			config_free(&x->cfg);
 			continue;
@@ -750,9 +879,9 @@ deployment_import_script(const struct catalog *cat, const char *name,
 			d->model_line = c->line;
 		} else if (d->model != NULL && (cfg_str(&x->cfg, "model_path") ==
 		    NULL || strcmp(d->model, cfg_str(&x->cfg, "model_path")) != 0))
-			note(notes, c->line, "--model-path differs from the first "
-			    "server's (%s); the deployment keeps the first",
-			    d->model);
+			lost(notes, c->line, col0(c), "--model-path differs "
+			    "from the first server's (%s); the deployment keeps "
+			    "the first", d->model);
 		byrole[x->role][nby[x->role]++] = x;
 		/* What the roles need is copied out: a script's memory stays
 		 * proportional to its text, not to its commands times the

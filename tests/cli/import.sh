@@ -17,3 +17,43 @@ for sub in "import -o $T/huge.yaml" "check --format json"; do
 	    bad "100,000 commands ($sub): exit $rc, want 2 and the cap's message: $(head -c 300 "$T/err")"
 done
 [ ! -e "$T/huge.yaml" ] && ok || bad "a refused import wrote its file"
+
+# --- nothing dropped silently: every word not placed, at its line:col ---
+cat > "$T/lost.sh" <<'S'
+python3 -m sglang.launch_server --model-path --evil \
+  --disaggregation-mode prefill --tp-size 2 --bogus-flag 3 stray \
+  --port
+python3 -m sglang.launch_server --model-path /m --disaggregation-mode decode --port 30001 --base-gpu-id 2
+python3 -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 --decode http://127.0.0.1:30001 --port 8000
+S
+expect_rc "import of unplaceable words" 2 $PDWIZ import -o "$T/lost.yaml" "$T/lost.sh"
+for want in "lost.sh:1:33: error: argument --model-path: expected one argument" \
+    "lost.sh:1:46: error: unrecognized argument '--evil'" "lost.sh:2:45: error: unrecognized argument '--bogus-flag'" \
+    "lost.sh:2:58: error: unrecognized argument '3'" "lost.sh:2:60: error: unrecognized argument 'stray'" \
+    "lost.sh:3:3: error: argument --port: expected one argument" "nothing written (--keep-going proceeds without them)"; do
+	grep -qF "$want" "$T/err" && ok || bad "import does not report: $want: $(cat "$T/err")"
+done
+[ ! -e "$T/lost.yaml" ] && ok || bad "import wrote a file despite words it could not place"
+expect_rc "emit of a script with unplaceable words" 2 $PDWIZ emit --format shell "$T/lost.sh"
+expect_rc "import --keep-going" 0 $PDWIZ import --keep-going -o "$T/lost.yaml" "$T/lost.sh"
+grep -q "unrecognized argument 'stray'" "$T/err" && [ -s "$T/lost.yaml" ] && ok || bad "--keep-going: not reported or not written"
+$PDWIZ import --help | grep -q -- "--keep-going" && ok || bad "import --help lacks --keep-going"
+grep -q 'keep\\-going' share/pdwiz.1 && ok || bad "pdwiz.1 lacks --keep-going"
+
+# --- numbers keep their written form: import, file, emit ---
+cat > "$T/num.sh" <<'S'
+python3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill --watchdog-timeout 9000 --disaggregation-ib-device mlx5_0
+python3 -m sglang.launch_server --model-path /m --disaggregation-mode decode --port 30001 --base-gpu-id 1 --watchdog-timeout=300.0 --disaggregation-ib-device mlx5_0
+python3 -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 --decode http://127.0.0.1:30001 --port 8000
+S
+expect_rc "import of numbers" 0 $PDWIZ import -o "$T/num.yaml" "$T/num.sh"
+grep -q "watchdog_timeout: 9000$" "$T/num.yaml" && grep -q "watchdog_timeout: 300.0$" "$T/num.yaml" && ok ||
+    bad "numbers lose their written form in the file: $(grep watchdog "$T/num.yaml")"
+$PDWIZ emit --format shell "$T/num.yaml" >"$T/num.out" 2>&1
+grep -Eq -- "--watchdog-timeout 9000( |$)" "$T/num.out" && grep -Eq -- "--watchdog-timeout 300.0( |$)" "$T/num.out" && ok ||
+    bad "numbers lose their written form in the shell emitter: $(grep -o 'watchdog-timeout [^ ]*' "$T/num.out")"
+mkdir -p "$T/numcfg" && $PDWIZ emit --format config -o "$T/numcfg" "$T/num.yaml" 2>/dev/null
+grep -q "^watchdog-timeout: 9000$" "$T/numcfg/prefill.yaml" && grep -q "^watchdog-timeout: 300.0$" "$T/numcfg/decode.yaml" && ok ||
+    bad "numbers lose their written form in the config emitter: $(cat "$T/numcfg/"*.yaml | grep watchdog)"
+$PDWIZ emit --format k8s "$T/num.yaml" 2>/dev/null | grep -A1 -- '"--watchdog-timeout"' | grep -q '"9000"' && ok ||
+    bad "numbers lose their written form in the k8s emitter"
