@@ -233,6 +233,27 @@ node_host(const struct sh_cmd *c)
 }
 
 
+/*
+ * A variable outside the catalog (NCCL_SOCKET_IFNAME, HCCL_*, ...) is kept
+ * verbatim as unchecked env, so the emitted scripts export it again. Not
+ * kept: pdwiz's own PDWIZ_* statements (read for what they say), and a
+ * value left to run time ($IFACE, $(...)), which the deployment would
+ * write back as literal text.
+ */
+static bool
+keep_unchecked_env(const struct sh_env *e, struct result *notes)
+{
+	if (strncmp(e->name, "PDWIZ_", 6) == 0)
+		return false;
+	if (e->unresolved) {
+		lost(notes, e->line, e->col, "environment variable %s: its "
+		    "value is computed when the script runs; not placed in "
+		    "the deployment", e->name);
+		return false;
+	}
+	return true;
+}
+
 static void
 read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
 {
@@ -296,12 +317,9 @@ read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
 		if (!e->exported)
 			continue;
 		o = catalog_find(cat, e->name);
-		if (o < 0 || cat->opts[o].kind != OK_ENV) {
-			note(notes, e->line, e->col, "environment variable %s is not "
-			    "in pdwiz's catalog; not placed in the deployment "
-			    "(add it to the emitted script by hand)", e->name);
+		if ((o < 0 || cat->opts[o].kind != OK_ENV) &&
+		    !keep_unchecked_env(e, notes))
 			continue;
-		}
 		kv_set(&ic->env, &ic->nenv, e->name, e->value, e->line, e->col);
 	}
 }
@@ -521,6 +539,23 @@ read_endpoint(struct role_spec *r, const struct sh_cmd *sc, size_t *i,
 	}
 }
 
+/* The router's exports, kept verbatim (SGLang's variables do not act on
+ * the router: none is checked there). */
+static void
+router_env(const struct sh_cmd *sc, struct role_spec *r,
+    struct result *notes)
+{
+	size_t	i;
+
+	for (i = 0; i < sc->nenv; i++) {
+		const struct sh_env	*e = &sc->env[i];
+
+		if (e->exported && keep_unchecked_env(e, notes))
+			kv_set(&r->env, &r->nenv, e->name, e->value, e->line,
+			    e->col);
+	}
+}
+
 static void
 read_router(const struct catalog *cat, const struct sh_cmd *sc,
     struct deployment *d, struct result *notes)
@@ -605,6 +640,7 @@ extra:
 	}
 	if (r->nhosts == 0)
 		push_host(r, "127.0.0.1");
+	router_env(sc, r, notes);
 }
 
 /* Move options and env equal on prefill and decode to shared. */

@@ -57,3 +57,37 @@ grep -q "^watchdog-timeout: 9000$" "$T/numcfg/prefill.yaml" && grep -q "^watchdo
     bad "numbers lose their written form in the config emitter: $(cat "$T/numcfg/"*.yaml | grep watchdog)"
 $PDWIZ emit --format k8s "$T/num.yaml" 2>/dev/null | grep -A1 -- '"--watchdog-timeout"' | grep -q '"9000"' && ok ||
     bad "numbers lose their written form in the k8s emitter"
+
+# --- exports outside the catalog: kept verbatim, unchecked, emitted again ---
+cat > "$T/env.sh" <<'S'
+export NCCL_SOCKET_IFNAME=eth0
+export GLOO_SOCKET_IFNAME=eth0
+export SGLANG_DISAGGREGATION_QUEUE_SIZE=4
+HCCL_BUFFSIZE=400 SGLANG_USE_AITER=1 python3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill --disaggregation-ib-device mlx5_0
+python3 -m sglang.launch_server --model-path /m --disaggregation-mode decode --port 30001 --base-gpu-id 1 --disaggregation-ib-device mlx5_0
+python3 -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 --decode http://127.0.0.1:30001 --port 8000
+S
+expect_rc "import of exports outside the catalog" 0 $PDWIZ import -o "$T/env.yaml" "$T/env.sh"
+python3 - "$T/env.yaml" <<'PY' && ok || bad "unchecked env not kept: $(cat "$T/env.yaml")"
+import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+assert d["shared"]["unchecked_env"] == {"NCCL_SOCKET_IFNAME": "eth0", "GLOO_SOCKET_IFNAME": "eth0"}, d["shared"]
+assert d["shared"]["env"] == {"SGLANG_DISAGGREGATION_QUEUE_SIZE": "4"}
+assert d["roles"]["prefill"]["unchecked_env"] == {"HCCL_BUFFSIZE": "400", "SGLANG_USE_AITER": "1"}
+assert d["roles"]["router"]["unchecked_env"]["NCCL_SOCKET_IFNAME"] == "eth0"
+PY
+expect_rc "check of a file with unchecked env" 0 $PDWIZ check "$T/env.yaml"
+$PDWIZ emit --format shell "$T/env.yaml" >"$T/env.out" 2>/dev/null
+for v in NCCL_SOCKET_IFNAME=eth0 GLOO_SOCKET_IFNAME=eth0 HCCL_BUFFSIZE=400 SGLANG_USE_AITER=1; do
+	grep -q "$v" "$T/env.out" && ok || bad "shell emitter drops $v"
+done
+mkdir -p "$T/envcfg" && $PDWIZ emit --format config -o "$T/envcfg" "$T/env.yaml" 2>/dev/null
+grep -q "HCCL_BUFFSIZE=400" "$T/envcfg/launch.sh" && ok || bad "config emitter's launch.sh drops unchecked env"
+$PDWIZ emit --format k8s "$T/env.yaml" 2>/dev/null | grep -A1 '"NCCL_SOCKET_IFNAME"' | grep -q '"eth0"' && ok || bad "k8s emitter drops unchecked env"
+# import -> emit -> import gives the same deployment
+$PDWIZ import "$T/env.out" 2>/dev/null | cmp -s - "$T/env.yaml" && ok || bad "unchecked env: import of the emitted script differs"
+# the reader: a catalog variable under unchecked_env, a bad name
+sed 's/^  unchecked_env:$/  unchecked_env:\n    SGLANG_DISAGGREGATION_QUEUE_SIZE: "8"\n    "1BAD": "x"/' "$T/env.yaml" >"$T/env-bad.yaml"
+expect_rc "unchecked_env: catalog variable and bad name refused" 2 $PDWIZ check "$T/env-bad.yaml"
+grep -q "'SGLANG_DISAGGREGATION_QUEUE_SIZE' is in pdwiz's catalog: put it under env" "$T/err" "$T/out" && grep -q "'1BAD' is not an environment variable name" "$T/err" "$T/out" && ok ||
+    bad "unchecked_env reader messages: $(cat "$T/err" "$T/out")"
