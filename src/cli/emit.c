@@ -63,8 +63,13 @@ print_notes(const char *name, const struct result *notes)
 		bool			 err = n->sev == SEV_ERROR;
 
 		nlost += err;
-		fprintf(stderr, "%s:%d:%d: %s: %s\n", name, n->line,
-		    n->col > 0 ? n->col : 1, err ? "error" : "warning", n->msg);
+		if (n->line <= 0)
+			fprintf(stderr, "%s: %s: %s\n", name, err ? "error" :
+			    "warning", n->msg);
+		else
+			fprintf(stderr, "%s:%d:%d: %s: %s\n", name, n->line,
+			    n->col > 0 ? n->col : 1, err ? "error" : "warning",
+			    n->msg);
 	}
 	return nlost;
 }

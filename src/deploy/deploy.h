@@ -71,6 +71,12 @@ struct role_spec {
 						   hosts hold 127.0.0.1 */
 	bool		 port_unstated;		/* imported: a port computed at run
 						   time ($((...)), ${VAR}) */
+	char		*missing;		/* what the source lacked of this
+						   role (the file's missing.ROLE):
+						   with enabled false the role is
+						   absent, not deployed; with
+						   enabled, some of its nodes are
+						   not known. NULL: complete */
 };
 
 struct deployment {

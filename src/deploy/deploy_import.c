@@ -9,6 +9,7 @@
 #include "deploy/deploy_int.h"
 #include "deploy/layout.h"
 #include "core/util.h"
+#include "io/argv.h"
 #include "io/server.h"
 #include "io/shell.h"
 
@@ -78,6 +79,25 @@ note(struct result *notes, int line, int col, const char *fmt, ...)
 	va_start(ap, fmt);
 	addnote(notes, SEV_WARNING, line, col, fmt, ap);
 	va_end(ap);
+}
+
+/* A note about the whole script (no line). */
+static void
+addnote_plain(struct result *notes, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+addnote_plain(struct result *notes, const char *fmt, ...)
+{
+	va_list	ap;
+	char	msg[1024];
+
+	if (notes == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	result_add(notes, "import", SEV_WARNING, msg, NULL, 0, 0);
 }
 
 static void
@@ -176,27 +196,87 @@ value_text(struct value v)
  * Otherwise (a value from a --config file, an alias that took no word)
  * the value's canonical text.
  */
-static char *
-written_text(const struct sh_cmd *sc, const struct option *o,
-    const struct slot *s)
+/* The value word at a slot's position among words, or NULL. */
+static const char *
+word_at(const struct argword *w, size_t n, const struct slot *s)
 {
-	const char	*t = NULL, *eq;
-	struct value	 pv;
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		const char	*eq;
+
+		if (w[i].line != s->line || w[i].col != s->col)
+			continue;
+		if (strncmp(w[i].text, "--", 2) == 0 &&
+		    (eq = strchr(w[i].text, '=')) != NULL)
+			return eq + 1;
+		return i + 1 < n ? w[i + 1].text : NULL;
+	}
+	return NULL;
+}
+
+/* The words of the --config file a command names (SRC_CONFIG values
+ * point into it), or none. */
+static void
+config_words(const struct catalog *cat, const struct sh_cmd *sc,
+    const char *base_dir, struct argword **cw, size_t *ncw)
+{
+	struct result	 diags;
+	const char	*path = NULL;
+	char		*full;
 	size_t		 i;
 
-	if ((s->v.t != V_INT && s->v.t != V_FLOAT) || s->src != SRC_CLI)
-		return value_text(s->v);
-	for (i = sc->argstart; i < sc->nwords; i++) {
-		const struct sh_word	*w = &sc->words[i];
+	*cw = NULL;
+	*ncw = 0;
+	for (i = sc->argstart; i < sc->nwords && path == NULL; i++) {
+		if (strcmp(sc->words[i].text, "--config") == 0 &&
+		    i + 1 < sc->nwords)
+			path = sc->words[i + 1].text;
+		else if (strncmp(sc->words[i].text, "--config=", 9) == 0)
+			path = sc->words[i].text + 9;
+	}
+	if (path == NULL)
+		return;
+	full = argv_config_path(path, base_dir);
+	result_init(&diags);
+	if (sgconfig_read(cat, full, cw, ncw, &diags) != 0) {
+		*cw = NULL;
+		*ncw = 0;
+	}
+	result_free(&diags);
+	free(full);
+}
 
-		if (w->line != s->line || w->col != s->col)
-			continue;
-		if (strncmp(w->text, "--", 2) == 0 &&
-		    (eq = strchr(w->text, '=')) != NULL)
-			t = eq + 1;
-		else if (i + 1 < sc->nwords)
-			t = sc->words[i + 1].text;
-		break;
+/*
+ * A number as the script (or its --config file) wrote it
+ * (--watchdog-timeout 9000 stays 9000, 300.0 stays 300.0): the word after
+ * the flag at the slot's position, or the text after '=' in --flag=VALUE,
+ * when it reads as the same value. Otherwise the value's canonical text.
+ */
+static char *
+written_text(const struct sh_cmd *sc, const struct argword *cw, size_t ncw,
+    const struct option *o, const struct slot *s)
+{
+	struct argword	*w;
+	const char	*t = NULL;
+	struct value	 pv;
+	size_t		 i, n;
+
+	if ((s->v.t != V_INT && s->v.t != V_FLOAT) ||
+	    (s->src != SRC_CLI && s->src != SRC_CONFIG))
+		return value_text(s->v);
+	if (s->src == SRC_CONFIG)
+		t = word_at(cw, ncw, s);
+	else {
+		n = sc->nwords - sc->argstart;
+		w = xcalloc(n + 1, sizeof *w);
+		for (i = 0; i < n; i++) {
+			w[i].text = sc->words[sc->argstart + i].text;
+			w[i].line = sc->words[sc->argstart + i].line;
+			w[i].col = sc->words[sc->argstart + i].col;
+		}
+		t = word_at(w, n, s);
+		free(w);
 	}
 	if (t == NULL || val_parse(o->type, t, &pv) != 0 || pv.t != s->v.t ||
 	    (pv.t == V_INT && pv.u.i != s->v.u.i) ||
@@ -255,17 +335,19 @@ keep_unchecked_env(const struct sh_env *e, struct result *notes)
 }
 
 static void
-read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
+read_server(const struct catalog *cat, struct icmd *ic, const char *base_dir,
+    struct result *notes)
 {
-	struct config	base;
-	struct result	diags;
-	size_t		i;
-	long long	tp, pp, dp;
-	int		o;
+	struct config	 base;
+	struct result	 diags;
+	struct argword	*cw;
+	size_t		 i, ncw;
+	long long	 tp, pp, dp;
+	int		 o;
 
 	config_init(&base, cat);
 	result_init(&diags);
-	server_from_cmd(cat, ic->sc, &base, &ic->cfg, &diags, NULL);
+	server_from_cmd(cat, ic->sc, &base, &ic->cfg, &diags, base_dir);
 	reader_losses(notes, ic->sc, &diags);
 	result_free(&diags);
 	config_free(&base);
@@ -292,6 +374,7 @@ read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
 	ic->gpus = ic->nnodes > 0 ? (int)(tp * pp * dp / ic->nnodes) : 1;
 	if (ic->gpus < 1)
 		ic->gpus = 1;
+	config_words(cat, ic->sc, base_dir, &cw, &ncw);
 	for (i = 0; i < cat->nopts; i++) {
 		const struct slot	*s = &ic->cfg.s[i];
 		char			*t;
@@ -305,11 +388,12 @@ read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
 			    cat->opts[i].flag);
 			continue;
 		}
-		t = written_text(ic->sc, &cat->opts[i], s);
+		t = written_text(ic->sc, cw, ncw, &cat->opts[i], s);
 		kv_set(&ic->opts, &ic->nopts, cat->opts[i].name, t, s->line,
 		    s->col);
 		free(t);
 	}
+	argwords_free(cw, ncw);
 	ic->node_host = node_host(ic->sc);
 	for (i = 0; i < ic->sc->nenv; i++) {
 		const struct sh_env	*e = &ic->sc->env[i];
@@ -865,6 +949,69 @@ gpus_per_host(const struct sh_script *sc, struct deployment *d)
 	}
 }
 
+/*
+ * What the script lacks, stated in the deployment (missing.ROLE) and in a
+ * note: a role without a command is left out (disabled, never filled in
+ * with invented values); a multi-node role with only some of its node
+ * commands keeps the hosts it has, padded with the last one, exactly as
+ * the checks of the script place the nodes it does not name.
+ */
+static void
+mark_missing(struct deployment *d, struct result *notes)
+{
+	static const char *const how[] = {
+		"python3 -m sglang.launch_server --disaggregation-mode prefill",
+		"python3 -m sglang.launch_server --disaggregation-mode decode",
+		"python3 -m sglang_router.launch_router --pd-disaggregation",
+	};
+	int	r;
+
+	for (r = ROLE_PREFILL; r <= ROLE_ROUTER; r++) {
+		struct role_spec	*rs = &d->role[r];
+		size_t			 need;
+
+		if (!rs->enabled) {
+			rs->missing = xasprintf("no %s command (%s) in the "
+			    "script", role_name((enum role)r), how[r]);
+			addnote_plain(notes, "%s; the deployment leaves the %s "
+			    "out, and the checks that need it report that they "
+			    "could not check", rs->missing,
+			    role_name((enum role)r));
+			continue;
+		}
+		need = (size_t)rs->instances * (size_t)rs->nodes_per_instance;
+		if (r == ROLE_ROUTER || rs->nodes_per_instance <= 1 ||
+		    rs->nhosts == need)
+			continue;
+		rs->missing = xasprintf("--nnodes %d, but the script has %zu "
+		    "of the %zu node commands (every --node-rank of every "
+		    "instance); the other nodes' hosts are not known",
+		    rs->nodes_per_instance, rs->nhosts, need);
+		note(notes, rs->line, 1, "%s: %s", role_name((enum role)r),
+		    rs->missing);
+		while (rs->nhosts >= 1 && rs->nhosts < need)
+			push_host(rs, rs->hosts[rs->nhosts - 1]);
+	}
+}
+
+/*
+ * The directory a script named name lives in, for the --config files its
+ * commands name relative to it (owned), or NULL for standard input.
+ */
+static char *
+script_dir(const char *name)
+{
+	const char	*sl;
+
+	if (name == NULL || *name == '\0' || strcmp(name, "-") == 0 ||
+	    strcmp(name, "<stdin>") == 0)
+		return NULL;
+	if ((sl = strrchr(name, '/')) == NULL)
+		return xstrdup(".");
+	return sl == name ? xstrdup("/") : xstrndup(name,
+	    (size_t)(sl - name));
+}
+
 int
 deployment_import_script(const struct catalog *cat, const char *name,
     const struct sh_script *sc, struct deployment *d, struct result *notes,
@@ -874,6 +1021,7 @@ deployment_import_script(const struct catalog *cat, const char *name,
 	struct icmd		**byrole[2];
 	size_t			 nby[2] = { 0, 0 }, i, nic = 0;
 	int			 nrouter = 0, r;
+	char			*base_dir = script_dir(name);
 
 	deployment_init(d);
 	d->gpus_per_host = -1;		/* a script does not say */
@@ -899,7 +1047,7 @@ deployment_import_script(const struct catalog *cat, const char *name,
 			continue;
 		x = &ic[nic++];
 		x->sc = c;
-		read_server(cat, x, notes);
+		read_server(cat, x, base_dir, notes);
 		mode = cfg_str(&x->cfg, "disaggregation_mode");
 		if (mode == NULL || (strcmp(mode, "prefill") != 0 &&
 		    strcmp(mode, "decode") != 0)) {
@@ -936,11 +1084,14 @@ deployment_import_script(const struct catalog *cat, const char *name,
 	gpus_per_host(sc, d);
 	if (nrouter > 0)
 		drop_generated_lists(cat, d);
+	if (nby[0] + nby[1] > 0 || nrouter > 0)
+		mark_missing(d, notes);
 	if (d->model == NULL)
 		d->model = xstrdup("");
 	icmds_free(ic, nic);
 	free(byrole[0]);
 	free(byrole[1]);
+	free(base_dir);
 	if (nby[0] == 0 && nby[1] == 0 && nrouter == 0) {
 		snprintf(err, errlen, "%s: no prefill, decode or router command "
 		    "found", name);
@@ -954,39 +1105,9 @@ int
 deployment_import_complete(const struct catalog *cat,
     const struct deployment *d, const char *name, char *err, size_t errlen)
 {
-	static const char *const how[] = {
-		"python3 -m sglang.launch_server --disaggregation-mode prefill",
-		"python3 -m sglang.launch_server --disaggregation-mode decode",
-		"python3 -m sglang_router.launch_router --pd-disaggregation",
-	};
-	char			*y, why[4096];
-	int			 r;
+	char	*y, why[4096];
 
-	for (r = ROLE_PREFILL; r <= ROLE_ROUTER; r++)
-		if (!d->role[r].enabled) {
-			snprintf(err, errlen, "%s: no %s command (%s) in this "
-			    "script; a deployment file needs prefill, decode "
-			    "and router (pdwiz check %s checks the commands "
-			    "that are there)", name, role_name((enum role)r),
-			    how[r], name);
-			return -1;
-		}
-	for (r = ROLE_PREFILL; r <= ROLE_DECODE; r++) {
-		const struct role_spec	*rs = &d->role[r];
-		size_t			 need;
-
-		need = (size_t)rs->instances * (size_t)rs->nodes_per_instance;
-		if (rs->nodes_per_instance > 1 && rs->nhosts != need) {
-			snprintf(err, errlen, "%s:%d: %s: --nnodes %d, but the "
-			    "script has %zu of the %zu node commands (every "
-			    "--node-rank of every instance); a deployment file "
-			    "lists every node", name, rs->line,
-			    role_name((enum role)r), rs->nodes_per_instance,
-			    rs->nhosts, need);
-			return -1;
-		}
-	}
-	/* Anything else the reader would refuse: ask the reader. */
+	/* Anything the reader would refuse: ask the reader. */
 	if ((y = deployment_to_yaml_checked(cat, d, why, sizeof why)) == NULL) {
 		snprintf(err, errlen, "%s: the deployment imported from this "
 		    "script %s", name, why);

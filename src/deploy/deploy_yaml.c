@@ -609,12 +609,37 @@ check_k8s(struct pctx *pc, const struct ynode *m, const struct deployment *d)
 		    d->k8s_image);
 }
 
+/*
+ * missing: ROLE: "what the source lacked", as pdwiz import writes it for a
+ * script with only some of the commands. A role listed there may be left
+ * out of roles (it is not deployed, and the checks that need it say they
+ * could not check); a role listed and present lacks some of its nodes.
+ */
+static void
+read_missing(struct pctx *pc, const struct ynode *m, struct deployment *d)
+{
+	static const char *const keys[] = { "prefill", "decode", "router",
+	    NULL };
+	int	i;
+
+	if (m == NULL || !check_keys(pc, m, "missing", keys))
+		return;
+	for (i = 0; i < NPD_ROLE; i++) {
+		const struct ynode	*n = ynode_get(m, role_names_for_file(i));
+
+		if (n != NULL) {
+			d->role[i].missing = get_str(pc, n, "missing");
+			d->role[i].line = n->line;
+		}
+	}
+}
+
 int
 deployment_from_ydoc(const struct catalog *cat, const char *name,
     const struct ynode *root, struct deployment *d, char *err, size_t errlen)
 {
 	static const char *const top[] = { "pdwiz", "name", "sglang", "model",
-	    "gpus_per_host", "shared", "roles", "k8s", NULL };
+	    "gpus_per_host", "missing", "shared", "roles", "k8s", NULL };
 	static const char *const model_keys[] = { "path", "facts", NULL };
 	static const char *const shared_keys[] = { "options", "env",
 	    "unchecked_env", NULL };
@@ -661,10 +686,13 @@ deployment_from_ydoc(const struct catalog *cat, const char *name,
 		    "shared.unchecked_env", &d->shared_env, &d->nshared_env);
 		check_managed(&pc, d->shared, d->nshared);
 	}
+	read_missing(&pc, ynode_get(root, "missing"), d);
 	if ((m = need(&pc, root, "roles", "the deployment file")) != NULL &&
 	    check_keys(&pc, m, "roles", role_keys)) {
 		for (i = 0; i < NPD_ROLE; i++) {
-			n = need(&pc, m, role_names_for_file(i), "roles");
+			n = ynode_get(m, role_names_for_file(i));
+			if (n == NULL && d->role[i].missing == NULL)
+				need(&pc, m, role_names_for_file(i), "roles");
 			if (n != NULL) {
 				read_role(&pc, n, (enum role)i, &d->role[i]);
 				if (i != ROLE_ROUTER)
@@ -673,6 +701,14 @@ deployment_from_ydoc(const struct catalog *cat, const char *name,
 			}
 		}
 	}
+	/* A role that lacks some of its nodes: where each runs is not known,
+	 * and the checks say so rather than place them. */
+	for (i = 0; i < NPD_ROLE; i++)
+		if (d->role[i].enabled && d->role[i].missing != NULL)
+			d->role[i].host_unstated = true;
+	if (m != NULL && m->kind == YN_MAP && !d->role[ROLE_PREFILL].enabled &&
+	    !d->role[ROLE_DECODE].enabled && !d->role[ROLE_ROUTER].enabled)
+		perr(&pc, m, "roles: no role at all (missing lists every one)");
 	if ((m = ynode_get(root, "k8s")) != NULL &&
 	    check_keys(&pc, m, "k8s", k8s_keys)) {
 		d->k8s_image = get_str(&pc, ynode_get(m, "image"), "k8s.image");
@@ -1028,6 +1064,25 @@ yw_role(struct yw *w, const struct catalog *cat, const struct role_spec *r,
 	yw_map(w, false, false);
 }
 
+static void
+yw_missing(struct yw *w, const struct deployment *d)
+{
+	int	i, n = 0;
+
+	for (i = 0; i < NPD_ROLE; i++) {
+		if (d->role[i].missing == NULL)
+			continue;
+		if (n++ == 0) {
+			yw_key(w, "missing");
+			yw_map(w, true, false);
+		}
+		yw_key(w, role_name((enum role)i));
+		yw_scalar(w, d->role[i].missing, true);
+	}
+	if (n > 0)
+		yw_map(w, false, false);
+}
+
 char *
 deployment_to_yaml(const struct catalog *cat, const struct deployment *d)
 {
@@ -1068,6 +1123,7 @@ deployment_to_yaml(const struct catalog *cat, const struct deployment *d)
 	if (d->nfacts > 0)
 		yw_kvs(&w, cat, "facts", d->facts, d->nfacts, false);
 	yw_map(&w, false, false);
+	yw_missing(&w, d);
 	if (d->nshared + d->nshared_env > 0) {
 		yw_key(&w, "shared");
 		yw_map(&w, true, false);

@@ -356,6 +356,43 @@ parse_words(const struct catalog *cat, const struct argword *w, size_t n,
 	return (int)(out->nerrors - nerr);
 }
 
+/*
+ * "$(dirname "$0")/FILE" (as pdwiz's config launch.sh names its --config
+ * files; also $(dirname $0) and ${0%/...}): the directory of the script
+ * being read, which is what the shell gives when it runs the script by
+ * its path. base_dir + "/FILE", or NULL for any other path or when the
+ * script's directory is not known (standard input).
+ */
+static char *
+script_relative(const char *path, const char *base_dir)
+{
+	static const char *const pfx[] = { "$(dirname \"$0\")/",
+	    "$(dirname $0)/", "${0%/*}/", NULL };
+	size_t	i, n;
+
+	if (base_dir == NULL)
+		return NULL;
+	for (i = 0; pfx[i] != NULL; i++) {
+		n = strlen(pfx[i]);
+		if (strncmp(path, pfx[i], n) == 0 && path[n] != '\0' &&
+		    strpbrk(path + n, "$`") == NULL)
+			return xasprintf("%s/%s", base_dir, path + n);
+	}
+	return NULL;
+}
+
+char *
+argv_config_path(const char *path, const char *base_dir)
+{
+	char	*full;
+
+	if ((full = script_relative(path, base_dir)) != NULL)
+		return full;
+	if (path[0] == '/' || base_dir == NULL)
+		return xstrdup(path);
+	return xasprintf("%s/%s", base_dir, path);
+}
+
 int
 argv_parse(const struct catalog *cat, const struct argword *w, size_t n,
     struct config *cfg, struct result *out, const char *base_dir)
@@ -388,10 +425,7 @@ argv_parse(const struct catalog *cat, const struct argword *w, size_t n,
 			    NULL, &w[i]);
 			continue;
 		}
-		if (path[0] == '/' || base_dir == NULL)
-			full = xstrdup(path);
-		else
-			full = xasprintf("%s/%s", base_dir, path);
+		full = argv_config_path(path, base_dir);
 		if (sgconfig_read(cat, full, &cw, &ncw, out) != 0) {
 			free(full);
 			continue;
