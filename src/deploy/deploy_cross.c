@@ -237,8 +237,12 @@ router_facts(struct facts *f, const struct deployment *d,
 	router_opt_facts(f, &d->role[ROLE_ROUTER]);
 	memset(&rf, 0, sizeof rf);
 	router_endpoints(f->cat, d, &pe, &npe, &de, &nde);
-	match_role(p, ROLE_PREFILL, pe, npe, multi, &rf);
-	match_role(p, ROLE_DECODE, de, nde, multi, &rf);
+	/* A role the deployment leaves out (missing.ROLE): its URLs name
+	 * servers pdwiz does not know, not servers that are not there. */
+	if (d->role[ROLE_PREFILL].enabled)
+		match_role(p, ROLE_PREFILL, pe, npe, multi, &rf);
+	if (d->role[ROLE_DECODE].enabled)
+		match_role(p, ROLE_DECODE, de, nde, multi, &rf);
 	fact_str(f, "deploy.router_bootstrap_mismatch", rf.mism.s, rf.lmism);
 	fact_str(f, "deploy.router_missing", rf.miss.s,
 	    d->role[ROLE_ROUTER].line);

@@ -956,6 +956,21 @@ gpus_per_host(const struct sh_script *sc, struct deployment *d)
  * commands keeps the hosts it has, padded with the last one, exactly as
  * the checks of the script place the nodes it does not name.
  */
+/* A role whose machine or ports the script leaves to run time: the file
+ * says so (missing.ROLE), and its placement checks stay unknown. */
+static void
+unstated(struct role_spec *rs, enum role r, struct result *notes)
+{
+	rs->missing = xasprintf("%s%s%s", rs->host_unstated ? "the machine "
+	    "it runs on is not stated (a bind to 0.0.0.0 or ::, or an address "
+	    "computed at run time)" : "", rs->host_unstated &&
+	    rs->port_unstated ? "; " : "", rs->port_unstated ? "a port is "
+	    "computed at run time" : "");
+	note(notes, rs->line, 1, "%s: %s; the hosts and ports in the "
+	    "deployment stand in for it (missing.%s)", role_name(r),
+	    rs->missing, role_name(r));
+}
+
 static void
 mark_missing(struct deployment *d, struct result *notes)
 {
@@ -965,6 +980,7 @@ mark_missing(struct deployment *d, struct result *notes)
 		"python3 -m sglang_router.launch_router --pd-disaggregation",
 	};
 	int	r;
+	char	*t;
 
 	for (r = ROLE_PREFILL; r <= ROLE_ROUTER; r++) {
 		struct role_spec	*rs = &d->role[r];
@@ -979,16 +995,24 @@ mark_missing(struct deployment *d, struct result *notes)
 			    role_name((enum role)r));
 			continue;
 		}
+		if (rs->host_unstated || rs->port_unstated)
+			unstated(rs, (enum role)r, notes);
 		need = (size_t)rs->instances * (size_t)rs->nodes_per_instance;
 		if (r == ROLE_ROUTER || rs->nodes_per_instance <= 1 ||
 		    rs->nhosts == need)
 			continue;
-		rs->missing = xasprintf("--nnodes %d, but the script has %zu "
-		    "of the %zu node commands (every --node-rank of every "
+		t = xasprintf("%s%s--nnodes %d, but the script has %zu of "
+		    "the %zu node commands (every --node-rank of every "
 		    "instance); the other nodes' hosts are not known",
+		    rs->missing ? rs->missing : "", rs->missing ? "; " : "",
 		    rs->nodes_per_instance, rs->nhosts, need);
-		note(notes, rs->line, 1, "%s: %s", role_name((enum role)r),
-		    rs->missing);
+		free(rs->missing);
+		rs->missing = t;
+		note(notes, rs->line, 1, "%s: --nnodes %d, but the script has "
+		    "%zu of the %zu node commands; the deployment says so "
+		    "(missing.%s)", role_name((enum role)r),
+		    rs->nodes_per_instance, rs->nhosts, need,
+		    role_name((enum role)r));
 		while (rs->nhosts >= 1 && rs->nhosts < need)
 			push_host(rs, rs->hosts[rs->nhosts - 1]);
 	}

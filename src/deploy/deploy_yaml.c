@@ -666,12 +666,18 @@ deployment_from_ydoc(const struct catalog *cat, const char *name,
 	d->sglang_version = get_str(&pc, ynode_get(root, "sglang"), "sglang");
 	get_int(&pc, ynode_get(root, "gpus_per_host"), "gpus_per_host", 1, 1024,
 	    &d->gpus_per_host);
+	read_missing(&pc, ynode_get(root, "missing"), d);
 	if ((m = need(&pc, root, "model", "the deployment file")) != NULL &&
 	    check_keys(&pc, m, "model", model_keys)) {
 		n = need(&pc, m, "path", "model");
 		d->model = get_str(&pc, n, "model.path");
 		d->model_line = n ? n->line : 0;
-		check_model_path(&pc, n, d->model);
+		/* A router alone (prefill and decode missing) serves no model
+		 * of its own: its path may be empty. */
+		if (d->role[ROLE_PREFILL].missing == NULL ||
+		    d->role[ROLE_DECODE].missing == NULL || d->model == NULL ||
+		    *d->model != '\0')
+			check_model_path(&pc, n, d->model);
 		if ((n = ynode_get(m, "facts")) != NULL)
 			read_opts(&pc, n, OK_FACT, "model.facts", &d->facts,
 			    &d->nfacts);
@@ -686,7 +692,6 @@ deployment_from_ydoc(const struct catalog *cat, const char *name,
 		    "shared.unchecked_env", &d->shared_env, &d->nshared_env);
 		check_managed(&pc, d->shared, d->nshared);
 	}
-	read_missing(&pc, ynode_get(root, "missing"), d);
 	if ((m = need(&pc, root, "roles", "the deployment file")) != NULL &&
 	    check_keys(&pc, m, "roles", role_keys)) {
 		for (i = 0; i < NPD_ROLE; i++) {
@@ -704,8 +709,10 @@ deployment_from_ydoc(const struct catalog *cat, const char *name,
 	/* A role that lacks some of its nodes: where each runs is not known,
 	 * and the checks say so rather than place them. */
 	for (i = 0; i < NPD_ROLE; i++)
-		if (d->role[i].enabled && d->role[i].missing != NULL)
+		if (d->role[i].enabled && d->role[i].missing != NULL) {
 			d->role[i].host_unstated = true;
+			d->role[i].port_unstated = true;
+		}
 	if (m != NULL && m->kind == YN_MAP && !d->role[ROLE_PREFILL].enabled &&
 	    !d->role[ROLE_DECODE].enabled && !d->role[ROLE_ROUTER].enabled)
 		perr(&pc, m, "roles: no role at all (missing lists every one)");
