@@ -74,6 +74,22 @@ print_notes(const char *name, const struct result *notes)
 	return nlost;
 }
 
+/* The roles an imported script has no command for: left out of the
+ * deployment (missing.ROLE), not filled in. */
+static void
+print_left_out(const char *name, const struct deployment *d)
+{
+	int	r;
+
+	for (r = ROLE_PREFILL; r <= ROLE_ROUTER; r++)
+		if (!d->role[r].enabled && d->role[r].missing != NULL)
+			fprintf(stderr, "%s: warning: %s; the deployment leaves "
+			    "the %s out (missing.%s), and the checks that need "
+			    "it report that they could not check\n", name,
+			    d->role[r].missing, role_name((enum role)r),
+			    role_name((enum role)r));
+}
+
 /*
  * Load FILE as a deployment: a deployment YAML file, or a launch script
  * that is imported first. Import notes go to stderr. What the import
@@ -116,6 +132,8 @@ load_any(const struct catalog *cat, const char *file, struct deployment *d,
 	if (rc != 0)
 		fprintf(stderr, "%s\n", err);
 	nlost = print_notes(name, &notes);
+	if (rc == 0)
+		print_left_out(name, d);
 	if (rc == 0 && nlost > 0 && !keep_going) {
 		fprintf(stderr, "pdwiz %s: %zu thing%s in %s could not be "
 		    "placed in the deployment (above); nothing written (%s "

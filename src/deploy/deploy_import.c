@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "deploy/deploy.h"
 #include "deploy/deploy_int.h"
+#include "deploy/import_int.h"
 #include "deploy/layout.h"
 #include "core/util.h"
 #include "io/argv.h"
@@ -55,8 +56,8 @@ is_managed(const char *n)
  * import fails unless the caller proceeds without it). Both carry the
  * script position of what they are about.
  */
-static void
-addnote(struct result *notes, enum severity sev, int line, int col,
+void
+imp_vnote(struct result *notes, enum severity sev, int line, int col,
     const char *fmt, va_list ap)
 {
 	char	msg[1024];
@@ -77,27 +78,8 @@ note(struct result *notes, int line, int col, const char *fmt, ...)
 	va_list	ap;
 
 	va_start(ap, fmt);
-	addnote(notes, SEV_WARNING, line, col, fmt, ap);
+	imp_vnote(notes, SEV_WARNING, line, col, fmt, ap);
 	va_end(ap);
-}
-
-/* A note about the whole script (no line). */
-static void
-addnote_plain(struct result *notes, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
-addnote_plain(struct result *notes, const char *fmt, ...)
-{
-	va_list	ap;
-	char	msg[1024];
-
-	if (notes == NULL)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	result_add(notes, "import", SEV_WARNING, msg, NULL, 0, 0);
 }
 
 static void
@@ -110,7 +92,7 @@ lost(struct result *notes, int line, int col, const char *fmt, ...)
 	va_list	ap;
 
 	va_start(ap, fmt);
-	addnote(notes, SEV_ERROR, line, col, fmt, ap);
+	imp_vnote(notes, SEV_ERROR, line, col, fmt, ap);
 	va_end(ap);
 }
 
@@ -119,170 +101,6 @@ static int
 col0(const struct sh_cmd *c)
 {
 	return c->nwords > 0 ? c->words[0].col : 1;
-}
-
-/*
- * argparse's "unrecognized arguments: W1 W2 ...", one error per word at
- * the word's own position: the words of the command from the first one
- * reported, matched in order. false when the words cannot be matched
- * (then the message is reported as a whole).
- */
-static bool
-unrecognized_words(struct result *notes, const struct sh_cmd *sc,
-    const struct diag *dg)
-{
-	static const char	 pfx[] = "unrecognized arguments: ";
-	const char		*m = dg->msg;
-	size_t			 i, n, start = sc->nwords;
-
-	if (strncmp(m, pfx, sizeof pfx - 1) != 0)
-		return false;
-	m += sizeof pfx - 1;
-	for (i = sc->argstart; i < sc->nwords; i++)
-		if (sc->words[i].line == dg->line && sc->words[i].col == dg->col)
-			start = i;
-	for (i = start; i < sc->nwords && *m != '\0'; i++) {
-		n = strlen(sc->words[i].text);
-		if (strncmp(m, sc->words[i].text, n) != 0 || (m[n] != ' ' &&
-		    m[n] != '\0'))
-			continue;
-		lost(notes, sc->words[i].line, sc->words[i].col, "unrecognized "
-		    "argument '%s'; not placed in the deployment",
-		    sc->words[i].text);
-		m += n + (m[n] == ' ');
-	}
-	return start < sc->nwords;
-}
-
-/* The reader's errors on a server command (unrecognized arguments, a
- * flag without its value, a value of the wrong type): words the
- * deployment does not hold. */
-static void
-reader_losses(struct result *notes, const struct sh_cmd *sc,
-    const struct result *diags)
-{
-	size_t	i;
-
-	for (i = 0; i < diags->n; i++) {
-		const struct diag	*dg = &diags->d[i];
-
-		if (dg->sev != SEV_ERROR || dg->rule != NULL)
-			continue;
-		if (unrecognized_words(notes, sc, dg))
-			continue;
-		lost(notes, dg->line > 0 ? dg->line : sc->line, dg->line > 0 ?
-		    dg->col : col0(sc), "%s; not placed in the "
-		    "deployment", dg->msg);
-	}
-}
-
-static char *
-value_text(struct value v)
-{
-	struct buf	b = { 0 };
-
-	if (v.t == V_STR || v.t == V_LIST)
-		return xstrdup(v.u.s);
-	val_cli(&b, v);
-	return buf_steal(&b);
-}
-
-
-
-/*
- * A number as the script wrote it (--watchdog-timeout 9000 stays 9000,
- * 300.0 stays 300.0): the word after the flag at the slot's position, or
- * the text after '=' in --flag=VALUE, when it reads as the same value.
- * Otherwise (a value from a --config file, an alias that took no word)
- * the value's canonical text.
- */
-/* The value word at a slot's position among words, or NULL. */
-static const char *
-word_at(const struct argword *w, size_t n, const struct slot *s)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++) {
-		const char	*eq;
-
-		if (w[i].line != s->line || w[i].col != s->col)
-			continue;
-		if (strncmp(w[i].text, "--", 2) == 0 &&
-		    (eq = strchr(w[i].text, '=')) != NULL)
-			return eq + 1;
-		return i + 1 < n ? w[i + 1].text : NULL;
-	}
-	return NULL;
-}
-
-/* The words of the --config file a command names (SRC_CONFIG values
- * point into it), or none. */
-static void
-config_words(const struct catalog *cat, const struct sh_cmd *sc,
-    const char *base_dir, struct argword **cw, size_t *ncw)
-{
-	struct result	 diags;
-	const char	*path = NULL;
-	char		*full;
-	size_t		 i;
-
-	*cw = NULL;
-	*ncw = 0;
-	for (i = sc->argstart; i < sc->nwords && path == NULL; i++) {
-		if (strcmp(sc->words[i].text, "--config") == 0 &&
-		    i + 1 < sc->nwords)
-			path = sc->words[i + 1].text;
-		else if (strncmp(sc->words[i].text, "--config=", 9) == 0)
-			path = sc->words[i].text + 9;
-	}
-	if (path == NULL)
-		return;
-	full = argv_config_path(path, base_dir);
-	result_init(&diags);
-	if (sgconfig_read(cat, full, cw, ncw, &diags) != 0) {
-		*cw = NULL;
-		*ncw = 0;
-	}
-	result_free(&diags);
-	free(full);
-}
-
-/*
- * A number as the script (or its --config file) wrote it
- * (--watchdog-timeout 9000 stays 9000, 300.0 stays 300.0): the word after
- * the flag at the slot's position, or the text after '=' in --flag=VALUE,
- * when it reads as the same value. Otherwise the value's canonical text.
- */
-static char *
-written_text(const struct sh_cmd *sc, const struct argword *cw, size_t ncw,
-    const struct option *o, const struct slot *s)
-{
-	struct argword	*w;
-	const char	*t = NULL;
-	struct value	 pv;
-	size_t		 i, n;
-
-	if ((s->v.t != V_INT && s->v.t != V_FLOAT) ||
-	    (s->src != SRC_CLI && s->src != SRC_CONFIG))
-		return value_text(s->v);
-	if (s->src == SRC_CONFIG)
-		t = word_at(cw, ncw, s);
-	else {
-		n = sc->nwords - sc->argstart;
-		w = xcalloc(n + 1, sizeof *w);
-		for (i = 0; i < n; i++) {
-			w[i].text = sc->words[sc->argstart + i].text;
-			w[i].line = sc->words[sc->argstart + i].line;
-			w[i].col = sc->words[sc->argstart + i].col;
-		}
-		t = word_at(w, n, s);
-		free(w);
-	}
-	if (t == NULL || val_parse(o->type, t, &pv) != 0 || pv.t != s->v.t ||
-	    (pv.t == V_INT && pv.u.i != s->v.u.i) ||
-	    (pv.t == V_FLOAT && pv.u.f != s->v.u.f))
-		return value_text(s->v);
-	return xstrdup(t);
 }
 
 static bool
@@ -313,27 +131,6 @@ node_host(const struct sh_cmd *c)
 }
 
 
-/*
- * A variable outside the catalog (NCCL_SOCKET_IFNAME, HCCL_*, ...) is kept
- * verbatim as unchecked env, so the emitted scripts export it again. Not
- * kept: pdwiz's own PDWIZ_* statements (read for what they say), and a
- * value left to run time ($IFACE, $(...)), which the deployment would
- * write back as literal text.
- */
-static bool
-keep_unchecked_env(const struct sh_env *e, struct result *notes)
-{
-	if (strncmp(e->name, "PDWIZ_", 6) == 0)
-		return false;
-	if (e->unresolved) {
-		lost(notes, e->line, e->col, "environment variable %s: its "
-		    "value is computed when the script runs; not placed in "
-		    "the deployment", e->name);
-		return false;
-	}
-	return true;
-}
-
 static void
 read_server(const struct catalog *cat, struct icmd *ic, const char *base_dir,
     struct result *notes)
@@ -348,7 +145,7 @@ read_server(const struct catalog *cat, struct icmd *ic, const char *base_dir,
 	config_init(&base, cat);
 	result_init(&diags);
 	server_from_cmd(cat, ic->sc, &base, &ic->cfg, &diags, base_dir);
-	reader_losses(notes, ic->sc, &diags);
+	imp_reader_losses(notes, ic->sc, &diags);
 	result_free(&diags);
 	config_free(&base);
 	ic->nnodes = (int)cfg_int(&ic->cfg, "nnodes", 1);
@@ -374,7 +171,7 @@ read_server(const struct catalog *cat, struct icmd *ic, const char *base_dir,
 	ic->gpus = ic->nnodes > 0 ? (int)(tp * pp * dp / ic->nnodes) : 1;
 	if (ic->gpus < 1)
 		ic->gpus = 1;
-	config_words(cat, ic->sc, base_dir, &cw, &ncw);
+	imp_config_words(cat, ic->sc, base_dir, &cw, &ncw);
 	for (i = 0; i < cat->nopts; i++) {
 		const struct slot	*s = &ic->cfg.s[i];
 		char			*t;
@@ -388,7 +185,7 @@ read_server(const struct catalog *cat, struct icmd *ic, const char *base_dir,
 			    cat->opts[i].flag);
 			continue;
 		}
-		t = written_text(ic->sc, cw, ncw, &cat->opts[i], s);
+		t = imp_written_text(ic->sc, cw, ncw, &cat->opts[i], s);
 		kv_set(&ic->opts, &ic->nopts, cat->opts[i].name, t, s->line,
 		    s->col);
 		free(t);
@@ -402,7 +199,7 @@ read_server(const struct catalog *cat, struct icmd *ic, const char *base_dir,
 			continue;
 		o = catalog_find(cat, e->name);
 		if ((o < 0 || cat->opts[o].kind != OK_ENV) &&
-		    !keep_unchecked_env(e, notes))
+		    !imp_keep_unchecked_env(e, notes))
 			continue;
 		kv_set(&ic->env, &ic->nenv, e->name, e->value, e->line, e->col);
 	}
@@ -634,7 +431,7 @@ router_env(const struct sh_cmd *sc, struct role_spec *r,
 	for (i = 0; i < sc->nenv; i++) {
 		const struct sh_env	*e = &sc->env[i];
 
-		if (e->exported && keep_unchecked_env(e, notes))
+		if (e->exported && imp_keep_unchecked_env(e, notes))
 			kv_set(&r->env, &r->nenv, e->name, e->value, e->line,
 			    e->col);
 	}
@@ -956,86 +753,6 @@ gpus_per_host(const struct sh_script *sc, struct deployment *d)
  * commands keeps the hosts it has, padded with the last one, exactly as
  * the checks of the script place the nodes it does not name.
  */
-/* A role whose machine or ports the script leaves to run time: the file
- * says so (missing.ROLE), and its placement checks stay unknown. */
-static void
-unstated(struct role_spec *rs, enum role r, struct result *notes)
-{
-	rs->missing = xasprintf("%s%s%s", rs->host_unstated ? "the machine "
-	    "it runs on is not stated (a bind to 0.0.0.0 or ::, or an address "
-	    "computed at run time)" : "", rs->host_unstated &&
-	    rs->port_unstated ? "; " : "", rs->port_unstated ? "a port is "
-	    "computed at run time" : "");
-	note(notes, rs->line, 1, "%s: %s; the hosts and ports in the "
-	    "deployment stand in for it (missing.%s)", role_name(r),
-	    rs->missing, role_name(r));
-}
-
-static void
-mark_missing(struct deployment *d, struct result *notes)
-{
-	static const char *const how[] = {
-		"python3 -m sglang.launch_server --disaggregation-mode prefill",
-		"python3 -m sglang.launch_server --disaggregation-mode decode",
-		"python3 -m sglang_router.launch_router --pd-disaggregation",
-	};
-	int	r;
-	char	*t;
-
-	for (r = ROLE_PREFILL; r <= ROLE_ROUTER; r++) {
-		struct role_spec	*rs = &d->role[r];
-		size_t			 need;
-
-		if (!rs->enabled) {
-			rs->missing = xasprintf("no %s command (%s) in the "
-			    "script", role_name((enum role)r), how[r]);
-			addnote_plain(notes, "%s; the deployment leaves the %s "
-			    "out, and the checks that need it report that they "
-			    "could not check", rs->missing,
-			    role_name((enum role)r));
-			continue;
-		}
-		if (rs->host_unstated || rs->port_unstated)
-			unstated(rs, (enum role)r, notes);
-		need = (size_t)rs->instances * (size_t)rs->nodes_per_instance;
-		if (r == ROLE_ROUTER || rs->nodes_per_instance <= 1 ||
-		    rs->nhosts == need)
-			continue;
-		t = xasprintf("%s%s--nnodes %d, but the script has %zu of "
-		    "the %zu node commands (every --node-rank of every "
-		    "instance); the other nodes' hosts are not known",
-		    rs->missing ? rs->missing : "", rs->missing ? "; " : "",
-		    rs->nodes_per_instance, rs->nhosts, need);
-		free(rs->missing);
-		rs->missing = t;
-		note(notes, rs->line, 1, "%s: --nnodes %d, but the script has "
-		    "%zu of the %zu node commands; the deployment says so "
-		    "(missing.%s)", role_name((enum role)r),
-		    rs->nodes_per_instance, rs->nhosts, need,
-		    role_name((enum role)r));
-		while (rs->nhosts >= 1 && rs->nhosts < need)
-			push_host(rs, rs->hosts[rs->nhosts - 1]);
-	}
-}
-
-/*
- * The directory a script named name lives in, for the --config files its
- * commands name relative to it (owned), or NULL for standard input.
- */
-static char *
-script_dir(const char *name)
-{
-	const char	*sl;
-
-	if (name == NULL || *name == '\0' || strcmp(name, "-") == 0 ||
-	    strcmp(name, "<stdin>") == 0)
-		return NULL;
-	if ((sl = strrchr(name, '/')) == NULL)
-		return xstrdup(".");
-	return sl == name ? xstrdup("/") : xstrndup(name,
-	    (size_t)(sl - name));
-}
-
 int
 deployment_import_script(const struct catalog *cat, const char *name,
     const struct sh_script *sc, struct deployment *d, struct result *notes,
@@ -1045,7 +762,7 @@ deployment_import_script(const struct catalog *cat, const char *name,
 	struct icmd		**byrole[2];
 	size_t			 nby[2] = { 0, 0 }, i, nic = 0;
 	int			 nrouter = 0, r;
-	char			*base_dir = script_dir(name);
+	char			*base_dir = imp_script_dir(name);
 
 	deployment_init(d);
 	d->gpus_per_host = -1;		/* a script does not say */
@@ -1109,7 +826,7 @@ deployment_import_script(const struct catalog *cat, const char *name,
 	if (nrouter > 0)
 		drop_generated_lists(cat, d);
 	if (nby[0] + nby[1] > 0 || nrouter > 0)
-		mark_missing(d, notes);
+		imp_mark_missing(d, notes);
 	if (d->model == NULL)
 		d->model = xstrdup("");
 	icmds_free(ic, nic);
