@@ -356,43 +356,6 @@ parse_words(const struct catalog *cat, const struct argword *w, size_t n,
 	return (int)(out->nerrors - nerr);
 }
 
-/*
- * "$(dirname "$0")/FILE" (as pdwiz's config launch.sh names its --config
- * files; also $(dirname $0) and ${0%/...}): the directory of the script
- * being read, which is what the shell gives when it runs the script by
- * its path. base_dir + "/FILE", or NULL for any other path or when the
- * script's directory is not known (standard input).
- */
-static char *
-script_relative(const char *path, const char *base_dir)
-{
-	static const char *const pfx[] = { "$(dirname \"$0\")/",
-	    "$(dirname $0)/", "${0%/*}/", NULL };
-	size_t	i, n;
-
-	if (base_dir == NULL)
-		return NULL;
-	for (i = 0; pfx[i] != NULL; i++) {
-		n = strlen(pfx[i]);
-		if (strncmp(path, pfx[i], n) == 0 && path[n] != '\0' &&
-		    strpbrk(path + n, "$`") == NULL)
-			return xasprintf("%s/%s", base_dir, path + n);
-	}
-	return NULL;
-}
-
-char *
-argv_config_path(const char *path, const char *base_dir)
-{
-	char	*full;
-
-	if ((full = script_relative(path, base_dir)) != NULL)
-		return full;
-	if (path[0] == '/' || base_dir == NULL)
-		return xstrdup(path);
-	return xasprintf("%s/%s", base_dir, path);
-}
-
 int
 argv_parse(const struct catalog *cat, const struct argword *w, size_t n,
     struct config *cfg, struct result *out, const char *base_dir)
@@ -496,4 +459,41 @@ argwords_free(struct argword *w, size_t n)
 	for (i = 0; i < n; i++)
 		free((char *)w[i].text);
 	free(w);
+}
+
+/*
+ * "$(dirname "$0")/FILE" (as pdwiz's config launch.sh names its --config
+ * files; also $(dirname $0) and ${0%/...}): FILE in the directory of the
+ * script being read, which is what the shell gives when it runs the
+ * script by its path. NULL for any other path, or when the script's
+ * directory is not known (standard input).
+ */
+static char *
+config_beside_script(const char *path, const char *base_dir)
+{
+	static const char *const pfx[] = { "$(dirname \"$0\")/",
+	    "$(dirname $0)/", "${0%/*}/", NULL };
+	size_t	i, n;
+
+	if (base_dir == NULL)
+		return NULL;
+	for (i = 0; pfx[i] != NULL; i++) {
+		n = strlen(pfx[i]);
+		if (strncmp(path, pfx[i], n) == 0 && path[n] != '\0' &&
+		    strpbrk(path + n, "$`") == NULL)
+			return xasprintf("%s/%s", base_dir, path + n);
+	}
+	return NULL;
+}
+
+char *
+argv_config_path(const char *path, const char *base_dir)
+{
+	char	*full;
+
+	if ((full = config_beside_script(path, base_dir)) != NULL)
+		return full;
+	if (path[0] == '/' || base_dir == NULL)
+		return xstrdup(path);
+	return xasprintf("%s/%s", base_dir, path);
 }
