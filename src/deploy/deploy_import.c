@@ -705,8 +705,10 @@ deployment_import(const struct catalog *cat, const char *name,
 	int			 rc;
 
 	deployment_init(d);
-	if (sh_parse(text, len, &sc, perr, sizeof perr) != 0) {
+	if (sh_parse(text, len, &sc, perr, sizeof perr) != 0 ||
+	    sh_sglang_cap(&sc, perr, sizeof perr) != 0) {
 		snprintf(err, errlen, "%s:%s", name, perr);
+		sh_script_free(&sc);
 		return -1;
 	}
 	rc = deployment_import_script(cat, name, &sc, d, notes, err, errlen);

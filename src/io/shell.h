@@ -76,6 +76,17 @@ int	sh_parse(const char *text, size_t len, struct sh_script *out,
 	    char *err, size_t errlen);
 void	sh_script_free(struct sh_script *);
 
+/*
+ * SGLang commands (servers and routers) one script may hold for pdwiz
+ * check and import: each costs its reader a whole server configuration,
+ * so the count bounds their memory (pdwiz.1, LIMITS). The shell reader
+ * itself stays linear in the text for any number of commands.
+ * sh_sglang_cap: 0, or -1 with "LINE:COL: ..." of the first command past
+ * the cap in err.
+ */
+#define SH_MAX_SGLANG_CMDS	8192
+int	sh_sglang_cap(const struct sh_script *, char *err, size_t errlen);
+
 /* Quote s so that bash reads it back as exactly s (single quotes, '\'' for ').
  * Returns a malloc'd string. Plain words made only of [A-Za-z0-9_@%+=:,./-]
  * are returned unquoted. */

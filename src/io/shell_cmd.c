@@ -352,12 +352,6 @@ sh_finish_cmd(struct parser *p)
 	}
 	if (build_env(p, c, &p->own) != 0)
 		return (-1);
-	if (p->ncmds >= SH_MAX_CMDS) {
-		sh_seterr(p, c->line, c->words[0].col, "more than %d commands "
-		    "in one script (pdwiz's limit; split the script)",
-		    SH_MAX_CMDS);
-		return (-1);
-	}
 	pp = p->cmds;
 	sh_grow(&pp, &p->capcmds, p->ncmds + 1, sizeof(*p->cmds));
 	p->cmds = pp;

@@ -32,10 +32,6 @@
 #define SH_MAX_DEPTH	8			/* nested ${A:-${B:-...}} */
 #define SH_MAX_OUT	((size_t)64 << 20)	/* expansion bytes, plus 4 x input */
 #define SH_MAX_ENV	((size_t)1 << 22)	/* env entries over all commands */
-/* Simple commands in one script: each SGLang command costs its reader a
- * whole server config, so the count bounds what pdwiz check and import
- * hold (documented in pdwiz.1, LIMITS). */
-#define SH_MAX_CMDS	8192
 
 /* Contexts on the nesting stack. */
 enum ctx {
