@@ -46,7 +46,10 @@ cli() {
 	run "bad input" ./pdwiz check "$T/q"
 	printf 'python -m sglang.launch_server --model-path m --served-model-name "caf\351"\ncat <<EOF\n' > "$T/q"
 	run "check: not UTF-8, unclosed here-document" ./pdwiz check "$T/q"
-	run "import: refused partial script" ./pdwiz import tests/bad/files/imp-multinode-partial.sh
+	run "import: words not placed, refused" ./pdwiz import tests/bad/files/imp-model-path-evil.sh
+	run "import --keep-going" ./pdwiz import --keep-going tests/bad/files/imp-unknown-flag.sh
+	run "import: a partial script, unchecked env" ./pdwiz import tests/realworld/files/sglang-ci-start-disaggregation-servers.sh
+	run "import: a prefill-only script" ./pdwiz import tests/realworld/files/amd-cpx-prefill.sh
 	run "import: a launch script" ./pdwiz import share/examples/mooncake-llama-1p1d.sh
 	run "check --format sarif" ./pdwiz check --format sarif tests/realworld/files/issue-15665-qwen3-next-mooncake.txt
 	run "check --format github, unusable input" ./pdwiz check --format github "$T/q"

@@ -690,6 +690,10 @@ check_shell(struct check *ck, const struct config *base,
 		}
 	} else if (sh_parse(in->text, in->len, &sc, err, sizeof err) != 0)
 		return fail(&ck->why, "%s:%s", ck->name, err);
+	if (sh_sglang_cap(&sc, err, sizeof err) != 0) {
+		sh_script_free(&sc);
+		return fail(&ck->why, "%s:%s", ck->name, err);
+	}
 	for (i = 0; i < sc.ncmds; i++) {
 		const struct sh_cmd	*c = &sc.cmds[i];
 

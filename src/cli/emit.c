@@ -31,11 +31,14 @@ const struct clicmd cli_emit = {
 	cmd_emit, 0
 };
 
-enum { I_OUTPUT = 1 };
+enum { I_OUTPUT = 1, I_KEEP_GOING };
 
 static const struct cliopt import_opts[] = {
 	{ I_OUTPUT, "output", 'o', "FILE",
 	    "write the deployment file to FILE, not to stdout (- is stdout)",
+	    0 },
+	{ I_KEEP_GOING, "keep-going", 0, NULL, "write the deployment even "
+	    "when words of the script could not be placed (each is reported)",
 	    0 },
 	{ 0, NULL, 0, NULL, NULL, 0 }
 };
@@ -46,14 +49,58 @@ const struct clicmd cli_import = {
 };
 
 /*
+ * The import's notes on stderr as FILE:LINE:COL: error|warning: MESSAGE.
+ * Returns the number of errors: words or values the deployment does not
+ * hold.
+ */
+static size_t
+print_notes(const char *name, const struct result *notes)
+{
+	size_t	i, nlost = 0;
+
+	for (i = 0; i < notes->n; i++) {
+		const struct diag	*n = &notes->d[i];
+		bool			 err = n->sev == SEV_ERROR;
+
+		nlost += err;
+		if (n->line <= 0)
+			fprintf(stderr, "%s: %s: %s\n", name, err ? "error" :
+			    "warning", n->msg);
+		else
+			fprintf(stderr, "%s:%d:%d: %s: %s\n", name, n->line,
+			    n->col > 0 ? n->col : 1, err ? "error" : "warning",
+			    n->msg);
+	}
+	return nlost;
+}
+
+/* The roles an imported script has no command for: left out of the
+ * deployment (missing.ROLE), not filled in. */
+static void
+print_left_out(const char *name, const struct deployment *d)
+{
+	int	r;
+
+	for (r = ROLE_PREFILL; r <= ROLE_ROUTER; r++)
+		if (!d->role[r].enabled && d->role[r].missing != NULL)
+			fprintf(stderr, "%s: warning: %s; the deployment leaves "
+			    "the %s out (missing.%s), and the checks that need "
+			    "it report that they could not check\n", name,
+			    d->role[r].missing, role_name((enum role)r),
+			    role_name((enum role)r));
+}
+
+/*
  * Load FILE as a deployment: a deployment YAML file, or a launch script
- * that is imported first. Import notes go to stderr. 0, or -1 (printed).
+ * that is imported first. Import notes go to stderr. What the import
+ * cannot place fails it (-1) unless keep_going. 0, or -1 (printed).
  */
 static int
-load_any(const struct catalog *cat, const char *file, struct deployment *d)
+load_any(const struct catalog *cat, const char *file, struct deployment *d,
+    bool keep_going, const char *cmd)
 {
 	char		*text, err[8192];
-	size_t		 len, i;
+	size_t		 len, nlost;
 	struct result	 notes;
 	const char	*name = strcmp(file, "-") == 0 ? "<stdin>" : file;
 	int		 rc;
@@ -84,9 +131,18 @@ load_any(const struct catalog *cat, const char *file, struct deployment *d)
 	}
 	if (rc != 0)
 		fprintf(stderr, "%s\n", err);
-	for (i = 0; i < notes.n; i++)
-		fprintf(stderr, "%s:%d: warning: %s\n", name, notes.d[i].line,
-		    notes.d[i].msg);
+	nlost = print_notes(name, &notes);
+	if (rc == 0)
+		print_left_out(name, d);
+	if (rc == 0 && nlost > 0 && !keep_going) {
+		fprintf(stderr, "pdwiz %s: %zu thing%s in %s could not be "
+		    "placed in the deployment (above); nothing written (%s "
+		    "proceeds without them)\n", cmd, nlost, nlost == 1 ? "" :
+		    "s", name, strcmp(cmd, "import") == 0 ? "--keep-going" :
+		    "--force");
+		deployment_free(d);
+		rc = -1;
+	}
 	result_free(&notes);
 	free(text);
 	return rc;
@@ -178,7 +234,8 @@ cmd_emit(int argc, char **argv)
 	rc = EXIT_USAGE;
 	if ((cat = cli_load_catalog()) == NULL)
 		return EXIT_USAGE;
-	if (load_any(cat, a.file, &d) != 0)
+	if (load_any(cat, a.file, &d, (a.flags & EMIT_FORCE) != 0, "emit") !=
+	    0)
 		goto out;
 	if (deployment_emit(cat, &d, a.fmt, a.flags, &em, err, sizeof err) !=
 	    0) {
@@ -208,7 +265,8 @@ out:
 
 /* -1: go on; else the exit status. */
 static int
-import_args(int argc, char **argv, const char **file, const char **outp)
+import_args(int argc, char **argv, const char **file, const char **outp,
+    bool *keep_going)
 {
 	struct cliparse	p;
 	int		id;
@@ -223,6 +281,9 @@ import_args(int argc, char **argv, const char **file, const char **outp)
 			return EXIT_USAGE;
 		case I_OUTPUT:
 			*outp = strcmp(p.arg, "-") == 0 ? NULL : p.arg;
+			break;
+		case I_KEEP_GOING:
+			*keep_going = true;
 			break;
 		default:
 			if (*file != NULL) {
@@ -248,13 +309,14 @@ cmd_import(int argc, char **argv)
 	const char		*file = NULL, *outp = NULL;
 	char			*y, err[1024];
 	int			 rc;
+	bool			 keep_going = false;
 
-	if ((rc = import_args(argc, argv, &file, &outp)) >= 0)
+	if ((rc = import_args(argc, argv, &file, &outp, &keep_going)) >= 0)
 		return rc;
 	rc = EXIT_USAGE;
 	if ((cat = cli_load_catalog()) == NULL)
 		return EXIT_USAGE;
-	if (load_any(cat, file, &d) != 0)
+	if (load_any(cat, file, &d, keep_going, "import") != 0)
 		goto out;
 	if ((y = deployment_to_yaml(cat, &d)) == NULL) {
 		fprintf(stderr, "pdwiz import: YAML emitter failed\n");

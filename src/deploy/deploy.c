@@ -176,6 +176,7 @@ role_spec_free(struct role_spec *r)
 	endpoints_free(r->decode_urls, r->ndecode_urls);
 	strv_free(r->extra_args, r->nextra_args);
 	free(r->bind_host);
+	free(r->missing);
 	role_spec_init(r);
 }
 
@@ -1104,5 +1105,6 @@ deployment_copy(struct deployment *dst, const struct deployment *src)
 		r->decode_urls = ep_copy(s->decode_urls, s->ndecode_urls);
 		r->extra_args = strv_copy(s->extra_args, s->nextra_args);
 		r->bind_host = dup_or_null(s->bind_host);
+		r->missing = dup_or_null(s->missing);
 	}
 }

@@ -75,6 +75,12 @@ struct role_spec {
 						   --prefill/--decode list: its
 						   workers come by service
 						   discovery or at run time */
+	char		*missing;		/* what the source lacked of this
+						   role (the file's missing.ROLE):
+						   with enabled false the role is
+						   absent, not deployed; with
+						   enabled, some of its nodes are
+						   not known. NULL: complete */
 };
 
 struct deployment {

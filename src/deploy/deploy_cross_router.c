@@ -418,8 +418,12 @@ router_facts(struct facts *f, const struct deployment *d,
 		return;
 	}
 	router_endpoints(f->cat, d, &pe, &npe, &de, &nde);
-	match_role(f, d, p, ROLE_PREFILL, pe, npe, &rw);
-	match_role(f, d, p, ROLE_DECODE, de, nde, &rw);
+	/* A role the deployment leaves out (missing.ROLE): its URLs name
+	 * servers pdwiz does not know, not servers that are not there. */
+	if (d->role[ROLE_PREFILL].enabled)
+		match_role(f, d, p, ROLE_PREFILL, pe, npe, &rw);
+	if (d->role[ROLE_DECODE].enabled)
+		match_role(f, d, p, ROLE_DECODE, de, nde, &rw);
 	if (multi) {
 		local_urls(f, d, ROLE_PREFILL, pe, npe);
 		local_urls(f, d, ROLE_DECODE, de, nde);

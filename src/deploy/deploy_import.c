@@ -7,9 +7,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "deploy/deploy.h"
 #include "deploy/deploy_int.h"
+#include "deploy/import_int.h"
 #include "deploy/layout.h"
 #include "core/util.h"
 #include "io/manifest.h"
+#include "io/argv.h"
 #include "io/server.h"
 #include "io/shell.h"
 
@@ -24,8 +26,8 @@ struct icmd {
 	enum role		 role;
 	int			 nnodes, rank, port, bport, base_gpu, gpus;
 	bool			 port_unknown, host_unknown;
-	const char		*host;		/* --host (interned) or NULL */
-	const char		*dist;		/* --dist-init-addr or NULL */
+	char			*host;		/* --host (owned) or NULL */
+	char			*dist;		/* --dist-init-addr (owned) or NULL */
 	const char		*node_host;	/* PDWIZ_NODE_HOST or NULL */
 	struct kv		*opts;
 	size_t			 nopts;
@@ -49,36 +51,58 @@ is_managed(const char *n)
 	return false;
 }
 
-static void
-note(struct result *notes, int line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-note(struct result *notes, int line, const char *fmt, ...)
+/*
+ * Two kinds of import notes: note() for what is kept with a caveat (a
+ * warning), lost() for what the deployment cannot hold (an error: the
+ * import fails unless the caller proceeds without it). Both carry the
+ * script position of what they are about.
+ */
+void
+imp_vnote(struct result *notes, enum severity sev, int line, int col,
+    const char *fmt, va_list ap)
 {
-	va_list	ap;
 	char	msg[1024];
 
 	if (notes == NULL)
 		return;
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	result_add(notes, "import", SEV_WARNING, msg, NULL, line, 0);
+	result_add(notes, "import", sev, msg, NULL, line, col > 0 ? col : 1);
 }
 
-static char *
-value_text(struct value v)
+static void
+note(struct result *notes, int line, int col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+note(struct result *notes, int line, int col, const char *fmt, ...)
 {
-	struct buf	b = { 0 };
+	va_list	ap;
 
-	if (v.t == V_STR || v.t == V_LIST)
-		return xstrdup(v.u.s);
-	val_cli(&b, v);
-	return buf_steal(&b);
+	va_start(ap, fmt);
+	imp_vnote(notes, SEV_WARNING, line, col, fmt, ap);
+	va_end(ap);
 }
 
+static void
+lost(struct result *notes, int line, int col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
+static void
+lost(struct result *notes, int line, int col, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	imp_vnote(notes, SEV_ERROR, line, col, fmt, ap);
+	va_end(ap);
+}
+
+/* Column of a command's first word. */
+static int
+col0(const struct sh_cmd *c)
+{
+	return c->nwords > 0 ? c->words[0].col : 1;
+}
 
 static bool
 given(const struct config *c, const char *name)
@@ -111,17 +135,20 @@ node_host(const struct sh_cmd *c)
 
 
 static void
-read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
+read_server(const struct catalog *cat, struct icmd *ic, const char *base_dir,
+    struct result *notes)
 {
-	struct config	base;
-	struct result	diags;
-	size_t		i;
-	long long	tp, pp, dp;
-	int		o;
+	struct config	 base;
+	struct result	 diags;
+	struct argword	*cw;
+	size_t		 i, ncw;
+	long long	 tp, pp, dp;
+	int		 o;
 
 	config_init(&base, cat);
 	result_init(&diags);
-	server_from_cmd(cat, ic->sc, &base, &ic->cfg, &diags, NULL);
+	server_from_cmd(cat, ic->sc, &base, &ic->cfg, &diags, base_dir);
+	imp_reader_losses(notes, ic->sc, &diags);
 	result_free(&diags);
 	config_free(&base);
 	ic->nnodes = (int)cfg_int(&ic->cfg, "nnodes", 1);
@@ -131,12 +158,14 @@ read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
 	 * a script is what it says, nothing in it is derived. */
 	ic->bport = (int)cfg_int(&ic->cfg, "disaggregation_bootstrap_port", 8998);
 	ic->base_gpu = (int)cfg_int(&ic->cfg, "base_gpu_id", 0);
-	ic->host = given(&ic->cfg, "host") ? cfg_str(&ic->cfg, "host") : NULL;
+	ic->host = given(&ic->cfg, "host") && cfg_str(&ic->cfg, "host") ?
+	    xstrdup(cfg_str(&ic->cfg, "host")) : NULL;
 	ic->port_unknown = cfg_unknown(&ic->cfg, "port") ||
 	    cfg_unknown(&ic->cfg, "disaggregation_bootstrap_port");
 	ic->host_unknown = cfg_unknown(&ic->cfg, "host") || (ic->host != NULL &&
 	    strpbrk(ic->host, "$`") != NULL);
-	ic->dist = cfg_str(&ic->cfg, "dist_init_addr");
+	ic->dist = cfg_str(&ic->cfg, "dist_init_addr") ?
+	    xstrdup(cfg_str(&ic->cfg, "dist_init_addr")) : NULL;
 	tp = cfg_int(&ic->cfg, "tp_size", 1);
 	pp = cfg_int(&ic->cfg, "pp_size", 1);
 	o = catalog_find(cat, "enable_dp_attention");
@@ -150,6 +179,7 @@ read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
 	    "pp_size") || cfg_unknown(&ic->cfg, "dp_size") ||
 	    cfg_unknown(&ic->cfg, "nnodes"))
 		ic->gpus = 0;
+	imp_config_words(cat, ic->sc, base_dir, &cw, &ncw);
 	for (i = 0; i < cat->nopts; i++) {
 		const struct slot	*s = &ic->cfg.s[i];
 		char			*t;
@@ -158,16 +188,17 @@ read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
 		    s->src != SRC_CONFIG) || is_managed(cat->opts[i].name))
 			continue;
 		if (s->v.t == V_UNKNOWN || s->v.t == V_NULL) {
-			note(notes, s->line ? s->line : ic->sc->line,
+			lost(notes, s->line ? s->line : ic->sc->line, s->col,
 			    "%s: value could not be read; not placed",
 			    cat->opts[i].flag);
 			continue;
 		}
-		t = value_text(s->v);
+		t = imp_written_text(ic->sc, cw, ncw, &cat->opts[i], s);
 		kv_set(&ic->opts, &ic->nopts, cat->opts[i].name, t, s->line,
 		    s->col);
 		free(t);
 	}
+	argwords_free(cw, ncw);
 	ic->node_host = node_host(ic->sc);
 	for (i = 0; i < ic->sc->nenv; i++) {
 		const struct sh_env	*e = &ic->sc->env[i];
@@ -175,12 +206,9 @@ read_server(const struct catalog *cat, struct icmd *ic, struct result *notes)
 		if (!e->exported)
 			continue;
 		o = catalog_find(cat, e->name);
-		if (o < 0 || cat->opts[o].kind != OK_ENV) {
-			note(notes, e->line, "environment variable %s is not "
-			    "in pdwiz's catalog; not placed in the deployment "
-			    "(add it to the emitted script by hand)", e->name);
+		if ((o < 0 || cat->opts[o].kind != OK_ENV) &&
+		    !imp_keep_unchecked_env(e, notes))
 			continue;
-		}
 		kv_set(&ic->env, &ic->nenv, e->name, e->value, e->line, e->col);
 	}
 }
@@ -323,24 +351,25 @@ build_role(const struct catalog *cat, struct deployment *d, enum role role,
 		if (i == 0)
 			continue;
 		if (!kvs_equal(c0->opts, c0->nopts, c->opts, c->nopts, &diff))
-			note(notes, c->sc->line, "this %s command differs from "
-			    "the one at line %d in %s; the deployment keeps the "
-			    "first", role_name(role), c0->sc->line, diff);
-		if (!kvs_equal(c0->env, c0->nenv, c->env, c->nenv, &diff))
-			note(notes, c->sc->line, "this %s command's environment "
+			lost(notes, c->sc->line, col0(c->sc), "this %s command "
 			    "differs from the one at line %d in %s; the "
 			    "deployment keeps the first", role_name(role),
 			    c0->sc->line, diff);
+		if (!kvs_equal(c0->env, c0->nenv, c->env, c->nenv, &diff))
+			lost(notes, c->sc->line, col0(c->sc), "this %s "
+			    "command's environment differs from the one at line "
+			    "%d in %s; the deployment keeps the first",
+			    role_name(role), c0->sc->line, diff);
 		if (c->nnodes != c0->nnodes)
-			note(notes, c->sc->line, "--nnodes %d differs from %d at "
-			    "line %d; the deployment keeps the first",
-			    c->nnodes, c0->nnodes, c0->sc->line);
+			lost(notes, c->sc->line, col0(c->sc), "--nnodes %d "
+			    "differs from %d at line %d; the deployment keeps "
+			    "the first", c->nnodes, c0->nnodes, c0->sc->line);
 		if (c->inst == 1 && c->port != c0->port)
 			r->port_step = c->port - c0->port;
 		if (c->inst > 0 && c->port != c0->port + c->inst * r->port_step)
-			note(notes, c->sc->line, "--port %d does not follow "
-			    "port %d + %d per instance; not representable",
-			    c->port, c0->port, r->port_step);
+			lost(notes, c->sc->line, col0(c->sc), "--port %d does "
+			    "not follow port %d + %d per instance; not "
+			    "representable", c->port, c0->port, r->port_step);
 		if (c->inst == 1 && c->base_gpu != c0->base_gpu &&
 		    c->base_gpu >= 0 && c0->base_gpu >= 0)
 			r->gpu_step = c->base_gpu - c0->base_gpu;
@@ -349,9 +378,10 @@ build_role(const struct catalog *cat, struct deployment *d, enum role role,
 			    r->port_step;
 
 			if (c->bport != want)
-				note(notes, c->sc->line, "bootstrap port of this "
-				    "prefill (%d) does not follow the first "
-				    "instance's; not representable", c->bport);
+				lost(notes, c->sc->line, col0(c->sc),
+				    "bootstrap port of this prefill (%d) does "
+				    "not follow the first instance's; not "
+				    "representable", c->bport);
 		}
 	}
 	r->instances = ninst;
@@ -394,7 +424,7 @@ read_endpoint(struct role_spec *r, const struct sh_cmd *sc, size_t *i,
 	struct endpoint		 e = { NULL, -1, w->line, w->col };
 
 	if (*i + 1 >= sc->nwords) {
-		note(notes, w->line, "%s without a URL", w->text);
+		lost(notes, w->line, w->col, "%s without a URL", w->text);
 		return;
 	}
 	e.url = xstrdup(sc->words[++*i].text);
@@ -415,6 +445,23 @@ read_endpoint(struct role_spec *r, const struct sh_cmd *sc, size_t *i,
 		r->decode_urls = xreallocarray(r->decode_urls,
 		    r->ndecode_urls + 1, sizeof e);
 		r->decode_urls[r->ndecode_urls++] = e;
+	}
+}
+
+/* The router's exports, kept verbatim (SGLang's variables do not act on
+ * the router: none is checked there). */
+static void
+router_env(const struct sh_cmd *sc, struct role_spec *r,
+    struct result *notes)
+{
+	size_t	i;
+
+	for (i = 0; i < sc->nenv; i++) {
+		const struct sh_env	*e = &sc->env[i];
+
+		if (e->exported && imp_keep_unchecked_env(e, notes))
+			kv_set(&r->env, &r->nenv, e->name, e->value, e->line,
+			    e->col);
 	}
 }
 
@@ -459,7 +506,7 @@ read_router(const struct catalog *cat, const struct sh_cmd *sc,
 			continue;
 		}
 		if (strncmp(a, "--", 2) != 0) {
-			note(notes, w->line, "router argument '%s' not "
+			note(notes, w->line, w->col, "router argument '%s' not "
 			    "understood; kept as an extra argument", a);
 			goto extra;
 		}
@@ -485,8 +532,8 @@ read_router(const struct catalog *cat, const struct sh_cmd *sc,
 			continue;
 		}
 		free(name);
-		note(notes, w->line, "router option %s is not modelled by pdwiz; "
-		    "kept as an extra argument", a);
+		note(notes, w->line, w->col, "router option %s is not "
+		    "modelled by pdwiz; kept as an extra argument", a);
 extra:
 		r->extra_args = xreallocarray(r->extra_args, r->nextra_args + 1,
 		    sizeof *r->extra_args);
@@ -503,6 +550,7 @@ extra:
 	if (r->nhosts == 0)
 		push_host(r, "127.0.0.1");
 	r->workers_discovered = r->nprefill_urls == 0 && r->ndecode_urls == 0;
+	router_env(sc, r, notes);
 }
 
 /* Move options and env equal on prefill and decode to shared. */
@@ -662,6 +710,8 @@ icmds_free(struct icmd *ic, size_t n)
 
 	for (i = 0; i < n; i++) {
 		config_free(&ic[i].cfg);
+		free(ic[i].host);
+		free(ic[i].dist);
 		for (j = 0; j < ic[i].nopts; j++) {
 			free(ic[i].opts[j].name);
 			free(ic[i].opts[j].value);
@@ -689,8 +739,10 @@ deployment_import(const struct catalog *cat, const char *name,
 	if (manifest_sniff(text, len)) {
 		if (manifest_parse(name, text, len, &sc, err, errlen) != 0)
 			return -1;
-	} else if (sh_parse(text, len, &sc, perr, sizeof perr) != 0) {
+	} else if (sh_parse(text, len, &sc, perr, sizeof perr) != 0 ||
+	    sh_sglang_cap(&sc, perr, sizeof perr) != 0) {
 		snprintf(err, errlen, "%s:%s", name, perr);
+		sh_script_free(&sc);
 		return -1;
 	}
 	rc = deployment_import_script(cat, name, &sc, d, notes, err, errlen);
@@ -730,6 +782,13 @@ gpus_per_host(const struct sh_script *sc, struct deployment *d)
 	}
 }
 
+/*
+ * What the script lacks, stated in the deployment (missing.ROLE) and in a
+ * note: a role without a command is left out (disabled, never filled in
+ * with invented values); a multi-node role with only some of its node
+ * commands keeps the hosts it has, padded with the last one, exactly as
+ * the checks of the script place the nodes it does not name.
+ */
 int
 deployment_import_script(const struct catalog *cat, const char *name,
     const struct sh_script *sc, struct deployment *d, struct result *notes,
@@ -739,6 +798,7 @@ deployment_import_script(const struct catalog *cat, const char *name,
 	struct icmd		**byrole[2];
 	size_t			 nby[2] = { 0, 0 }, i, nic = 0;
 	int			 nrouter = 0, r;
+	char			*base_dir = imp_script_dir(name);
 
 	deployment_init(d);
 	d->gpus_per_host = -1;		/* a script does not say */
@@ -753,8 +813,8 @@ deployment_import_script(const struct catalog *cat, const char *name,
 
 		if (c->kind == SH_ROUTER) {
 			if (nrouter++ > 0) {
-				note(notes, c->line, "a second router command; "
-				    "only the first is placed");
+				lost(notes, c->line, col0(c), "a second router "
+				    "command; only the first is placed");
 				continue;
 			}
 			read_router(cat, c, d, notes);
@@ -764,12 +824,13 @@ deployment_import_script(const struct catalog *cat, const char *name,
 			continue;
 		x = &ic[nic++];
 		x->sc = c;
-		read_server(cat, x, notes);
+		read_server(cat, x, base_dir, notes);
 		mode = cfg_str(&x->cfg, "disaggregation_mode");
 		if (mode == NULL || (strcmp(mode, "prefill") != 0 &&
 		    strcmp(mode, "decode") != 0)) {
-			note(notes, c->line, "a server without "
+			lost(notes, c->line, col0(c), "a server without "
 			    "--disaggregation-mode prefill|decode; not placed");
+			config_free(&x->cfg);
 			continue;
 		}
 		x->role = strcmp(mode, "prefill") == 0 ? ROLE_PREFILL :
@@ -779,10 +840,14 @@ deployment_import_script(const struct catalog *cat, const char *name,
 			d->model_line = c->line;
 		} else if (d->model != NULL && (cfg_str(&x->cfg, "model_path") ==
 		    NULL || strcmp(d->model, cfg_str(&x->cfg, "model_path")) != 0))
-			note(notes, c->line, "--model-path differs from the first "
-			    "server's (%s); the deployment keeps the first",
-			    d->model);
+			lost(notes, c->line, col0(c), "--model-path differs "
+			    "from the first server's (%s); the deployment keeps "
+			    "the first", d->model);
 		byrole[x->role][nby[x->role]++] = x;
+		/* What the roles need is copied out: a script's memory stays
+		 * proportional to its text, not to its commands times the
+		 * catalog. */
+		config_free(&x->cfg);
 	}
 	for (r = ROLE_PREFILL; r <= ROLE_DECODE; r++) {
 		number_instances(byrole[r], nby[r]);
@@ -796,11 +861,14 @@ deployment_import_script(const struct catalog *cat, const char *name,
 	gpus_per_host(sc, d);
 	if (nrouter > 0)
 		drop_generated_lists(cat, d);
+	if (nby[0] + nby[1] > 0 || nrouter > 0)
+		imp_mark_missing(d, notes);
 	if (d->model == NULL)
 		d->model = xstrdup("");
 	icmds_free(ic, nic);
 	free(byrole[0]);
 	free(byrole[1]);
+	free(base_dir);
 	if (nby[0] == 0 && nby[1] == 0 && nrouter == 0) {
 		snprintf(err, errlen, "%s: no prefill, decode or router command "
 		    "found", name);
@@ -814,39 +882,9 @@ int
 deployment_import_complete(const struct catalog *cat,
     const struct deployment *d, const char *name, char *err, size_t errlen)
 {
-	static const char *const how[] = {
-		"python3 -m sglang.launch_server --disaggregation-mode prefill",
-		"python3 -m sglang.launch_server --disaggregation-mode decode",
-		"python3 -m sglang_router.launch_router --pd-disaggregation",
-	};
-	char			*y, why[4096];
-	int			 r;
+	char	*y, why[4096];
 
-	for (r = ROLE_PREFILL; r <= ROLE_ROUTER; r++)
-		if (!d->role[r].enabled) {
-			snprintf(err, errlen, "%s: no %s command (%s) in this "
-			    "script; a deployment file needs prefill, decode "
-			    "and router (pdwiz check %s checks the commands "
-			    "that are there)", name, role_name((enum role)r),
-			    how[r], name);
-			return -1;
-		}
-	for (r = ROLE_PREFILL; r <= ROLE_DECODE; r++) {
-		const struct role_spec	*rs = &d->role[r];
-		size_t			 need;
-
-		need = (size_t)rs->instances * (size_t)rs->nodes_per_instance;
-		if (rs->nodes_per_instance > 1 && rs->nhosts != need) {
-			snprintf(err, errlen, "%s:%d: %s: --nnodes %d, but the "
-			    "script has %zu of the %zu node commands (every "
-			    "--node-rank of every instance); a deployment file "
-			    "lists every node", name, rs->line,
-			    role_name((enum role)r), rs->nodes_per_instance,
-			    rs->nhosts, need);
-			return -1;
-		}
-	}
-	/* Anything else the reader would refuse: ask the reader. */
+	/* Anything the reader would refuse: ask the reader. */
 	if ((y = deployment_to_yaml_checked(cat, d, why, sizeof why)) == NULL) {
 		snprintf(err, errlen, "%s: the deployment imported from this "
 		    "script %s", name, why);

@@ -10,6 +10,7 @@
 #include "core/util.h"
 #include "core/ydoc.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -269,6 +270,60 @@ read_opts(struct pctx *pc, const struct ynode *m, enum okind kind,
 	}
 }
 
+/* Is name a variable name the shell accepts ([A-Za-z_][A-Za-z0-9_]*)? */
+static bool
+env_name_ok(const char *name)
+{
+	const char	*p = name;
+
+	if (!(isalpha((unsigned char)*p) || *p == '_'))
+		return false;
+	while (isalnum((unsigned char)*p) || *p == '_')
+		p++;
+	return *p == '\0';
+}
+
+/*
+ * unchecked_env: environment variables outside pdwiz's catalog
+ * (NCCL_SOCKET_IFNAME, HCCL_*, ...), kept verbatim and emitted as given,
+ * never checked. They join the env list; the writer tells them apart by
+ * the catalog again.
+ */
+static void
+read_unchecked_env(struct pctx *pc, const struct ynode *m, const char *what,
+    struct kv **arr, size_t *n)
+{
+	size_t	i;
+
+	if (m == NULL || (m->kind != YN_MAP && ynode_is_null(m)))
+		return;
+	if (m->kind != YN_MAP) {
+		perr(pc, m, "%s must be a mapping of name: value", what);
+		return;
+	}
+	for (i = 0; i + 1 < m->nkids; i += 2) {
+		const struct ynode	*k = m->kids[i], *v = m->kids[i + 1];
+		int			 o = catalog_find(pc->cat, k->str);
+		char			*val;
+
+		if (!env_name_ok(k->str)) {
+			perr(pc, k, "'%s' is not an environment variable name "
+			    "(letters, digits and '_', not starting with a "
+			    "digit)", k->str);
+			continue;
+		}
+		if (o >= 0 && pc->cat->opts[o].kind == OK_ENV) {
+			perr(pc, k, "'%s' is in pdwiz's catalog: put it under "
+			    "env, where it is checked", k->str);
+			continue;
+		}
+		if ((val = get_str(pc, v, what)) == NULL)
+			continue;
+		kv_set(arr, n, k->str, val, k->line, k->col);
+		free(val);
+	}
+}
+
 static void
 read_router_opts(struct pctx *pc, const struct ynode *m, struct role_spec *r)
 {
@@ -378,9 +433,10 @@ read_role(struct pctx *pc, const struct ynode *m, enum role role,
 	static const char *const server_keys[] = { "instances",
 	    "nodes_per_instance", "gpus_per_node", "hosts", "bind_host", "port",
 	    "port_step", "bootstrap_port", "dist_init_port", "base_gpu_id",
-	    "gpu_step", "options", "env", NULL };
+	    "gpu_step", "options", "env", "unchecked_env", NULL };
 	static const char *const router_keys[] = { "hosts", "bind_host",
-	    "port", "policy", "options", "env", "prefill_urls", "decode_urls",
+	    "port", "policy", "options", "env", "unchecked_env", "prefill_urls",
+	    "decode_urls",
 	    "extra_args", NULL };
 	const char	*rn = role_name(role);
 	char		 what[64];
@@ -406,6 +462,8 @@ read_role(struct pctx *pc, const struct ynode *m, enum role role,
 		read_router_opts(pc, ynode_get(m, "options"), r);
 		read_opts(pc, ynode_get(m, "env"), OK_ENV, "env", &r->env,
 		    &r->nenv);
+		read_unchecked_env(pc, ynode_get(m, "unchecked_env"),
+		    "unchecked_env", &r->env, &r->nenv);
 		read_endpoints(pc, ynode_get(m, "prefill_urls"), "prefill_urls",
 		    true, &r->prefill_urls, &r->nprefill_urls);
 		read_endpoints(pc, ynode_get(m, "decode_urls"), "decode_urls",
@@ -439,6 +497,8 @@ read_role(struct pctx *pc, const struct ynode *m, enum role role,
 	read_opts(pc, ynode_get(m, "options"), OK_FLAG, "options", &r->opts,
 	    &r->nopts);
 	read_opts(pc, ynode_get(m, "env"), OK_ENV, "env", &r->env, &r->nenv);
+	read_unchecked_env(pc, ynode_get(m, "unchecked_env"), "unchecked_env",
+	    &r->env, &r->nenv);
 	if (r->nodes_per_instance > 1 && r->nhosts == 0)
 		perr(pc, m, "%s: an instance spans %d nodes; list one host per "
 		    "node in hosts", what, r->nodes_per_instance);
@@ -549,14 +609,40 @@ check_k8s(struct pctx *pc, const struct ynode *m, const struct deployment *d)
 		    d->k8s_image);
 }
 
+/*
+ * missing: ROLE: "what the source lacked", as pdwiz import writes it for a
+ * script with only some of the commands. A role listed there may be left
+ * out of roles (it is not deployed, and the checks that need it say they
+ * could not check); a role listed and present lacks some of its nodes.
+ */
+static void
+read_missing(struct pctx *pc, const struct ynode *m, struct deployment *d)
+{
+	static const char *const keys[] = { "prefill", "decode", "router",
+	    NULL };
+	int	i;
+
+	if (m == NULL || !check_keys(pc, m, "missing", keys))
+		return;
+	for (i = 0; i < NPD_ROLE; i++) {
+		const struct ynode	*n = ynode_get(m, role_names_for_file(i));
+
+		if (n != NULL) {
+			d->role[i].missing = get_str(pc, n, "missing");
+			d->role[i].line = n->line;
+		}
+	}
+}
+
 int
 deployment_from_ydoc(const struct catalog *cat, const char *name,
     const struct ynode *root, struct deployment *d, char *err, size_t errlen)
 {
 	static const char *const top[] = { "pdwiz", "name", "sglang", "model",
-	    "gpus_per_host", "shared", "roles", "k8s", NULL };
+	    "gpus_per_host", "missing", "shared", "roles", "k8s", NULL };
 	static const char *const model_keys[] = { "path", "facts", NULL };
-	static const char *const shared_keys[] = { "options", "env", NULL };
+	static const char *const shared_keys[] = { "options", "env",
+	    "unchecked_env", NULL };
 	static const char *const role_keys[] = { "prefill", "decode", "router",
 	    NULL };
 	static const char *const k8s_keys[] = { "image", "namespace", NULL };
@@ -580,12 +666,18 @@ deployment_from_ydoc(const struct catalog *cat, const char *name,
 	d->sglang_version = get_str(&pc, ynode_get(root, "sglang"), "sglang");
 	get_int(&pc, ynode_get(root, "gpus_per_host"), "gpus_per_host", 1, 1024,
 	    &d->gpus_per_host);
+	read_missing(&pc, ynode_get(root, "missing"), d);
 	if ((m = need(&pc, root, "model", "the deployment file")) != NULL &&
 	    check_keys(&pc, m, "model", model_keys)) {
 		n = need(&pc, m, "path", "model");
 		d->model = get_str(&pc, n, "model.path");
 		d->model_line = n ? n->line : 0;
-		check_model_path(&pc, n, d->model);
+		/* A router alone (prefill and decode missing) serves no model
+		 * of its own: its path may be empty. */
+		if (d->role[ROLE_PREFILL].missing == NULL ||
+		    d->role[ROLE_DECODE].missing == NULL || d->model == NULL ||
+		    *d->model != '\0')
+			check_model_path(&pc, n, d->model);
 		if ((n = ynode_get(m, "facts")) != NULL)
 			read_opts(&pc, n, OK_FACT, "model.facts", &d->facts,
 			    &d->nfacts);
@@ -596,12 +688,16 @@ deployment_from_ydoc(const struct catalog *cat, const char *name,
 		    "shared.options", &d->shared, &d->nshared);
 		read_opts(&pc, ynode_get(m, "env"), OK_ENV, "shared.env",
 		    &d->shared_env, &d->nshared_env);
+		read_unchecked_env(&pc, ynode_get(m, "unchecked_env"),
+		    "shared.unchecked_env", &d->shared_env, &d->nshared_env);
 		check_managed(&pc, d->shared, d->nshared);
 	}
 	if ((m = need(&pc, root, "roles", "the deployment file")) != NULL &&
 	    check_keys(&pc, m, "roles", role_keys)) {
 		for (i = 0; i < NPD_ROLE; i++) {
-			n = need(&pc, m, role_names_for_file(i), "roles");
+			n = ynode_get(m, role_names_for_file(i));
+			if (n == NULL && d->role[i].missing == NULL)
+				need(&pc, m, role_names_for_file(i), "roles");
 			if (n != NULL) {
 				read_role(&pc, n, (enum role)i, &d->role[i]);
 				if (i != ROLE_ROUTER)
@@ -610,6 +706,16 @@ deployment_from_ydoc(const struct catalog *cat, const char *name,
 			}
 		}
 	}
+	/* A role that lacks some of its nodes: where each runs is not known,
+	 * and the checks say so rather than place them. */
+	for (i = 0; i < NPD_ROLE; i++)
+		if (d->role[i].enabled && d->role[i].missing != NULL) {
+			d->role[i].host_unstated = true;
+			d->role[i].port_unstated = true;
+		}
+	if (m != NULL && m->kind == YN_MAP && !d->role[ROLE_PREFILL].enabled &&
+	    !d->role[ROLE_DECODE].enabled && !d->role[ROLE_ROUTER].enabled)
+		perr(&pc, m, "roles: no role at all (missing lists every one)");
 	if ((m = ynode_get(root, "k8s")) != NULL &&
 	    check_keys(&pc, m, "k8s", k8s_keys)) {
 		d->k8s_image = get_str(&pc, ynode_get(m, "image"), "k8s.image");
@@ -851,6 +957,29 @@ yw_kvs(struct yw *w, const struct catalog *cat, const char *key,
 	free(s);
 }
 
+/* env, then unchecked_env: the variables the catalog does not know. */
+static void
+yw_env(struct yw *w, const struct catalog *cat, const struct kv *arr,
+    size_t n)
+{
+	struct kv	*known = xcalloc(n + 1, sizeof *known);
+	struct kv	*other = xcalloc(n + 1, sizeof *other);
+	size_t		 i, nk = 0, no = 0;
+
+	for (i = 0; i < n; i++) {
+		int	o = catalog_find(cat, arr[i].name);
+
+		if (o >= 0 && cat->opts[o].kind == OK_ENV)
+			known[nk++] = arr[i];
+		else
+			other[no++] = arr[i];
+	}
+	yw_kvs(w, cat, "env", known, nk, false);
+	yw_kvs(w, cat, "unchecked_env", other, no, false);
+	free(known);
+	free(other);
+}
+
 static void
 yw_strs(struct yw *w, const char *key, char **v, size_t n, bool flow)
 {
@@ -913,14 +1042,14 @@ yw_role(struct yw *w, const struct catalog *cat, const struct role_spec *r,
 			yw_int(w, r->gpu_step);
 		}
 		yw_kvs(w, cat, "options", r->opts, r->nopts, false);
-		yw_kvs(w, cat, "env", r->env, r->nenv, false);
+		yw_env(w, cat, r->env, r->nenv);
 	} else {
 		if (r->policy != NULL) {
 			yw_key(w, "policy");
 			yw_scalar(w, r->policy, true);
 		}
 		yw_kvs(w, cat, "options", r->opts, r->nopts, true);
-		yw_kvs(w, cat, "env", r->env, r->nenv, false);
+		yw_env(w, cat, r->env, r->nenv);
 		for (i = 0; i < 2; i++) {
 			const struct endpoint	*e = i == 0 ? r->prefill_urls :
 			    r->decode_urls;
@@ -948,6 +1077,25 @@ yw_role(struct yw *w, const struct catalog *cat, const struct role_spec *r,
 			    true);
 	}
 	yw_map(w, false, false);
+}
+
+static void
+yw_missing(struct yw *w, const struct deployment *d)
+{
+	int	i, n = 0;
+
+	for (i = 0; i < NPD_ROLE; i++) {
+		if (d->role[i].missing == NULL)
+			continue;
+		if (n++ == 0) {
+			yw_key(w, "missing");
+			yw_map(w, true, false);
+		}
+		yw_key(w, role_name((enum role)i));
+		yw_scalar(w, d->role[i].missing, true);
+	}
+	if (n > 0)
+		yw_map(w, false, false);
 }
 
 char *
@@ -990,11 +1138,12 @@ deployment_to_yaml(const struct catalog *cat, const struct deployment *d)
 	if (d->nfacts > 0)
 		yw_kvs(&w, cat, "facts", d->facts, d->nfacts, false);
 	yw_map(&w, false, false);
+	yw_missing(&w, d);
 	if (d->nshared + d->nshared_env > 0) {
 		yw_key(&w, "shared");
 		yw_map(&w, true, false);
 		yw_kvs(&w, cat, "options", d->shared, d->nshared, false);
-		yw_kvs(&w, cat, "env", d->shared_env, d->nshared_env, false);
+		yw_env(&w, cat, d->shared_env, d->nshared_env);
 		yw_map(&w, false, false);
 	}
 	yw_key(&w, "roles");

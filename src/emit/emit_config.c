@@ -132,19 +132,25 @@ int
 emit_config(const struct catalog *cat, const struct deployment *d,
     bool failing, struct emission *out)
 {
+	int	r;
+	size_t	k = 0;
+
 	memset(out, 0, sizeof *out);
 	out->f = xcalloc(3, sizeof *out->f);
-	out->f[0].name = xstrdup("prefill.yaml");
-	out->f[0].data = role_yaml(cat, d, ROLE_PREFILL, failing);
-	out->f[0].mode = EMIT_MODE_DATA;
-	out->f[1].name = xstrdup("decode.yaml");
-	out->f[1].data = role_yaml(cat, d, ROLE_DECODE, failing);
-	out->f[1].mode = EMIT_MODE_DATA;
-	out->f[2].name = xstrdup("launch.sh");
-	out->f[2].data = shell_script(cat, d, failing, skip_cb, (void *)cat,
+	/* A role the deployment leaves out (missing.ROLE) has no file. */
+	for (r = ROLE_PREFILL; r <= ROLE_DECODE; r++) {
+		if (!d->role[r].enabled)
+			continue;
+		out->f[k].name = xasprintf("%s.yaml", role_name((enum role)r));
+		out->f[k].data = role_yaml(cat, d, (enum role)r, failing);
+		out->f[k].mode = EMIT_MODE_DATA;
+		k++;
+	}
+	out->f[k].name = xstrdup("launch.sh");
+	out->f[k].data = shell_script(cat, d, failing, skip_cb, (void *)cat,
 	    extra_cb, "SGLang --config files prefill.yaml and decode.yaml "
 	    "next to this script");
-	out->f[2].mode = EMIT_MODE_SCRIPT;
-	out->n = 3;
+	out->f[k].mode = EMIT_MODE_SCRIPT;
+	out->n = k + 1;
 	return 0;
 }

@@ -120,6 +120,31 @@ md_code(struct buf *b, const char *s, bool cell)
 	buf_free(&t);
 }
 
+/*
+ * Is s a decimal numeral every YAML loader reads as the number it says
+ * (-?(0|[1-9][0-9]*)(\.[0-9]+)?): no leading zero (YAML 1.1 octal), no
+ * underscore, sign, exponent or radix prefix?
+ */
+static bool
+plain_decimal(const char *s)
+{
+	const char	*p = s + (*s == '-');
+	size_t		 n = strspn(p, "0123456789");
+
+	if (n == 0 || (p[0] == '0' && n > 1))
+		return false;
+	p += n;
+	if (*p == '.') {
+		n = strspn(p + 1, "0123456789");
+		if (n == 0)
+			return false;
+		p += 1 + n;
+	}
+	return *p == '\0';
+}
+
+/* A number in its written form when that is a plain decimal numeral
+ * (9000 stays 9000, 300.0 stays 300.0), else canonically. */
 void
 yaml_number(struct buf *b, enum otype t, const char *s)
 {
@@ -127,6 +152,8 @@ yaml_number(struct buf *b, enum otype t, const char *s)
 
 	if (val_parse(t, s, &v) != 0)
 		yaml_str(b, s);
+	else if ((v.t == V_INT || v.t == V_FLOAT) && plain_decimal(s))
+		buf_puts(b, s);
 	else if (v.t == V_INT)
 		buf_printf(b, "%lld", v.u.i);
 	else if (v.t == V_FLOAT)

@@ -295,6 +295,8 @@ dash_hint(struct wparse *ps, const char *text)
 	}
 	free(flag);
 	return o >= 0;
+}
+
 /* The flag name of a word ("--x=1" -> "--x"); owned. */
 static char *
 flag_name(const char *text)
@@ -481,7 +483,7 @@ old_flag(struct wparse *ps, size_t i, const char *flag, const char *eq)
 	}
 	free(adv);
 	if (eq == NULL && h->takes_value && i + 1 < ps->n &&
-	    !is_flagword(w[i + 1].text))
+	    !is_flagword(ps->cat, w[i + 1].text))
 		return i + 2;
 	return i + 1;
 }
@@ -778,4 +780,41 @@ argwords_free(struct argword *w, size_t n)
 	for (i = 0; i < n; i++)
 		free((char *)w[i].text);
 	free(w);
+}
+
+/*
+ * "$(dirname "$0")/FILE" (as pdwiz's config launch.sh names its --config
+ * files; also $(dirname $0) and ${0%/...}): FILE in the directory of the
+ * script being read, which is what the shell gives when it runs the
+ * script by its path. NULL for any other path, or when the script's
+ * directory is not known (standard input).
+ */
+static char *
+config_beside_script(const char *path, const char *base_dir)
+{
+	static const char *const pfx[] = { "$(dirname \"$0\")/",
+	    "$(dirname $0)/", "${0%/*}/", NULL };
+	size_t	i, n;
+
+	if (base_dir == NULL)
+		return NULL;
+	for (i = 0; pfx[i] != NULL; i++) {
+		n = strlen(pfx[i]);
+		if (strncmp(path, pfx[i], n) == 0 && path[n] != '\0' &&
+		    strpbrk(path + n, "$`") == NULL)
+			return xasprintf("%s/%s", base_dir, path + n);
+	}
+	return NULL;
+}
+
+char *
+argv_config_path(const char *path, const char *base_dir)
+{
+	char	*full;
+
+	if ((full = config_beside_script(path, base_dir)) != NULL)
+		return full;
+	if (path[0] == '/' || base_dir == NULL)
+		return xstrdup(path);
+	return xasprintf("%s/%s", base_dir, path);
 }

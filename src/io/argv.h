@@ -54,5 +54,9 @@ int	sgconfig_read_ydoc(const struct catalog *, const char *name,
 	    const struct ynode *root, struct argword **words, size_t *n,
 	    struct result *out);
 void	argwords_free(struct argword *, size_t);
+/* The file a command's --config PATH names, as argv_parse opens it
+ * (relative to base_dir, "$(dirname "$0")/" the script's directory);
+ * owned. */
+char	*argv_config_path(const char *path, const char *base_dir);
 
 #endif

@@ -91,6 +91,17 @@ void	sh_script_free(struct sh_script *);
 void	 sh_script_move(struct sh_script *dst, struct sh_script *src);
 const char *sh_script_str(struct sh_script *dst, const char *s);
 
+/*
+ * SGLang commands (servers and routers) one script may hold for pdwiz
+ * check and import: each costs its reader a whole server configuration,
+ * so the count bounds their memory (pdwiz.1, LIMITS). The shell reader
+ * itself stays linear in the text for any number of commands.
+ * sh_sglang_cap: 0, or -1 with "LINE:COL: ..." of the first command past
+ * the cap in err.
+ */
+#define SH_MAX_SGLANG_CMDS	8192
+int	sh_sglang_cap(const struct sh_script *, char *err, size_t errlen);
+
 /* Quote s so that bash reads it back as exactly s (single quotes, '\'' for ').
  * Returns a malloc'd string. Plain words made only of [A-Za-z0-9_@%+=:,./-]
  * are returned unquoted. */

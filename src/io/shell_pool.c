@@ -259,3 +259,24 @@ sh_vt_get(const struct vtab *t, const char *name, size_t n)
 		return (NULL);
 	return (&t->v[i]);
 }
+
+int
+sh_sglang_cap(const struct sh_script *s, char *err, size_t errlen)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < s->ncmds; i++) {
+		const struct sh_cmd	*c = &s->cmds[i];
+
+		if (c->kind != SH_SERVER && c->kind != SH_ROUTER)
+			continue;
+		if (++n > SH_MAX_SGLANG_CMDS) {
+			snprintf(err, errlen, "%d:%d: more than %d SGLang "
+			    "commands in one script (pdwiz's limit; split the "
+			    "script)", c->line, c->nwords > 0 ?
+			    c->words[0].col : 1, SH_MAX_SGLANG_CMDS);
+			return (-1);
+		}
+	}
+	return (0);
+}

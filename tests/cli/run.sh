@@ -682,6 +682,8 @@ $PDWIZ check --format json --gpu H100 -- $CPDSA >"$T/out" 2>&1
 json_check "--gpu H100 settles the platform (cuda)" has cp-dsa-auto-config warning ""
 json_check "--gpu H100: the platform is known" lacks cp-platform
 
+. tests/cli/import.sh
+
 # --- make install: found from any directory, man page and completion ---
 if [ "$PDWIZ" = ./pdwiz ]; then
 	make -s install PREFIX=/usr DESTDIR="$T/root" >"$T/out" 2>&1 || bad "make install: $(cat "$T/out")"

@@ -315,9 +315,9 @@ SH
 	[ $? -lt 2 ] || { echo "  saved file does not read back"; return 1; }
 }
 
-# One node of a two-node instance: where the other runs is unknown, so the
-# import is refused with the reason and the wizard starts fresh.
-import_one_node_refused() {
+# One node of a two-node instance: imported with what is there, as pdwiz
+# import does; the note says which nodes the script lacks.
+import_one_node_partial() {
 	cat > "$WORK/node0.sh" <<'SH'
 python -m sglang.launch_server --model-path m --disaggregation-mode prefill --nnodes 2 --node-rank 0 --dist-init-addr 10.0.0.1:5000 --tp 16
 python -m sglang.launch_server --model-path m --disaggregation-mode decode
@@ -325,7 +325,8 @@ python -m sglang_router.launch_router --pd-disaggregation --prefill http://10.0.
 SH
 	start -- --import node0.sh || return 1
 	wait_for "but the script has 1 of the 2 node commands" &&
-	    wait_for "new deployment"
+	    goto_page "Parallelism (prefill)" &&
+	    wait_for "tensor parallel (TP)               16"
 }
 
 # p shows the launch script as emitted, after each change.
@@ -767,7 +768,7 @@ run "SIGTERM restores and exits" sigterm_restores
 run "open a file with errors" open_file_with_errors
 run "import a launch script" import_script
 run "import a prefill-only script, save, it reads back" import_partial_saves
-run "import one node of a two-node instance: refused, says why" import_one_node_refused
+run "import one node of a two-node instance: imported, says what is missing" import_one_node_partial
 run "SIGHUP restores the terminal" sighup_restores
 run "save on a full disk: error, old file intact, changes kept" save_full
 run "save on a read-only file system: same" save_ro
