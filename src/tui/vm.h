@@ -267,4 +267,31 @@ const char	*vm_load_note(const struct vm *);
 const struct config *vm_config(const struct vm *, enum vm_scope role);
 const struct result *vm_result(const struct vm *, enum vm_scope role);
 
+/*
+ * The quick start (vm_quick.c): a new deployment from a few answers; the
+ * rest is derived. vm_quick_init fills the defaults (8 GPUs, 1 node,
+ * mooncake, 1P1D); vm_quick_check says what is wrong with the answers (or
+ * gives the TP and nodes per instance they lead to); vm_quick_apply makes
+ * the deployment as one undoable change and focuses the review.
+ */
+struct vm_quick {
+	char	*model;
+	int	 gpus_per_node;
+	int	 nodes;
+	char	*hosts;		/* comma-separated, one per node (nodes > 1) */
+	char	*backend;
+	int	 nprefill, ndecode;
+};
+void		 vm_quick_init(struct vm *, struct vm_quick *);
+void		 vm_quick_free(struct vm_quick *);
+/* The transfer backends offered, in order; NULL past the end. */
+const char	*vm_quick_backend(const struct vm *, size_t i);
+/* Parse "xPyD" (1P1D, 2P4D): 0, or -1 with the reason. */
+int		 vm_quick_shape(const char *, int *np, int *nd, char *err,
+		    size_t errlen);
+int		 vm_quick_check(const struct vm *, const struct vm_quick *,
+		    int *tp, int *nodes_per_instance, char *err, size_t errlen);
+int		 vm_quick_apply(struct vm *, const struct vm_quick *,
+		    struct buf *msg);
+
 #endif

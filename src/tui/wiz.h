@@ -71,4 +71,7 @@ void	 wiz_export(struct ui *);
 void	 wiz_quit(struct ui *);
 void	 wiz_review_enter(struct ui *);
 
+/* The quick start screen of a new deployment (wiz_quick.c). */
+void	 wiz_quick_start(struct ui *);
+
 #endif

@@ -106,7 +106,7 @@ set_signals(void)
 
 /* The interactive session over a loaded view-model; the exit status. */
 static int
-run(struct vm *vm, const char *file)
+run(struct vm *vm, const char *file, bool quick)
 {
 	struct ui	ui;
 	int		rc = EXIT_OK;
@@ -125,6 +125,8 @@ run(struct vm *vm, const char *file)
 		wiz_set_status(&ui, "%s", vm_load_note(vm));
 	set_signals();
 	ui_start();
+	if (quick)
+		wiz_quick_start(&ui);
 	while (!ui.quit && !wiz_got_signal) {
 		int	c;
 
@@ -148,7 +150,8 @@ run(struct vm *vm, const char *file)
 static int
 usage_error(const char *m)
 {
-	fprintf(stderr, "pdwiz: %s\nusage: pdwiz [FILE | --import SCRIPT]\n", m);
+	fprintf(stderr, "pdwiz: %s\nusage: pdwiz [--pages] [FILE | --import "
+	    "SCRIPT]\n", m);
 	return EXIT_USAGE;
 }
 
@@ -161,11 +164,20 @@ is_yaml_name(const char *f)
 	    (n > 4 && strcmp(f + n - 4, ".yml") == 0);
 }
 
-/* The wizard's arguments: FILE, or --import SCRIPT. 0, or an exit status. */
+/* The wizard's arguments: [--pages] FILE, or --import SCRIPT. 0, or an
+ * exit status. --pages skips the quick start of a new deployment. */
 static int
-parse_args(int argc, char **argv, const char **file, const char **script)
+parse_args(int argc, char **argv, const char **file, const char **script,
+    bool *pages)
 {
 	*file = *script = NULL;
+	*pages = false;
+	if (argc >= 2 && strcmp(argv[1], "--pages") == 0) {
+		*pages = true;
+		argv[1] = argv[0];
+		argc--;
+		argv++;
+	}
 	if (argc >= 2 && strcmp(argv[1], "--import") == 0) {
 		if (argc != 3)
 			return usage_error("--import needs one SCRIPT");
@@ -215,8 +227,9 @@ wizard_main(int argc, char **argv)
 	const char	*file, *script;
 	char		 err[2048];
 	int		 rc;
+	bool		 pages;
 
-	if ((rc = parse_args(argc, argv, &file, &script)) != 0)
+	if ((rc = parse_args(argc, argv, &file, &script, &pages)) != 0)
 		return rc;
 	setlocale(LC_ALL, "");
 	if (strcmp(nl_langinfo(CODESET), "UTF-8") == 0)
@@ -236,7 +249,9 @@ wizard_main(int argc, char **argv)
 		catalog_free(cat);
 		return EXIT_USAGE;
 	}
-	rc = run(vm, file);
+	/* A new deployment starts with the quick start. */
+	rc = run(vm, file, !pages && script == NULL && vm_path(vm) == NULL &&
+	    vm_load_note(vm) == NULL);
 	vm_free(vm);
 	catalog_free(cat);
 	return rc;
