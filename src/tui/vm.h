@@ -257,11 +257,26 @@ int		 vm_export(struct vm *, const char *format, const char *path,
 /* Apply the fix for one candidate value of the focused field (-1: the
  * field's own problem or its first unavailable value). */
 int		 vm_fix_choice(struct vm *, int choice, struct buf *msg);
+/*
+ * What vm_fix_choice would change, without changing anything: 0 with the
+ * change list in *changes (malloc'd, one line each, also the side effects
+ * of earlier fixes it takes back) and *more true when it changes more than
+ * the focused field; -1 with the reason in msg when no fix applies.
+ */
+int		 vm_fix_plan(struct vm *, int choice, char **changes,
+		    bool *more, struct buf *msg);
 /* The SGLang message that blocks one candidate value, or "" (available). */
 void		 vm_choice_problem(struct vm *, int choice, struct buf *msg);
 const char	*vm_path(const struct vm *);
 /* Error text from loading the file (shown at start), or NULL. */
 const char	*vm_load_note(const struct vm *);
+/* Did the file fail to load (the pages show the default deployment)? */
+bool		 vm_load_failed(const struct vm *);
+/* The header's name: the file, "X.yaml (imported from X.sh, MODEL)", or
+ * "new deployment". */
+const char	*vm_title(const struct vm *);
+/* The save path to offer (an import's SCRIPT-STEM.yaml), or NULL. */
+const char	*vm_suggested_path(const struct vm *);
 
 /* The role configuration as last computed (input and effective). */
 const struct config *vm_config(const struct vm *, enum vm_scope role);
