@@ -68,6 +68,21 @@ struct vm_field {
 	struct expr	*visible;	/* NULL: always */
 	char		*visible_src;
 	int		 line, col;	/* in the form file */
+	/* Guides from the form: named values offered as the field's list
+	 * ("90  Hopper (H100, H200)"), bounds for numbers, and a format for
+	 * free text (an identifier: starts with a letter), with an example
+	 * for the refusal. */
+	struct vm_named	*named;
+	size_t		 nnamed;
+	bool		 has_min, has_max;
+	long long	 min, max;
+	bool		 identifier;
+	char		*example;
+};
+
+struct vm_named {
+	char		*value;		/* as typed (parsed by the option's type) */
+	char		*label;		/* shown after it; may be NULL */
 };
 
 struct vm_page {
@@ -272,7 +287,7 @@ const char	*vm_path(const struct vm *);
 const char	*vm_load_note(const struct vm *);
 /* Did the file fail to load (the pages show the default deployment)? */
 bool		 vm_load_failed(const struct vm *);
-/* The header's name: the file, "X.yaml (imported from X.sh, MODEL)", or
+/* The header's name: the file, "X.yaml (imported from X.sh)", or
  * "new deployment". */
 const char	*vm_title(const struct vm *);
 /* The save path to offer (an import's SCRIPT-STEM.yaml), or NULL. */

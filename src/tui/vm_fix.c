@@ -71,6 +71,20 @@ focus_rule(struct vm *vm, int want, const struct vm_choice **blocked,
 		*in = row->f->scope;
 		return d->rule;
 	}
+	/* A layout error on a deployment field (the router's lists, ports,
+	 * GPUs): the deployment rule behind it. */
+	for (i = 0; want < 0 && VM_IS_DKEY(row->f->key) && i < vm->cross.n;
+	    i++) {
+		const struct diag	*d = &vm->cross.d[i];
+
+		if (d->sev != SEV_ERROR || d->rule == NULL ||
+		    d->rule->nfixes == 0 ||
+		    vmi_layout_key(d->id) != row->f->key)
+			continue;
+		vmi_msg(msg, "error (deployment): %s", d->msg);
+		*in = row->f->scope;
+		return d->rule;
+	}
 	for (i = 0; i < row->nchoices; i++) {
 		const struct vm_choice	*c = &row->choices[i];
 		struct buf		 b = { 0 };

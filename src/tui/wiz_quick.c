@@ -26,6 +26,7 @@ struct quick {
 	size_t		 backend;	/* index of vm_quick_backend */
 	int		 cur;
 	char		*err;		/* the last refusal, or NULL */
+	bool		 hosts_edited;	/* else they follow the node count */
 };
 
 static bool
@@ -247,7 +248,7 @@ wiz_quick_start(struct ui *ui)
 	le_init(&qs.le[Q_SHAPE], "1P1D");
 	for (;;) {
 		/* Hosts follow the node count until the user edits them. */
-		if (qs.cur != Q_HOSTS && qs.le[Q_HOSTS].selected) {
+		if (!qs.hosts_edited) {
 			int		 n = atoi(le_text(&qs.le[Q_NODES]));
 			struct buf	 b = { 0 };
 
@@ -282,8 +283,10 @@ wiz_quick_start(struct ui *ui)
 			step(&qs, 1);
 		else if (qs.cur == Q_BACKEND)
 			backend_key(ui, &qs, c);
-		else if (key_code(c) != 0)
+		else if (key_code(c) != 0) {
 			le_key(&qs.le[qs.cur], key_code(c));
+			qs.hosts_edited |= qs.cur == Q_HOSTS;
+		}
 	}
 	for (i = 0; i < NQ; i++)
 		le_free(&qs.le[i]);

@@ -26,7 +26,9 @@ start() {
 	t kill-session -t w 2>/dev/null
 	t new-session -d -s w -x 100 -y 30 \
 	    "cd $WORK && env $_env $PDWIZ $* ; echo \"[exit \$?]\"; sleep 600"
-	wait_for " error"	# "0 errors", "1 error" in the header
+	# "0 errors", "1 error" in the header; a pane over it (q/Esc close);
+	# or pdwiz refused to start.
+	wait_re ' error|q/Esc close|\[exit [0-9]+\]'
 	KS=0
 }
 
