@@ -287,7 +287,7 @@ const char	*vm_path(const struct vm *);
 const char	*vm_load_note(const struct vm *);
 /* Did the file fail to load (the pages show the default deployment)? */
 bool		 vm_load_failed(const struct vm *);
-/* The header's name: the file, "X.yaml (imported from X.sh)", or
+/* The header's name: the file, "X.yaml (from X.sh)", or
  * "new deployment". */
 const char	*vm_title(const struct vm *);
 /* The save path to offer (an import's SCRIPT-STEM.yaml), or NULL. */

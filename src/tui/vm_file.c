@@ -67,7 +67,7 @@ import_names(struct vm *vm, const char *path)
 	free(vm->suggest);
 	vm->suggest = xasprintf("%s%s.yaml", dir, st);
 	free(vm->title);
-	vm->title = xasprintf("%s (imported from %s)", vm->suggest, path);
+	vm->title = xasprintf("%s (from %s)", vm->suggest, path);
 	if (vm->dep.name == NULL || strcmp(vm->dep.name, "pd") == 0) {
 		free(vm->dep.name);
 		vm->dep.name = xstrdup(st);

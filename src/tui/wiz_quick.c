@@ -120,12 +120,18 @@ quick_draw(struct ui *ui, struct quick *qs, const char *summary)
 		y++;
 	}
 	y++;
-	if (qs->err != NULL) {
-		attron(wiz_attr(C_ERROR, A_BOLD));
-		wiz_put(y, 1, w - 2, qs->err);
-		attroff(wiz_attr(C_ERROR, A_BOLD));
-	} else if (summary != NULL)
-		wiz_put(y, 1, w - 2, summary);
+	if (qs->err != NULL || summary != NULL) {
+		struct lines	ls;
+		size_t		i;
+		int		a = qs->err ? wiz_attr(C_ERROR, A_BOLD) : 0;
+
+		wiz_wrap(qs->err ? qs->err : summary, w - 2, 4, &ls);
+		attron(a);
+		for (i = 0; i < ls.n; i++)
+			wiz_put(y + (int)i, 1, w - 2, ls.l[i]);
+		attroff(a);
+		wiz_lines_free(&ls);
+	}
 	attron(A_REVERSE);
 	mvhline(h - 1, 0, ' ', w);
 	wiz_put(h - 1, 1, w - 2, qs->cur == Q_BACKEND ?

@@ -305,7 +305,7 @@ SH
 	start -- --import prefill.sh || return 1
 	wait_for "Imported prefill.sh with these gaps" &&
 	    wait_for "no decode command in the script: the decode starts from" &&
-	    keys q && wait_for "prefill.yaml (imported from prefill.sh" &&
+	    keys q && wait_for "prefill.yaml (from prefill.sh" &&
 	    goto_page Review &&
 	    wait_for "deployment warning       no decode command in the script" &&
 	    wait_for "deployment warning       no router command in the script" &&
@@ -783,10 +783,11 @@ quick_1p1d() {
 # reason; Esc skips to the full pages.
 quick_refuses_skip() {
 	start_quick || return 1
-	keys Down && keys Enter && text "81" && keys Enter &&
+	keys Down && text "81" && keys Enter &&
 	    wait_for "GPUs per node: a number from 1 to 16 (got '81')" &&
 	    keys C-u && text "8" && keys Enter Enter Enter && text "3P2D" &&
 	    wait_for "5 instances do not share 1 node of 8 GPUs evenly" &&
+	    keys Enter && wait_for "shape (xPyD)" && ! screen | grep -q Review &&
 	    keys Escape && wait_for "1/11  Model & hardware" &&
 	    wait_for "quick start skipped"
 }
@@ -861,7 +862,7 @@ SH
 	start -- pagesize.sh || return 1
 	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
 	KS=0
-	wait_for "pagesize.yaml (imported from pagesize.sh)" &&
+	wait_for "pagesize.yaml (from pagesize.sh)" &&
 	    goto_page Review && wait_for "2 errors" &&
 	    focus "Page size mismatch" && keys Enter &&
 	    wait_for "KV cache (prefill)" && keys f &&
@@ -890,7 +891,7 @@ python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --d
 python -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 --decode http://127.0.0.1:30001
 SH
 	start -- good.sh || return 1
-	wait_for "good.yaml (imported from good.sh)" &&
+	wait_for "good.yaml (from good.sh)" &&
 	    keys s && wait_for "save deployment to: good.yaml"
 }
 
@@ -906,9 +907,12 @@ guided_inputs() {
 	    wait_for "GPUs per node: '81' is out of range: from 1 to 16" &&
 	    goto_page "KV transfer" && focus "transfer backend" && keys Enter &&
 	    wait_for "Enter choose" && keys Down && keys Enter &&
-	    wait_for "<nixl>" && focus "NIXL backend" && set_row 9000 &&
-	    wait_for "'9000' is not a name (a name starts with a letter" &&
-	    wait_for "UCX or LIBFABRIC" && set_row LIBFABRIC &&
+	    wait_for "<nixl>" && focus "NIXL backend" && keys Enter &&
+	    wait_for "LIBFABRIC) (empty" && keys C-u && text 9000 && keys Enter &&
+	    wait_for "'9000' is not a name (a name starts with a" &&
+	    wait_for "UCX or LIBFABRIC" && keys Enter &&
+	    wait_for "LIBFABRIC) (empty" && keys C-u && text LIBFABRIC &&
+	    keys Enter &&
 	    wait_re '^> NIXL backend.*LIBFABRIC'
 }
 
