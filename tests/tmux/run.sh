@@ -328,7 +328,7 @@ python -m sglang.launch_server --model-path m --disaggregation-mode decode
 python -m sglang_router.launch_router --pd-disaggregation --prefill http://10.0.0.1:30000 --decode http://127.0.0.1:30000
 SH
 	start -- --import node0.sh || return 1
-	wait_for "but the script has 1 of the 2 node commands" &&
+	wait_for "cannot import: node0.sh:1: prefill: --nnodes 2" &&
 	    wait_for "[exit 2]" && ! screen | grep -q "new deployment"
 }
 
