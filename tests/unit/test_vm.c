@@ -708,7 +708,7 @@ test_layout_derived(void **state)
 	assert_false(vm_field_visible(vm, (size_t)vm_cur_page(vm),
 	    (size_t)row->field + 1));
 	set_field(vm, "Topology", "prefill nodes per instance", "2");
-	set_field(vm, "Topology", "prefill hosts", "10.0.0.1,10.0.0.2");
+	set_field(vm, "Topology", "prefill hosts (a,b,...)", "10.0.0.1,10.0.0.2");
 	row = focus(vm, "Parallelism (prefill)", "rendezvous port (dist-init)");
 	assert_string_equal(row->value, "5000");
 	assert_true(row->derived);
