@@ -202,6 +202,29 @@ vm_clear(struct vm *vm, struct buf *msg)
 	return clear_field(vm, row->f, msg);
 }
 
+/* The router's lists: true (with the reason) when they do not parse or
+ * leave a role without a URL. */
+static bool
+urls_refused(const struct vm_field *f, const char *text, struct buf *msg)
+{
+	struct endpoint	*p = NULL, *d = NULL;
+	size_t		 np = 0, nd = 0, i;
+	char		 err[256];
+
+	if (vmi_urls_parse(text, &p, &np, &d, &nd, err, sizeof err))
+		vmi_msg(msg, "%s: %s", f->label, err);
+	else if (np == 0 || nd == 0)
+		vmi_msg(msg, "%s: the router needs at least one prefill "
+		    "and one decode URL", f->label);
+	for (i = 0; i < np; i++)
+		free(p[i].url);
+	for (i = 0; i < nd; i++)
+		free(d[i].url);
+	free(p);
+	free(d);
+	return np == 0 || nd == 0;
+}
+
 /* Does text name label's thing ("H100" in "Hopper (H100, H200)")? */
 static bool
 label_names(const char *label, const char *text)
@@ -306,25 +329,8 @@ vm_set_text(struct vm *vm, int page, int field, const char *text, struct buf *ms
 		    t <= T_BOOLOPT ? "on/off value" : "value");
 		return -1;
 	}
-	if (f->key == VM_DKEY(DF_ROUTER_URLS)) {
-		struct endpoint	*p = NULL, *d = NULL;
-		size_t		 np = 0, nd = 0, i;
-		char		 err[256];
-
-		if (vmi_urls_parse(text, &p, &np, &d, &nd, err, sizeof err))
-			vmi_msg(msg, "%s: %s", f->label, err);
-		else if (np == 0 || nd == 0)
-			vmi_msg(msg, "%s: the router needs at least one prefill "
-			    "and one decode URL", f->label);
-		for (i = 0; i < np; i++)
-			free(p[i].url);
-		for (i = 0; i < nd; i++)
-			free(d[i].url);
-		free(p);
-		free(d);
-		if (np == 0 || nd == 0)
-			return -1;
-	}
+	if (f->key == VM_DKEY(DF_ROUTER_URLS) && urls_refused(f, text, msg))
+		return -1;
 	if (v.t == V_INT && ((f->has_min && v.u.i < f->min) ||
 	    (f->has_max && v.u.i > f->max))) {
 		if (f->has_min && f->has_max)
