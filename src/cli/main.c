@@ -22,11 +22,14 @@ static const struct clicmd *const commands[] = {
 	&cli_coverage, &cli_compile_catalog, NULL
 };
 
-enum { M_IMPORT = 1, M_HELP, M_VERSION };
+enum { M_IMPORT = 1, M_HELP, M_VERSION, M_PAGES };
 
 static const struct cliopt pdwiz_opts[] = {
 	{ M_IMPORT, "import", 0, "SCRIPT",
 	    "open the wizard on a deployment imported from SCRIPT", 0 },
+	{ M_PAGES, "pages", 0, NULL,
+	    "a new deployment opens on the full pages, without the quick start",
+	    0 },
 	{ M_HELP, "help", 'h', NULL, "this text", 0 },
 	{ M_VERSION, "version", 'V', NULL,
 	    "the version and the SGLang commits the rules were read from", 0 },
@@ -34,7 +37,7 @@ static const struct cliopt pdwiz_opts[] = {
 };
 
 static const struct clicmd cli_pdwiz = {
-	NULL, { "[FILE | --import SCRIPT]", NULL }, "open the wizard",
+	NULL, { "[--pages] [FILE | --import SCRIPT]", NULL }, "open the wizard",
 	pdwiz_opts, wizard_main, CLICMD_PLAIN
 };
 
@@ -162,6 +165,7 @@ top_level(int argc, char **argv)
 		return wizard_main(3, wargv);
 	case CLIOPT_ERROR:
 		return EXIT_USAGE;
+	case M_PAGES:
 	default:
 		return wizard_main(argc, argv);
 	}

@@ -94,6 +94,9 @@ vm_free(struct vm *vm)
 	free(vm->baseline);
 	free(vm->load_note);
 	free(vm->src_name);
+	free(vm->title);
+	free(vm->suggest);
+	vmi_fixmemo_clear(vm);
 	free(vm);
 }
 
@@ -313,6 +316,9 @@ vm_counts(const struct vm *vm, size_t *errors, size_t *warnings,
 	*errors = vm->cross.nerrors;
 	*warnings = vm->cross.nwarnings;
 	*overrides = vm->cross.noverrides;
+	/* A file that did not load counts: what is shown is not the file. */
+	if (vm_load_failed(vm))
+		(*errors)++;
 	for (s = SC_PREFILL; s < NSCOPE; s++) {
 		if (!vm->have[s])
 			continue;

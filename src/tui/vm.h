@@ -68,6 +68,21 @@ struct vm_field {
 	struct expr	*visible;	/* NULL: always */
 	char		*visible_src;
 	int		 line, col;	/* in the form file */
+	/* Guides from the form: named values offered as the field's list
+	 * ("90  Hopper (H100, H200)"), bounds for numbers, and a format for
+	 * free text (an identifier: starts with a letter), with an example
+	 * for the refusal. */
+	struct vm_named	*named;
+	size_t		 nnamed;
+	bool		 has_min, has_max;
+	long long	 min, max;
+	bool		 identifier;
+	char		*example;
+};
+
+struct vm_named {
+	char		*value;		/* as typed (parsed by the option's type) */
+	char		*label;		/* shown after it; may be NULL */
 };
 
 struct vm_page {
@@ -272,11 +287,26 @@ int		 vm_export(struct vm *, const char *format, const char *path,
 /* Apply the fix for one candidate value of the focused field (-1: the
  * field's own problem or its first unavailable value). */
 int		 vm_fix_choice(struct vm *, int choice, struct buf *msg);
+/*
+ * What vm_fix_choice would change, without changing anything: 0 with the
+ * change list in *changes (malloc'd, one line each, also the side effects
+ * of earlier fixes it takes back) and *more true when it changes more than
+ * the focused field; -1 with the reason in msg when no fix applies.
+ */
+int		 vm_fix_plan(struct vm *, int choice, char **changes,
+		    bool *more, struct buf *msg);
 /* The SGLang message that blocks one candidate value, or "" (available). */
 void		 vm_choice_problem(struct vm *, int choice, struct buf *msg);
 const char	*vm_path(const struct vm *);
 /* Error text from loading the file (shown at start), or NULL. */
 const char	*vm_load_note(const struct vm *);
+/* Did the file fail to load (the pages show the default deployment)? */
+bool		 vm_load_failed(const struct vm *);
+/* The header's name: the file, "X.yaml (from X.sh)", or
+ * "new deployment". */
+const char	*vm_title(const struct vm *);
+/* The save path to offer (an import's SCRIPT-STEM.yaml), or NULL. */
+const char	*vm_suggested_path(const struct vm *);
 
 /*
  * Where the value of option opt in a role's effective configuration came
@@ -291,5 +321,32 @@ void		 vm_note_source(struct vm *, const char *path, bool imported);
 /* The role configuration as last computed (input and effective). */
 const struct config *vm_config(const struct vm *, enum vm_scope role);
 const struct result *vm_result(const struct vm *, enum vm_scope role);
+
+/*
+ * The quick start (vm_quick.c): a new deployment from a few answers; the
+ * rest is derived. vm_quick_init fills the defaults (8 GPUs, 1 node,
+ * mooncake, 1P1D); vm_quick_check says what is wrong with the answers (or
+ * gives the TP and nodes per instance they lead to); vm_quick_apply makes
+ * the deployment as one undoable change and focuses the review.
+ */
+struct vm_quick {
+	char	*model;
+	int	 gpus_per_node;
+	int	 nodes;
+	char	*hosts;		/* comma-separated, one per node (nodes > 1) */
+	char	*backend;
+	int	 nprefill, ndecode;
+};
+void		 vm_quick_init(struct vm *, struct vm_quick *);
+void		 vm_quick_free(struct vm_quick *);
+/* The transfer backends offered, in order; NULL past the end. */
+const char	*vm_quick_backend(const struct vm *, size_t i);
+/* Parse "xPyD" (1P1D, 2P4D): 0, or -1 with the reason. */
+int		 vm_quick_shape(const char *, int *np, int *nd, char *err,
+		    size_t errlen);
+int		 vm_quick_check(const struct vm *, const struct vm_quick *,
+		    int *tp, int *nodes_per_instance, char *err, size_t errlen);
+int		 vm_quick_apply(struct vm *, const struct vm_quick *,
+		    struct buf *msg);
 
 #endif

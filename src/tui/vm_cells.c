@@ -685,6 +685,18 @@ changes_one_way(struct buf *b, const char *from, const char *to, bool added)
 }
 
 char *
+vmi_diff(const char *from, const char *to)
+{
+	struct buf	b = { 0 };
+
+	changes_one_way(&b, from, to, true);
+	changes_one_way(&b, to, from, false);
+	if (b.s == NULL)
+		buf_puts(&b, "");
+	return b.s;
+}
+
+char *
 vm_changes(const struct vm *vm)
 {
 	char		*now = vmi_dump_state((struct vm *)vm);

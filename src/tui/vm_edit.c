@@ -4,9 +4,11 @@
  */
 #include "tui/vm_int.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/util.h"
 
@@ -200,6 +202,89 @@ vm_clear(struct vm *vm, struct buf *msg)
 	return clear_field(vm, row->f, msg);
 }
 
+/* The router's lists: true (with the reason) when they do not parse or
+ * leave a role without a URL. */
+static bool
+urls_refused(const struct vm_field *f, const char *text, struct buf *msg)
+{
+	struct endpoint	*p = NULL, *d = NULL;
+	size_t		 np = 0, nd = 0, i;
+	char		 err[256];
+
+	if (vmi_urls_parse(text, &p, &np, &d, &nd, err, sizeof err))
+		vmi_msg(msg, "%s: %s", f->label, err);
+	else if (np == 0 || nd == 0)
+		vmi_msg(msg, "%s: the router needs at least one prefill "
+		    "and one decode URL", f->label);
+	for (i = 0; i < np; i++)
+		free(p[i].url);
+	for (i = 0; i < nd; i++)
+		free(d[i].url);
+	free(p);
+	free(d);
+	return np == 0 || nd == 0;
+}
+
+/* Does text name label's thing ("H100" in "Hopper (H100, H200)")? */
+static bool
+label_names(const char *label, const char *text)
+{
+	size_t	n = strlen(text);
+	const char *p;
+
+	if (label == NULL || n == 0)
+		return false;
+	for (p = label; *p != '\0'; p++)
+		if (strncasecmp(p, text, n) == 0 &&
+		    (p == label || !isalnum((unsigned char)p[-1])) &&
+		    !isalnum((unsigned char)p[n]))
+			return true;
+	return false;
+}
+
+/* The form's guides: named values and an identifier format. true (with
+ * the reason in msg) when text is refused. */
+static bool
+guide_refuses(const struct vm_field *f, const char *text, struct buf *msg)
+{
+	size_t		i;
+	const char	*p;
+	struct buf	b = { 0 };
+
+	if (f->identifier) {
+		for (p = text; *p != '\0'; p++)
+			if (!isalnum((unsigned char)*p) && *p != '_' &&
+			    *p != '-')
+				break;
+		if (!isalpha((unsigned char)text[0]) || *p != '\0') {
+			vmi_msg(msg, "%s: '%s' is not a name (a name starts "
+			    "with a letter: letters, digits, _ and -)%s%s",
+			    f->label, text, f->example ? "; e.g. " : "",
+			    f->example ? f->example : "");
+			return true;
+		}
+	}
+	if (f->nnamed == 0)
+		return false;
+	for (i = 0; i < f->nnamed; i++)
+		if (strcasecmp(f->named[i].value, text) == 0)
+			return false;
+	for (i = 0; i < f->nnamed; i++)
+		if (label_names(f->named[i].label, text)) {
+			vmi_msg(msg, "%s: '%s' is not a value here: %s is %s "
+			    "(%s); type %s or choose it from the list",
+			    f->label, text, text, f->named[i].value,
+			    f->named[i].label, f->named[i].value);
+			return true;
+		}
+	for (i = 0; i < f->nnamed && i < 8; i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", f->named[i].value);
+	vmi_msg(msg, "%s: '%s' is not one of %s%s", f->label, text, b.s,
+	    f->nnamed > 8 ? ", ..." : "");
+	buf_free(&b);
+	return true;
+}
+
 int
 vm_set_text(struct vm *vm, int page, int field, const char *text, struct buf *msg)
 {
@@ -236,30 +321,28 @@ vm_set_text(struct vm *vm, int page, int field, const char *text, struct buf *ms
 		}
 	} else
 		t = vm->cat->opts[f->key].type;
+	if (guide_refuses(f, text, msg))
+		return -1;
 	if (val_parse(t, text, &v) != 0) {
 		vmi_msg(msg, "'%s' is not a valid %s", text,
 		    t == T_INT ? "integer" : t == T_FLOAT ? "number" :
 		    t <= T_BOOLOPT ? "on/off value" : "value");
 		return -1;
 	}
-	if (f->key == VM_DKEY(DF_ROUTER_URLS)) {
-		struct endpoint	*p = NULL, *d = NULL;
-		size_t		 np = 0, nd = 0, i;
-		char		 err[256];
-
-		if (vmi_urls_parse(text, &p, &np, &d, &nd, err, sizeof err))
-			vmi_msg(msg, "%s: %s", f->label, err);
-		else if (np == 0 || nd == 0)
-			vmi_msg(msg, "%s: the router needs at least one prefill "
-			    "and one decode URL", f->label);
-		for (i = 0; i < np; i++)
-			free(p[i].url);
-		for (i = 0; i < nd; i++)
-			free(d[i].url);
-		free(p);
-		free(d);
-		if (np == 0 || nd == 0)
-			return -1;
+	if (f->key == VM_DKEY(DF_ROUTER_URLS) && urls_refused(f, text, msg))
+		return -1;
+	if (v.t == V_INT && ((f->has_min && v.u.i < f->min) ||
+	    (f->has_max && v.u.i > f->max))) {
+		if (f->has_min && f->has_max)
+			vmi_msg(msg, "%s: '%s' is out of range: from %lld to "
+			    "%lld", f->label, text, f->min, f->max);
+		else if (f->has_min)
+			vmi_msg(msg, "%s: '%s' is out of range: at least %lld",
+			    f->label, text, f->min);
+		else
+			vmi_msg(msg, "%s: '%s' is out of range: at most %lld",
+			    f->label, text, f->max);
+		return -1;
 	}
 	if (VM_IS_DKEY(f->key) && t == T_INT && v.t == V_INT) {
 		long long	lo, hi;

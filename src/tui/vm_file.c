@@ -26,6 +26,9 @@ vm_open_file(struct vm *vm, const char *path, char *err, size_t errlen)
 		free(vm->load_note);
 		vm->load_note = xstrdup(err);
 		vm->load_sev = SEV_ERROR;
+		free(vm->title);
+		vm->title = xasprintf("%s (not loaded: pdwiz's default "
+		    "deployment)", path);
 		vmd_free(&d);
 		vmi_set_baseline(vm);
 		return -1;
@@ -34,6 +37,43 @@ vm_open_file(struct vm *vm, const char *path, char *err, size_t errlen)
 	vm->dep = d;
 	vmi_set_baseline(vm);
 	return 0;
+}
+
+/* The file name of path without its directory and extension (malloc'd). */
+static char *
+stem(const char *path)
+{
+	const char	*b = strrchr(path, '/');
+	char		*s, *dot;
+
+	s = xstrdup(b != NULL ? b + 1 : path);
+	if ((dot = strrchr(s, '.')) != NULL && dot != s)
+		*dot = '\0';
+	return s;
+}
+
+/* After an import: the title and the suggested save file come from the
+ * script (launch.sh: launch.yaml), and so does the deployment's name when
+ * the script gave none. */
+static void
+import_names(struct vm *vm, const char *path)
+{
+	char	*st = stem(path), *dir = xstrdup(path), *slash;
+
+	if ((slash = strrchr(dir, '/')) != NULL)
+		slash[1] = '\0';
+	else
+		dir[0] = '\0';
+	free(vm->suggest);
+	vm->suggest = xasprintf("%s%s.yaml", dir, st);
+	free(vm->title);
+	vm->title = xasprintf("%s (from %s)", vm->suggest, path);
+	if (vm->dep.name == NULL || strcmp(vm->dep.name, "pd") == 0) {
+		free(vm->dep.name);
+		vm->dep.name = xstrdup(st);
+	}
+	free(st);
+	free(dir);
 }
 
 int
@@ -57,6 +97,7 @@ vm_import_script(struct vm *vm, const char *path, char *err, size_t errlen)
 	free(vm->load_note);
 	vm->load_note = notes;
 	vm->load_sev = SEV_WARNING;
+	import_names(vm, path);
 	/* An import is unsaved work: the baseline is the empty deployment. */
 	{
 		struct vm	tmp;
@@ -82,6 +123,26 @@ const char *
 vm_load_note(const struct vm *vm)
 {
 	return vm->load_note;
+}
+
+bool
+vm_load_failed(const struct vm *vm)
+{
+	return vm->load_note != NULL && vm->load_sev == SEV_ERROR;
+}
+
+const char *
+vm_title(const struct vm *vm)
+{
+	if (vm->title != NULL)
+		return vm->title;
+	return vm->path != NULL ? vm->path : "new deployment";
+}
+
+const char *
+vm_suggested_path(const struct vm *vm)
+{
+	return vm->suggest;
 }
 
 /* ---- preview, save, export ---- */
@@ -163,6 +224,13 @@ vm_save(struct vm *vm, const char *path, bool force, struct buf *msg)
 		return rc;
 	free(vm->path);
 	vm->path = xstrdup(path);
+	free(vm->title);
+	vm->title = NULL;
+	if (vm_load_failed(vm)) {
+		/* What is saved is what is shown: the failed load is over. */
+		free(vm->load_note);
+		vm->load_note = NULL;
+	}
 	vmi_set_baseline(vm);
 	vmi_msg(msg, "saved %s", path);
 	return 0;

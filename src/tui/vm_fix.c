@@ -71,6 +71,20 @@ focus_rule(struct vm *vm, int want, const struct vm_choice **blocked,
 		*in = row->f->scope;
 		return d->rule;
 	}
+	/* A layout error on a deployment field (the router's lists, ports,
+	 * GPUs): the deployment rule behind it. */
+	for (i = 0; want < 0 && VM_IS_DKEY(row->f->key) && i < vm->cross.n;
+	    i++) {
+		const struct diag	*d = &vm->cross.d[i];
+
+		if (d->sev != SEV_ERROR || d->rule == NULL ||
+		    d->rule->nfixes == 0 ||
+		    vmi_layout_key(d->id) != row->f->key)
+			continue;
+		vmi_msg(msg, "error (deployment): %s", d->msg);
+		*in = row->f->scope;
+		return d->rule;
+	}
 	for (i = 0; i < row->nchoices; i++) {
 		const struct vm_choice	*c = &row->choices[i];
 		struct buf		 b = { 0 };
@@ -260,20 +274,125 @@ try_fix(struct vm *vm, const struct rule *r, size_t i, enum vm_scope fscope,
 	return false;
 }
 
-int
-vm_fix_choice(struct vm *vm, int choice, struct buf *msg)
+void
+vmi_fixmemo_clear(struct vm *vm)
+{
+	size_t	i, j;
+
+	for (i = 0; i < vm->nmemo; i++) {
+		free(vm->memo[i].value);
+		for (j = 0; j < vm->memo[i].n; j++) {
+			free(vm->memo[i].ops[j].old);
+			free(vm->memo[i].ops[j].new);
+		}
+		free(vm->memo[i].ops);
+	}
+	free(vm->memo);
+	vm->memo = NULL;
+	vm->nmemo = 0;
+}
+
+static bool
+same_cell_text(const char *a, const char *b)
+{
+	return a == NULL || b == NULL ? a == b : strcmp(a, b) == 0;
+}
+
+/* Which earlier fixes held their field at its value before this one. */
+static bool *
+memo_held(struct vm *vm)
+{
+	bool	*held = xcalloc(vm->nmemo + 1, sizeof *held);
+	size_t	 i;
+
+	for (i = 0; i < vm->nmemo; i++) {
+		char	*t = vmi_cell_get(vm, vm->memo[i].scope,
+		    vm->memo[i].key);
+
+		held[i] = same_cell_text(t, vm->memo[i].value);
+		free(t);
+	}
+	return held;
+}
+
+/* An earlier fix whose field this fix moved off its value: its side
+ * effects go back too (where they still hold what it set), in t. */
+static void
+take_back(struct vm *vm, const bool *held, struct vm_txn *t)
+{
+	size_t	i, j;
+
+	for (i = 0; i < vm->nmemo; i++) {
+		struct vm_fixmemo	*m = &vm->memo[i];
+		char			*now;
+
+		if (!held[i])
+			continue;
+		now = vmi_cell_get(vm, m->scope, m->key);
+		if (!same_cell_text(now, m->value))
+			for (j = 0; j < m->n; j++) {
+				char	*c = vmi_cell_get(vm, m->ops[j].scope,
+				    m->ops[j].key);
+
+				if (same_cell_text(c, m->ops[j].new))
+					vmi_txn_set(vm, t, m->ops[j].scope,
+					    m->ops[j].key, m->ops[j].old);
+				free(c);
+			}
+		free(now);
+	}
+	vm_refresh(vm);
+}
+
+/* Remember what a fix set besides its field (scope, key). */
+static void
+memo_add(struct vm *vm, enum vm_scope scope, int key, const char *value,
+    const struct vm_txn *t)
+{
+	struct vm_fixmemo	*m;
+	size_t			 i;
+
+	vm->memo = xreallocarray(vm->memo, vm->nmemo + 1, sizeof *vm->memo);
+	m = &vm->memo[vm->nmemo++];
+	memset(m, 0, sizeof *m);
+	m->scope = scope;
+	m->key = key;
+	m->value = value ? xstrdup(value) : NULL;
+	for (i = 0; i < t->n; i++) {
+		const struct vm_op	*op = &t->ops[i];
+
+		if (!op->keyed || (op->scope == scope && op->key == key))
+			continue;
+		m->ops = xreallocarray(m->ops, m->n + 1, sizeof *m->ops);
+		m->ops[m->n].scope = op->scope;
+		m->ops[m->n].key = op->key;
+		m->ops[m->n].keyed = true;
+		m->ops[m->n].old = op->old ? xstrdup(op->old) : NULL;
+		m->ops[m->n].new = op->new ? xstrdup(op->new) : NULL;
+		m->ops[m->n].dold = m->ops[m->n].dnew = NULL;
+		m->n++;
+	}
+}
+
+/*
+ * Find the fix for the focused field (or its choice) and apply it into t,
+ * with the side effects of earlier fixes it takes back. 0: applied, not
+ * committed; -1 with msg.
+ */
+static int
+fix_find(struct vm *vm, int choice, struct vm_txn *t, const struct rule **rp,
+    size_t *fixp, struct buf *msg)
 {
 	const struct vm_row	*row = vm_focused(vm);
 	const struct vm_choice	*c;
 	const struct rule	*r;
 	enum vm_scope		 in;
-	struct vm_txn		 t = { 0 };
-	struct buf		 b = { 0 };
 	struct buf		 m = { 0 };
 	size_t			 i, pass;
 	long			 cidx;
 	int			 key;
 	enum vm_scope		 fscope;
+	bool			*held;
 
 	r = focus_rule(vm, choice, &c, &in, &m);
 	buf_free(&m);
@@ -289,6 +408,7 @@ vm_fix_choice(struct vm *vm, int choice, struct buf *msg)
 		vmi_msg(msg, "rule %s has no fix", r->id);
 		return -1;
 	}
+	held = memo_held(vm);
 	/* First the fixes that keep the focused choice, then (for an error
 	 * on the field itself) the others. */
 	for (pass = 0; pass < 2; pass++)
@@ -298,17 +418,103 @@ vm_fix_choice(struct vm *vm, int choice, struct buf *msg)
 
 			if ((pass == 0) != keeps || (pass == 1 && cidx >= 0))
 				continue;
-			if (!try_fix(vm, r, i, fscope, in, cidx, &t))
+			if (!try_fix(vm, r, i, fscope, in, cidx, t))
 				continue;
-			t.what = xasprintf("fix: %s", r->fixes[i].label);
-			describe_fix(vm->cat, &r->fixes[i], &b);
-			vmi_msg(msg, "applied: %s (%s)", r->fixes[i].label,
-			    b.s ? b.s : "");
-			buf_free(&b);
-			vmi_txn_commit(vm, &t);
+			take_back(vm, held, t);
+			free(held);
+			*rp = r;
+			*fixp = i;
 			return 0;
 		}
+	free(held);
 	vmi_msg(msg, "no fix of rule %s clears it here: each was tried and "
 	    "checked again", r->id);
 	return -1;
+}
+
+int
+vm_fix_plan(struct vm *vm, int choice, char **changes, bool *more,
+    struct buf *msg)
+{
+	const struct vm_row	*row = vm_focused(vm);
+	struct vm_txn		 t = { 0 };
+	const struct rule	*r;
+	size_t			 fix, i, n = 0;
+	char			*before, *after, *field_before, *field_after;
+	enum vm_scope		 fs;
+	int			 fk;
+
+	*changes = NULL;
+	*more = false;
+	if (row == NULL) {
+		vmi_msg(msg, "nothing to fix here");
+		return -1;
+	}
+	fs = row->f->scope;
+	fk = row->f->key;
+	before = vmi_dump_state(vm);
+	field_before = vmi_cell_get(vm, fs, fk);
+	if (fix_find(vm, choice, &t, &r, &fix, msg) != 0) {
+		free(before);
+		free(field_before);
+		return -1;
+	}
+	after = vmi_dump_state(vm);
+	field_after = vmi_cell_get(vm, fs, fk);
+	*changes = vmi_diff(before, after);
+	for (i = 0; (*changes)[i] != '\0'; i++)
+		if ((*changes)[i] == '\n')
+			n++;
+	*more = n > 1 || same_cell_text(field_before, field_after);
+	vmi_msg(msg, "fix: %s", r->fixes[fix].label);
+	vmi_txn_abandon(vm, &t);
+	free(before);
+	free(after);
+	free(field_before);
+	free(field_after);
+	return 0;
+}
+
+int
+vm_fix_choice(struct vm *vm, int choice, struct buf *msg)
+{
+	const struct vm_row	*row = vm_focused(vm);
+	struct vm_txn		 t = { 0 };
+	struct buf		 b = { 0 };
+	const struct rule	*r;
+	size_t			 fix;
+	enum vm_scope		 fs;
+	int			 fk;
+	char			*target = NULL;
+
+	if (row == NULL) {
+		vmi_msg(msg, "nothing to fix here");
+		return -1;
+	}
+	fs = row->f->scope;
+	fk = row->f->key;
+	/* The value the fix is for: the greyed choice, or the field's own. */
+	{
+		const struct vm_choice	*c;
+		enum vm_scope		 in;
+		struct buf		 m = { 0 };
+
+		if (focus_rule(vm, choice, &c, &in, &m) != NULL && c != NULL)
+			target = vmi_text_for(vm, fk, c->v);
+		else
+			target = vmi_cell_get(vm, fs, fk);
+		buf_free(&m);
+	}
+	if (fix_find(vm, choice, &t, &r, &fix, msg) != 0) {
+		free(target);
+		return -1;
+	}
+	t.what = xasprintf("fix: %s", r->fixes[fix].label);
+	describe_fix(vm->cat, &r->fixes[fix], &b);
+	vmi_msg(msg, "applied: %s (%s)", r->fixes[fix].label, b.s ? b.s : "");
+	buf_free(&b);
+	memo_add(vm, fs, fk, target, &t);
+	free(target);
+	vmi_txn_commit(vm, &t);
+	return 0;
 }

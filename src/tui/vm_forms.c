@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/expr.h"
+#include "core/fit.h"
 #include "core/util.h"
 #include "core/ydoc.h"
 
@@ -78,9 +79,121 @@ parse_scope(const char *s, enum vm_scope *out, bool role_page)
 static void
 field_free(struct vm_field *f)
 {
+	size_t	i;
+
 	free(f->label);
 	free(f->visible_src);
 	expr_free(f->visible);
+	for (i = 0; i < f->nnamed; i++) {
+		free(f->named[i].value);
+		free(f->named[i].label);
+	}
+	free(f->named);
+	free(f->example);
+}
+
+static void
+add_named(struct vm_field *f, const char *value, const char *label)
+{
+	f->named = xreallocarray(f->named, f->nnamed + 1, sizeof *f->named);
+	f->named[f->nnamed].value = xstrdup(value);
+	f->named[f->nnamed].label = label ? xstrdup(label) : NULL;
+	f->nnamed++;
+}
+
+/* choices: "accelerators" (rules/hardware.yaml), or a list of values or
+ * {value, label} mappings, each valid for the option's type. */
+static int
+load_named(struct vm *vm, const char *file, const struct ynode *k,
+    struct vm_field *f, char *err, size_t errlen)
+{
+	static const char *const ckeys[] = { "value", "label", NULL };
+	size_t	i;
+
+	if (k->kind == YN_SCALAR && strcmp(k->str, "accelerators") == 0) {
+		struct fit_db	db;
+		char		e[512];
+
+		memset(&db, 0, sizeof db);
+		if (fit_db_load(&db, vm->cat->dir, e, sizeof e) != 0) {
+			ynode_err(err, errlen, file, k, "accelerators: %s", e);
+			return -1;
+		}
+		for (i = 0; i < db.ngpus; i++) {
+			char	*l = xasprintf("%s, %s, %.0f GB",
+			    db.gpus[i].platform, db.gpus[i].arch,
+			    db.gpus[i].memory_gb);
+
+			add_named(f, db.gpus[i].name, l);
+			free(l);
+		}
+		fit_db_free(&db);
+		return 0;
+	}
+	if (k->kind != YN_SEQ || k->nkids == 0) {
+		ynode_err(err, errlen, file, k, "choices: a list of values or "
+		    "{value, label}, or \"accelerators\"");
+		return -1;
+	}
+	for (i = 0; i < k->nkids; i++) {
+		const struct ynode	*c = k->kids[i], *v = c, *l = NULL;
+		struct value		 pv;
+
+		if (c->kind == YN_MAP) {
+			if (ynode_check_keys(c, ckeys, file, err, errlen) != 0)
+				return -1;
+			v = ynode_get(c, "value");
+			l = ynode_get(c, "label");
+		}
+		if (v == NULL || v->kind != YN_SCALAR || (l != NULL &&
+		    l->kind != YN_SCALAR) || (!VM_IS_DKEY(f->key) &&
+		    val_parse(vm->cat->opts[f->key].type, v->str, &pv) != 0)) {
+			ynode_err(err, errlen, file, c, "choices: a value of "
+			    "the option's type (and a label)");
+			return -1;
+		}
+		add_named(f, v->str, l ? l->str : NULL);
+	}
+	return 0;
+}
+
+/* min, max (numbers), format: identifier, example: the field's guides. */
+static int
+load_guides(struct vm *vm, const char *file, const struct ynode *n,
+    struct vm_field *f, char *err, size_t errlen)
+{
+	const struct ynode	*k;
+	struct value		 v;
+
+	if ((k = ynode_get(n, "choices")) != NULL &&
+	    load_named(vm, file, k, f, err, errlen) != 0)
+		return -1;
+	if ((k = ynode_get(n, "min")) != NULL) {
+		if (k->kind != YN_SCALAR || val_parse(T_INT, k->str, &v) != 0) {
+			ynode_err(err, errlen, file, k, "min: an integer");
+			return -1;
+		}
+		f->has_min = true;
+		f->min = v.u.i;
+	}
+	if ((k = ynode_get(n, "max")) != NULL) {
+		if (k->kind != YN_SCALAR || val_parse(T_INT, k->str, &v) != 0) {
+			ynode_err(err, errlen, file, k, "max: an integer");
+			return -1;
+		}
+		f->has_max = true;
+		f->max = v.u.i;
+	}
+	if ((k = ynode_get(n, "format")) != NULL) {
+		if (k->kind != YN_SCALAR || strcmp(k->str, "identifier") != 0) {
+			ynode_err(err, errlen, file, k, "format: identifier");
+			return -1;
+		}
+		f->identifier = true;
+	}
+	if ((k = ynode_get(n, "example")) != NULL && k->kind == YN_SCALAR)
+		f->example = xstrdup(k->str);
+	return 0;
 }
 
 void
@@ -115,7 +228,8 @@ load_field(struct vm *vm, const char *file, const struct ynode *n,
     struct vm_field *f, bool role_page, char *err, size_t errlen)
 {
 	static const char *const keys[] = { "option", "deploy", "label",
-		"role", "visible", "invert", NULL };
+		"role", "visible", "invert", "choices", "min", "max", "format",
+		"example", NULL };
 	const struct ynode	*opt, *dep, *k;
 	size_t			 i;
 
@@ -191,7 +305,7 @@ load_field(struct vm *vm, const char *file, const struct ynode *n,
 			return -1;
 		f->visible_src = xstrdup(k->str);
 	}
-	return 0;
+	return load_guides(vm, file, n, f, err, errlen);
 }
 
 static void
@@ -207,7 +321,7 @@ clone_page(struct vm *vm, const struct vm_page *src, enum vm_scope role,
     const char *title, const char *file, const struct ynode *root)
 {
 	struct vm_page	p = *src;
-	size_t		i;
+	size_t		i, j;
 	char		err[256];
 	const struct ynode *k;
 
@@ -225,6 +339,13 @@ clone_page(struct vm *vm, const struct vm_page *src, enum vm_scope role,
 		p.f[i].visible_src = src->f[i].visible_src ?
 		    xstrdup(src->f[i].visible_src) : NULL;
 		p.f[i].visible = NULL;
+		p.f[i].named = NULL;
+		p.f[i].nnamed = 0;
+		for (j = 0; j < src->f[i].nnamed; j++)
+			add_named(&p.f[i], src->f[i].named[j].value,
+			    src->f[i].named[j].label);
+		p.f[i].example = src->f[i].example ?
+		    xstrdup(src->f[i].example) : NULL;
 		if (p.f[i].visible_src != NULL) {
 			struct resolvectx	rc = { vm->cat };
 			size_t			off;

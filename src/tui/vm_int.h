@@ -40,6 +40,17 @@ struct vm_op {
 	struct deployment	*dold, *dnew;
 };
 
+/* A fix applied for one value of a field, and the other cells it set:
+ * when a later fix moves the field off that value, those cells (where they
+ * still hold what the fix set) go back with it. */
+struct vm_fixmemo {
+	enum vm_scope	 scope;
+	int		 key;
+	char		*value;		/* the field's value the fix was for */
+	struct vm_op	*ops;		/* the side effects: scope, key, old, new */
+	size_t		 n;
+};
+
 /* The changes of one intent, undone and redone together. */
 struct vm_txn {
 	struct vm_op	*ops;
@@ -90,6 +101,11 @@ struct vm {
 
 	char			*src_name;	/* file the deployment came from */
 	bool			 src_imported;	/* ... as an imported script */
+	char			*title;		/* header text; NULL: the path */
+	char			*suggest;	/* save path offered (import) */
+	struct vm_fixmemo	*memo;		/* fixes applied, for their side
+						   effects (vm_fix.c) */
+	size_t			 nmemo;
 };
 
 /* Replace the message in msg (vm.c). */
@@ -121,6 +137,9 @@ void		 vmi_cell_set(struct vm *, enum vm_scope, int key,
 /* A canonical, order-independent dump of every cell (malloc'd). */
 char		*vmi_dump_state(struct vm *);
 void		 vmi_set_baseline(struct vm *);
+/* The change list between two dumps, one "  scope: name: a -> b" line
+ * each (malloc'd; "" when equal). */
+char		*vmi_diff(const char *from, const char *to);
 
 /* The router's lists as a cell's text, "URL [BOOT], ...; URL, ...", or
  * NULL when both are empty (malloc'd); and back (0, or -1 with err; a
@@ -164,6 +183,8 @@ void		 vmi_txn_clear(struct txnstack *);
 /* Does deployment rule r read field f's option, for f's role? (vm_fix.c) */
 bool		 vmi_cross_reads(const struct vm *, const struct rule *r,
 		    const struct vm_field *f);
+/* Forget the fixes remembered for their side effects (vm_fix.c). */
+void		 vmi_fixmemo_clear(struct vm *);
 /* Fixes (vm_fix.c): does the fix set this option? */
 bool		 vmi_fix_touches(const struct catalog *, const struct fix *,
 		    int opt);

@@ -78,6 +78,19 @@ field_candidates(const struct vm *vm, const struct vm_field *f,
 	    &vm->cat->opts[f->key];
 	struct value		*c;
 
+	if (f->nnamed > 0 && o != NULL) {
+		/* The form's named values (a fact starts unknown). */
+		*out = c = xcalloc(f->nnamed + 1, sizeof *c);
+		if (o->kind == OK_FACT)
+			c[n++] = VAL_UNKNOWN;
+		for (i = 0; i < f->nnamed; i++) {
+			struct value	v;
+
+			if (val_parse(o->type, f->named[i].value, &v) == 0)
+				c[n++] = v;
+		}
+		return n;
+	}
 	if (o != NULL)
 		max = o->nchoices + 2;
 	else
@@ -110,6 +123,39 @@ field_candidates(const struct vm *vm, const struct vm_field *f,
 		*out = NULL;
 	}
 	return n;
+}
+
+/* The form's label of a value, or NULL. */
+static const char *
+named_label(const struct vm_field *f, struct value v)
+{
+	size_t	i;
+	char	*t;
+
+	if (v.t == V_UNKNOWN || v.t == V_NULL)
+		return NULL;
+	t = value_text(v);
+	for (i = 0; i < f->nnamed; i++)
+		if (strcmp(f->named[i].value, t) == 0) {
+			free(t);
+			return f->named[i].label;
+		}
+	free(t);
+	return NULL;
+}
+
+/* A candidate as the list shows it: "90  Hopper (H100, H200)". */
+static char *
+named_text(const struct vm_field *f, struct value v)
+{
+	const char	*l = named_label(f, v);
+	char		*t = value_text(v), *r;
+
+	if (l == NULL)
+		return t;
+	r = xasprintf("%s  %s", t, l);
+	free(t);
+	return r;
 }
 
 static struct value
@@ -176,7 +222,7 @@ compute_choices(struct vm *vm, struct vm_row *row)
 			c->text = xstrdup((cand[i].u.b != f->invert) ? "on" :
 			    "off");
 		else
-			c->text = value_text(cand[i]);
+			c->text = named_text(f, cand[i]);
 		if (c->current || cand[i].t == V_UNKNOWN)
 			continue;
 		for (k = 0; k < nr; k++) {
@@ -316,6 +362,8 @@ build_option_row(struct vm *vm, struct vm_row *row, const struct slot *sl)
 		row->note = xstrdup("(from model)");
 	else if (sl->src == SRC_DEFAULT)
 		row->note = xstrdup("(default)");
+	if (row->note == NULL && named_label(f, sl->v) != NULL)
+		row->note = xasprintf("(%s)", named_label(f, sl->v));
 	if (f->scope == SC_SHARED && vmi_is_pd(vm) && !row->forced &&
 	    vm->have[SC_DECODE] && vm->have[SC_PREFILL] &&
 	    !vmi_same_value(vm->res[SC_PREFILL].eff.s[f->key].v,

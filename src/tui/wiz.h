@@ -75,4 +75,11 @@ void	 wiz_export(struct ui *);
 void	 wiz_quit(struct ui *);
 void	 wiz_review_enter(struct ui *);
 
+/* f: apply the fix of the focused field (choice -1) or of one greyed
+ * choice, asking first when it changes more than the field (wiz_fix.c). */
+void	 wiz_fix(struct ui *, int choice);
+
+/* The quick start screen of a new deployment (wiz_quick.c). */
+void	 wiz_quick_start(struct ui *);
+
 #endif

@@ -98,7 +98,7 @@ intent(struct ui *ui, int (*fn)(struct vm *, struct buf *))
 static void
 act_fix(struct ui *ui)
 {
-	intent(ui, vm_fix);
+	wiz_fix(ui, -1);
 }
 
 static void

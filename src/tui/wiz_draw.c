@@ -204,8 +204,8 @@ draw_header(struct ui *ui, int w)
 			if ((int)i == vm_cur_page(ui->vm))
 				idx = shown;
 		}
-	l = xasprintf(" pdwiz  %s%s", vm_path(ui->vm) ? vm_path(ui->vm) :
-	    "new deployment", vm_dirty(ui->vm) ? " [modified]" : "");
+	l = xasprintf(" pdwiz  %s%s", vm_title(ui->vm),
+	    vm_dirty(ui->vm) ? " [modified]" : "");
 	r = xasprintf("%zu error%s %zu warning%s ", ne, ne == 1 ? "" : "s",
 	    nw, nw == 1 ? "" : "s");
 	attron(A_REVERSE);

@@ -348,8 +348,7 @@ pick_choice(struct ui *ui)
 			else
 				wiz_key_screen(ui);
 		} else if (c == 'f') {
-			vm_fix_choice(ui->vm, cur, &msg);
-			wiz_set_status(ui, "%s", text_of(&msg));
+			wiz_fix(ui, cur);
 			break;
 		} else if (is_enter(c) || c == ' ') {
 			if (vm_set(ui->vm, vm_cur_page(ui->vm), row->field,

@@ -143,9 +143,31 @@ set_signals(void)
 	atexit(ui_end);
 }
 
+/* What did not load, in a pane over the pages before anything else. */
+static void
+load_pane(struct ui *ui, const char *file)
+{
+	const char	*note = vm_load_note(ui->vm);
+	char		*t;
+
+	if (note == NULL)
+		return;
+	if (vm_load_failed(ui->vm))
+		t = xasprintf("%s could not be opened:\n\n%s\n\nThe pages show "
+		    "pdwiz's default deployment, not %s (it counts as an "
+		    "error until saved elsewhere or fixed). Saving over %s "
+		    "asks first.", file, note, file, file);
+	else
+		t = xasprintf("Imported %s with these gaps:\n\n%s\n\nThey "
+		    "are also on the review page.", file, note);
+	wiz_textbox(ui, vm_load_failed(ui->vm) ? "Not loaded" :
+	    "Imported, with gaps", t);
+	free(t);
+}
+
 /* The interactive session over a loaded view-model; the exit status. */
 static int
-run(struct vm *vm, const char *file)
+run(struct vm *vm, const char *file, bool import, bool quick)
 {
 	struct ui	ui;
 	int		rc = EXIT_OK;
@@ -155,15 +177,20 @@ run(struct vm *vm, const char *file)
 	vm_refresh(vm);
 	memset(&ui, 0, sizeof ui);
 	ui.vm = vm;
-	if (file != NULL && vm_path(vm) == NULL) {
+	if (file != NULL && vm_path(vm) == NULL && !import) {
 		ui.save_path = xstrdup(file);
 		wiz_set_status(&ui, "%s: new deployment (s saves it there)",
 		    file);
 	}
+	if (vm_suggested_path(vm) != NULL)
+		ui.save_path = xstrdup(vm_suggested_path(vm));
 	if (vm_load_note(vm) != NULL)
 		wiz_set_status(&ui, "%s", vm_load_note(vm));
 	set_signals();
 	ui_start();
+	load_pane(&ui, file);
+	if (quick)
+		wiz_quick_start(&ui);
 	while (!ui.quit && !wiz_got_signal) {
 		int	c;
 
@@ -188,7 +215,8 @@ run(struct vm *vm, const char *file)
 static int
 usage_error(const char *m)
 {
-	fprintf(stderr, "pdwiz: %s\nusage: pdwiz [FILE | --import SCRIPT]\n", m);
+	fprintf(stderr, "pdwiz: %s\nusage: pdwiz [--pages] [FILE | --import "
+	    "SCRIPT]\n", m);
 	return EXIT_USAGE;
 }
 
@@ -201,11 +229,20 @@ is_yaml_name(const char *f)
 	    (n > 4 && strcmp(f + n - 4, ".yml") == 0);
 }
 
-/* The wizard's arguments: FILE, or --import SCRIPT. 0, or an exit status. */
+/* The wizard's arguments: [--pages] FILE, or --import SCRIPT. 0, or an
+ * exit status. --pages skips the quick start of a new deployment. */
 static int
-parse_args(int argc, char **argv, const char **file, const char **script)
+parse_args(int argc, char **argv, const char **file, const char **script,
+    bool *pages)
 {
 	*file = *script = NULL;
+	*pages = false;
+	if (argc >= 2 && strcmp(argv[1], "--pages") == 0) {
+		*pages = true;
+		argv[1] = argv[0];
+		argc--;
+		argv++;
+	}
 	if (argc >= 2 && strcmp(argv[1], "--import") == 0) {
 		if (argc != 3)
 			return usage_error("--import needs one SCRIPT");
@@ -224,7 +261,18 @@ parse_args(int argc, char **argv, const char **file, const char **script)
 	return 0;
 }
 
-/* A view-model with the forms and the file or script loaded, or NULL. */
+/* Is this file a launch script rather than a deployment file? */
+static bool
+is_script(const char *f)
+{
+	struct stat	st;
+
+	return !is_yaml_name(f) && stat(f, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* A view-model with the forms and the file or script loaded, or NULL. A
+ * script that cannot be imported is refused: nothing else is opened in its
+ * place. */
 static struct vm *
 load(const struct catalog *cat, const char *file, const char *script)
 {
@@ -244,8 +292,14 @@ load(const struct catalog *cat, const char *file, const char *script)
 		if (vm_open_file(vm, file, err, sizeof err) == 0)
 			vm_note_source(vm, file, false);
 	} else if (script != NULL) {
-		if (vm_import_script(vm, script, err, sizeof err) == 0)
-			vm_note_source(vm, script, true);
+		if (vm_import_script(vm, script, err, sizeof err) != 0) {
+			fprintf(stderr, "pdwiz: %s: cannot import: %s\n"
+			    "pdwiz: nothing opened (pdwiz check %s lists every "
+			    "problem)\n", script, vm_load_note(vm), script);
+			vm_free(vm);
+			return NULL;
+		}
+		vm_note_source(vm, script, true);
 	}
 	return vm;
 }
@@ -258,9 +312,15 @@ wizard_main(int argc, char **argv)
 	const char	*file, *script;
 	char		 err[2048];
 	int		 rc;
+	bool		 pages;
 
-	if ((rc = parse_args(argc, argv, &file, &script)) != 0)
+	if ((rc = parse_args(argc, argv, &file, &script, &pages)) != 0)
 		return rc;
+	/* pdwiz launch.sh: a script is imported, as with --import. */
+	if (file != NULL && is_script(file)) {
+		script = file;
+		file = NULL;
+	}
 	setlocale(LC_ALL, "");
 	if (strcmp(nl_langinfo(CODESET), "UTF-8") == 0)
 		mark_x = "✗";
@@ -284,7 +344,9 @@ wizard_main(int argc, char **argv)
 		catalog_free(cat);
 		return EXIT_USAGE;
 	}
-	rc = run(vm, file);
+	/* A new deployment starts with the quick start. */
+	rc = run(vm, script != NULL ? script : file, script != NULL, !pages && script == NULL && vm_path(vm) == NULL &&
+	    vm_load_note(vm) == NULL);
 	vm_free(vm);
 	catalog_free(cat);
 	return rc;

@@ -11,7 +11,8 @@ t() { tmux -L "$TMUX_SOCK" -f /dev/null "$@"; }
 # to a server that is on its way out ("no server running").
 tmux_up() { t start-server \; set-option -s exit-empty off; }
 
-# start NAME [ENV=VAL ...] -- ARGS...   (runs ./pdwiz ARGS in a 100x30 pane)
+# start [ENV=VAL ...] -- ARGS...   (runs ./pdwiz ARGS in a 100x30 pane;
+# no ARGS: --pages)
 start() {
 	_env="TERM=screen LANG=C.UTF-8 LC_ALL=C.UTF-8 ESCDELAY=25 PDWIZ_DATADIR=$ROOT"
 	while [ $# -gt 0 ] && [ "$1" != "--" ]; do
@@ -19,10 +20,15 @@ start() {
 		shift
 	done
 	[ "$1" = "--" ] && shift
+	# A new deployment opens on the pages (the quick start has its own
+	# scenarios, started with start_quick).
+	[ $# -eq 0 ] && set -- --pages
 	t kill-session -t w 2>/dev/null
 	t new-session -d -s w -x 100 -y 30 \
 	    "cd $WORK && env $_env $PDWIZ $* ; echo \"[exit \$?]\"; sleep 600"
-	wait_for " error"	# "0 errors", "1 error" in the header
+	# "0 errors", "1 error" in the header; a pane over it (q/Esc close);
+	# or pdwiz refused to start.
+	wait_re ' error|q/Esc close|\[exit [0-9]+\]'
 	KS=0
 }
 

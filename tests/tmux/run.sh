@@ -71,7 +71,7 @@ hicache_decode_fix() {
 	    wait_for "enable-hierarchical-cache and disable-radix-cache are" &&
 	    wait_for "forced: KV cache is forced as chunk cache" &&
 	    keys Space && wait_for "refused: on unavailable on decode" &&
-	    keys f && wait_for "applied:" &&
+	    keys f && wait_for "Apply all of it?" && keys y && wait_for "applied:" &&
 	    keys Space && wait_for "hierarchical cache (HiCache)       [x] on"
 }
 
@@ -79,7 +79,7 @@ dsa_split_nixl() {
 	start -- || return 1
 	set_model "deepseek-ai/DeepSeek-V3.2" "DeepseekV32ForCausalLM" &&
 	    goto_page "Advanced (prefill)" && focus "DSA cache-layer split" &&
-	    keys f && wait_for "applied: enable interleave prefill CP" &&
+	    keys f && wait_for "Apply all of it?" && keys y && wait_for "applied: enable interleave prefill CP" &&
 	    keys Space && wait_for "DSA cache-layer split              [x] on" &&
 	    goto_page "KV transfer" && focus "transfer backend" &&
 	    focused | grep -q "unavailable" &&
@@ -99,7 +99,7 @@ staging_mori() {
 	    focus "staging buffer" && focused | grep -q "on unavailable" &&
 	    wait_for "on unavailable on prefill: SGLANG_DISAGG_STAGING_BUFFER requires" &&
 	    wait_for "got 'mori'" &&
-	    keys f && wait_for "applied: use the mooncake transfer backend" &&
+	    keys f && wait_for "Apply all of it?" && keys y && wait_for "applied: use the mooncake transfer backend" &&
 	    keys Space && wait_for "[x] on" && wait_for "<mooncake>"
 }
 
@@ -130,7 +130,7 @@ undo_redo() {
 save_check() {
 	start -- || return 1
 	goto_page "KV cache (decode)" && focus "hierarchical cache" &&
-	    keys f && wait_for "applied:" && keys Space &&
+	    keys f && wait_for "Apply all of it?" && keys y && wait_for "applied:" && keys Space &&
 	    wait_for "[x] on" &&
 	    goto_page "Parallelism (prefill)" && focus "tensor parallel" &&
 	    keys Enter && wait_for "(empty = default):" && keys C-u &&
@@ -277,10 +277,13 @@ YAML
 	    wait_for "SGLANG_DISAGG_STAGING_BUFFER requires" &&
 	    focus "SGLANG_DISAGG_STAGING_BUFFER requires" && keys Enter &&
 	    wait_for "KV transfer" || return 1
-	# A file that does not load still opens, with its errors listed.
+	# A file that does not load opens with its failures in a pane at the
+	# top; the pages behind count it as an error.
 	printf 'pdwiz: 1\nroles: [\n' > "$WORK/broken.yaml"
 	start -- broken.yaml || return 1
-	wait_for "broken.yaml" && goto_page Review && wait_for "load"
+	wait_for "broken.yaml could not be opened" && keys q &&
+	    wait_for "broken.yaml (not loaded" && wait_for " 1 error" &&
+	    goto_page Review && wait_for "load"
 }
 
 import_script() {
@@ -301,7 +304,9 @@ import_partial_saves() {
 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --tp 2 --port 30000
 SH
 	start -- --import prefill.sh || return 1
-	wait_for "no decode command in the script: the decode starts from" &&
+	wait_for "Imported prefill.sh with these gaps" &&
+	    wait_for "no decode command in the script: the decode starts from" &&
+	    keys q && wait_for "prefill.yaml (from prefill.sh" &&
 	    goto_page Review &&
 	    wait_for "deployment warning       no decode command in the script" &&
 	    wait_for "deployment warning       no router command in the script" &&
@@ -536,7 +541,7 @@ layout_two_node_rendezvous() {
 	    focus "prefill nodes per instance" && set_row 2 &&
 	    wait_re '^> prefill nodes per instance +2' &&
 	    focus "prefill hosts" && set_row "10.0.0.1,10.0.0.2" &&
-	    wait_re '^> prefill hosts +10\.0\.0\.1,10\.0\.0\.2' &&
+	    wait_re '^> prefill hosts \(a,b,\.\.\.\) +10\.0\.0\.1,10\.0\.0\.2' &&
 	    keys Tab && wait_for "Parallelism (prefill)" &&
 	    wait_focused "tensor parallel" && set_row 16 &&
 	    wait_re '^> tensor parallel \(TP\) +16' &&
@@ -544,7 +549,7 @@ layout_two_node_rendezvous() {
 	    wait_re '^> rendezvous port \(dist-init\) +5000 \(derived\)' &&
 	    keys BTab && wait_for "2/11  Topology" &&
 	    focus "decode hosts" && set_row "10.0.0.3" &&
-	    wait_re '^> decode hosts +10\.0\.0\.3' &&
+	    wait_re '^> decode hosts \(a,b,\.\.\.\) +10\.0\.0\.3' &&
 	    wait_re '^ 10\.0\.0\.1 +P0 P0 P0 P0 P0 P0 P0 P0' &&
 	    wait_re '^ 10\.0\.0\.2 +P0 P0 P0 P0 P0 P0 P0 P0' &&
 	    wait_re '^ 10\.0\.0\.3 +D0  ·  ·' &&
@@ -747,6 +752,215 @@ ascii_fallbacks() {
 	    keys p && wait_for "python" && ascii_screen "preview" || return 1
 	echo "  keystrokes: $KS"
 }
+
+# ---- quick start, guided inputs, imports, fix side effects (80x24) ----
+
+# start_quick [ARGS]: ./pdwiz with no file at 80x24: the quick start.
+start_quick() {
+	t kill-session -t w 2>/dev/null
+	t new-session -d -s w -x 80 -y 24 \
+	    "cd $WORK && env TERM=screen LANG=C.UTF-8 LC_ALL=C.UTF-8 ESCDELAY=25 PDWIZ_DATADIR=$ROOT $PDWIZ $* ; echo \"[exit \$?]\"; sleep 600"
+	wait_for "quick start: a new PD deployment" || return 1
+	KS=0
+}
+
+# check_clean FILE: pdwiz check FILE (in $WORK) reports 0 errors.
+check_clean() {
+	_chk=$(cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ check "$1" | tail -1)
+	echo "  pdwiz check $1: ${_chk:-clean}"
+	case "$_chk" in "0 errors"*|"") ;; *) return 1 ;; esac
+}
+
+# Done when (d): the quick start reaches an exportable 1P1D in at most 15
+# keystrokes after the model id; the exported script is executable and
+# checks with 0 errors.
+quick_1p1d() {
+	rm -f "$WORK/launch.sh"
+	start_quick || return 1
+	text "meta-llama/Llama-3.1-8B-Instruct" && KS=0 &&
+	    wait_for "1P1D: each instance TP 4 on 4 GPUs" &&
+	    keys Enter Enter Enter Enter Enter && wait_for "11/11  Review" &&
+	    wait_for " 0 errors" &&
+	    wait_re '^ 127\.0\.0\.1 +P0 P0 P0 P0 D0 D0 D0 D0' &&
+	    keys e && wait_for "export:" && keys 1 && wait_for "to: launch.sh" &&
+	    keys Enter && wait_for "exported shell" || return 1
+	echo "  keystrokes after the model id: $KS"
+	[ "$KS" -le 15 ] && [ -x "$WORK/launch.sh" ] && exported_roundtrip
+}
+
+# The quick start refuses a shape that does not split the GPUs, with the
+# reason; Esc skips to the full pages.
+quick_refuses_skip() {
+	start_quick || return 1
+	keys Down && text "81" && keys Enter &&
+	    wait_for "GPUs per node: a number from 1 to 16 (got '81')" &&
+	    keys C-u && text "8" && keys Enter Enter Enter && text "3P2D" &&
+	    wait_for "5 instances do not share 1 node of 8 GPUs evenly" &&
+	    keys Enter && wait_for "shape (xPyD)" && ! screen | grep -q Review &&
+	    keys Escape && wait_for "1/11  Model & hardware" &&
+	    wait_for "quick start skipped"
+}
+
+# Done when (a): 1P1D Llama-3.1-8B-Instruct, TP 2 each, one 8-GPU node,
+# mooncake: from the quick start, TP refined on the two pages; the exported
+# script is executable and checks with 0 errors.
+done_a_llama_tp2() {
+	rm -f "$WORK/launch.sh"
+	start_quick || return 1
+	KS=0
+	keys Enter Enter Enter Enter Enter && wait_for "11/11  Review" &&
+	    keys Tab Tab Tab && wait_for "3/11  Parallelism (prefill)" &&
+	    wait_focused "tensor parallel" && set_row 2 &&
+	    wait_re '^> tensor parallel \(TP\) +2' &&
+	    keys Tab && wait_for "Parallelism (decode)" &&
+	    wait_focused "tensor parallel" && set_row 2 &&
+	    wait_re '^> tensor parallel \(TP\) +2' && wait_for " 0 errors" &&
+	    keys e && wait_for "export:" && keys 1 && wait_for "to: launch.sh" &&
+	    keys Enter && wait_for "exported shell" || return 1
+	echo "  keystrokes: $KS"
+	[ -x "$WORK/launch.sh" ] || { echo "  launch.sh not executable"; return 1; }
+	grep -q -- "--tp-size 2" "$WORK/launch.sh" && exported_roundtrip
+}
+
+# Done when (b): DeepSeek-V3, 2 prefill + 2 decode nodes of 8 GPUs, DP
+# attention and DeepEP on decode, nixl: saved, Kubernetes exported; the
+# saved file and the exported script check with 0 errors, and the
+# manifests are pdwiz emit's bytes for the saved file (pdwiz check does not
+# read Kubernetes manifests).
+done_b_deepseek() {
+	rm -f "$WORK/ds.yaml" "$WORK/pd-k8s.yaml" "$WORK/launch.sh"
+	start_quick || return 1
+	text "deepseek-ai/DeepSeek-V3" && keys Enter Enter && text 4 &&
+	    keys Enter && wait_for "node1,node2,node3,node4" && keys Enter &&
+	    keys Right && wait_for "nixl" && keys Enter &&
+	    wait_for "TP 16 over 2 nodes of 8 GPUs" && keys Enter &&
+	    wait_for "11/11  Review" && wait_for " 0 errors" &&
+	    keys Tab Tab Tab Tab && wait_for "4/11  Parallelism (decode)" &&
+	    focus "data parallel" && set_row 16 &&
+	    wait_re '^> data parallel \(DP\) +16' &&
+	    focus "DP attention" && keys Space && wait_re '^> DP attention +\[x\] on' &&
+	    focus "MoE all-to-all backend" && keys Enter &&
+	    wait_for "Enter choose" && keys Down && keys Enter &&
+	    wait_re '^> MoE all-to-all backend +<deepep>' &&
+	    wait_for "DeepEP mode" && wait_for " 0 errors" &&
+	    keys s && wait_for "save deployment to:" && keys C-u &&
+	    text "$WORK/ds.yaml" && keys Enter && wait_for "saved" &&
+	    keys e && wait_for "export:" && keys 4 && wait_for "to: pd-k8s.yaml" &&
+	    keys Enter && wait_for "exported k8s" &&
+	    keys e && wait_for "export:" && keys 1 && wait_for "to: launch.sh" &&
+	    keys Enter && wait_for "exported shell" || return 1
+	echo "  keystrokes: $KS"
+	grep -q "enable_dp_attention: true" "$WORK/ds.yaml" &&
+	    grep -q 'moe_a2a_backend: "deepep"' "$WORK/ds.yaml" &&
+	    grep -q "nixl" "$WORK/ds.yaml" || { echo "  ds.yaml lacks a setting"; return 1; }
+	check_clean ds.yaml && check_clean launch.sh || return 1
+	(cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ emit --format k8s ds.yaml |
+	    cmp -s - pd-k8s.yaml) || { echo "  k8s differs from pdwiz emit"; return 1; }
+}
+
+# Done when (c): an imported script whose prefill uses --page-size 64 and
+# whose router gives the wrong bootstrap port; both fixed with f (Enter on
+# the review's errors to reach them); saved; the saved file checks clean.
+done_c_import_fix() {
+	cat > "$WORK/pagesize.sh" <<'SH'
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --port 30000 --disaggregation-bootstrap-port 8998 --page-size 64
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1
+python -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 9000 --decode http://127.0.0.1:30001 --port 8000
+SH
+	rm -f "$WORK/pagesize.yaml"
+	start -- pagesize.sh || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	KS=0
+	wait_for "pagesize.yaml (from pagesize.sh)" &&
+	    goto_page Review && wait_for "2 errors" &&
+	    focus "Page size mismatch" && keys Enter &&
+	    wait_for "KV cache (prefill)" && keys f &&
+	    wait_for "decode: page_size: set to 64" && keys y &&
+	    wait_for "applied: use the same page size on both" &&
+	    wait_for " 1 error" && goto_page Review &&
+	    focus "Bootstrap port mismatch" && keys Enter &&
+	    wait_for "10/11  Router" && keys f && wait_for "applied:" &&
+	    wait_for " 0 errors" &&
+	    keys s && wait_for "save deployment to: pagesize.yaml" &&
+	    keys Enter && wait_for "saved" || return 1
+	echo "  keystrokes: $KS"
+	check_clean pagesize.yaml
+}
+
+# A script that cannot be imported is refused with the reason and exit 2,
+# never a default deployment; a good one given as FILE is imported.
+import_failed_refused() {
+	printf 'python -m sglang.launch_server --model-path m --disaggregation-mode prefill --nnodes 2 --node-rank 0 --tp 16\n' > "$WORK/half.sh"
+	start -- half.sh || return 1
+	wait_for "half.sh: cannot import:" && wait_for "[exit 2]" &&
+	    ! screen | grep -q "0 errors" || return 1
+	cat > "$WORK/good.sh" <<'SH'
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --port 30000
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1
+python -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 --decode http://127.0.0.1:30001
+SH
+	start -- good.sh || return 1
+	wait_for "good.yaml (from good.sh)" &&
+	    keys s && wait_for "save deployment to: good.yaml"
+}
+
+# Guided inputs: the GPU generation is a list of named values, a NIXL
+# backend of 9000 and 81 GPUs per node are refused with the reason.
+guided_inputs() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	focus "GPU generation" && keys Enter && wait_for "Enter choose" &&
+	    wait_for "90  Hopper: H100, H200" && keys Down Down Down Enter &&
+	    wait_re '^> GPU generation \(SM\) +<90> \(Hopper' &&
+	    focus "GPUs per node" && set_row 81 &&
+	    wait_for "GPUs per node: '81' is out of range: from 1 to 16" &&
+	    goto_page "KV transfer" && focus "transfer backend" && keys Enter &&
+	    wait_for "Enter choose" && keys Down && keys Enter &&
+	    wait_for "<nixl>" && focus "NIXL backend" && keys Enter &&
+	    wait_for "LIBFABRIC) (empty" && keys C-u && text 9000 && keys Enter &&
+	    wait_for "'9000' is not a name (a name starts with a" &&
+	    wait_for "UCX or LIBFABRIC" && keys Enter &&
+	    wait_for "LIBFABRIC) (empty" && keys C-u && text LIBFABRIC &&
+	    keys Enter &&
+	    wait_re '^> NIXL backend.*LIBFABRIC'
+}
+
+# A fix that changes more than its field lists the changes and asks; a
+# later fix that drops the split takes the first fix's prefill CP back;
+# one u undoes the second fix whole.
+fix_side_effects() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	set_model "deepseek-ai/DeepSeek-V3.2" "DeepseekV32ForCausalLM" &&
+	    goto_page "Advanced (prefill)" && focus "DSA cache-layer split" &&
+	    keys f && wait_for "fix: enable interleave prefill CP. It changes:" &&
+	    wait_for "prefill: enable_prefill_cp: set to true" &&
+	    wait_for "prefill: cp_strategy: set to interleave" &&
+	    wait_for "Apply all of it? (y/n" && keys n && wait_for "fix not applied" &&
+	    keys f && wait_for "Apply all of it?" && keys y &&
+	    wait_for "applied: enable interleave prefill CP" && keys Space &&
+	    wait_re '^> DSA cache-layer split +\[x\] on' &&
+	    goto_page "KV transfer" && focus "transfer backend" && keys Enter &&
+	    wait_for "Enter choose" && keys Down && wait_for "> ( ) nixl" &&
+	    keys f && wait_for "without the layer split. It changes:" &&
+	    wait_for "prefill: enable_prefill_cp: removed (was true)" &&
+	    wait_for "prefill: enable_dsa_cache_layer_split: removed" &&
+	    keys y && wait_for "applied: stay on this backend" &&
+	    goto_page "Parallelism (prefill)" &&
+	    wait_re 'prefill context parallel +\[ \] off' &&
+	    keys u && wait_for "undone: fix: stay on this backend" &&
+	    goto_page "Parallelism (prefill)" &&
+	    wait_re 'prefill context parallel +\[x\] on'
+}
+
+run "done (d): quick start to an exportable 1P1D, <= 15 keys (80x24)" quick_1p1d
+run "quick start refuses bad answers with the reason, Esc skips" quick_refuses_skip
+run "done (a): 1P1D Llama TP 2 each, mooncake, export checks (80x24)" done_a_llama_tp2
+run "done (b): DeepSeek-V3 2+2 nodes, DP attention + DeepEP, nixl, k8s (80x24)" done_b_deepseek
+run "done (c): import page-size 64 + wrong bootstrap port, f fixes both (80x24)" done_c_import_fix
+run "import: a failed script is refused (exit 2); a good one names the file" import_failed_refused
+run "guided inputs: named GPU generation, bounds, NIXL backend refused" guided_inputs
+run "fix side effects listed, taken back by a later fix, undone whole" fix_side_effects
 
 run walk_pages walk_pages
 run "live preview (p)" preview_live

@@ -708,7 +708,7 @@ test_layout_derived(void **state)
 	assert_false(vm_field_visible(vm, (size_t)vm_cur_page(vm),
 	    (size_t)row->field + 1));
 	set_field(vm, "Topology", "prefill nodes per instance", "2");
-	set_field(vm, "Topology", "prefill hosts", "10.0.0.1,10.0.0.2");
+	set_field(vm, "Topology", "prefill hosts (a,b,...)", "10.0.0.1,10.0.0.2");
 	row = focus(vm, "Parallelism (prefill)", "rendezvous port (dist-init)");
 	assert_string_equal(row->value, "5000");
 	assert_true(row->derived);
@@ -1183,6 +1183,68 @@ test_lineedit(void **state)
 	le_free(&le);
 }
 
+/* The quick start: five answers make a 1P1D with TP over the GPUs, on the
+ * review with 0 errors; shapes that do not split the GPUs are refused. */
+static void
+test_quick_start(void **state)
+{
+	struct vm	*vm = new_vm();
+	struct vm_quick	 q;
+	struct buf	 msg = { 0 };
+	char		 err[256];
+	int		 tp, npi;
+	size_t		 e, w, u;
+
+	(void)state;
+	vm_quick_init(vm, &q);
+	assert_int_equal(vm_quick_check(vm, &q, &tp, &npi, err, sizeof err), 0);
+	assert_int_equal(tp, 4);
+	assert_int_equal(npi, 1);
+	assert_int_equal(vm_quick_shape("3P2D", &q.nprefill, &q.ndecode, err,
+	    sizeof err), 0);
+	assert_int_equal(vm_quick_check(vm, &q, &tp, &npi, err, sizeof err), -1);
+	assert_non_null(strstr(err, "do not share 1 node of 8 GPUs evenly"));
+	assert_int_equal(vm_quick_shape("1x1", &q.nprefill, &q.ndecode, err,
+	    sizeof err), -1);
+	q.nprefill = q.ndecode = 1;
+	assert_int_equal(vm_quick_apply(vm, &q, &msg), 0);
+	assert_true(vm_page(vm, (size_t)vm_cur_page(vm))->review);
+	vm_counts(vm, &e, &w, &u);
+	assert_int_equal(e, 0);
+	assert_true(vm_dirty(vm));
+	assert_int_equal(vm_undo(vm, &msg), 0);
+	assert_false(vm_dirty(vm));
+	vm_quick_free(&q);
+	buf_free(&msg);
+	vm_free(vm);
+}
+
+/* Guided inputs: bounds and named values refuse with the reason. */
+static void
+test_guided_text(void **state)
+{
+	struct vm		*vm = new_vm();
+	const struct vm_row	*row;
+	struct buf		 msg = { 0 };
+
+	(void)state;
+	row = focus(vm, "Model & hardware", "GPUs per node");
+	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), row->field, "81",
+	    &msg), -1);
+	assert_non_null(strstr(msg.s, "out of range: from 1 to 16"));
+	row = focus(vm, "Model & hardware", "GPU generation (SM)");
+	assert_true(row->nchoices > 4);
+	assert_non_null(strstr(choice(row, "90  Hopper: H100, H200, H20, "
+	    "H800")->text, "Hopper"));
+	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), row->field, "H100",
+	    &msg), -1);
+	assert_non_null(strstr(msg.s, "H100 is 90"));
+	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), row->field, "90",
+	    &msg), 0);
+	buf_free(&msg);
+	vm_free(vm);
+}
+
 int
 main(void)
 {
@@ -1211,6 +1273,8 @@ main(void)
 		cmocka_unit_test(test_ascii_fallbacks),
 		cmocka_unit_test(test_undo_clean),
 		cmocka_unit_test(test_search_values),
+		cmocka_unit_test(test_quick_start),
+		cmocka_unit_test(test_guided_text),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,280 @@
+/*
+ * vm_quick.c - the quick start: a new deployment from five answers (model,
+ * GPUs per node, number of nodes, transfer backend, shape xPyD). The rest
+ * is derived: each instance gets an equal share of the GPUs (whole nodes
+ * when there are at least as many nodes as instances, else an equal part
+ * of one node), TP is that share, and the layout (src/deploy/layout.c)
+ * places GPUs, ports, bootstrap and rendezvous ports and the router. The
+ * result is one undoable change; the pages refine it.
+ */
+#include "tui/vm_int.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+/* The bounds the quick start and the GPU count fields accept. */
+#define QUICK_MAX_GPUS		16
+#define QUICK_MAX_NODES		4096
+#define QUICK_MAX_INSTANCES	64
+
+void
+vm_quick_init(struct vm *vm, struct vm_quick *q)
+{
+	memset(q, 0, sizeof *q);
+	q->model = xstrdup(vm->dep.model != NULL ? vm->dep.model :
+	    "meta-llama/Llama-3.1-8B-Instruct");
+	q->gpus_per_node = 8;
+	q->nodes = 1;
+	q->backend = xstrdup("mooncake");
+	q->nprefill = q->ndecode = 1;
+}
+
+void
+vm_quick_free(struct vm_quick *q)
+{
+	free(q->model);
+	free(q->backend);
+	free(q->hosts);
+	memset(q, 0, sizeof *q);
+}
+
+const char *
+vm_quick_backend(const struct vm *vm, size_t i)
+{
+	int	o = catalog_find(vm->cat, "disaggregation_transfer_backend");
+
+	if (o < 0 || i >= vm->cat->opts[o].nchoices)
+		return NULL;
+	return vm->cat->opts[o].choices[i];
+}
+
+int
+vm_quick_shape(const char *text, int *np, int *nd, char *err, size_t errlen)
+{
+	char	*end;
+	long	 x, y;
+
+	while (isspace((unsigned char)*text))
+		text++;
+	x = strtol(text, &end, 10);
+	if (end == text || (*end != 'P' && *end != 'p'))
+		goto bad;
+	text = end + 1;
+	y = strtol(text, &end, 10);
+	if (end == text || (*end != 'D' && *end != 'd'))
+		goto bad;
+	for (end++; isspace((unsigned char)*end); end++)
+		;
+	if (*end != '\0')
+		goto bad;
+	if (x < 1 || y < 1 || x + y > QUICK_MAX_INSTANCES) {
+		snprintf(err, errlen, "shape: from 1 to %d instances in all, "
+		    "at least one prefill and one decode", QUICK_MAX_INSTANCES);
+		return -1;
+	}
+	*np = (int)x;
+	*nd = (int)y;
+	return 0;
+bad:
+	snprintf(err, errlen, "shape: write it as xPyD, e.g. 1P1D or 2P4D "
+	    "(x prefill and y decode instances)");
+	return -1;
+}
+
+/* Split "a,b, c" into n hosts (malloc'd array of malloc'd strings). */
+static char **
+split_hosts(const char *text, size_t *n)
+{
+	char	**h = NULL;
+	const char *p = text;
+
+	*n = 0;
+	while (p != NULL && *p != '\0') {
+		const char	*c = strchr(p, ',');
+		size_t		 len = c ? (size_t)(c - p) : strlen(p);
+
+		while (len > 0 && isspace((unsigned char)*p)) {
+			p++;
+			len--;
+		}
+		while (len > 0 && isspace((unsigned char)p[len - 1]))
+			len--;
+		h = xreallocarray(h, *n + 1, sizeof *h);
+		h[(*n)++] = xstrndup(p, len);
+		p = c ? c + 1 : NULL;
+	}
+	return h;
+}
+
+static void
+free_hosts(char **h, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(h[i]);
+	free(h);
+}
+
+/* The hosts of the question, checked: one per node, none empty. */
+static int
+quick_hosts(const struct vm_quick *q, char ***h, size_t *n, char *err,
+    size_t errlen)
+{
+	size_t	i;
+
+	*h = NULL;
+	*n = 0;
+	if (q->nodes == 1)
+		return 0;
+	*h = split_hosts(q->hosts ? q->hosts : "", n);
+	for (i = 0; i < *n; i++)
+		if ((*h)[i][0] == '\0' || strchr((*h)[i], ' ') != NULL)
+			break;
+	if (*n != (size_t)q->nodes || i < *n) {
+		snprintf(err, errlen, "hosts: %d comma-separated host names or "
+		    "addresses, one per node (got %zu)", q->nodes, *n);
+		free_hosts(*h, *n);
+		*h = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int
+vm_quick_check(const struct vm *vm, const struct vm_quick *q, int *tp,
+    int *nodes_per_instance, char *err, size_t errlen)
+{
+	int	ninst = q->nprefill + q->ndecode, per;
+	size_t	i;
+
+	if (q->model == NULL || q->model[0] == '\0') {
+		snprintf(err, errlen, "model: a Hugging Face id or a local "
+		    "model directory");
+		return -1;
+	}
+	if (q->gpus_per_node < 1 || q->gpus_per_node > QUICK_MAX_GPUS) {
+		snprintf(err, errlen, "GPUs per node: from 1 to %d",
+		    QUICK_MAX_GPUS);
+		return -1;
+	}
+	if (q->nodes < 1 || q->nodes > QUICK_MAX_NODES) {
+		snprintf(err, errlen, "number of nodes: from 1 to %d",
+		    QUICK_MAX_NODES);
+		return -1;
+	}
+	for (i = 0; vm_quick_backend(vm, i) != NULL; i++)
+		if (q->backend != NULL &&
+		    strcmp(vm_quick_backend(vm, i), q->backend) == 0)
+			break;
+	if (vm_quick_backend(vm, i) == NULL) {
+		snprintf(err, errlen, "transfer backend: one of the choices "
+		    "(Left/Right)");
+		return -1;
+	}
+	if (q->nodes >= ninst) {
+		if (q->nodes % ninst != 0) {
+			snprintf(err, errlen, "%d nodes do not split evenly "
+			    "over %d instances: choose a shape whose instance "
+			    "count divides the nodes", q->nodes, ninst);
+			return -1;
+		}
+		*nodes_per_instance = q->nodes / ninst;
+		*tp = q->gpus_per_node * *nodes_per_instance;
+		return 0;
+	}
+	per = ninst / q->nodes;
+	if (ninst % q->nodes != 0 || q->gpus_per_node % per != 0) {
+		snprintf(err, errlen, "%d instances do not share %d node%s of "
+		    "%d GPUs evenly: choose a shape with fewer instances or "
+		    "one that divides the GPUs", ninst, q->nodes,
+		    q->nodes == 1 ? "" : "s", q->gpus_per_node);
+		return -1;
+	}
+	*nodes_per_instance = 1;
+	*tp = q->gpus_per_node / per;
+	return 0;
+}
+
+/* The hosts of a role's instances, instance-major, as a cell's text. */
+static char *
+role_hosts(char **h, int first, int count, int npi, int per_node)
+{
+	struct buf	b = { 0 };
+	int		i, k;
+
+	for (i = first; i < first + count; i++)
+		for (k = 0; k < npi; k++) {
+			int	node = per_node > 1 ? i / per_node : i * npi + k;
+
+			buf_printf(&b, "%s%s", b.len ? "," : "", h[node]);
+		}
+	return b.s;
+}
+
+int
+vm_quick_apply(struct vm *vm, const struct vm_quick *q, struct buf *msg)
+{
+	struct vm_txn	 t = { 0 };
+	char		 err[256], *s, **h;
+	size_t		 nh, p;
+	int		 tp, npi, per, o;
+
+	if (vm_quick_check(vm, q, &tp, &npi, err, sizeof err) != 0 ||
+	    quick_hosts(q, &h, &nh, err, sizeof err) != 0) {
+		vmi_msg(msg, "%s", err);
+		return -1;
+	}
+	per = npi == 1 && q->nodes < q->nprefill + q->ndecode ?
+	    (q->nprefill + q->ndecode) / q->nodes : 1;
+	t.what = xstrdup("quick start");
+	vmi_txn_set(vm, &t, SC_DEPLOY, VM_DKEY(DF_PD), "true");
+	vmi_txn_set(vm, &t, SC_DEPLOY, vm->o_model, q->model);
+	s = xasprintf("%d", q->gpus_per_node);
+	vmi_txn_set(vm, &t, SC_DEPLOY, VM_DKEY(DF_GPUS), s);
+	free(s);
+	s = xasprintf("%d", q->nprefill);
+	vmi_txn_set(vm, &t, SC_PREFILL, VM_DKEY(DF_INSTANCES), s);
+	free(s);
+	s = xasprintf("%d", q->ndecode);
+	vmi_txn_set(vm, &t, SC_DECODE, VM_DKEY(DF_INSTANCES), s);
+	free(s);
+	s = xasprintf("%d", npi);
+	vmi_txn_set(vm, &t, SC_PREFILL, VM_DKEY(DF_NODES), s);
+	vmi_txn_set(vm, &t, SC_DECODE, VM_DKEY(DF_NODES), s);
+	free(s);
+	if (nh > 0) {
+		s = role_hosts(h, 0, q->nprefill, npi, per);
+		vmi_txn_set(vm, &t, SC_PREFILL, VM_DKEY(DF_HOSTS), s);
+		free(s);
+		s = role_hosts(h, q->nprefill, q->ndecode, npi, per);
+		vmi_txn_set(vm, &t, SC_DECODE, VM_DKEY(DF_HOSTS), s);
+		free(s);
+	}
+	free_hosts(h, nh);
+	if ((o = catalog_find(vm->cat, "tp_size")) >= 0) {
+		s = vmi_text_for(vm, o, val_int(tp));
+		vmi_txn_set(vm, &t, SC_SHARED, o, s);
+		free(s);
+	}
+	if ((o = catalog_find(vm->cat, "disaggregation_transfer_backend")) >=
+	    0) {
+		s = vmi_text_for(vm, o, val_str(q->backend));
+		vmi_txn_set(vm, &t, SC_SHARED, o, s);
+		free(s);
+	}
+	vmi_txn_commit(vm, &t);
+	/* Land on the review. */
+	for (p = 0; p < vm->npages; p++)
+		if (vm->pages[p].review)
+			vm_goto(vm, (int)p, 0);
+	vmi_msg(msg, "quick start: %dP%dD of %s, TP %d on %d GPU%s each%s; "
+	    "the pages refine it (u undoes it)", q->nprefill, q->ndecode,
+	    q->model, tp, tp, tp == 1 ? "" : "s", npi > 1 ?
+	    " over several nodes" : "");
+	return 0;
+}

@@ -1,0 +1,301 @@
+/*
+ * wiz_quick.c - the quick start screen of a new deployment: model, GPUs per
+ * node, number of nodes (and their hosts when more than one), transfer
+ * backend and shape, one question a row. Enter accepts a row and goes to
+ * the next; Enter on the last makes the deployment (vm_quick_apply) and
+ * the wizard opens on the review. Esc skips to the full pages.
+ */
+#include "tui/wiz.h"
+
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "tui/lineedit.h"
+
+enum { Q_MODEL, Q_GPUS, Q_NODES, Q_HOSTS, Q_BACKEND, Q_SHAPE, NQ };
+
+static const char *const q_label[NQ] = {
+	"model path or HF id", "GPUs per node (1-16)", "number of nodes",
+	"hosts, comma-separated", "transfer backend", "shape (xPyD)"
+};
+
+struct quick {
+	struct lineedit	 le[NQ];
+	size_t		 backend;	/* index of vm_quick_backend */
+	int		 cur;
+	char		*err;		/* the last refusal, or NULL */
+	bool		 hosts_edited;	/* else they follow the node count */
+};
+
+static bool
+row_shown(struct quick *qs, int q)
+{
+	return q != Q_HOSTS || atoi(le_text(&qs->le[Q_NODES])) > 1;
+}
+
+/* The answers as a vm_quick; -1 with the reason for a bad row. */
+static int
+answers(struct ui *ui, struct quick *qs, struct vm_quick *q, int *bad,
+    char *err, size_t errlen)
+{
+	char	*end;
+	long	 n;
+
+	free(q->model);
+	q->model = xstrdup(le_text(&qs->le[Q_MODEL]));
+	free(q->backend);
+	q->backend = xstrdup(vm_quick_backend(ui->vm, qs->backend));
+	free(q->hosts);
+	q->hosts = xstrdup(le_text(&qs->le[Q_HOSTS]));
+	*bad = Q_GPUS;
+	n = strtol(le_text(&qs->le[Q_GPUS]), &end, 10);
+	if (*end != '\0' || end == le_text(&qs->le[Q_GPUS]) || n < 1 ||
+	    n > 16) {
+		snprintf(err, errlen, "GPUs per node: a number from 1 to 16 "
+		    "(got '%s')", le_text(&qs->le[Q_GPUS]));
+		return -1;
+	}
+	q->gpus_per_node = (int)n;
+	*bad = Q_NODES;
+	n = strtol(le_text(&qs->le[Q_NODES]), &end, 10);
+	if (*end != '\0' || end == le_text(&qs->le[Q_NODES]) || n < 1 ||
+	    n > 4096) {
+		snprintf(err, errlen, "number of nodes: a number from 1 to "
+		    "4096 (got '%s')", le_text(&qs->le[Q_NODES]));
+		return -1;
+	}
+	q->nodes = (int)n;
+	*bad = Q_SHAPE;
+	if (vm_quick_shape(le_text(&qs->le[Q_SHAPE]), &q->nprefill,
+	    &q->ndecode, err, errlen) != 0)
+		return -1;
+	*bad = Q_MODEL;
+	return 0;
+}
+
+static void
+quick_draw(struct ui *ui, struct quick *qs, const char *summary)
+{
+	int	h, w, y = 5, q, cx = 0, cy = 0, x;
+
+	getmaxyx(stdscr, h, w);
+	erase();
+	if (w < MIN_W || h < MIN_H) {
+		wiz_draw_too_small();
+		return;
+	}
+	attron(A_REVERSE);
+	mvhline(0, 0, ' ', w);
+	wiz_put(0, 1, w - 2, "pdwiz  quick start: a new PD deployment");
+	attroff(A_REVERSE);
+	wiz_put(2, 1, w - 2, "A few questions; pdwiz derives the rest (TP, "
+	    "GPUs, ports, the router)");
+	wiz_put(3, 1, w - 2, "and opens the review. The pages refine it "
+	    "afterwards.");
+	for (q = 0; q < NQ; q++) {
+		char	*v;
+
+		if (!row_shown(qs, q))
+			continue;
+		if (q == qs->cur)
+			attron(A_BOLD);
+		wiz_put(y, 0, 2, q == qs->cur ? ">" : " ");
+		wiz_put(y, 2, 26, q_label[q]);
+		if (q == Q_BACKEND)
+			v = xasprintf("%s %s %s", wiz_utf8 ? "◀" : "<",
+			    vm_quick_backend(ui->vm, qs->backend),
+			    wiz_utf8 ? "▶" : ">");
+		else
+			v = xstrdup(le_text(&qs->le[q]));
+		x = wiz_put(y, 28, w - 29, v);
+		if (q == qs->cur) {
+			attroff(A_BOLD);
+			cy = y;
+			cx = 28 + (q == Q_BACKEND ? x :
+			    (int)le_cursor_chars(&qs->le[q]));
+		}
+		free(v);
+		y++;
+	}
+	y++;
+	if (qs->err != NULL || summary != NULL) {
+		struct lines	ls;
+		size_t		i;
+		int		a = qs->err ? wiz_attr(C_ERROR, A_BOLD) : 0;
+
+		wiz_wrap(qs->err ? qs->err : summary, w - 2, 4, &ls);
+		attron(a);
+		for (i = 0; i < ls.n; i++)
+			wiz_put(y + (int)i, 1, w - 2, ls.l[i]);
+		attroff(a);
+		wiz_lines_free(&ls);
+	}
+	attron(A_REVERSE);
+	mvhline(h - 1, 0, ' ', w);
+	wiz_put(h - 1, 1, w - 2, qs->cur == Q_BACKEND ?
+	    (wiz_utf8 ? "←→ choose  Enter next  ↑↓ move  Esc skip to the "
+	    "full pages" : "Left/Right choose  Enter next  Up/Down move  Esc "
+	    "skip to the full pages") :
+	    (wiz_utf8 ? "Enter next  ↑↓ move  Esc skip to the full pages" :
+	    "Enter next  Up/Down move  Esc skip to the full pages"));
+	attroff(A_REVERSE);
+	move(cy, cx < w ? cx : w - 1);
+	refresh();
+}
+
+/* What the answers lead to, for the line under the questions. */
+static char *
+summary(struct ui *ui, struct quick *qs, struct vm_quick *q)
+{
+	char	err[256];
+	int	bad, tp, npi;
+
+	if (answers(ui, qs, q, &bad, err, sizeof err) != 0 ||
+	    vm_quick_check(ui->vm, q, &tp, &npi, err, sizeof err) != 0)
+		return xstrdup(err);
+	if (npi > 1)
+		return xasprintf("%s %dP%dD: each instance TP %d over %d "
+		    "nodes of %d GPUs", wiz_utf8 ? "→" : "->", q->nprefill,
+		    q->ndecode, tp, npi, q->gpus_per_node);
+	return xasprintf("%s %dP%dD: each instance TP %d on %d GPU%s",
+	    wiz_utf8 ? "→" : "->", q->nprefill, q->ndecode, tp, tp,
+	    tp == 1 ? "" : "s");
+}
+
+static int
+key_code(int c)
+{
+	switch (c) {
+	case KEY_LEFT:		return LE_LEFT;
+	case KEY_RIGHT:		return LE_RIGHT;
+	case KEY_HOME: case 1:	return LE_HOME;
+	case KEY_END: case 5:	return LE_END;
+	case KEY_DC: case 4:	return LE_DELETE;
+	case 21:		return LE_KILL_START;
+	case 23:		return LE_KILL_WORD;
+	case KEY_BACKSPACE: case 127: case 8:
+				return LE_BACKSPACE;
+	default:		return c >= 32 && c < 256 && c != 127 ? c : 0;
+	}
+}
+
+static void
+step(struct quick *qs, int d)
+{
+	int	q = qs->cur;
+
+	do
+		q += d;
+	while (q >= 0 && q < NQ && !row_shown(qs, q));
+	if (q >= 0 && q < NQ)
+		qs->cur = q;
+}
+
+static void
+backend_key(struct ui *ui, struct quick *qs, int c)
+{
+	size_t	n = 0;
+
+	while (vm_quick_backend(ui->vm, n) != NULL)
+		n++;
+	if (c == KEY_RIGHT || c == ' ')
+		qs->backend = (qs->backend + 1) % n;
+	else if (c == KEY_LEFT)
+		qs->backend = (qs->backend + n - 1) % n;
+}
+
+/* Enter: check the answers up to this row; the last makes the deployment.
+ * true when done. */
+static bool
+accept(struct ui *ui, struct quick *qs, struct vm_quick *q)
+{
+	char		err[256];
+	int		bad, last = Q_SHAPE;
+	struct buf	msg = { 0 };
+
+	free(qs->err);
+	qs->err = NULL;
+	if (answers(ui, qs, q, &bad, err, sizeof err) != 0 &&
+	    bad <= qs->cur) {
+		qs->err = xstrdup(err);
+		qs->cur = bad;
+		return false;
+	}
+	if (qs->cur != last) {
+		step(qs, 1);
+		return false;
+	}
+	if (vm_quick_apply(ui->vm, q, &msg) != 0) {
+		qs->err = xstrdup(msg.s ? msg.s : "");
+		buf_free(&msg);
+		return false;
+	}
+	wiz_set_status(ui, "%s", msg.s ? msg.s : "");
+	buf_free(&msg);
+	return true;
+}
+
+void
+wiz_quick_start(struct ui *ui)
+{
+	struct quick	 qs;
+	struct vm_quick	 q;
+	char		*sum, *hosts;
+	int		 c, i;
+
+	memset(&qs, 0, sizeof qs);
+	vm_quick_init(ui->vm, &q);
+	le_init(&qs.le[Q_MODEL], q.model);
+	le_init(&qs.le[Q_GPUS], "8");
+	le_init(&qs.le[Q_NODES], "1");
+	le_init(&qs.le[Q_HOSTS], NULL);
+	le_init(&qs.le[Q_SHAPE], "1P1D");
+	for (;;) {
+		/* Hosts follow the node count until the user edits them. */
+		if (!qs.hosts_edited) {
+			int		 n = atoi(le_text(&qs.le[Q_NODES]));
+			struct buf	 b = { 0 };
+
+			for (i = 1; i <= n && n > 1 && n <= 64; i++)
+				buf_printf(&b, "%snode%d", i > 1 ? "," : "", i);
+			hosts = b.s ? b.s : xstrdup("");
+			if (strcmp(hosts, le_text(&qs.le[Q_HOSTS])) != 0) {
+				le_free(&qs.le[Q_HOSTS]);
+				le_init(&qs.le[Q_HOSTS], hosts);
+			}
+			free(hosts);
+		}
+		sum = summary(ui, &qs, &q);
+		quick_draw(ui, &qs, sum);
+		free(sum);
+		c = wiz_getkey();
+		if (c == -2)
+			break;
+		if (c == 27) {
+			wiz_set_status(ui, "quick start skipped: the full "
+			    "pages, from pdwiz's default deployment");
+			break;
+		}
+		if (c == '\n' || c == '\r' || c == KEY_ENTER) {
+			if (accept(ui, &qs, &q))
+				break;
+			continue;
+		}
+		if (c == KEY_UP || c == KEY_BTAB)
+			step(&qs, -1);
+		else if (c == KEY_DOWN || c == '\t')
+			step(&qs, 1);
+		else if (qs.cur == Q_BACKEND)
+			backend_key(ui, &qs, c);
+		else if (key_code(c) != 0) {
+			le_key(&qs.le[qs.cur], key_code(c));
+			qs.hosts_edited |= qs.cur == Q_HOSTS;
+		}
+	}
+	for (i = 0; i < NQ; i++)
+		le_free(&qs.le[i]);
+	free(qs.err);
+	vm_quick_free(&q);
+}
