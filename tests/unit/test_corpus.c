@@ -32,6 +32,7 @@ run_case(const char *file, const struct ynode *c, struct tally *t)
 	const struct ynode	*cmd = ynode_get(c, "cmd");
 	const struct ynode	*facts = ynode_get(c, "facts");
 	const struct ynode	*msg = ynode_get(c, "message");
+	const struct ynode	*sgv = ynode_get(c, "sglang");
 	struct sh_script	 sc = { 0 };
 	struct config		 base = { 0 }, cfg = { 0 };
 	struct result		 diags, res;
@@ -51,6 +52,12 @@ run_case(const char *file, const struct ynode *c, struct tally *t)
 		return 1;
 	}
 	config_init(&base, cat);
+	if (sgv != NULL && (sgv->kind != YN_SCALAR || (base.sgver =
+	    sgver_parse(sgv->str, err, sizeof err)) == SGVER_UNKNOWN)) {
+		printf("%s:%d: sglang: %s\n", file, sgv->line, err);
+		config_free(&base);
+		return 1;
+	}
 	for (i = 0; facts != NULL && i + 1 < facts->nkids; i += 2) {
 		if (facts_set(cat, &base, facts->kids[i]->str,
 		    facts->kids[i + 1]->str, err, sizeof err) != 0) {
