@@ -10,9 +10,13 @@ with open(sys.argv[1], "w") as f:
         f.write("python3 -m sglang.launch_server --model-path /m "
                 "--disaggregation-mode prefill --port %d\n" % (20000 + i % 40000))
 PY
+# 256 MiB of address space: the whole pdwiz, catalog included. A build
+# that cannot start under any such limit (ASan reserves terabytes of
+# shadow memory) runs without it.
+lim=262144
+(ulimit -v $lim; exec $PDWIZ --version) >/dev/null 2>&1 || lim=unlimited
 for sub in "import -o $T/huge.yaml" "check --format json"; do
-	# 256 MiB of address space: the whole pdwiz, catalog included.
-	(ulimit -v 262144; exec $PDWIZ $sub "$T/huge.sh") >"$T/out" 2>"$T/err"; rc=$?
+	(ulimit -v $lim; exec $PDWIZ $sub "$T/huge.sh") >"$T/out" 2>"$T/err"; rc=$?
 	[ $rc = 2 ] && grep -q "huge.sh:8193:1: more than 8192 SGLang commands in one script" "$T/err" "$T/out" && ok ||
 	    bad "100,000 commands ($sub): exit $rc, want 2 and the cap's message: $(head -c 300 "$T/err")"
 done
