@@ -157,8 +157,11 @@ match_url(const struct facts *f, const struct deployment *d,
 	const char	*bind;
 	enum match	 m;
 
-	if (url_split(url, &h, &up) != 0 || host_unresolved(h) ||
-	    strpbrk(url, "$`") != NULL) {
+	if (url_split(url, &h, &up) != 0 && strpbrk(url, "$`") == NULL) {
+		free(h);
+		return M_NO;	/* no port 0-65535: it names no server */
+	}
+	if (h == NULL || host_unresolved(h) || strpbrk(url, "$`") != NULL) {
 		if (*why == NULL)
 			*why = xasprintf("the router's URL %s is a value the "
 			    "script computes at run time", url);

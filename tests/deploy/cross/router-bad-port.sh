@@ -1,0 +1,4 @@
+# a router URL whose port is past 65535 names no server (not a run-time value)
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-ib-device mlx5_0 --disaggregation-mode prefill --host 10.0.0.1 --port 30000
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-ib-device mlx5_0 --disaggregation-mode decode --host 10.0.0.2 --port 30000
+python -m sglang_router.launch_router --pd-disaggregation --prefill http://10.0.0.1:30000 --decode http://10.0.0.2:70000 --host 10.0.0.9
