@@ -55,14 +55,50 @@ ends_with_backslash(const char *l, size_t n)
 	return n > 0 && l[n - 1] == '\\';
 }
 
-/* The server or router command that ends right before line `at`. */
+/* The command that ends before command i starts. */
 static const struct sh_cmd *
 command_before(const struct sh_script *sc, size_t i)
 {
-	while (i-- > 0)
-		if (sc->cmds[i].kind != SH_OTHER)
-			return &sc->cmds[i];
-	return NULL;
+	return i > 0 ? &sc->cmds[i - 1] : NULL;
+}
+
+/* Offset of an unquoted comment (#) in line s, or n. */
+static size_t
+comment_at(const char *s, size_t n)
+{
+	size_t	i;
+	char	q;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '\\')
+			i++;
+		else if (s[i] == '\'' || s[i] == '"') {
+			for (q = s[i++]; i < n && s[i] != q; i++)
+				if (q == '"' && s[i] == '\\')
+					i++;
+		} else if (s[i] == '#' && (i == 0 || s[i - 1] == ' ' ||
+		    s[i - 1] == '\t'))
+			return i;
+	}
+	return n;
+}
+
+/*
+ * A case pattern ("--model)" or "-h|--help)") starts with an option too,
+ * but it is no command: the word is followed by ')' or '|'.
+ */
+static bool
+case_pattern(const char *text, size_t len, const struct sh_word *w)
+{
+	size_t		 n, i;
+	const char	*s = line_at(text, len, w->line, &n);
+
+	if (s == NULL || w->col < 1 || (size_t)w->col > n)
+		return false;
+	for (i = (size_t)w->col - 1; i < n && s[i] != ' ' && s[i] != '\t' &&
+	    s[i] != ')' && s[i] != '|'; i++)
+		;
+	return i < n && (s[i] == ')' || s[i] == '|');
 }
 
 static void
@@ -101,6 +137,25 @@ orphan_option(struct check *ck, const struct sh_script *sc, size_t i,
 		check_warn_at(ck, "shell-comment-in-continuation", b.s, comment, 1);
 		buf_free(&b);
 		return;
+	}
+	if (prev != NULL && c->line > 1) {
+		size_t		 pn, k;
+		const char	*p = line_at(text, len, c->line - 1, &pn);
+
+		if (p != NULL && ends_with_backslash(p, pn) &&
+		    (k = comment_at(p, pn)) < pn) {
+			buf_printf(&b, "the trailing backslash on line %d is part "
+			    "of the comment that starts at column %zu, so it does "
+			    "not continue the line: the command at line %d ends "
+			    "there and bash runs line %d as a separate command "
+			    "named '%s' (move the comment out of the command)",
+			    c->line - 1, k + 1, prev->line, c->line,
+			    c->words[0].text);
+			check_warn_at(ck, "shell-backslash-in-comment", b.s,
+			    c->line - 1, (int)k + 1);
+			buf_free(&b);
+			return;
+		}
 	}
 	buf_printf(&b, "bash runs this line as a command named '%s'",
 	    c->words[0].text);
@@ -202,7 +257,8 @@ check_shell_traps(struct check *ck, const struct sh_script *sc,
 
 		if (c->kind == SH_OTHER && c->nwords > 0 &&
 		    strncmp(c->words[0].text, "--", 2) == 0 &&
-		    c->words[0].text[2] != '\0')
+		    c->words[0].text[2] != '\0' &&
+		    !case_pattern(text, len, &c->words[0]))
 			orphan_option(ck, sc, i, text, len);
 		else if (c->kind == SH_SERVER || c->kind == SH_ROUTER)
 			unquoted_braces(ck, c, text, len);

@@ -24,6 +24,8 @@ struct sh_word {
 				   the script (pooled): never free it alone */
 	int	 line, col;	/* 1-based position of the word's first char */
 	bool	 unresolved;	/* contained $VAR, $(...), `...` that could not be expanded */
+	bool	 foreign;	/* an argument of the wrapper around SGLang
+				   (dynamo.sglang --endpoint X), not SGLang's */
 };
 
 /*
@@ -50,6 +52,12 @@ struct sh_cmd {
 	size_t		 nenv;
 	int		 line;		/* line of the command's first word (prefixes included) */
 	int		 endline;	/* last line (continuations) */
+	const char	*wrapper;	/* what runs SGLang here, when it is not SGLang's own
+					   entry point: "dynamo.sglang", "docker run"; or NULL */
+	bool		 nohttp;	/* the wrapper opens no SGLang HTTP server, so
+					   --host/--port name no listening socket */
+	const char	*gone;		/* an entry point removed from SGLang (the old
+					   mini_lb router): what replaces it; or NULL */
 };
 
 struct sh_pool;

@@ -284,6 +284,7 @@ add_word(struct parser *p, const struct token *tok)
 		c->words[c->nwords].line = tok->line;
 		c->words[c->nwords].col = tok->col;
 		c->words[c->nwords].unresolved = x->unresolved;
+		c->words[c->nwords].foreign = false;
 		c->nwords++;
 	}
 }
