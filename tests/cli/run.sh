@@ -515,6 +515,61 @@ json_check "well-formed script: no orphan" lacks shell-orphan-option
 expect_rc "real issue snippet with unquoted JSON" 0 $PDWIZ check --format json tests/realworld/files/issue-15665-qwen3-next-mooncake.txt
 json_check "real issue snippet: brace expansion found" has shell-brace-expansion warning ""
 
+# --- commands behind wrappers: dynamo.sglang, docker run, the old mini_lb ---
+printf 'python3 -m dynamo.sglang --model-path m --endpoint dyn://ns.prefill.generate --migration-limit 3 --disaggregation-mode prefill --tp 2 --use-sglang-tokenizer --connector nixl kvbm --no-fpm-trace\n' >"$T/dyn.sh"
+expect_rc "dynamo.sglang with Dynamo's own options" 0 $PDWIZ check --format json "$T/dyn.sh"
+json_check "dynamo.sglang: its options are not unrecognized" lacks argparse-unrecognized
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["commands"]; assert len(c)==1 and c[0]["mode"]=="prefill", c' "$T/out" && ok || bad "dynamo.sglang: not read as a prefill server: $(head -c 400 "$T/out")"
+printf 'python3 -m dynamo.sglang --model-path m --tp-sizee 2\n' >"$T/dyn-bad.sh"
+expect_rc "dynamo.sglang: a misspelt SGLang option is still an error" 1 $PDWIZ check --format json "$T/dyn-bad.sh"
+json_check "dynamo.sglang: the SGLang options are checked" has argparse-unrecognized error ""
+for m in dynamo.sglang.worker dynamo.sglang.decode_worker; do
+	printf 'python -m %s --model-path m --disaggregation-mode decode\n' "$m" >"$T/dyn-old.sh"
+	$PDWIZ check --format json "$T/dyn-old.sh" >"$T/out" 2>&1
+	python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["commands"]; assert len(c)==1 and c[0]["mode"]=="decode", c' "$T/out" && ok || bad "$m: not read as a server"
+done
+# Two Dynamo workers on one box open no SGLang HTTP port: no port collision.
+printf 'python3 -m dynamo.sglang --model-path m --disaggregation-mode prefill --host 127.0.0.1 --base-gpu-id 0 &\npython3 -m dynamo.sglang --model-path m --disaggregation-mode decode --host 127.0.0.1 --base-gpu-id 1\n' >"$T/dyn-pd.sh"
+$PDWIZ check --format json "$T/dyn-pd.sh" >"$T/out" 2>&1
+python3 -c 'import json,sys; d=[d for d in json.load(open(sys.argv[1]))["diagnostics"] if d["rule"]=="xs-port-collision"]; assert all(x["severity"]!="error" for x in d), d' "$T/out" && ok || bad "dynamo workers: an HTTP port collision"
+sed 's/dynamo.sglang/sglang.launch_server/' "$T/dyn-pd.sh" >"$T/sgl-pd.sh"
+$PDWIZ check --format json "$T/sgl-pd.sh" >"$T/out" 2>&1
+json_check "the same two SGLang servers: the port collision is found" has xs-port-collision error ""
+printf 'docker run -d --gpus all -p 30000:30000 -e SGLANG_DISAGGREGATION_QUEUE_SIZE=x lmsysorg/sglang python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill --tp 2\n' >"$T/docker.sh"
+expect_rc "docker run IMAGE python3 -m sglang.launch_server" 1 $PDWIZ check --format json "$T/docker.sh"
+json_check "docker run: the container's -e environment is read" has env-type error ""
+json_check "docker run: bridged prefill without its bootstrap port" has docker-bridge-prefill warning ""
+printf 'docker run --network host -e SGLANG_DISAGGREGATION_QUEUE_SIZE=2 img python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill\n' >"$T/docker-host.sh"
+expect_rc "docker run --network host" 0 $PDWIZ check --format json "$T/docker-host.sh"
+json_check "docker run --network host: no bridge warning" lacks docker-bridge-prefill
+printf 'docker run -p 30000:30000 -p 8998:8998 img python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill\n' >"$T/docker-pub.sh"
+$PDWIZ check --format json "$T/docker-pub.sh" >"$T/out" 2>&1
+json_check "docker run publishing the bootstrap port: no bridge warning" lacks docker-bridge-prefill
+printf 'docker run img\n' >"$T/docker-none.sh"
+expect_rc "docker run with the image's own command: nothing to check" 2 $PDWIZ check "$T/docker-none.sh"
+printf 'python3 -m sglang.srt.disaggregation.mini_lb --prefill http://127.0.0.1:30000 --decode http://127.0.0.1:30001 --host 0.0.0.0 --port 8000\n' >"$T/minilb.sh"
+expect_rc "the old mini_lb router" 0 $PDWIZ check --format json "$T/minilb.sh"
+json_check "mini_lb: recognised and flagged as gone" has router-mini-lb-gone warning ""
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["commands"]; assert c[0]["mode"]=="router", c' "$T/out" && ok || bad "mini_lb: not a router"
+expect_rc "sglang serve" 1 $PDWIZ check --format json -- sglang serve --model-path m --tp-sizee 2
+json_check "sglang serve: its options are SGLang's" has argparse-unrecognized error ""
+
+# --- shell traps of real scripts ---
+printf 'while [ $# -gt 0 ]; do\n  case $1 in\n    --model)\n      M=$2; shift 2 ;;\n    -h|--help)\n      exit 0 ;;\n  esac\ndone\npython -m sglang.launch_server --model-path m\n' >"$T/case.sh"
+expect_rc "case patterns" 0 $PDWIZ check --format json "$T/case.sh"
+json_check "case patterns are not orphan options" lacks shell-orphan-option
+printf 'python -m sglang.launch_server --model-path m \\\n  --tp 2  # two GPUs \\\n  --page-size 16\n' >"$T/bs-comment.sh"
+[ "$(bash -c 'f() { printf "%s\n" "$@"; }; f a \
+  b # c \
+  --x 2>/dev/null' | wc -l)" = 2 ] && ok || bad "bash does not end the line at a backslash in a comment"
+expect_rc "a backslash inside a comment" 0 $PDWIZ check --format json "$T/bs-comment.sh"
+json_check "a backslash inside a comment: a warning" has shell-backslash-in-comment warning ""
+python3 -c 'import json,sys; d=[d for d in json.load(open(sys.argv[1]))["diagnostics"] if d["rule"]=="shell-backslash-in-comment"][0]; assert d["line"]==2 and "--page-size" in d["message"], d' "$T/out" && ok || bad "backslash in comment: line or message"
+printf 'export MOONCAKE_CONFIG_PATH=/etc/mooncake.json\npython -m sglang.launch_server --model-path m --disaggregation-mode prefill\npython -m sglang.launch_server --model-path m --disaggregation-mode decode --port 30001 --base-gpu-id 1\n' >"$T/env-dep.sh"
+expect_rc "a deprecated environment variable" 0 $PDWIZ check --format json "$T/env-dep.sh"
+json_check "MOONCAKE_CONFIG_PATH: a warning" has env-deprecated warning ""
+python3 -c 'import json,sys; d=[d for d in json.load(open(sys.argv[1]))["diagnostics"] if d["rule"]=="env-deprecated"]; assert len(d)==1 and d[0]["line"]==1 and "SGLANG_HICACHE_MOONCAKE_CONFIG_PATH" in d[0]["message"], d' "$T/out" && ok || bad "env-deprecated: once, on its line, naming the new variable"
+
 # --- will it fit: --gpu turns on the memory estimate ---
 DSV3="python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --trust-remote-code"
 expect_rc "--gpu H100: DeepSeek-V3 at TP 8 does not fit" 1 $PDWIZ check --format json --gpu H100 -- $DSV3
