@@ -114,6 +114,13 @@ opener(const char *s, size_t i, size_t end, enum ctx where, bool in_dq,
 	return (0);
 }
 
+/* opener() for an unquoted word (array elements). */
+size_t
+sh_opener(const char *s, size_t i, size_t end, enum ctx *t)
+{
+	return (opener(s, i, end, C_PAREN, false, t));
+}
+
 static void
 push(struct lexer *lx, enum ctx type, size_t off, bool in_dq)
 {

@@ -570,6 +570,34 @@ expect_rc "a deprecated environment variable" 0 $PDWIZ check --format json "$T/e
 json_check "MOONCAKE_CONFIG_PATH: a warning" has env-deprecated warning ""
 python3 -c 'import json,sys; d=[d for d in json.load(open(sys.argv[1]))["diagnostics"] if d["rule"]=="env-deprecated"]; assert len(d)==1 and d[0]["line"]==1 and "SGLANG_HICACHE_MOONCAKE_CONFIG_PATH" in d[0]["message"], d' "$T/out" && ok || bad "env-deprecated: once, on its line, naming the new variable"
 
+# --- bash arrays: expanded as bash does when every element is known ---
+cat >"$T/arr.sh" <<'EOF'
+X="p q"
+ARGS=(--tp 2 "--host" "0.0.0.0" $X)  # split like bash
+ARGS+=(--page-size 16)
+EMPTY=()
+S=--trust-remote-code
+python -m sglang.launch_server --model-path m "${ARGS[@]}" "${EMPTY[@]}" "x${EMPTY[@]}" "${#ARGS[@]}" "${ARGS[1]}" "${ARGS[*]}" $ARGS ${ARGS[@]} ${S[0]} "${#S}"
+EOF
+$PDWIZ check --format json "$T/arr.sh" >"$T/out" 2>&1
+python3 - "$T/out" "$T/arr.sh" <<'PY' && ok || bad "arrays: pdwiz's words differ from bash's"
+import json, shlex, subprocess, sys
+stub = 'python() { shift 2; printf "%s\\n" "$@"; }\n'
+want = subprocess.run(["bash", "-c", stub + open(sys.argv[2]).read()], capture_output=True, text=True).stdout.split("\n")[:-1]
+got = shlex.split(json.load(open(sys.argv[1]))["commands"][0]["command"])[3:]
+assert want == got, (want, got)
+PY
+printf 'ARGS=(--tp-sizee 2)\npython -m sglang.launch_server --model-path m "${ARGS[@]}"\n' >"$T/arr-bad.sh"
+expect_rc "an array holding a misspelt option" 1 $PDWIZ check --format json "$T/arr-bad.sh"
+json_check "array elements are checked as options" has argparse-unrecognized error ""
+printf 'ARGS=(--tp 2 $(extra_args))\nEXTRA+=(--foo)\npython -m sglang.launch_server --model-path m "${ARGS[@]}" ${UNSET[@]} "${ARGS[@]:1}"\n' >"$T/arr-unknown.sh"
+expect_rc "arrays with unknown elements" 0 $PDWIZ check --format json "$T/arr-unknown.sh"
+json_check "unknown array words: not unrecognized" lacks argparse-unrecognized
+json_check "unknown array words: could not check" has argv-unknown-words unknown ""
+printf 'ARGS=(--tp 2)\nexport ARGS\nSGLANG_X=(1 2) python -m sglang.launch_server --model-path m "${ARGS[@]}"\n' >"$T/arr-env.sh"
+$PDWIZ check --format json "$T/arr-env.sh" >"$T/out" 2>&1
+json_check "an array is not exported (bash exports no array)" clean
+
 # --- will it fit: --gpu turns on the memory estimate ---
 DSV3="python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --trust-remote-code"
 expect_rc "--gpu H100: DeepSeek-V3 at TP 8 does not fit" 1 $PDWIZ check --format json --gpu H100 -- $DSV3
