@@ -49,7 +49,7 @@ set_var(struct parser *p, struct vtab *t, const char *name, size_t nlen,
 	v->value = nv;
 	v->line = line;
 	v->col = col;
-	v->unresolved = unres;
+	v->unresolved = unres || (!array && sh_placeholder(nv));
 	v->array = array;
 	if (exported >= 0)
 		v->exported = exported;
@@ -299,7 +299,8 @@ add_word(struct parser *p, const struct token *tok)
 		    strlen(x->b.s + x->fo[i]));
 		c->words[c->nwords].line = tok->line;
 		c->words[c->nwords].col = tok->col;
-		c->words[c->nwords].unresolved = x->unresolved;
+		c->words[c->nwords].unresolved = x->unresolved ||
+		    sh_placeholder(c->words[c->nwords].text);
 		c->words[c->nwords].foreign = false;
 		c->nwords++;
 	}

@@ -570,3 +570,28 @@ sh_x_array(struct parser *p, const struct vtab *own, size_t i, size_t e)
 	buf_add(&p->x.b, "", 0);
 	sh_x_free(&y);
 }
+
+/*
+ * A value a document leaves for the reader to fill in: xxx, <your-model>,
+ * YOUR_MODEL_PATH, PLACEHOLDER_IP, "..." (or a word holding one). Such a
+ * value is unknown, never a finding.
+ */
+bool
+sh_placeholder(const char *v)
+{
+	size_t	i, n = strlen(v);
+
+	if (n >= 3 && strspn(v, "xX") == n)
+		return (true);
+	if (strcmp(v, "...") == 0 || strcmp(v, "\xe2\x80\xa6") == 0)
+		return (true);
+	if ((strncmp(v, "YOUR", 4) == 0 || strncmp(v, "your", 4) == 0 ||
+	    strncmp(v, "Your", 4) == 0) && (v[4] == '_' || v[4] == '-'))
+		return (true);
+	if (strstr(v, "PLACEHOLDER") != NULL)
+		return (true);
+	for (i = 0; i < n; i++)
+		if (v[i] == '<' && sh_placeholder_at(v, i, n) != 0)
+			return (true);
+	return (false);
+}

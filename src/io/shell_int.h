@@ -220,6 +220,8 @@ size_t	 sh_assign_name(const char *, size_t, bool *);
 size_t	 sh_skip_from(struct parser *, size_t, enum ctx, size_t, bool, bool);
 int	 sh_lex_word(struct parser *, struct token *);
 size_t	 sh_opener(const char *, size_t, size_t, enum ctx *);
+size_t	 sh_placeholder_at(const char *, size_t, size_t);
+bool	 sh_placeholder(const char *);
 int	 sh_next_token(struct parser *, struct token *);
 
 /* shell_heredoc.c: here-documents. */

@@ -598,6 +598,17 @@ printf 'ARGS=(--tp 2)\nexport ARGS\nSGLANG_X=(1 2) python -m sglang.launch_serve
 $PDWIZ check --format json "$T/arr-env.sh" >"$T/out" 2>&1
 json_check "an array is not exported (bash exports no array)" clean
 
+# --- document placeholders are unknown, not findings ---
+printf 'export ASCEND_NPU_PHY_ID=xxx\nexport SGLANG_DISAGGREGATION_QUEUE_SIZE=YOUR_QUEUE_SIZE\npython -m sglang.launch_server --model-path <your-model> --host=<INFRA_NODE_IP> --tp xxx --page-size ... --disaggregation-mode prefill\n' >"$T/ph.sh"
+expect_rc "placeholders" 0 $PDWIZ check --format json "$T/ph.sh"
+json_check "placeholders: no error" clean
+json_check "placeholders: could not check" has par-tp-pp-nnodes unknown ""
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["commands"][0]["command"]; assert "<your-model>" in c and "--host=<INFRA_NODE_IP>" in c, c' "$T/out" && ok || bad "placeholders: <NAME> is not one word"
+printf 'export SGLANG_DISAGGREGATION_QUEUE_SIZE=abc\npython -m sglang.launch_server --model-path m --tp x2\n' >"$T/not-ph.sh"
+expect_rc "values that are no placeholder" 1 $PDWIZ check --format json "$T/not-ph.sh"
+json_check "a wrong env value is still an error" has env-type error ""
+json_check "a wrong option value is still an error" has argparse-type error ""
+
 # --- will it fit: --gpu turns on the memory estimate ---
 DSV3="python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --trust-remote-code"
 expect_rc "--gpu H100: DeepSeek-V3 at TP 8 does not fit" 1 $PDWIZ check --format json --gpu H100 -- $DSV3

@@ -17,8 +17,7 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # Errors the expected verdict does not name, allowed with the reason:
 #   file<TAB>rule<TAB>why
-ALLOWED='sglang-docs-pd-disaggregation.md	env-type	the document writes ASCEND_NPU_PHY_ID=xxx as a placeholder; pdwiz reads it as the value
-dynamo-disagg-dp-attn.sh	xs-gpu-collision	both workers share GPUs 0-1 on purpose (tiny model, memory split by $GPU_MEM_ARGS); the cross-role GPU check (deploy_cross.c) does not yet weigh memory fractions
+ALLOWED='dynamo-disagg-dp-attn.sh	xs-gpu-collision	both workers share GPUs 0-1 on purpose (tiny model, memory split by $GPU_MEM_ARGS); the cross-role GPU check (deploy_cross.c) does not yet weigh memory fractions
 dynamo-disagg-dp-attn.sh	xs-port-collision	the DP-attention ZMQ ports follow the disjoint --dist-init-addr blocks, not --port; the cross-role port check (deploy_cross.c) derives them from --port'
 
 tail -n +2 tests/realworld/PROVENANCE.tsv | cut -f1,7 >"$T/expected"
