@@ -405,8 +405,8 @@ $PDWIZ check --format github "$T/pct.sh" >"$T/out" 2>/dev/null
 # --- YAML that is not pdwiz's is refused by name, not read as a --config ---
 expect_rc "a Kubernetes-style manifest" 2 $PDWIZ check --format json tests/realworld/files/ome-kimi-k2-pd-rt.yaml
 python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); d=o["diagnostics"]; assert len(d)==1 and "Kubernetes-style manifest (kind: ClusterServingRuntime)" in d[0]["message"], d' "$T/out" && ok || bad "manifest: $(head -c 500 "$T/out")"
-expect_rc "an srt-slurm recipe" 2 $PDWIZ check tests/realworld/files/srtslurm-h200-8k1k-bs64-2p3d.yaml
-grep -q "an srt-slurm recipe" "$T/err" && ok || bad "recipe: $(cat "$T/err")"
+expect_rc "a real srt-slurm recipe is read, not refused" 0 $PDWIZ check --format json tests/realworld/files/srtslurm-h200-8k1k-bs64-2p3d.yaml
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["commands"]; assert [x["mode"] for x in c]==["prefill","decode"], c' "$T/out" && ok || bad "real recipe: $(head -c 500 "$T/out")"
 expect_rc "Helm values" 2 $PDWIZ check tests/realworld/files/sglang-docs-lws-pd-helm-values-example.yaml
 grep -q "none of its keys ('global', ...) is an SGLang option" "$T/err" && ok || bad "helm values: $(cat "$T/err")"
 expect_rc "--input config still reads it as a config" 1 $PDWIZ check --input config tests/realworld/files/sglang-docs-lws-pd-helm-values-example.yaml
@@ -608,6 +608,58 @@ printf 'export SGLANG_DISAGGREGATION_QUEUE_SIZE=abc\npython -m sglang.launch_ser
 expect_rc "values that are no placeholder" 1 $PDWIZ check --format json "$T/not-ph.sh"
 json_check "a wrong env value is still an error" has env-type error ""
 json_check "a wrong option value is still an error" has argparse-type error ""
+
+# --- srt-slurm recipes: each worker mode's sglang_config as its command line ---
+cat >"$T/recipe.yaml" <<'EOF'
+name: "t"
+model:
+  path: "hf:meta-llama/Llama-3.1-8B-Instruct"
+resources:
+  gpu_type: "h100"
+  gpus_per_node: 8
+  prefill_nodes: 2
+  prefill_workers: 1
+  decode_nodes: 1
+  decode_workers: 1
+frontend:
+  type: sglang
+backend:
+  prefill_environment:
+    SGLANG_DISAGGREGATION_QUEUE_SIZE: "x"
+  sglang_config:
+    prefill:
+      model-path: /model/
+      tp-size: 16
+      disable-radix-cache: true
+      enable-metrics: false
+      cuda-graph-bs: [1, 2, 4]
+    decode:
+      tp_size: 8
+      tp-sizee: 2
+EOF
+expect_rc "an srt-slurm recipe" 1 $PDWIZ check --format json "$T/recipe.yaml"
+json_check "recipe: the prefill's environment is checked" has env-type error ""
+json_check "recipe: the decode's options are checked" has argparse-unrecognized error ""
+python3 - "$T/out" <<'PY' && ok || bad "recipe: roles, lines and the command srtctl runs"
+import json, sys
+o = json.load(open(sys.argv[1]))
+c = o["commands"]
+assert [x["mode"] for x in c] == ["prefill", "decode"], c
+p = c[0]["command"]
+assert "python3 -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct" in p, p
+assert "--nnodes 2" in p and "--cuda-graph-bs 1 2 4" in p and "--disable-radix-cache" in p, p
+assert "--enable-metrics" not in p and "/model/" not in p, p
+u = [d for d in o["diagnostics"] if d["rule"] == "argparse-unrecognized"][0]
+assert u["line"] == 25, u
+PY
+sed -e 's/      tp-sizee: 2//' -e 's/"x"/"2"/' "$T/recipe.yaml" >"$T/recipe-ok.yaml"
+expect_rc "a consistent srt-slurm recipe" 0 $PDWIZ check --format json "$T/recipe-ok.yaml"
+printf 'base:\n  resources: {prefill_nodes: 1, decode_nodes: 1}\n  backend:\n    sglang_config:\n      prefill: {tp-size: 8}\n      decode: {tp-size: 8}\nzip_override_a:\n  resources:\n    decode_nodes: [1, 2]\n' >"$T/sweep.yaml"
+expect_rc "an srt-slurm sweep" 0 $PDWIZ check --format json "$T/sweep.yaml"
+json_check "sweep: the unexpanded blocks are named" has recipe-sweep-not-expanded note ""
+printf 'resources: {prefill_nodes: 1}\nbackend:\n  type: trtllm\n  trtllm_config: {}\n' >"$T/trt.yaml"
+expect_rc "a recipe for another backend" 2 $PDWIZ check "$T/trt.yaml"
+grep -q "srt-slurm recipe without backend.sglang_config (backend type trtllm)" "$T/err" && ok || bad "trtllm recipe: $(cat "$T/err")"
 
 # --- will it fit: --gpu turns on the memory estimate ---
 DSV3="python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --trust-remote-code"
