@@ -389,8 +389,10 @@ docker_bridge(struct check *ck, const struct sh_cmd *c)
 			published = published || publishes(w, port);
 		}
 	}
-	if (published)
+	if (published) {
+		buf_free(&pub);
 		return;
+	}
 	buf_printf(&b, "the prefill runs in a docker container on a bridged "
 	    "network (no --network host) that publishes %s%s: its bootstrap "
 	    "port %ld and the ports of its KV transfer engine are not "
