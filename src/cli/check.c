@@ -13,6 +13,7 @@
 #include "core/ydoc.h"
 #include "deploy/deploy.h"
 #include "io/manifest.h"
+#include "io/recipe.h"
 #include "io/server.h"
 #include "io/shell.h"
 
@@ -64,7 +65,7 @@ struct input {
 	size_t		 len;
 	char		*path;		/* copy of FILE for dirname(); NULL */
 	const char	*base_dir;	/* --config paths are relative to it */
-	enum { K_SHELL, K_SGCONFIG, K_DEPLOY, K_MANIFEST } kind;
+	enum { K_SHELL, K_SGCONFIG, K_DEPLOY, K_MANIFEST, K_RECIPE } kind;
 	bool		 document;	/* Markdown: examples, not one deployment */
 	struct ynode	*yaml;		/* K_MANIFEST: the documents */
 };
@@ -343,11 +344,6 @@ not_a_config(const struct catalog *cat, const char *name,
 	char			*flag;
 	int			 o;
 
-	if (ynode_get(root, "backend") != NULL &&
-	    ynode_get(root, "resources") != NULL)
-		return fail(why, "%s: an srt-slurm recipe (backend:, resources:), "
-		    "not an SGLang --config file or a pdwiz deployment file; "
-		    "pdwiz does not read recipes yet", name);
 	for (i = 0; i + 1 < root->nkids; i += 2) {
 		flag = xasprintf("--%s", root->kids[i]->str);
 		o = catalog_find_flag(cat, flag);
@@ -424,7 +420,7 @@ classify(const struct catalog *cat, const char *name, enum input_mode mode,
 		    in->yaml->line, in->yaml->col, in->yaml->kind == YN_SEQ ?
 		    "list" : "single value");
 	in->kind = deployment_sniff_ydoc(in->yaml) ? K_DEPLOY :
-	    K_SGCONFIG;
+	    mode == IN_AUTO && recipe_sniff(in->yaml) ? K_RECIPE : K_SGCONFIG;
 	if (in->kind == K_SGCONFIG && mode == IN_AUTO)
 		return not_a_config(cat, name, in->yaml, why);
 	return 0;
@@ -441,8 +437,8 @@ mode_of(const struct catalog *cat, const struct config *cfg)
 }
 
 /* Append a checked command; words (n of them) are quoted into its text. */
-static void
-add_cmd(struct check *ck, int kind, int line, const char *mode,
+void
+check_add_cmd(struct check *ck, int kind, int line, const char *mode,
     const char *const *words, size_t n)
 {
 	struct checked	*c;
@@ -474,7 +470,7 @@ add_sh_cmd(struct check *ck, int kind, const char *mode,
 
 	for (i = 0; i < sc->nwords; i++)
 		w[i] = sc->words[i].text;
-	add_cmd(ck, kind, sc->line, mode, w, sc->nwords);
+	check_add_cmd(ck, kind, sc->line, mode, w, sc->nwords);
 	free(w);
 }
 
@@ -492,7 +488,7 @@ check_sgconfig(struct check *ck, const struct config *base,
 	result_take(&ck->all, &diags, 0);
 	engine_run(ck->cat, &cfg, &res);
 	engine_verify_fixes(ck->cat, &cfg, &res);
-	add_cmd(ck, -1, 1, mode_of(ck->cat, &cfg), NULL, 0);
+	check_add_cmd(ck, -1, 1, mode_of(ck->cat, &cfg), NULL, 0);
 	result_take(&ck->all, &res, 0);
 	result_free(&res);
 	result_free(&diags);
@@ -519,7 +515,7 @@ check_deploy(struct check *ck, const struct input *in)
 	for (i = 0; i < p.n; i++) {
 		enum role	r = p.l[i].role;
 
-		add_cmd(ck, r == ROLE_ROUTER ? SH_ROUTER : SH_SERVER,
+		check_add_cmd(ck, r == ROLE_ROUTER ? SH_ROUTER : SH_SERVER,
 		    d.role[r].line, role_name(r),
 		    (const char *const *)p.l[i].argv, p.l[i].argc);
 	}
@@ -774,6 +770,8 @@ check_input(struct check *ck, const struct check_args *a,
 	case K_SGCONFIG:
 		check_sgconfig(ck, base, in);
 		return 0;
+	case K_RECIPE:
+		return check_recipe(ck, base, in->yaml);
 	default:
 		return check_shell(ck, base, in);
 	}

@@ -30,6 +30,15 @@ struct check {
 	sgver_t			 sgver;		/* the release checked for, or 0 */
 };
 
+/* check.c: append a checked command (words quoted into its text). */
+void	check_add_cmd(struct check *, int kind, int line, const char *mode,
+	    const char *const *words, size_t n);
+/* check_recipe.c: the SGLang servers of an srt-slurm recipe; 0, or -1
+ * (nothing to check, message kept in why). */
+struct config;
+struct ynode;
+int	check_recipe(struct check *, const struct config *base,
+	    const struct ynode *root);
 /* check_print.c: the report, compiler-style text or one JSON object. */
 void	check_print_text(const struct check *);
 void	check_print_json(const struct check *);

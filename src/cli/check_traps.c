@@ -55,14 +55,50 @@ ends_with_backslash(const char *l, size_t n)
 	return n > 0 && l[n - 1] == '\\';
 }
 
-/* The server or router command that ends right before line `at`. */
+/* The command that ends before command i starts. */
 static const struct sh_cmd *
 command_before(const struct sh_script *sc, size_t i)
 {
-	while (i-- > 0)
-		if (sc->cmds[i].kind != SH_OTHER)
-			return &sc->cmds[i];
-	return NULL;
+	return i > 0 ? &sc->cmds[i - 1] : NULL;
+}
+
+/* Offset of an unquoted comment (#) in line s, or n. */
+static size_t
+comment_at(const char *s, size_t n)
+{
+	size_t	i;
+	char	q;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '\\')
+			i++;
+		else if (s[i] == '\'' || s[i] == '"') {
+			for (q = s[i++]; i < n && s[i] != q; i++)
+				if (q == '"' && s[i] == '\\')
+					i++;
+		} else if (s[i] == '#' && (i == 0 || s[i - 1] == ' ' ||
+		    s[i - 1] == '\t'))
+			return i;
+	}
+	return n;
+}
+
+/*
+ * A case pattern ("--model)" or "-h|--help)") starts with an option too,
+ * but it is no command: the word is followed by ')' or '|'.
+ */
+static bool
+case_pattern(const char *text, size_t len, const struct sh_word *w)
+{
+	size_t		 n, i;
+	const char	*s = line_at(text, len, w->line, &n);
+
+	if (s == NULL || w->col < 1 || (size_t)w->col > n)
+		return false;
+	for (i = (size_t)w->col - 1; i < n && s[i] != ' ' && s[i] != '\t' &&
+	    s[i] != ')' && s[i] != '|'; i++)
+		;
+	return i < n && (s[i] == ')' || s[i] == '|');
 }
 
 static void
@@ -101,6 +137,25 @@ orphan_option(struct check *ck, const struct sh_script *sc, size_t i,
 		check_warn_at(ck, "shell-comment-in-continuation", b.s, comment, 1);
 		buf_free(&b);
 		return;
+	}
+	if (prev != NULL && c->line > 1) {
+		size_t		 pn, k;
+		const char	*p = line_at(text, len, c->line - 1, &pn);
+
+		if (p != NULL && ends_with_backslash(p, pn) &&
+		    (k = comment_at(p, pn)) < pn) {
+			buf_printf(&b, "the trailing backslash on line %d is part "
+			    "of the comment that starts at column %zu, so it does "
+			    "not continue the line: the command at line %d ends "
+			    "there and bash runs line %d as a separate command "
+			    "named '%s' (move the comment out of the command)",
+			    c->line - 1, k + 1, prev->line, c->line,
+			    c->words[0].text);
+			check_warn_at(ck, "shell-backslash-in-comment", b.s,
+			    c->line - 1, (int)k + 1);
+			buf_free(&b);
+			return;
+		}
 	}
 	buf_printf(&b, "bash runs this line as a command named '%s'",
 	    c->words[0].text);
@@ -191,18 +246,189 @@ unquoted_braces(struct check *ck, const struct sh_cmd *c, const char *text,
 	}
 }
 
+/*
+ * Environment variables the catalog marks deprecated (SGLang no longer
+ * reads them, or reads another name): a warning where each is set, once
+ * per assignment even when several commands inherit it.
+ */
+static void
+deprecated_env(struct check *ck, const struct sh_script *sc)
+{
+	struct buf	 b = { 0 };
+	int		*seen = NULL;
+	size_t		 nseen = 0, i, j, k;
+
+	for (i = 0; i < sc->ncmds; i++) {
+		const struct sh_cmd	*c = &sc->cmds[i];
+
+		if (c->kind != SH_SERVER)
+			continue;
+		for (j = 0; j < c->nenv; j++) {
+			const struct sh_env	*e = &c->env[j];
+			int			 o = catalog_find(ck->cat, e->name);
+
+			if (o < 0 || ck->cat->opts[o].kind != OK_ENV ||
+			    ck->cat->opts[o].deprecated == NULL)
+				continue;
+			for (k = 0; k < nseen && seen[k] != e->line; k++)
+				;
+			if (k < nseen)
+				continue;
+			seen = xreallocarray(seen, nseen + 1, sizeof *seen);
+			seen[nseen++] = e->line;
+			b.len = 0;
+			buf_printf(&b, "%s is deprecated or ignored: %s", e->name,
+			    ck->cat->opts[o].deprecated);
+			check_warn_at(ck, "env-deprecated", b.s, e->line, e->col);
+		}
+	}
+	free(seen);
+	buf_free(&b);
+}
+
+/* An entry point that newer SGLang no longer has. */
+static void
+gone(struct check *ck, const struct sh_cmd *c)
+{
+	struct buf	b = { 0 };
+
+	buf_printf(&b, "python -m sglang.srt.disaggregation.mini_lb is the old "
+	    "PD load balancer (still in sglang 0.5.2, sgl-project/sglang issue "
+	    "#10110); newer SGLang moved it into sglang_router "
+	    "(sgl-router/py_src/sglang_router/mini_lb.py@d81deabe; the commit "
+	    "that removed the old module is not pinned here), where Python "
+	    "stops with \"No module named\": use %s, or "
+	    "python -m sglang_router.launch_router --pd-disaggregation for "
+	    "the Rust router", c->gone);
+	check_warn_at(ck, "router-mini-lb-gone", b.s, c->line, c->words[0].col);
+	buf_free(&b);
+}
+
+/* The value of option flag among words [from, to), or NULL. */
+static const char *
+word_opt(const struct sh_cmd *c, size_t from, size_t to, const char *flag,
+    const char *alt)
+{
+	const char	*v = NULL, *w;
+	size_t		 i, n;
+
+	for (i = from; i < to; i++) {
+		w = c->words[i].text;
+		n = strlen(flag);
+		if ((strncmp(w, flag, n) == 0 && w[n] == '=') ||
+		    (alt != NULL && strncmp(w, alt, strlen(alt)) == 0 &&
+		    w[strlen(alt)] == '='))
+			v = strchr(w, '=') + 1;
+		else if ((strcmp(w, flag) == 0 || (alt != NULL &&
+		    strcmp(w, alt) == 0)) && i + 1 < to)
+			v = c->words[++i].text;
+	}
+	return v;
+}
+
+/* Does a docker -p/--publish value publish container port port? */
+static bool
+publishes(const char *v, long port)
+{
+	const char	*cp = strrchr(v, ':');
+	char		*end;
+	long		 lo, hi;
+
+	cp = cp != NULL ? cp + 1 : v;
+	lo = strtol(cp, &end, 10);
+	hi = lo;
+	if (*end == '-')
+		hi = strtol(end + 1, &end, 10);
+	return port >= lo && port <= hi;
+}
+
+/*
+ * A prefill in a docker container on a bridged network (no --network
+ * host): only the ports given with -p are reachable from outside, and the
+ * decode must reach the prefill's bootstrap server (8998 unless
+ * --disaggregation-bootstrap-port says otherwise) and its KV transfer
+ * engine, which listens on ports it picks at run time.
+ */
+static void
+docker_bridge(struct check *ck, const struct sh_cmd *c)
+{
+	const char	*net, *mode, *bp, *w;
+	struct buf	 b = { 0 }, pub = { 0 };
+	size_t		 i, img = c->argstart;
+	long		 port = 8998;
+	bool		 published = false;
+
+	mode = word_opt(c, c->argstart, c->nwords, "--disaggregation-mode",
+	    NULL);
+	if (mode == NULL || strcmp(mode, "prefill") != 0)
+		return;
+	while (img > 0 && strcmp(c->words[img - 1].text, "run") != 0)
+		img--;
+	net = word_opt(c, img, c->argstart, "--network", "--net");
+	if (net != NULL && (strcmp(net, "host") == 0 || strncmp(net,
+	    "container:", 10) == 0 || strchr(net, '$') != NULL))
+		return;		/* docker's default network is a bridge */
+	for (i = img; i < c->argstart; i++)
+		if (strcmp(c->words[i].text, "-P") == 0 ||
+		    strcmp(c->words[i].text, "--publish-all") == 0)
+			return;
+	if ((bp = word_opt(c, c->argstart, c->nwords,
+	    "--disaggregation-bootstrap-port", NULL)) != NULL) {
+		char	*end;
+
+		port = strtol(bp, &end, 10);
+		if (*end != '\0' || end == bp)
+			return;
+	}
+	for (i = img; i < c->argstart; i++) {
+		w = c->words[i].text;
+		if ((strcmp(w, "-p") == 0 || strcmp(w, "--publish") == 0) &&
+		    i + 1 < c->argstart) {
+			w = c->words[++i].text;
+			buf_printf(&pub, "%s%s", pub.len ? ", " : "", w);
+			published = published || publishes(w, port);
+		}
+	}
+	if (published) {
+		buf_free(&pub);
+		return;
+	}
+	buf_printf(&b, "the prefill runs in a docker container on a bridged "
+	    "network (no --network host) that publishes %s%s: its bootstrap "
+	    "port %ld and the ports of its KV transfer engine are not "
+	    "reachable from a decode outside the container, so the transfer "
+	    "never starts (run it with --network host)",
+	    pub.len ? "only " : "no port", pub.len ? pub.s : "", port);
+	check_warn_at(ck, "docker-bridge-prefill", b.s, c->line,
+	    c->words[0].col);
+	buf_free(&b);
+	buf_free(&pub);
+}
+
 void
 check_shell_traps(struct check *ck, const struct sh_script *sc,
     const char *text, size_t len)
 {
 	size_t	i;
 
+	deprecated_env(ck, sc);
+	for (i = 0; i < sc->ncmds; i++) {
+		const struct sh_cmd	*c = &sc->cmds[i];
+
+		if (c->gone != NULL)
+			gone(ck, c);
+		if (c->kind == SH_SERVER && c->wrapper != NULL &&
+		    strcmp(c->wrapper, "docker run") == 0)
+			docker_bridge(ck, c);
+	}
+
 	for (i = 0; i < sc->ncmds; i++) {
 		const struct sh_cmd	*c = &sc->cmds[i];
 
 		if (c->kind == SH_OTHER && c->nwords > 0 &&
 		    strncmp(c->words[0].text, "--", 2) == 0 &&
-		    c->words[0].text[2] != '\0')
+		    c->words[0].text[2] != '\0' &&
+		    !case_pattern(text, len, &c->words[0]))
 			orphan_option(ck, sc, i, text, len);
 		else if (c->kind == SH_SERVER || c->kind == SH_ROUTER)
 			unquoted_braces(ck, c, text, len);

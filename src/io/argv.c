@@ -552,6 +552,24 @@ take_flag(struct wparse *ps, size_t i, const char *flag, const char *eq)
 	return take_value(ps, i, o, flag, eq);
 }
 
+/*
+ * A word the shell expands at run time ("${ARGS[@]}", $EXTRA, a
+ * placeholder) in place of options: it may be any number of options and
+ * values, so what it holds could not be checked. Not "unrecognized".
+ */
+static void
+unknown_words(struct result *out, const struct argword *w)
+{
+	struct buf	b = { 0 };
+
+	buf_printf(&b, "could not check: '%s' is expanded when the script runs "
+	    "(or is a placeholder); the options it stands for are unknown",
+	    w->text);
+	result_add(out, "argv-unknown-words", SEV_UNKNOWN, "words pdwiz cannot "
+	    "see take the place of options here", NULL, w->line, w->col);
+	out->d[out->n - 1].note = buf_steal(&b);
+}
+
 static int
 parse_words(const struct catalog *cat, const struct argword *w, size_t n,
     struct config *cfg, struct result *out)
@@ -564,6 +582,11 @@ parse_words(const struct catalog *cat, const struct argword *w, size_t n,
 		const char	*text = w[i].text, *eq;
 		char		*flag;
 
+		if (w[i].unresolved && !is_flagword(cat, text)) {
+			unknown_words(out, &w[i]);
+			i++;
+			continue;
+		}
 		if (!is_flagword(cat, text) || strcmp(text, "--") == 0) {
 			unrecognized(&ps, &w[i]);
 			i++;

@@ -24,7 +24,7 @@ server_from_cmd(const struct catalog *cat, const struct sh_cmd *cmd,
 {
 	struct env_entry	*env = xcalloc(cmd->nenv + 1, sizeof *env);
 	struct argword		*w;
-	size_t			 i, n = cmd->nwords - cmd->argstart;
+	size_t			 i, k, n = cmd->nwords - cmd->argstart;
 	int			 nerr;
 
 	config_copy(out, base);
@@ -38,17 +38,23 @@ server_from_cmd(const struct catalog *cat, const struct sh_cmd *cmd,
 	nerr = env_apply(cat, env, cmd->nenv, out, diags);
 	free(env);
 	w = xcalloc(n + 1, sizeof *w);
-	for (i = 0; i < n; i++) {
+	/* The wrapper's own arguments (foreign) are not SGLang's. */
+	for (i = k = 0; i < n; i++) {
 		const struct sh_word	*sw = &cmd->words[cmd->argstart + i];
 
-		w[i].text = sw->text;
-		w[i].line = sw->line;
-		w[i].col = sw->col;
-		w[i].unresolved = sw->unresolved;
-		w[i].src = SRC_CLI;
+		if (sw->foreign)
+			continue;
+		w[k].text = sw->text;
+		w[k].line = sw->line;
+		w[k].col = sw->col;
+		w[k].unresolved = sw->unresolved;
+		w[k++].src = SRC_CLI;
 	}
-	nerr += argv_parse(cat, w, n, out, diags, base_dir);
+	nerr += argv_parse(cat, w, k, out, diags, base_dir);
 	free(w);
+	/* A wrapper without SGLang's HTTP server binds no --port. */
+	if (cmd->nohttp && (k = (size_t)catalog_find(cat, "port")) != (size_t)-1)
+		config_set(out, (int)k, VAL_UNKNOWN, SRC_CLI, cmd->line, 1);
 	model_facts(cat, out);
 	return nerr;
 }

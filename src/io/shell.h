@@ -24,6 +24,8 @@ struct sh_word {
 				   the script (pooled): never free it alone */
 	int	 line, col;	/* 1-based position of the word's first char */
 	bool	 unresolved;	/* contained $VAR, $(...), `...` that could not be expanded */
+	bool	 foreign;	/* an argument of the wrapper around SGLang
+				   (dynamo.sglang --endpoint X), not SGLang's */
 };
 
 /*
@@ -57,6 +59,12 @@ struct sh_cmd {
 	bool		 repeat;	/* another pod of a template already read
 					   (a replica or a worker rank): the
 					   per-server checks need not run again */
+	const char	*wrapper;	/* what runs SGLang here, when it is not SGLang's own
+					   entry point: "dynamo.sglang", "docker run"; or NULL */
+	bool		 nohttp;	/* the wrapper opens no SGLang HTTP server, so
+					   --host/--port name no listening socket */
+	const char	*gone;		/* an entry point removed from SGLang (the old
+					   mini_lb router): what replaces it; or NULL */
 };
 
 struct sh_pool;

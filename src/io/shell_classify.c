@@ -176,6 +176,72 @@ skip_env(struct parser *p, const struct sh_cmd *c, size_t i, struct own *o)
 	return (i);
 }
 
+/* Options of docker run (and podman run) that take a value. */
+static const char docker_long[] = ",add-host,annotation,attach,blkio-weight,"
+    "blkio-weight-device,cap-add,cap-drop,cgroup-parent,cgroupns,cidfile,"
+    "cpu-period,cpu-quota,cpu-rt-period,cpu-rt-runtime,cpu-shares,cpus,"
+    "cpuset-cpus,cpuset-mems,device,device-cgroup-rule,device-read-bps,"
+    "device-read-iops,device-write-bps,device-write-iops,dns,dns-option,"
+    "dns-search,domainname,entrypoint,env,env-file,expose,gpus,group-add,"
+    "health-cmd,health-interval,health-retries,health-start-interval,"
+    "health-start-period,health-timeout,hostname,ip,ip6,ipc,isolation,"
+    "kernel-memory,label,label-file,link,link-local-ip,log-driver,log-opt,"
+    "mac-address,memory,memory-reservation,memory-swap,memory-swappiness,"
+    "mount,name,network,net,network-alias,net-alias,pid,pids-limit,"
+    "platform,publish,pull,restart,runtime,security-opt,shm-size,"
+    "stop-signal,stop-timeout,storage-opt,sysctl,tmpfs,ulimit,user,userns,"
+    "uts,volume,volumes-from,workdir,";
+
+/*
+ * docker run [options] IMAGE [COMMAND...]: the index of the command after
+ * the image, or NONE (no command: the image's own, which pdwiz cannot see;
+ * or an --entrypoint that replaces how the words are run). The container
+ * gets only the environment given with -e NAME=value, not the script's.
+ */
+static size_t
+skip_docker(struct parser *p, const struct sh_cmd *c, size_t i, struct own *o)
+{
+	const char	*w;
+	bool		 entry = false;
+
+	o->clear = true;
+	while (o->t.head != NONE)
+		sh_vt_unlink(&o->t, o->t.head);
+	for (i += 2; i < c->nwords; i++) {
+		w = c->words[i].text;
+		if (w[0] != '-' || w[1] == '\0')
+			break;
+		if (strcmp(w, "--") == 0) {
+			i++;
+			break;
+		}
+		if (strncmp(w, "--entrypoint", 12) == 0)
+			entry = true;
+		if ((strcmp(w, "-e") == 0 || strcmp(w, "--env") == 0) &&
+		    i + 1 < c->nwords) {
+			(void)sh_set_from_text(p, &o->t, &c->words[++i], 1);
+			continue;
+		}
+		if (strncmp(w, "--env=", 6) == 0 || (w[1] == 'e' && w[2] != '\0')) {
+			struct sh_word	 e = c->words[i];
+
+			e.text += w[1] == 'e' ? 2 : 6;
+			(void)sh_set_from_text(p, &o->t, &e, 1);
+			continue;
+		}
+		if (w[1] == '-') {
+			if (strchr(w, '=') == NULL &&
+			    long_takes_arg(docker_long, w + 2, strlen(w + 2)))
+				i++;
+		} else if (strchr("acehlmpuvw", w[strlen(w) - 1]) != NULL &&
+		    strchr("acehlmpuvw", w[1]) != NULL && w[2] == '\0')
+			i++;
+	}
+	if (entry || i + 1 >= c->nwords)
+		return (NONE);
+	return (i + 1);
+}
+
 static bool
 is_python(const char *b)
 {
@@ -190,13 +256,128 @@ is_python(const char *b)
 	return (*b == '\0');
 }
 
+/*
+ * Options of Dynamo's SGLang worker (python -m dynamo.sglang) that are not
+ * SGLang's: its parser takes them, then hands every other word to SGLang's
+ * ServerArgs parser. Names from ai-dynamo/dynamo: DYNAMO_ARGS in
+ * components/backends/sglang/src/dynamo/sglang/args.py (08d91980) and
+ * DynamoRuntimeArgGroup / DynamoSGLangArgGroup in
+ * components/src/dynamo/common/configuration/groups/runtime_args.py
+ * (007ec174) and components/src/dynamo/sglang/backend_args.py (02ae17cc).
+ * nargs: 0 a switch (its --no- form too), 1 one value, '?' an optional
+ * value, '*' any number of values.
+ */
+struct dynflag {
+	const char	*name;
+	char		 nargs;
+};
+
+static const struct dynflag dynamo_flags[] = {
+	{ "endpoint", 1 }, { "migration-limit", 1 }, { "namespace", 1 },
+	{ "component", 1 }, { "kv-state-endpoint", 1 },
+	{ "discovery-backend", 1 }, { "request-plane", 1 },
+	{ "response-plane", 1 }, { "event-plane", 1 }, { "store-kv", 1 },
+	{ "fpm-trace", 0 }, { "connector", '*' },
+	{ "dyn-tool-call-parser", 1 }, { "dyn-reasoning-parser", 1 },
+	{ "dyn-default-thinking-mode", 1 },
+	{ "exclude-tools-when-tool-choice-none", 0 },
+	{ "dyn-enable-structural-tag", 0 }, { "dyn-structural-tag-scope", 1 },
+	{ "dyn-structural-tag-schema", 1 }, { "dyn-structural-tag", '?' },
+	{ "custom-jinja-template", 1 }, { "endpoint-types", 1 },
+	{ "dyn-endpoint-types", 1 }, { "dump-config-to", 1 },
+	{ "multimodal-embedding-cache-capacity-gb", 1 },
+	{ "multimodal-embedding-cache-publisher", 0 },
+	{ "output-modalities", '*' }, { "media-output-fs-url", 1 },
+	{ "media-output-http-url", 1 }, { "health-check-payload", 1 },
+	{ "engine-request-limit", 1 }, { "tcp-tls-cert-path", 1 },
+	{ "tcp-tls-key-path", 1 }, { "tcp-tls-ca-cert-path", 1 },
+	{ "tcp-tls-insecure", 0 }, { "tcp-tls-server-name", 1 },
+	{ "tcp-tls-handshake-timeout", 1 }, { "tcp-tls-client-cert-path", 1 },
+	{ "tcp-tls-client-key-path", 1 }, { "tcp-tls-client-ca-cert-path", 1 },
+	{ "nats-tls-ca-cert-path", 1 }, { "nats-tls-insecure", 0 },
+	{ "nats-tls-client-cert-path", 1 }, { "nats-tls-client-key-path", 1 },
+	{ "use-sglang-tokenizer", 0 }, { "multimodal-processor", 0 },
+	{ "multimodal-encode-worker", 0 }, { "multimodal-worker", 0 },
+	{ "embedding-worker", 0 }, { "image-diffusion-worker", 0 },
+	{ "video-generation-worker", 0 }, { "disagg-config", 1 },
+	{ "disagg-config-key", 1 }, { "afd-attention-ratio", 1 },
+	{ "afd-ffn-endpoint", 1 }, { "afd-microbatch-size", 1 },
+	{ "afd-sync-timeout-ms", 1 }, { "enable-local-indexer", 0 },
+	{ "durable-kv-events", 0 }, { "version", 0 },
+	{ NULL, 0 }
+};
+
+static const struct dynflag *
+dynamo_flag(const char *w)
+{
+	const struct dynflag	*f;
+	size_t			 n;
+	bool			 neg;
+
+	if (strncmp(w, "--", 2) != 0)
+		return (NULL);
+	w += 2;
+	n = strcspn(w, "=");
+	for (f = dynamo_flags; f->name != NULL; f++) {
+		neg = f->nargs == 0 && strncmp(w, "no-", 3) == 0;
+		if (strlen(f->name) == n - (neg ? 3 : 0) &&
+		    strncmp(w + (neg ? 3 : 0), f->name, n - (neg ? 3 : 0)) == 0)
+			return (f);
+	}
+	return (NULL);
+}
+
+/* Mark Dynamo's own options (and their values) from words[i] on. */
+static void
+mark_dynamo(struct sh_cmd *c, size_t i)
+{
+	const struct dynflag	*f;
+
+	while (i < c->nwords) {
+		if ((f = dynamo_flag(c->words[i].text)) == NULL) {
+			i++;
+			continue;
+		}
+		c->words[i].foreign = true;
+		if (strchr(c->words[i++].text, '=') != NULL || f->nargs == 0)
+			continue;
+		do {
+			if (i >= c->nwords || (c->words[i].text[0] == '-' &&
+			    c->words[i].text[1] != '\0'))
+				break;
+			c->words[i++].foreign = true;
+		} while (f->nargs == '*');
+	}
+}
+
+/*
+ * Entry points by module name. dynamo.sglang (with its older .worker and
+ * .decode_worker forms, ai-dynamo/dynamo components/backends/sglang/src/
+ * dynamo/sglang/{worker,decode_worker}/__main__.py at 9ac963d5) runs SGLang
+ * as an engine inside Dynamo's worker: no SGLang HTTP server, and the
+ * worker registers itself with Dynamo's discovery. The old PD load
+ * balancer sglang.srt.disaggregation.mini_lb is a router; it lives on as
+ * sglang_router's --mini-lb.
+ */
 static enum sh_kind
-module_kind(const char *m)
+module_kind(struct sh_cmd *c, const char *m)
 {
 	if (strcmp(m, "sglang.launch_server") == 0)
 		return (SH_SERVER);
 	if (strcmp(m, "sglang_router.launch_router") == 0)
 		return (SH_ROUTER);
+	if (strcmp(m, "dynamo.sglang") == 0 ||
+	    strcmp(m, "dynamo.sglang.worker") == 0 ||
+	    strcmp(m, "dynamo.sglang.decode_worker") == 0) {
+		c->wrapper = "dynamo.sglang";
+		c->nohttp = true;
+		return (SH_SERVER);
+	}
+	if (strcmp(m, "sglang.srt.disaggregation.mini_lb") == 0) {
+		c->gone = "python -m sglang_router.launch_router "
+		    "--pd-disaggregation --mini-lb";
+		return (SH_ROUTER);
+	}
 	return (SH_OTHER);
 }
 
@@ -226,6 +407,13 @@ sh_classify(struct parser *p, struct sh_cmd *c, struct own *o)
 		if (wr->name != NULL) {
 			i = skip_opts(c, i + 1, wr->shortarg, wr->longarg,
 			    NULL) + wr->operands;
+			continue;
+		}
+		if ((strcmp(b, "docker") == 0 || strcmp(b, "podman") == 0) &&
+		    i + 1 < n && strcmp(c->words[i + 1].text, "run") == 0) {
+			if ((i = skip_docker(p, c, i, o)) == NONE)
+				return;
+			c->wrapper = "docker run";
 			continue;
 		}
 		if (strcmp(b, "env") == 0) {
@@ -263,6 +451,9 @@ sh_classify(struct parser *p, struct sh_cmd *c, struct own *o)
 		}
 		return;
 	}
-	if (mod != NULL && (c->kind = module_kind(mod)) != SH_OTHER)
+	if (mod != NULL && (c->kind = module_kind(c, mod)) != SH_OTHER)
 		c->argstart = i > n ? n : i;
+	if (c->kind == SH_SERVER && c->wrapper != NULL &&
+	    strcmp(c->wrapper, "dynamo.sglang") == 0)
+		mark_dynamo(c, c->argstart);
 }

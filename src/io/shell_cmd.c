@@ -16,21 +16,29 @@
 static void
 set_var(struct parser *p, struct vtab *t, const char *name, size_t nlen,
     const char *value, size_t vlen, bool unres, bool append, int line,
-    int col, int exported)
+    int col, int exported, bool array)
 {
 	const struct var	*o = NULL;
 	struct var		*v;
 	char			*nv;
-	size_t			 i, olen = 0;
+	size_t			 i, olen = 0, sep;
 
 	if (append && (o = sh_vt_get(t, name, nlen)) == NULL && t != &p->tab)
 		o = sh_vt_get(&p->tab, name, nlen);
-	if (o != NULL && sh_x_budget(p, (olen = strlen(o->value)))) {
-		nv = sh_pool_alloc(p->pool, olen + vlen + 1);
+	/* NAME+=(..) on a scalar: the scalar is element 0; NAME+=x on an
+	 * array appends to element 0, which is not modelled. */
+	if (o != NULL && o->array && !array)
+		unres = true;
+	sep = o != NULL && array && !o->array && o->value[0] != '\0';
+	if (o != NULL && sh_x_budget(p, (olen = strlen(o->value)) + sep)) {
+		nv = sh_pool_alloc(p->pool, olen + sep + vlen + 1);
 		memcpy(nv, o->value, olen);
+		if (sep)
+			nv[olen++] = SH_ASEP;
 		memcpy(nv + olen, value, vlen);
 		nv[olen + vlen] = '\0';
 		unres = unres || o->unresolved;
+		array = array || o->array;
 	} else
 		nv = sh_pool_str(p->pool, value, vlen);
 	if ((i = sh_vt_find(t, name, nlen)) == NONE)
@@ -41,7 +49,8 @@ set_var(struct parser *p, struct vtab *t, const char *name, size_t nlen,
 	v->value = nv;
 	v->line = line;
 	v->col = col;
-	v->unresolved = unres;
+	v->unresolved = unres || (!array && sh_placeholder(nv));
+	v->array = array;
 	if (exported >= 0)
 		v->exported = exported;
 }
@@ -59,7 +68,7 @@ sh_set_from_text(struct parser *p, struct vtab *t, const struct sh_word *w,
 		return (false);
 	eq = w->text + nl + (app ? 2 : 1);
 	set_var(p, t, w->text, nl, eq, strlen(eq), w->unresolved, app,
-	    w->line, w->col, exported);
+	    w->line, w->col, exported, false);
 	return (true);
 }
 
@@ -133,8 +142,8 @@ env_from(struct sh_env *e, const struct var *v)
 	e->value = (char *)v->value;
 	e->line = v->line;
 	e->col = v->col;
-	e->unresolved = v->unresolved;
-	e->exported = v->exported;
+	e->unresolved = v->unresolved || v->array;
+	e->exported = v->exported && !v->array;	/* bash exports no array */
 }
 
 static int
@@ -240,6 +249,7 @@ apply_own(struct parser *p, struct own *o)
 		v->line = src->line;
 		v->col = src->col;
 		v->unresolved = src->unresolved;
+		v->array = src->array;
 	}
 }
 
@@ -252,10 +262,14 @@ add_prefix(struct parser *p, const struct token *tok)
 	bool		 app;
 
 	nl = sh_assign_name(s, tok->end - tok->start, &app);
-	sh_x_string(p, &p->own.t, tok->start + nl + (app ? 2 : 1), tok->end,
-	    tok->array);
+	if (tok->array)
+		sh_x_array(p, &p->own.t, tok->start + nl + (app ? 2 : 1),
+		    tok->end);
+	else
+		sh_x_string(p, &p->own.t, tok->start + nl + (app ? 2 : 1),
+		    tok->end, false);
 	set_var(p, &p->own.t, s, nl, p->x.b.s, p->x.b.len, p->x.unresolved,
-	    app, tok->line, tok->col, 1);
+	    app, tok->line, tok->col, 1, tok->array);
 }
 
 /* Expand a word into fields of the current command. */
@@ -274,7 +288,9 @@ add_word(struct parser *p, const struct token *tok)
 		sh_x_raw(p, x, tok->start, tok->end);
 	else
 		sh_x_span(p, x, tok->start, tok->end, M_UNQ, 0);
-	if (x->have || !split)
+	if (x->dropempty && x->have && x->b.len == x->fstart)
+		x->have = false;	/* "${EMPTY[@]}" is no word */
+	if (x->have || (!split && x->nf == 0 && !x->dropempty))
 		sh_x_endfield(x);
 	sh_grow(&pp, &p->curcap, c->nwords + x->nf, sizeof(*c->words));
 	c->words = pp;
@@ -283,7 +299,9 @@ add_word(struct parser *p, const struct token *tok)
 		    strlen(x->b.s + x->fo[i]));
 		c->words[c->nwords].line = tok->line;
 		c->words[c->nwords].col = tok->col;
-		c->words[c->nwords].unresolved = x->unresolved;
+		c->words[c->nwords].unresolved = x->unresolved ||
+		    sh_placeholder(c->words[c->nwords].text);
+		c->words[c->nwords].foreign = false;
 		c->nwords++;
 	}
 }

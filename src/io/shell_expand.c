@@ -2,6 +2,7 @@
 
 #include "io/shell_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,10 +76,13 @@ sh_x_raw(struct parser *p, struct xout *x, size_t i, size_t j)
 static void
 x_value(struct parser *p, struct xout *x, const struct var *v, bool quoted)
 {
+	size_t	n = v->array ? strcspn(v->value, (const char[]){ SH_ASEP,
+	    '\0' }) : strlen(v->value);
+
 	if (quoted || v->unresolved)
-		x_lit(p, x, v->value, strlen(v->value));
+		x_lit(p, x, v->value, n);
 	else
-		x_split(p, x, v->value, strlen(v->value));
+		x_split(p, x, v->value, n);
 	if (v->unresolved)
 		x->unresolved = true;
 }
@@ -165,6 +169,128 @@ x_ansic(struct parser *p, struct xout *x, size_t i, size_t e)
 	buf_free(&b);
 }
 
+/* Number of elements of array value a. */
+static size_t
+a_count(const char *a)
+{
+	size_t	n = 0;
+
+	for (; *a != '\0'; a++)
+		n += *a == SH_ASEP;
+	return (n);
+}
+
+/*
+ * ${A[@]} and ${A[*]}: every element. Quoted [@] gives one field per
+ * element (the text around the expansion joins the first and the last);
+ * quoted [*] and an assignment give one field, the elements joined by a
+ * space; unquoted, each element is split further.
+ */
+static void
+x_elements(struct parser *p, struct xout *x, const struct var *v, bool dq,
+    bool star)
+{
+	const char	*e = v->value, *end;
+	bool		 first = true, joined = !x->split || (dq && star);
+
+	if (*e == '\0' && dq && !star)
+		x->dropempty = true;
+	for (; *e != '\0'; e = end + 1, first = false) {
+		end = strchr(e, SH_ASEP);
+		if (!first && joined)
+			x_lit(p, x, " ", 1);
+		else if (!first && (dq || x->have))
+			sh_x_endfield(x);
+		if (dq || !x->split)
+			x_lit(p, x, e, (size_t)(end - e));
+		else
+			x_split(p, x, e, (size_t)(end - e));
+	}
+}
+
+/* Element i of array value a, or NULL. */
+static const char *
+a_elem(const char *a, size_t i, size_t *len)
+{
+	const char	*end;
+
+	for (; *a != '\0'; a = end + 1, i--) {
+		end = strchr(a, SH_ASEP);
+		if (i == 0) {
+			*len = (size_t)(end - a);
+			return (a);
+		}
+	}
+	return (NULL);
+}
+
+/*
+ * ${NAME[SUB]} and ${#NAME[SUB]} / ${#NAME}, with the name at s[ns..k)
+ * and the closing brace at ie: returns false (the caller keeps the text)
+ * for anything else, such as ${A[@]:1} or a subscript that is not a
+ * plain number.
+ */
+static bool
+x_subscript(struct parser *p, struct xout *x, const struct var *v, size_t k,
+    size_t ie, bool dq, bool count)
+{
+	const char	*s = p->lx.s, *el;
+	char		 num[32];
+	size_t		 j, len = 0, idx;
+	char		 sub = '\0';
+
+	if (v == NULL || v->unresolved)
+		return (false);
+	if (k < ie && s[k] == '[') {
+		for (j = k + 1; j < ie && s[j] != ']'; j++)
+			;
+		if (j + 1 != ie || j == k + 1)
+			return (false);
+		sub = s[k + 1];
+		if (j == k + 2 && (sub == '@' || sub == '*'))
+			;
+		else {
+			for (idx = 0, sub = '#', k++; k < j; k++) {
+				if (s[k] < '0' || s[k] > '9' || idx > 100000)
+					return (false);
+				idx = idx * 10 + (size_t)(s[k] - '0');
+			}
+		}
+	} else if (k != ie)
+		return (false);
+	if (count) {
+		if (sub == '@' || sub == '*')
+			j = v->array ? a_count(v->value) : 1;
+		else if (v->array && (el = a_elem(v->value, sub == '#' ? idx :
+		    0, &len)) != NULL)
+			j = len;
+		else
+			j = v->array ? 0 : strlen(v->value);
+		snprintf(num, sizeof num, "%zu", j);
+		x_lit(p, x, num, strlen(num));
+		return (true);
+	}
+	if (sub == '@' || sub == '*') {
+		if (v->array)
+			x_elements(p, x, v, dq, sub == '*');
+		else
+			x_value(p, x, v, dq);
+		return (true);
+	}
+	if (!v->array) {
+		if (sub != '#' || idx == 0)
+			x_value(p, x, v, dq);
+		return (true);
+	}
+	if ((el = a_elem(v->value, sub == '#' ? idx : 0, &len)) != NULL) {
+		if (dq)
+			x_lit(p, x, el, len);
+		else
+			x_split(p, x, el, len);
+	}
+	return (true);
+}
+
 /* ${...} at i; returns the offset after it. */
 static size_t
 x_brace(struct parser *p, struct xout *x, size_t i, size_t e, bool dq,
@@ -173,7 +299,7 @@ x_brace(struct parser *p, struct xout *x, size_t i, size_t e, bool dq,
 	const char		*s = p->lx.s;
 	const struct var	*v;
 	size_t			 j, k, ie, ns;
-	bool			 colon, set;
+	bool			 colon, set, count;
 	char			 op;
 
 	if ((j = x_skip(p, i, e, C_BRACE, 2, dq)) == NONE) {
@@ -182,6 +308,10 @@ x_brace(struct parser *p, struct xout *x, size_t i, size_t e, bool dq,
 	}
 	ie = j - 1;
 	ns = k = i + 2;
+	count = k + 1 < ie && s[k] == '#' &&
+	    sh_is_name_start((unsigned char)s[k + 1]);
+	if (count)
+		ns = ++k;
 	if (k >= ie || !sh_is_name_start((unsigned char)s[k])) {
 		sh_x_raw(p, x, i, j);
 		return (j);
@@ -189,6 +319,11 @@ x_brace(struct parser *p, struct xout *x, size_t i, size_t e, bool dq,
 	while (k < ie && sh_is_name_char((unsigned char)s[k]))
 		k++;
 	v = x_lookup(p, x, s + ns, k - ns);
+	if (count || s[k] == '[') {
+		if (!x_subscript(p, x, v, k, ie, dq, count))
+			sh_x_raw(p, x, i, j);
+		return (j);
+	}
 	if (k == ie) {
 		if (v != NULL)
 			x_value(p, x, v, dq);
@@ -358,6 +493,7 @@ sh_x_reset(struct xout *x, bool split, const struct vtab *own)
 	x->have = false;
 	x->split = split;
 	x->unresolved = false;
+	x->dropempty = false;
 	x->own = own;
 }
 
@@ -372,4 +508,90 @@ sh_x_string(struct parser *p, const struct vtab *own, size_t i, size_t e,
 	else
 		sh_x_span(p, &p->x, i, e, M_UNQ, 0);
 	buf_add(&p->x.b, "", 0);
+}
+
+/*
+ * The elements of an array assignment (a b "c d" $X) at [i, e) (the
+ * parentheses included): each word expanded and split like a command's,
+ * every resulting field ended by SH_ASEP, in p->x.b. An element bash
+ * would read another way ([k]=v, a separator byte in a value) makes the
+ * whole array unresolved.
+ */
+void
+sh_x_array(struct parser *p, const struct vtab *own, size_t i, size_t e)
+{
+	const char	*s = p->lx.s;
+	struct xout	 y = { 0 };
+	size_t		 ws, k, n;
+	enum ctx	 t;
+
+	sh_x_reset(&p->x, false, own);
+	sh_x_reset(&y, true, own);
+	for (i++, e--; i < e && !p->toobig; ) {
+		if (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
+			i++;
+			continue;
+		}
+		if (s[i] == '#') {
+			while (i < e && s[i] != '\n')
+				i++;
+			continue;
+		}
+		if (s[i] == '[')
+			p->x.unresolved = true;
+		for (ws = i; i < e && s[i] != ' ' && s[i] != '\t' &&
+		    s[i] != '\n'; ) {
+			if (s[i] == '\\')
+				i += 2;
+			else if ((n = sh_opener(s, i, e, &t)) != 0) {
+				k = sh_skip_from(p, i, t, n, false, false);
+				i = k == NONE || k > e ? e : k;
+			} else
+				i++;
+		}
+		if (i > e)
+			i = e;
+		sh_x_span(p, &y, ws, i, M_UNQ, 0);
+		if (y.have)
+			sh_x_endfield(&y);
+	}
+	for (k = 0; k < y.nf; k++) {
+		const char	*f = y.b.s + y.fo[k];
+
+		if (strchr(f, SH_ASEP) != NULL)
+			p->x.unresolved = true;
+		if (sh_x_budget(p, strlen(f) + 1)) {
+			buf_add(&p->x.b, f, strlen(f));
+			buf_putc(&p->x.b, SH_ASEP);
+		}
+	}
+	if (y.unresolved)
+		p->x.unresolved = true;
+	buf_add(&p->x.b, "", 0);
+	sh_x_free(&y);
+}
+
+/*
+ * A value a document leaves for the reader to fill in: xxx, <your-model>,
+ * YOUR_MODEL_PATH, PLACEHOLDER_IP, "..." (or a word holding one). Such a
+ * value is unknown, never a finding.
+ */
+bool
+sh_placeholder(const char *v)
+{
+	size_t	i, n = strlen(v);
+
+	if (n >= 3 && strspn(v, "xX") == n)
+		return (true);
+	if (strcmp(v, "...") == 0 || strcmp(v, "\xe2\x80\xa6") == 0)
+		return (true);
+	if ((strncmp(v, "YOUR", 4) == 0 || strncmp(v, "your", 4) == 0 ||
+	    strncmp(v, "Your", 4) == 0) && (v[4] == '_' || v[4] == '-'))
+		return (true);
+	if (strstr(v, "PLACEHOLDER") != NULL)
+		return (true);
+	for (i = 0; i < n; i++)
+		if (v[i] == '<' && sh_placeholder_at(v, i, n) != 0)
+			return (true);
+	return (false);
 }

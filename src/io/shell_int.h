@@ -32,6 +32,7 @@
 #define SH_MAX_DEPTH	8			/* nested ${A:-${B:-...}} */
 #define SH_MAX_OUT	((size_t)64 << 20)	/* expansion bytes, plus 4 x input */
 #define SH_MAX_ENV	((size_t)1 << 22)	/* env entries over all commands */
+#define SH_ASEP		'\x1f'			/* ends each element of an array value */
 
 /* Contexts on the nesting stack. */
 enum ctx {
@@ -102,6 +103,8 @@ struct var {
 	bool		 exported;
 	bool		 alive;		/* on the list */
 	bool		 del;		/* own table: env -u NAME */
+	bool		 array;		/* NAME=(...): value holds the elements,
+					   each ended by SH_ASEP */
 	size_t		 prev, next;
 };
 
@@ -141,6 +144,8 @@ struct xout {
 	bool		 have;		/* current field exists, even if empty */
 	bool		 split;		/* split unquoted expansions */
 	bool		 unresolved;
+	bool		 dropempty;	/* "${A[@]}" of an empty array: an empty
+					   field it leaves is no word */
 	const struct vtab *own;		/* also visible (prefix assignments) */
 };
 
@@ -214,6 +219,9 @@ bool	 sh_is_meta(int);
 size_t	 sh_assign_name(const char *, size_t, bool *);
 size_t	 sh_skip_from(struct parser *, size_t, enum ctx, size_t, bool, bool);
 int	 sh_lex_word(struct parser *, struct token *);
+size_t	 sh_opener(const char *, size_t, size_t, enum ctx *);
+size_t	 sh_placeholder_at(const char *, size_t, size_t);
+bool	 sh_placeholder(const char *);
 int	 sh_next_token(struct parser *, struct token *);
 
 /* shell_heredoc.c: here-documents. */
@@ -230,6 +238,7 @@ void	 sh_x_reset(struct xout *, bool, const struct vtab *);
 void	 sh_x_free(struct xout *);
 void	 sh_x_string(struct parser *, const struct vtab *, size_t, size_t,
 	    bool);
+void	 sh_x_array(struct parser *, const struct vtab *, size_t, size_t);
 
 /* shell_cmd.c: assembling commands and their environments. */
 bool	 sh_set_from_text(struct parser *, struct vtab *,

@@ -2,6 +2,7 @@
 
 #include "io/shell_int.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,6 +113,13 @@ opener(const char *s, size_t i, size_t end, enum ctx where, bool in_dq,
 		return (2);
 	}
 	return (0);
+}
+
+/* opener() for an unquoted word (array elements). */
+size_t
+sh_opener(const char *s, size_t i, size_t end, enum ctx *t)
+{
+	return (opener(s, i, end, C_PAREN, false, t));
 }
 
 static void
@@ -237,6 +245,26 @@ sh_skip_from(struct parser *p, size_t pos, enum ctx type, size_t oplen,
 	return (i);
 }
 
+/*
+ * A document placeholder <NAME> at s[i] (<your-model>, <INFRA_NODE_IP>,
+ * <path/to/model>): its length, else 0. Bash would read it as two
+ * redirections; in a launch command it only ever stands for a value the
+ * reader fills in, so it is read as (part of) a word.
+ */
+size_t
+sh_placeholder_at(const char *s, size_t i, size_t len)
+{
+	size_t	j = i + 1;
+
+	if (i >= len || s[i] != '<' || j >= len || !(isalpha((unsigned char)s[j])
+	    || s[j] == '_'))
+		return (0);
+	while (j < len && (isalnum((unsigned char)s[j]) ||
+	    strchr("_.-/:", s[j]) != NULL))
+		j++;
+	return (j < len && s[j] == '>' ? j + 1 - i : 0);
+}
+
 /* Scan a word at lx->pos. */
 int
 sh_lex_word(struct parser *p, struct token *tok)
@@ -257,6 +285,10 @@ sh_lex_word(struct parser *p, struct token *tok)
 			return (-1);
 	}
 	while (i < lx->len) {
+		if ((n = sh_placeholder_at(s, i, lx->len)) != 0) {
+			i += n;
+			continue;
+		}
 		if (sh_is_meta((unsigned char)s[i])) {
 			nl = sh_assign_name(s + start, i - start, &app);
 			if (s[i] != '(' || nl == 0 ||
@@ -366,7 +398,8 @@ again:
 		return (0);
 	}
 
-	if (strchr("0123456789;&|()<>", s[i]) == NULL)
+	if (strchr("0123456789;&|()<>", s[i]) == NULL ||
+	    sh_placeholder_at(s, i, lx->len) != 0)
 		return (sh_lex_word(p, tok));
 
 	/* An fd number before a redirection: 2>&1, 10<file. */

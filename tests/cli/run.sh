@@ -514,8 +514,8 @@ $PDWIZ check --format github "$T/pct.sh" >"$T/out" 2>/dev/null
 # --- YAML that is not pdwiz's is read as what it is or refused by name, not read as a --config ---
 expect_rc "a Kubernetes manifest is read, not taken for a --config" 1 $PDWIZ check --format json tests/realworld/files/ome-kimi-k2-pd-rt.yaml
 python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); d=[x for x in o["diagnostics"] if x["severity"]=="error"]; assert d and all(x["rule"]=="argparse-unrecognized" and "--enable-deepep-moe" in x["message"] for x in d) and d[0]["line"]==93, d' "$T/out" && ok || bad "manifest: $(head -c 500 "$T/out")"
-expect_rc "an srt-slurm recipe" 2 $PDWIZ check tests/realworld/files/srtslurm-h200-8k1k-bs64-2p3d.yaml
-grep -q "an srt-slurm recipe" "$T/err" && ok || bad "recipe: $(cat "$T/err")"
+expect_rc "a real srt-slurm recipe is read, not refused" 0 $PDWIZ check --format json tests/realworld/files/srtslurm-h200-8k1k-bs64-2p3d.yaml
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["commands"]; assert [x["mode"] for x in c]==["prefill","decode"], c' "$T/out" && ok || bad "real recipe: $(head -c 500 "$T/out")"
 expect_rc "Helm values" 2 $PDWIZ check tests/realworld/files/sglang-docs-lws-pd-helm-values-example.yaml
 grep -q "none of its keys ('global', ...) is an SGLang option" "$T/err" && ok || bad "helm values: $(cat "$T/err")"
 expect_rc "--input config still reads it as a config" 1 $PDWIZ check --input config tests/realworld/files/sglang-docs-lws-pd-helm-values-example.yaml
@@ -634,6 +634,152 @@ json_check "quoted braces: no warning" lacks shell-brace-expansion
 json_check "well-formed script: no orphan" lacks shell-orphan-option
 expect_rc "real issue snippet with unquoted JSON" 0 $PDWIZ check --format json tests/realworld/files/issue-15665-qwen3-next-mooncake.txt
 json_check "real issue snippet: brace expansion found" has shell-brace-expansion warning ""
+
+# --- commands behind wrappers: dynamo.sglang, docker run, the old mini_lb ---
+printf 'python3 -m dynamo.sglang --model-path m --endpoint dyn://ns.prefill.generate --migration-limit 3 --disaggregation-mode prefill --tp 2 --use-sglang-tokenizer --connector nixl kvbm --no-fpm-trace\n' >"$T/dyn.sh"
+expect_rc "dynamo.sglang with Dynamo's own options" 0 $PDWIZ check --format json "$T/dyn.sh"
+json_check "dynamo.sglang: its options are not unrecognized" lacks argparse-unrecognized
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["commands"]; assert len(c)==1 and c[0]["mode"]=="prefill", c' "$T/out" && ok || bad "dynamo.sglang: not read as a prefill server: $(head -c 400 "$T/out")"
+printf 'python3 -m dynamo.sglang --model-path m --tp-sizee 2\n' >"$T/dyn-bad.sh"
+expect_rc "dynamo.sglang: a misspelt SGLang option is still an error" 1 $PDWIZ check --format json "$T/dyn-bad.sh"
+json_check "dynamo.sglang: the SGLang options are checked" has argparse-unrecognized error ""
+for m in dynamo.sglang.worker dynamo.sglang.decode_worker; do
+	printf 'python -m %s --model-path m --disaggregation-mode decode\n' "$m" >"$T/dyn-old.sh"
+	$PDWIZ check --format json "$T/dyn-old.sh" >"$T/out" 2>&1
+	python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["commands"]; assert len(c)==1 and c[0]["mode"]=="decode", c' "$T/out" && ok || bad "$m: not read as a server"
+done
+# Two Dynamo workers on one box open no SGLang HTTP port: no port collision.
+printf 'python3 -m dynamo.sglang --model-path m --disaggregation-mode prefill --host 127.0.0.1 --base-gpu-id 0 &\npython3 -m dynamo.sglang --model-path m --disaggregation-mode decode --host 127.0.0.1 --base-gpu-id 1\n' >"$T/dyn-pd.sh"
+$PDWIZ check --format json "$T/dyn-pd.sh" >"$T/out" 2>&1
+python3 -c 'import json,sys; d=[d for d in json.load(open(sys.argv[1]))["diagnostics"] if d["rule"]=="xs-port-collision"]; assert all(x["severity"]!="error" for x in d), d' "$T/out" && ok || bad "dynamo workers: an HTTP port collision"
+sed 's/dynamo.sglang/sglang.launch_server/' "$T/dyn-pd.sh" >"$T/sgl-pd.sh"
+$PDWIZ check --format json "$T/sgl-pd.sh" >"$T/out" 2>&1
+json_check "the same two SGLang servers: the port collision is found" has xs-port-collision error ""
+printf 'docker run -d --gpus all -p 30000:30000 -e SGLANG_DISAGGREGATION_QUEUE_SIZE=x lmsysorg/sglang python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill --tp 2\n' >"$T/docker.sh"
+expect_rc "docker run IMAGE python3 -m sglang.launch_server" 1 $PDWIZ check --format json "$T/docker.sh"
+json_check "docker run: the container's -e environment is read" has env-type error ""
+json_check "docker run: bridged prefill without its bootstrap port" has docker-bridge-prefill warning ""
+printf 'docker run --network host -e SGLANG_DISAGGREGATION_QUEUE_SIZE=2 img python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill\n' >"$T/docker-host.sh"
+expect_rc "docker run --network host" 0 $PDWIZ check --format json "$T/docker-host.sh"
+json_check "docker run --network host: no bridge warning" lacks docker-bridge-prefill
+printf 'docker run -p 30000:30000 -p 8998:8998 img python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill\n' >"$T/docker-pub.sh"
+$PDWIZ check --format json "$T/docker-pub.sh" >"$T/out" 2>&1
+json_check "docker run publishing the bootstrap port: no bridge warning" lacks docker-bridge-prefill
+printf 'docker run img\n' >"$T/docker-none.sh"
+expect_rc "docker run with the image's own command: nothing to check" 2 $PDWIZ check "$T/docker-none.sh"
+printf 'python3 -m sglang.srt.disaggregation.mini_lb --prefill http://127.0.0.1:30000 --decode http://127.0.0.1:30001 --host 0.0.0.0 --port 8000\n' >"$T/minilb.sh"
+expect_rc "the old mini_lb router" 0 $PDWIZ check --format json "$T/minilb.sh"
+json_check "mini_lb: recognised and flagged as gone" has router-mini-lb-gone warning ""
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["commands"]; assert c[0]["mode"]=="router", c' "$T/out" && ok || bad "mini_lb: not a router"
+expect_rc "sglang serve" 1 $PDWIZ check --format json -- sglang serve --model-path m --tp-sizee 2
+json_check "sglang serve: its options are SGLang's" has argparse-unrecognized error ""
+
+# --- shell traps of real scripts ---
+printf 'while [ $# -gt 0 ]; do\n  case $1 in\n    --model)\n      M=$2; shift 2 ;;\n    -h|--help)\n      exit 0 ;;\n  esac\ndone\npython -m sglang.launch_server --model-path m\n' >"$T/case.sh"
+expect_rc "case patterns" 0 $PDWIZ check --format json "$T/case.sh"
+json_check "case patterns are not orphan options" lacks shell-orphan-option
+printf 'python -m sglang.launch_server --model-path m \\\n  --tp 2  # two GPUs \\\n  --page-size 16\n' >"$T/bs-comment.sh"
+[ "$(bash -c 'f() { printf "%s\n" "$@"; }; f a \
+  b # c \
+  --x 2>/dev/null' | wc -l)" = 2 ] && ok || bad "bash does not end the line at a backslash in a comment"
+expect_rc "a backslash inside a comment" 0 $PDWIZ check --format json "$T/bs-comment.sh"
+json_check "a backslash inside a comment: a warning" has shell-backslash-in-comment warning ""
+python3 -c 'import json,sys; d=[d for d in json.load(open(sys.argv[1]))["diagnostics"] if d["rule"]=="shell-backslash-in-comment"][0]; assert d["line"]==2 and "--page-size" in d["message"], d' "$T/out" && ok || bad "backslash in comment: line or message"
+printf 'export MOONCAKE_CONFIG_PATH=/etc/mooncake.json\npython -m sglang.launch_server --model-path m --disaggregation-mode prefill\npython -m sglang.launch_server --model-path m --disaggregation-mode decode --port 30001 --base-gpu-id 1\n' >"$T/env-dep.sh"
+expect_rc "a deprecated environment variable" 0 $PDWIZ check --format json "$T/env-dep.sh"
+json_check "MOONCAKE_CONFIG_PATH: a warning" has env-deprecated warning ""
+python3 -c 'import json,sys; d=[d for d in json.load(open(sys.argv[1]))["diagnostics"] if d["rule"]=="env-deprecated"]; assert len(d)==1 and d[0]["line"]==1 and "SGLANG_HICACHE_MOONCAKE_CONFIG_PATH" in d[0]["message"], d' "$T/out" && ok || bad "env-deprecated: once, on its line, naming the new variable"
+
+# --- bash arrays: expanded as bash does when every element is known ---
+cat >"$T/arr.sh" <<'EOF'
+X="p q"
+ARGS=(--tp 2 "--host" "0.0.0.0" $X)  # split like bash
+ARGS+=(--page-size 16)
+EMPTY=()
+S=--trust-remote-code
+python -m sglang.launch_server --model-path m "${ARGS[@]}" "${EMPTY[@]}" "x${EMPTY[@]}" "${#ARGS[@]}" "${ARGS[1]}" "${ARGS[*]}" $ARGS ${ARGS[@]} ${S[0]} "${#S}"
+EOF
+$PDWIZ check --format json "$T/arr.sh" >"$T/out" 2>&1
+python3 - "$T/out" "$T/arr.sh" <<'PY' && ok || bad "arrays: pdwiz's words differ from bash's"
+import json, shlex, subprocess, sys
+stub = 'python() { shift 2; printf "%s\\n" "$@"; }\n'
+want = subprocess.run(["bash", "-c", stub + open(sys.argv[2]).read()], capture_output=True, text=True).stdout.split("\n")[:-1]
+got = shlex.split(json.load(open(sys.argv[1]))["commands"][0]["command"])[3:]
+assert want == got, (want, got)
+PY
+printf 'ARGS=(--tp-sizee 2)\npython -m sglang.launch_server --model-path m "${ARGS[@]}"\n' >"$T/arr-bad.sh"
+expect_rc "an array holding a misspelt option" 1 $PDWIZ check --format json "$T/arr-bad.sh"
+json_check "array elements are checked as options" has argparse-unrecognized error ""
+printf 'ARGS=(--tp 2 $(extra_args))\nEXTRA+=(--foo)\npython -m sglang.launch_server --model-path m "${ARGS[@]}" ${UNSET[@]} "${ARGS[@]:1}"\n' >"$T/arr-unknown.sh"
+expect_rc "arrays with unknown elements" 0 $PDWIZ check --format json "$T/arr-unknown.sh"
+json_check "unknown array words: not unrecognized" lacks argparse-unrecognized
+json_check "unknown array words: could not check" has argv-unknown-words unknown ""
+printf 'ARGS=(--tp 2)\nexport ARGS\nSGLANG_X=(1 2) python -m sglang.launch_server --model-path m "${ARGS[@]}"\n' >"$T/arr-env.sh"
+$PDWIZ check --format json "$T/arr-env.sh" >"$T/out" 2>&1
+json_check "an array is not exported (bash exports no array)" clean
+
+# --- document placeholders are unknown, not findings ---
+printf 'export ASCEND_NPU_PHY_ID=xxx\nexport SGLANG_DISAGGREGATION_QUEUE_SIZE=YOUR_QUEUE_SIZE\npython -m sglang.launch_server --model-path <your-model> --host=<INFRA_NODE_IP> --tp xxx --page-size ... --disaggregation-mode prefill\n' >"$T/ph.sh"
+expect_rc "placeholders" 0 $PDWIZ check --format json "$T/ph.sh"
+json_check "placeholders: no error" clean
+json_check "placeholders: could not check" has par-tp-pp-nnodes unknown ""
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["commands"][0]["command"]; assert "<your-model>" in c and "--host=<INFRA_NODE_IP>" in c, c' "$T/out" && ok || bad "placeholders: <NAME> is not one word"
+printf 'export SGLANG_DISAGGREGATION_QUEUE_SIZE=abc\npython -m sglang.launch_server --model-path m --tp x2\n' >"$T/not-ph.sh"
+expect_rc "values that are no placeholder" 1 $PDWIZ check --format json "$T/not-ph.sh"
+json_check "a wrong env value is still an error" has env-type error ""
+json_check "a wrong option value is still an error" has argparse-type error ""
+
+# --- srt-slurm recipes: each worker mode's sglang_config as its command line ---
+cat >"$T/recipe.yaml" <<'EOF'
+name: "t"
+model:
+  path: "hf:meta-llama/Llama-3.1-8B-Instruct"
+resources:
+  gpu_type: "h100"
+  gpus_per_node: 8
+  prefill_nodes: 2
+  prefill_workers: 1
+  decode_nodes: 1
+  decode_workers: 1
+frontend:
+  type: sglang
+backend:
+  prefill_environment:
+    SGLANG_DISAGGREGATION_QUEUE_SIZE: "x"
+  sglang_config:
+    prefill:
+      model-path: /model/
+      tp-size: 16
+      disable-radix-cache: true
+      enable-metrics: false
+      cuda-graph-bs: [1, 2, 4]
+    decode:
+      tp_size: 8
+      tp-sizee: 2
+EOF
+expect_rc "an srt-slurm recipe" 1 $PDWIZ check --format json "$T/recipe.yaml"
+json_check "recipe: the prefill's environment is checked" has env-type error ""
+json_check "recipe: the decode's options are checked" has argparse-unrecognized error ""
+python3 - "$T/out" <<'PY' && ok || bad "recipe: roles, lines and the command srtctl runs"
+import json, sys
+o = json.load(open(sys.argv[1]))
+c = o["commands"]
+assert [x["mode"] for x in c] == ["prefill", "decode"], c
+p = c[0]["command"]
+assert "python3 -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct" in p, p
+assert "--nnodes 2" in p and "--cuda-graph-bs 1 2 4" in p and "--disable-radix-cache" in p, p
+assert "--enable-metrics" not in p and "/model/" not in p, p
+u = [d for d in o["diagnostics"] if d["rule"] == "argparse-unrecognized"][0]
+assert u["line"] == 25, u
+PY
+sed -e 's/      tp-sizee: 2//' -e 's/"x"/"2"/' "$T/recipe.yaml" >"$T/recipe-ok.yaml"
+expect_rc "a consistent srt-slurm recipe" 0 $PDWIZ check --format json "$T/recipe-ok.yaml"
+printf 'base:\n  resources: {prefill_nodes: 1, decode_nodes: 1}\n  backend:\n    sglang_config:\n      prefill: {tp-size: 8}\n      decode: {tp-size: 8}\nzip_override_a:\n  resources:\n    decode_nodes: [1, 2]\n' >"$T/sweep.yaml"
+expect_rc "an srt-slurm sweep" 0 $PDWIZ check --format json "$T/sweep.yaml"
+json_check "sweep: the unexpanded blocks are named" has recipe-sweep-not-expanded note ""
+printf 'resources: {prefill_nodes: 1}\nbackend:\n  type: trtllm\n  trtllm_config: {}\n' >"$T/trt.yaml"
+expect_rc "a recipe for another backend" 2 $PDWIZ check "$T/trt.yaml"
+grep -q "srt-slurm recipe without backend.sglang_config (backend type trtllm)" "$T/err" && ok || bad "trtllm recipe: $(cat "$T/err")"
 
 # --- will it fit: --gpu turns on the memory estimate ---
 DSV3="python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --trust-remote-code"

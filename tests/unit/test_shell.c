@@ -227,10 +227,12 @@ static const struct tcase cases[] = {
 	    "H=$(hostname -I)" } } },
 	{ "special params", "echo $1 $@ \"$*\" $? $$ $", 1, {
 	    { OTH, 0, "echo|$1|$@|$*|$?|$$|$", "" } } },
-	{ "unsupported braces", "A=abc\necho ${#A} ${A:1} ${A/b/c}", 1, {
-	    { OTH, 0, "echo|${#A}|${A:1}|${A/b/c}", "A=abc" } } },
+	{ "length, unsupported braces", "A=abc\necho ${#A} ${A:1} ${A/b/c}", 1, {
+	    { OTH, 0, "echo|3|${A:1}|${A/b/c}", "A=abc" } } },
 	{ "array assignment", "a=(1 2 3)\necho x", 1, {
-	    { OTH, 0, "echo|x", "a=(1 2 3)" } } },
+	    { OTH, 0, "echo|x", "a=1\x1f" "2\x1f" "3\x1f" } } },
+	{ "array expansion", "A=(x \"y z\")\nA+=(w)\necho \"${A[@]}\" ${#A[@]} ${A[2]}", 1, {
+	    { OTH, 0, "echo|x|y z|w|3|w", "A=x\x1f" "y z\x1f" "w\x1f" } } },
 
 	/* Here-documents. */
 	{ "heredoc", "cat > c.yaml <<EOF\npython -m sglang.launch_server\n"
