@@ -360,12 +360,14 @@ not_a_config(const struct catalog *cat, const char *name,
 	    ", ..." : "");
 }
 
-/* YAML of Kubernetes objects, or of several documents: a manifest. */
+/* YAML with a Kubernetes object (apiVersion, kind) in any of its
+ * documents: a manifest. */
 static bool
 is_manifest(const char *name, const struct input *in, struct buf *why)
 {
 	char		 err[1024];
 	struct ynode	*docs;
+	size_t		 i;
 	bool		 yes;
 
 	if (!manifest_sniff(in->text, in->len) && !(in->len >= 3 &&
@@ -377,8 +379,9 @@ is_manifest(const char *name, const struct input *in, struct buf *why)
 		fail(why, "%s", err);
 		return false;
 	}
-	yes = docs->nkids > 1 || (docs->nkids == 1 &&
-	    manifest_is_object(docs->kids[0]));
+	yes = false;
+	for (i = 0; i < docs->nkids; i++)
+		yes = yes || manifest_is_object(docs->kids[i]);
 	ynode_free(docs);
 	return yes;
 }

@@ -447,7 +447,7 @@ mcontainer_read(struct msrc *m, const struct mpod *p, char *err,
 			buf_putc(&b, ' ');
 		put_quoted(&b, w[i].text);
 	}
-	sn = si == n ? w[0].node : si > 0 ? w[si].node : NULL;
+	sn = n == 0 ? NULL : si == n ? w[0].node : si > 0 ? w[si].node : NULL;
 	if (n > 0 && sh_parse(b.s, b.len, &sub, perr, sizeof perr) != 0) {
 		const struct ynode	*at = sn != NULL ? sn : w[0].node;
 
