@@ -75,6 +75,9 @@ struct role_spec {
 						   --prefill/--decode list: its
 						   workers come by service
 						   discovery or at run time */
+	bool		 pod_hosts;		/* imported from a manifest: hosts are
+						   the pods' stable DNS names, one
+						   machine each */
 	char		*missing;		/* what the source lacked of this
 						   role (the file's missing.ROLE):
 						   with enabled false the role is

@@ -1,3 +1,4 @@
+#include <ctype.h>
 /*
  * deploy_cross_router.c - the router's --prefill/--decode lists against the
  * prefill and decode instances: entries that match no instance, instances
@@ -61,11 +62,31 @@ url_split(const char *url, char **host, int *port)
 static bool
 same_host(const char *a, const char *b)
 {
+	size_t	la = strlen(a), lb = strlen(b);
+
 	if (strcmp(a, b) == 0)
+		return true;
+	/* A DNS name and its longer form (pod.svc, pod.svc.ns.svc.cluster.local) */
+	if (la != lb && !isdigit((unsigned char)a[0]) &&
+	    !isdigit((unsigned char)b[0]) && strncmp(a, b, la < lb ? la : lb) == 0 &&
+	    (la < lb ? b[la] : a[lb]) == '.')
 		return true;
 	if (host_is_loopback(a) && host_is_loopback(b))
 		return true;
 	return host_is_wildcard(a) || host_is_wildcard(b);
+}
+
+/* Is h the DNS name of a pod the deployment was imported from? */
+static bool
+is_pod_host(const struct deployment *d, const char *h)
+{
+	size_t	r, i;
+
+	for (r = 0; r < NROLE; r++)
+		for (i = 0; d->role[r].pod_hosts && i < d->role[r].nhosts; i++)
+			if (same_host(d->role[r].hosts[i], h))
+				return true;
+	return false;
 }
 
 /* Host as a key for "same machine": loopback names are one machine. */
@@ -198,6 +219,8 @@ match_url(const struct facts *f, const struct deployment *d,
 	else if ((host_is_addr(h) || host_is_loopback(h)) &&
 	    (host_is_addr(la->host) || host_is_loopback(la->host)))
 		m = M_NO;
+	else if (is_pod_host(d, la->host) && is_pod_host(d, h))
+		m = M_NO;	/* two pods of the manifest: two machines */
 	else {
 		m = M_UNSURE;
 		if (*why == NULL)

@@ -275,10 +275,14 @@ place_node(struct role_spec *r, const struct icmd *c)
 	if (c->host_unknown)
 		r->host_unstated = true;
 	if (c->sc->machine != NULL) {
-		/* A pod of a manifest: a machine of its own, address unknown. */
+		/* A pod of a manifest: a machine of its own. Its stable DNS
+		 * name (no '/') is its address; a label is no address. */
 		if (c->host != NULL && r->bind_host == NULL)
 			r->bind_host = xstrdup(c->host);
-		r->host_unstated = true;
+		if (strchr(c->sc->machine, '/') != NULL)
+			r->host_unstated = true;
+		else
+			r->pod_hosts = true;
 		push_host(r, c->sc->machine);
 		return;
 	}
