@@ -539,14 +539,25 @@ static void
 check_server(struct check *ck, const struct config *base,
     const struct sh_cmd *c, const char *base_dir, struct roles *ro)
 {
-	struct config	 cfg = { 0 };
+	struct config	 cfg = { 0 }, vbase = { 0 };
 	struct result	 diags, res;
 	const char	*m;
+	sgver_t		 v;
 	int		 k, r;
 	size_t		 j;
 
 	result_init(&diags);
 	result_init(&res);
+	/* A manifest's container runs the release its image tag names,
+	 * unless --sglang-version says otherwise. */
+	if (base->sgver == SGVER_UNKNOWN && c->image != NULL &&
+	    (v = sglang_version_from_image(c->image, NULL, 0)) !=
+	    SGVER_UNKNOWN) {
+		config_init(&vbase, ck->cat);
+		config_copy(&vbase, base);
+		vbase.sgver = v;
+		base = &vbase;
+	}
 	server_from_cmd(ck->cat, c, base, &cfg, &diags, base_dir);
 	add_sh_cmd(ck, SH_SERVER, mode_of(ck->cat, &cfg), c);
 	k = (int)ck->ncmds - 1;
@@ -572,6 +583,8 @@ check_server(struct check *ck, const struct config *base,
 	result_free(&res);
 	result_free(&diags);
 	config_free(&cfg);
+	if (vbase.s != NULL)
+		config_free(&vbase);
 }
 
 /* Cross-role checks over the script's parsed commands; each diagnostic goes

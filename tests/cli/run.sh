@@ -881,5 +881,12 @@ printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n' >"$T/cm.yaml"
 expect_rc "manifest: no SGLang command" 2 $PDWIZ check "$T/cm.yaml"
 grep -q "a Kubernetes manifest (kind: ConfigMap) with no SGLang command" "$T/err" && ok || bad "manifest: refusal names the kind"
 
+# --- a manifest's image tag names the SGLang release its commands are checked against ---
+expect_rc "image v0.4.8.post1: --enable-deepep-moe is that release's flag" 0 $PDWIZ check --format json tests/realworld/files/ome-deepseek-rdma-pd-rt.yaml
+grep -q '"rule":"flag-history","severity":"note","message":"--enable-deepep-moe is accepted by SGLang 0.4.8.post1' "$T/out" && ok || bad "image version: no note naming 0.4.8.post1: $(head -c 300 "$T/out")"
+expect_rc "--sglang-version overrides the image tag" 1 $PDWIZ check --format json --sglang-version 0.5.18 tests/realworld/files/ome-deepseek-rdma-pd-rt.yaml
+grep -q '"rule":"argparse-unrecognized","severity":"error","message":"unrecognized arguments: --enable-deepep-moe' "$T/out" && ok || bad "--sglang-version 0.5.18 over an image: $(head -c 300 "$T/out")"
+expect_rc "a floating image tag (:dev) is no release: current SGLang" 1 $PDWIZ check --format json tests/realworld/files/ome-kimi-k2-pd-rt.yaml
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -17,9 +17,7 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # Errors the expected verdict does not name, allowed with the reason:
 #   file<TAB>rule<TAB>why
-ALLOWED='ome-deepseek-rdma-pd-rt.yaml	argparse-unrecognized	the runtime pins lmsysorg/sglang:v0.4.8.post1, where --enable-deepep-moe was an option; pdwiz checks against current SGLang until it knows versions (the image is on each command: sh_cmd.image)
-rbg-v1alpha1-deepseek-r1-pd-patches.yaml	argparse-unrecognized	the image pins a local build of SGLang v0.5.1.post1; whether it still took --enable-deepep-moe is not known until pdwiz knows versions
-dynamo-disagg-dp-attn.sh	xs-gpu-collision	both workers share GPUs 0-1 on purpose (tiny model, memory split by $GPU_MEM_ARGS); the cross-role GPU check (deploy_cross.c) does not yet weigh memory fractions
+ALLOWED='dynamo-disagg-dp-attn.sh	xs-gpu-collision	both workers share GPUs 0-1 on purpose (tiny model, memory split by $GPU_MEM_ARGS); the cross-role GPU check (deploy_cross.c) does not yet weigh memory fractions
 dynamo-disagg-dp-attn.sh	xs-port-collision	the DP-attention ZMQ ports follow the disjoint --dist-init-addr blocks, not --port; the cross-role port check (deploy_cross.c) derives them from --port'
 
 tail -n +2 tests/realworld/PROVENANCE.tsv | cut -f1,7 >"$T/expected"
