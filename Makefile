@@ -260,7 +260,7 @@ install: pdwiz rules/catalog.img
 	    $(DESTDIR)$(DATADIR)/rules/deploy $(DESTDIR)$(DATADIR)/forms \
 	    $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR)
 	install -m 755 pdwiz $(DESTDIR)$(BINDIR)/pdwiz
-	install -m 644 rules/*.yaml rules/catalog.img $(DESTDIR)$(DATADIR)/rules/
+	install -m 644 rules/*.yaml rules/sglang-state.tsv rules/catalog.img $(DESTDIR)$(DATADIR)/rules/
 	install -m 644 rules/checks/*.yaml $(DESTDIR)$(DATADIR)/rules/checks/
 	if ls rules/deploy/*.yaml >/dev/null 2>&1; then \
 	    install -m 644 rules/deploy/*.yaml $(DESTDIR)$(DATADIR)/rules/deploy/; fi

@@ -97,6 +97,39 @@ use_color(FILE *f)
 	return isatty(fileno(f));
 }
 
+
+/*
+ * Which SGLang the rules model: the release the flag history says the
+ * catalog is newer than, and the reading of every citation against one
+ * SGLang tree (rules/sglang-state.tsv, its summary line).
+ */
+static void
+version_state(const struct catalog *cat)
+{
+	char	 vs[32], line[512], *dir = catalog_find_datadir(NULL), *p;
+	FILE	*f;
+
+	if (cat->hist != NULL && cat->hist->sglang_version != SGVER_UNKNOWN)
+		printf("SGLang modelled: %s\n", sgver_format(
+		    cat->hist->sglang_version, vs, sizeof vs));
+	else if (cat->hist != NULL && cat->hist->newer_than != SGVER_UNKNOWN)
+		printf("SGLang modelled: main, newer than release %s; the cited "
+		    "files mix two stages of SGLang's arg_groups refactor "
+		    "(rules/README.md, \"Which SGLang the catalog models\")\n",
+		    sgver_format(cat->hist->newer_than, vs, sizeof vs));
+	if (dir == NULL)
+		return;
+	p = xasprintf("%s/rules/sglang-state.tsv", dir);
+	if ((f = fopen(p, "r")) != NULL) {
+		while (fgets(line, sizeof line, f) != NULL)
+			if (strncmp(line, "# sgcite: ", 10) == 0)
+				printf("citations: %s", line + 10);
+		fclose(f);
+	}
+	free(p);
+	free(dir);
+}
+
 static int
 version(void)
 {
@@ -110,6 +143,7 @@ version(void)
 	    "read from sgl-project/sglang at:\n", cat->nrules, cat->ndrules,
 	    cat->nopts);
 	printf("catalog: %s\n", cat->origin);
+	version_state(cat);
 	for (i = 0; i < cat->ncommits; i++)
 		printf("  %-8s %s %s\n", cat->commits[i].shortname ?
 		    cat->commits[i].shortname : "", cat->commits[i].commit ?

@@ -888,5 +888,10 @@ expect_rc "--sglang-version overrides the image tag" 1 $PDWIZ check --format jso
 grep -q '"rule":"argparse-unrecognized","severity":"error","message":"unrecognized arguments: --enable-deepep-moe' "$T/out" && ok || bad "--sglang-version 0.5.18 over an image: $(head -c 300 "$T/out")"
 expect_rc "a floating image tag (:dev) is no release: current SGLang" 1 $PDWIZ check --format json tests/realworld/files/ome-kimi-k2-pd-rt.yaml
 
+# --- --version says which SGLang the rules model ---
+expect_rc "--version" 0 $PDWIZ --version
+grep -q "^SGLang modelled: main, newer than release 0.5.13.post2; the cited files mix" "$T/out" && ok || bad "--version: no SGLang statement: $(head -5 "$T/out")"
+grep -q "^citations: [0-9]* of [0-9]* rules at home in sgl-project/sglang@8905cbd4" "$T/out" && ok || bad "--version: no citation summary"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
