@@ -766,9 +766,12 @@ start_quick() {
 
 # check_clean FILE: pdwiz check FILE (in $WORK) reports 0 errors.
 check_clean() {
-	_chk=$(cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ check "$1" | tail -1)
-	echo "  pdwiz check $1: ${_chk:-clean}"
-	case "$_chk" in "0 errors"*|"") ;; *) return 1 ;; esac
+	_chk=$(cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ check -v "$1" 2>&1)
+	_rc=$?
+	_chk=$(printf '%s\n' "$_chk" | tail -1)
+	echo "  pdwiz check $1: exit $_rc, $_chk"
+	[ "$_rc" = 0 ] || return 1
+	case "$_chk" in "0 errors"*) ;; *) return 1 ;; esac
 }
 
 # Done when (d): the quick start reaches an exportable 1P1D in at most 15
@@ -824,9 +827,8 @@ done_a_llama_tp2() {
 
 # Done when (b): DeepSeek-V3, 2 prefill + 2 decode nodes of 8 GPUs, DP
 # attention and DeepEP on decode, nixl: saved, Kubernetes exported; the
-# saved file and the exported script check with 0 errors, and the
-# manifests are pdwiz emit's bytes for the saved file (pdwiz check does not
-# read Kubernetes manifests).
+# saved file, the exported script and the exported manifests check with 0
+# errors, and the manifests are pdwiz emit's bytes for the saved file.
 done_b_deepseek() {
 	rm -f "$WORK/ds.yaml" "$WORK/pd-k8s.yaml" "$WORK/launch.sh"
 	start_quick || return 1
@@ -853,7 +855,8 @@ done_b_deepseek() {
 	grep -q "enable_dp_attention: true" "$WORK/ds.yaml" &&
 	    grep -q 'moe_a2a_backend: "deepep"' "$WORK/ds.yaml" &&
 	    grep -q "nixl" "$WORK/ds.yaml" || { echo "  ds.yaml lacks a setting"; return 1; }
-	check_clean ds.yaml && check_clean launch.sh || return 1
+	check_clean ds.yaml && check_clean launch.sh &&
+	    check_clean pd-k8s.yaml || return 1
 	(cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ emit --format k8s ds.yaml |
 	    cmp -s - pd-k8s.yaml) || { echo "  k8s differs from pdwiz emit"; return 1; }
 }
