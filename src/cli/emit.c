@@ -212,6 +212,10 @@ emit_args(int argc, char **argv, struct emit_args *a)
 		}
 	}
 	if (!a->have_fmt || a->file == NULL) {
+		fprintf(stderr, "pdwiz emit: %s\n", a->file == NULL ?
+		    "which DEPLOYMENT file? (a .yaml that pdwiz or pdwiz "
+		    "import saved)" : "which --format? (shell, runbook, "
+		    "config, k8s or yaml)");
 		cli_usage(stderr, &cli_emit);
 		return EXIT_USAGE;
 	}

@@ -10,11 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Private copy: CRLF becomes LF; NUL bytes are an error. */
+/*
+ * Private copy: CR LF becomes LF (p->lx.crlf remembers where, for quoted
+ * text); NUL bytes are an error.
+ */
 static char *
 copy_input(struct parser *p, const char *text, size_t len, size_t *outlen)
 {
 	char	*b;
+	void	*pp;
 	size_t	 i, o = 0, ls = 0;
 	int	 line = 1;
 
@@ -27,10 +31,20 @@ copy_input(struct parser *p, const char *text, size_t len, size_t *outlen)
 		if (text[i] == '\0') {
 			sh_seterr(p, line, (int)(i - ls + 1), "NUL byte in input");
 			free(b);
+			free(p->lx.crlf);
+			p->lx.crlf = NULL;
 			return (NULL);
 		}
-		if (text[i] == '\r' && (i + 1 == len || text[i + 1] == '\n'))
+		if (text[i] == '\r' && (i + 1 == len || text[i + 1] == '\n')) {
+			if (i + 1 < len) {
+				pp = p->lx.crlf;
+				sh_grow(&pp, &p->lx.capcrlf, p->lx.ncrlf + 1,
+				    sizeof(*p->lx.crlf));
+				p->lx.crlf = pp;
+				p->lx.crlf[p->lx.ncrlf++] = o;
+			}
 			continue;
+		}
 		if (text[i] == '\n') {
 			line++;
 			ls = i + 1;
@@ -51,6 +65,7 @@ parser_free(struct parser *p)
 		free(p->lx.hd[i].delim);
 	free(p->lx.hd);
 	free(p->lx.stk);
+	free(p->lx.crlf);
 	free((char *)p->lx.s);
 	free(p->cur.words);
 	sh_vt_free(&p->own.t);

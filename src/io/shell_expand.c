@@ -26,6 +26,49 @@ x_lit(struct parser *p, struct xout *x, const char *s, size_t n)
 		buf_add(&x->b, s, n);
 }
 
+/*
+ * Quoted text s[i..i+n) of the input, with the CR of each CR LF line end
+ * put back: inside quotes it is part of the value.
+ */
+/* Index of the first CR LF newline at or after offset i. */
+static size_t
+crlf_from(const struct lexer *lx, size_t i)
+{
+	size_t	lo = 0, hi = lx->ncrlf, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (lx->crlf[mid] < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo);
+}
+
+static bool
+was_crlf(const struct lexer *lx, size_t i)
+{
+	size_t	k = crlf_from(lx, i);
+
+	return (k < lx->ncrlf && lx->crlf[k] == i);
+}
+
+static void
+x_quoted(struct parser *p, struct xout *x, size_t i, size_t n)
+{
+	const struct lexer	*lx = &p->lx;
+	size_t			 lo = crlf_from(lx, i), e = i + n;
+
+	x->have = true;
+	for (; lo < lx->ncrlf && lx->crlf[lo] < e; lo++) {
+		x_lit(p, x, lx->s + i, lx->crlf[lo] - i);
+		x_lit(p, x, "\r", 1);
+		i = lx->crlf[lo];
+	}
+	x_lit(p, x, lx->s + i, e - i);
+}
+
 void
 sh_x_endfield(struct xout *x)
 {
@@ -136,6 +179,8 @@ x_ansic(struct parser *p, struct xout *x, size_t i, size_t e)
 	buf_add(&b, "", 0);
 	while (i < e) {
 		if (s[i] != '\\' || i + 1 >= e) {
+			if (s[i] == '\n' && was_crlf(&p->lx, i))
+				buf_putc(&b, '\r');
 			buf_putc(&b, s[i++]);
 			continue;
 		}
@@ -453,7 +498,7 @@ sh_x_span(struct parser *p, struct xout *x, size_t i, size_t e, enum xmode m,
 		} else if (!dq && c == '\'') {
 			q = memchr(s + i + 1, '\'', e - i - 1);
 			j = q != NULL ? (size_t)(q - s) : e;
-			x_lit(p, x, s + i + 1, j - i - 1);
+			x_quoted(p, x, i + 1, j - i - 1);
 			i = q != NULL ? j + 1 : e;
 		} else if (m != M_DQ && c == '"') {
 			if ((j = x_skip(p, i, e, C_DQ, 1, dq)) == NONE) {
@@ -469,6 +514,8 @@ sh_x_span(struct parser *p, struct xout *x, size_t i, size_t e, enum xmode m,
 				;
 			if (m == M_BUNQ)
 				x_split(p, x, s + i, j - i);
+			else if (dq)
+				x_quoted(p, x, i, j - i);
 			else
 				x_lit(p, x, s + i, j - i);
 			i = j;

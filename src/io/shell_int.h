@@ -75,6 +75,12 @@ struct lexer {
 	size_t		 nhd, caphd;
 	int		 unclosed;	/* line of the first here-document that
 					   runs to the end of the input, or 0 */
+
+	/* Offsets in s of the newlines that were CR LF in the input (the CR
+	   is dropped so that a Windows script reads by lines; quoted text
+	   gets it back), ascending. */
+	size_t		*crlf;
+	size_t		 ncrlf, capcrlf;
 };
 
 enum ttype {

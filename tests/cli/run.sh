@@ -361,6 +361,15 @@ expect_rc "emit into a missing directory" 2 $PDWIZ emit --format shell -o "$T/no
 grep -qF "$T/nodir/sub: No such file or directory" "$T/err" && ! grep -q pdwiz-tmp "$T/err" && ok || bad "missing directory message: $(cat "$T/err")"
 expect_rc "import into a missing directory" 2 $PDWIZ import -o "$T/nodir/imp.yaml" share/examples/mooncake-llama-1p1d.sh
 grep -qxF "pdwiz: $T/nodir/imp.yaml: $T/nodir: No such file or directory" "$T/err" && ok || bad "import: missing directory message: $(cat "$T/err")"
+# A script saved with Windows line ends: CR LF ends a line, but inside quotes
+# the CR is part of the value (bash keeps it), on import and back out.
+printf 'python -m sglang.launch_server --model-path m --disaggregation-mode prefill --served-model-name "x\r\ny" --port 30000\r\npython -m sglang.launch_server --model-path m --disaggregation-mode decode --port 30001 --base-gpu-id 1\r\npython -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 --decode http://127.0.0.1:30001 --port 30002\r\n' >"$T/crlf.sh"
+expect_rc "import a CR LF script" 0 $PDWIZ import -o "$T/crlf.yaml" "$T/crlf.sh"
+grep -qxF '      served_model_name: "x\r\ny"' "$T/crlf.yaml" && ok || bad "CR LF in a quoted word lost its CR on import: $(grep served "$T/crlf.yaml")"
+mkdir -p "$T/crlf-out"
+expect_rc "emit the CR LF import" 0 $PDWIZ emit --format shell -o "$T/crlf-out" "$T/crlf.yaml"
+expect_rc "re-import the emitted script" 0 $PDWIZ import -o "$T/crlf2.yaml" "$T/crlf-out/launch.sh"
+grep -qxF '      served_model_name: "x\r\ny"' "$T/crlf2.yaml" && ok || bad "CR in a quoted word changed through emit and import: $(grep served "$T/crlf2.yaml")"
 top=$PWD
 case $PDWIZ in /*) apdwiz=$PDWIZ ;; *) apdwiz=$top/$PDWIZ ;; esac
 # the launch.sh of --format config reads its --config files next to itself ($(dirname "$0")/prefill.yaml)

@@ -329,7 +329,9 @@ python -m sglang.launch_server --model-path m --disaggregation-mode decode
 python -m sglang_router.launch_router --pd-disaggregation --prefill http://10.0.0.1:30000 --decode http://127.0.0.1:30000
 SH
 	start -- --import node0.sh || return 1
-	wait_for "but the script has 1 of the 2 node commands" &&
+	wait_for "Imported node0.sh with these gaps" &&
+	    wait_for "but the script has 1 of the 2 node commands" &&
+	    keys q && wait_for "node0.yaml (from node0.sh" &&
 	    goto_page "Parallelism (prefill)" &&
 	    wait_for "tensor parallel (TP)               16"
 }

@@ -702,7 +702,7 @@ test_crlf(void **state)
 	static const char in[] =
 	    "export A=1\r\n"
 	    "python -m sglang.launch_server \\\r\n"
-	    "  --x \"$A\" 'q\r\nr'\r\n"
+	    "  --x \"$A\" 'q\r\nr' \"d\r\ne\" $'a\r\nb'\r\n"
 	    "cat <<EOF\r\n"
 	    "data\r\n"
 	    "EOF\r\n"
@@ -715,13 +715,16 @@ test_crlf(void **state)
 	assert_int_equal(s.ncmds, 4);
 	c = &s.cmds[1];
 	assert_int_equal(c->kind, SH_SERVER);
-	assert_int_equal(c->nwords, 6);
+	assert_int_equal(c->nwords, 8);
 	assert_string_equal(c->words[4].text, "1");
-	assert_string_equal(c->words[5].text, "q\nr");
+	/* Unquoted, CR LF ends a line; quoted, the CR is part of the word. */
+	assert_string_equal(c->words[5].text, "q\r\nr");
+	assert_string_equal(c->words[6].text, "d\r\ne");
+	assert_string_equal(c->words[7].text, "a\r\nb");
 	assert_int_equal(c->words[3].line, 3);
 	assert_int_equal(c->words[3].col, 3);
 	assert_string_equal(s.cmds[3].words[1].text, "end");
-	assert_int_equal(s.cmds[3].line, 8);
+	assert_int_equal(s.cmds[3].line, 10);
 	sh_script_free(&s);
 }
 
