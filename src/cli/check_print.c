@@ -8,6 +8,7 @@
 #include "io/shell.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 static const char *
@@ -60,6 +61,7 @@ print_diag(const struct check *ck, const struct diag *d)
 		printf("    would report: %s\n", term_text(1, d->msg));
 	if (ck->ncmds > 1 && d->cmd >= 0 && (size_t)d->cmd < ck->ncmds)
 		printf("    in: %s command at line %d%s\n",
+		    strcmp(ck->cmds[d->cmd].mode, "null") == 0 ? "server" :
 		    ck->cmds[d->cmd].mode, ck->cmds[d->cmd].line,
 		    d->rule != NULL && d->rule->deploy ?
 		    " (cross-role check)" : "");

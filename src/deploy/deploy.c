@@ -626,6 +626,8 @@ server_words(const struct catalog *cat, const struct deployment *d,
 		wl_add(l, "--dist-init-addr", ln, 0);
 		wl_add(l, a, ln, 0);
 		free(a);
+	}
+	if (ls->dist_host != NULL && r->nodes_per_instance > 1) {
 		wl_add(l, "--nnodes", ln, 0);
 		wl_addf(l, ln, "%d", r->nodes_per_instance);
 		wl_add(l, "--node-rank", ln, 0);

@@ -71,6 +71,10 @@ struct role_spec {
 						   hosts hold 127.0.0.1 */
 	bool		 port_unstated;		/* imported: a port computed at run
 						   time ($((...)), ${VAR}) */
+	bool		 args_unstated;		/* imported: words of the command
+						   expanded at run time stand for
+						   options ($EXTRA_ARGS); what they
+						   set is unknown */
 	bool		 workers_discovered;	/* imported router without a
 						   --prefill/--decode list: its
 						   workers come by service

@@ -35,3 +35,18 @@ cfg_str(const struct config *c, const char *name)
 
 	return o >= 0 && c->s[o].v.t == V_STR ? c->s[o].v.u.s : NULL;
 }
+
+/* A number the command states (int or float), else def. */
+double
+cfg_num(const struct config *c, const char *name, double def)
+{
+	int	o = catalog_find(c->cat, name);
+
+	if (o < 0 || !config_is_set(c, o))
+		return def;
+	if (c->s[o].v.t == V_FLOAT)
+		return c->s[o].v.u.f;
+	if (c->s[o].v.t == V_INT)
+		return (double)c->s[o].v.u.i;
+	return def;
+}

@@ -28,6 +28,11 @@ struct use {
 					   offset (0: none) */
 	const char	*unstated;	/* why its machine is not known, or
 					   NULL */
+	double		 mem;		/* GPUs: --mem-fraction-static as
+					   stated, -1 not stated, -2 left to
+					   run time */
+	bool		 opaque;	/* GPUs: words of its command stand
+					   for options pdwiz cannot see */
 };
 
 struct uses {
@@ -68,6 +73,8 @@ use_add(struct uses *us, const struct launch *la, int lo, int hi, char *what,
 	u->host_gpus = host_gpus;
 	u->delta = 0;
 	u->unstated = NULL;
+	u->mem = -1;
+	u->opaque = false;
 }
 
 static void
@@ -201,6 +208,29 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 				unknown = true;
 				continue;
 			}
+			/* Two servers may share GPUs on purpose, each with a
+			 * stated share of the memory. Whether they fit is
+			 * unknown when a share, or the options themselves, are
+			 * left to run time. */
+			if (!ports && (u[i].opaque || u[j].opaque ||
+			    u[i].mem == -2 || u[j].mem == -2)) {
+				if (!unknown)
+					why = xasprintf("%s and %s share GPUs; "
+					    "whether both fit depends on "
+					    "--mem-fraction-static, which %s's "
+					    "command leaves to run time%s",
+					    u[i].what, u[j].what,
+					    u[i].opaque || u[i].mem == -2 ?
+					    u[i].what : u[j].what,
+					    u[i].opaque || u[j].opaque ? " (words "
+					    "expanded when the script runs stand "
+					    "for options there)" : "");
+				unknown = true;
+				continue;
+			}
+			if (!ports && u[i].mem > 0 && u[j].mem > 0 &&
+			    u[i].mem + u[j].mem <= 1.0)
+				continue;
 			if (ports) {
 				int	lo = u[i].lo > u[j].lo ? u[i].lo : u[j].lo;
 				int	hi = u[i].hi < u[j].hi ? u[i].hi : u[j].hi;
@@ -220,6 +250,11 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 				    "" : "s");
 				gpu_words(&b, u[j].lo, u[j].hi);
 				buf_printf(&b, " (%s)", u[j].what);
+				if (u[i].mem > 0 && u[j].mem > 0)
+					buf_printf(&b, ", and their "
+					    "--mem-fraction-static %g + %g is "
+					    "more than the whole GPU", u[i].mem,
+					    u[j].mem);
 			}
 			line = u[j].line;
 			line_of = j;
@@ -615,8 +650,14 @@ resource_facts(struct facts *f, const struct deployment *d,
 	}
 	for (i = 0; i < pu.n; i++)
 		pu.u[i].unstated = launch_machine_why(f, d, pu.u[i].la);
-	for (i = 0; i < gu.n; i++)
-		gu.u[i].unstated = launch_machine_why(f, d, gu.u[i].la);
+	for (i = 0; i < gu.n; i++) {
+		const struct launch	*la = gu.u[i].la;
+
+		gu.u[i].unstated = launch_machine_why(f, d, la);
+		gu.u[i].opaque = d->role[la->role].args_unstated;
+		gu.u[i].mem = cfg_unknown(&la->cfg, "mem_fraction_static") ?
+		    -2 : cfg_num(&la->cfg, "mem_fraction_static", -1);
+	}
 	collide(f, "deploy.port_collision", "deploy.port_collision_fix", &pu,
 	    true);
 	collide(f, "deploy.gpu_collision", "deploy.gpu_collision_fix", &gu,

@@ -28,6 +28,8 @@ struct icmd {
 	bool			 port_unknown, host_unknown;
 	char			*host;		/* --host (owned) or NULL */
 	char			*dist;		/* --dist-init-addr (owned) or NULL */
+	bool			 args_unknown;	/* words expanded at run time in
+						   place of options */
 	const char		*node_host;	/* PDWIZ_NODE_HOST or NULL */
 	struct kv		*opts;
 	size_t			 nopts;
@@ -149,6 +151,10 @@ read_server(const struct catalog *cat, struct icmd *ic, const char *base_dir,
 	result_init(&diags);
 	server_from_cmd(cat, ic->sc, &base, &ic->cfg, &diags, base_dir);
 	imp_reader_losses(notes, ic->sc, &diags);
+	for (i = 0; i < diags.n; i++)
+		if (diags.d[i].id != NULL &&
+		    strcmp(diags.d[i].id, "argv-unknown-words") == 0)
+			ic->args_unknown = true;
 	result_free(&diags);
 	config_free(&base);
 	ic->nnodes = (int)cfg_int(&ic->cfg, "nnodes", 1);
@@ -274,6 +280,8 @@ place_node(struct role_spec *r, const struct icmd *c)
 		r->port_unstated = true;
 	if (c->host_unknown)
 		r->host_unstated = true;
+	if (c->args_unknown)
+		r->args_unstated = true;
 	if (c->sc->machine != NULL) {
 		/* A pod of a manifest: a machine of its own. Its stable DNS
 		 * name (no '/') is its address; a label is no address. */
@@ -331,14 +339,20 @@ build_role(const struct catalog *cat, struct deployment *d, enum role role,
 	r->bootstrap_port = role == ROLE_PREFILL ? c0->bport : -1;
 	r->base_gpu_id = c0->base_gpu;
 	/* A multi-node instance without a usable rendezvous port keeps port
-	 * 0: the plan then shows it and xs-dist-init-addr reports it. */
-	if (r->nodes_per_instance > 1) {
+	 * 0: the plan then shows it and xs-dist-init-addr reports it. A
+	 * single-node server keeps a rendezvous port the script states (it
+	 * moves the torch store and, with DP attention, the ZMQ ports). */
+	if (r->nodes_per_instance > 1 || c0->dist != NULL) {
 		const char	*col = c0->dist ? strrchr(c0->dist, ':') : NULL;
 		char		*end = NULL;
 		long		 v = col ? strtol(col + 1, &end, 10) : 0;
+		bool		 okp = col != NULL && end != col + 1 &&
+		    *end == '\0' && v > 0 && v <= 65535;
 
-		r->dist_init_port = col != NULL && end != col + 1 &&
-		    *end == '\0' && v > 0 && v <= 65535 ? (int)v : 0;
+		if (r->nodes_per_instance > 1)
+			r->dist_init_port = okp ? (int)v : 0;
+		else if (okp)
+			r->dist_init_port = (int)v;
 	}
 	for (i = 0; i < c0->nopts; i++)
 		kv_set(&r->opts, &r->nopts, c0->opts[i].name, c0->opts[i].value,

@@ -243,11 +243,19 @@ imp_keep_unchecked_env(const struct sh_env *e, struct result *notes)
 static void
 unstated(struct role_spec *rs, enum role r, struct result *notes)
 {
-	rs->missing = xasprintf("%s%s%s", rs->host_unstated ? "the machine "
-	    "it runs on is not stated (a bind to 0.0.0.0 or ::, or an address "
-	    "computed at run time)" : "", rs->host_unstated &&
-	    rs->port_unstated ? "; " : "", rs->port_unstated ? "a port is "
-	    "computed at run time" : "");
+	struct buf	b = { 0 };
+
+	if (rs->host_unstated)
+		buf_printf(&b, "the machine it runs on is not stated (a bind "
+		    "to 0.0.0.0 or ::, or an address computed at run time)");
+	if (rs->port_unstated)
+		buf_printf(&b, "%sa port is computed at run time", b.len ?
+		    "; " : "");
+	if (rs->args_unstated)
+		buf_printf(&b, "%swords of its command are expanded at run "
+		    "time in place of options (what they set is unknown)",
+		    b.len ? "; " : "");
+	rs->missing = buf_steal(&b);
 	note(notes, rs->line, 1, "%s: %s; the hosts and ports in the "
 	    "deployment stand in for it (missing.%s)", role_name(r),
 	    rs->missing, role_name(r));
@@ -275,7 +283,8 @@ imp_mark_missing(struct deployment *d, struct result *notes)
 			    "script", role_name((enum role)r), how[r]);
 			continue;
 		}
-		if (rs->host_unstated || rs->port_unstated)
+		if (rs->host_unstated || rs->port_unstated ||
+		    rs->args_unstated)
 			unstated(rs, (enum role)r, notes);
 		need = (size_t)rs->instances * (size_t)rs->nodes_per_instance;
 		if (r == ROLE_ROUTER || rs->nodes_per_instance <= 1 ||

@@ -41,6 +41,8 @@ long long	 cfg_int(const struct config *, const char *name, long long def);
 const char	*cfg_str(const struct config *, const char *name);
 bool		 cfg_bool(const struct config *, const char *name);
 bool		 cfg_unknown(const struct config *, const char *name);
+/* A number the config states (not SGLang's default), else def. */
+double		 cfg_num(const struct config *, const char *name, double def);
 
 /* Append src's diagnostics to dst keeping each one's cmd. */
 void	result_move_keep(struct result *dst, struct result *src);

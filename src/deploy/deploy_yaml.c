@@ -705,12 +705,15 @@ deployment_from_ydoc(const struct catalog *cat, const char *name,
 			}
 		}
 	}
-	/* A role that lacks some of its nodes: where each runs is not known,
-	 * and the checks say so rather than place them. */
+	/* A role the file says is incomplete (missing.ROLE: nodes, a machine,
+	 * ports or options the script left to run time): where each runs and
+	 * what its command sets are not known, and the checks say so rather
+	 * than place them. */
 	for (i = 0; i < NPD_ROLE; i++)
 		if (d->role[i].enabled && d->role[i].missing != NULL) {
 			d->role[i].host_unstated = true;
 			d->role[i].port_unstated = true;
+			d->role[i].args_unstated = true;
 		}
 	if (m != NULL && m->kind == YN_MAP && !d->role[ROLE_PREFILL].enabled &&
 	    !d->role[ROLE_DECODE].enabled && !d->role[ROLE_ROUTER].enabled)

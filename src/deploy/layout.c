@@ -327,7 +327,10 @@ add_servers(const struct catalog *cat, const struct deployment *d,
 	int			 i, k, ngpus, span;
 	int			 nn = rs->nodes_per_instance > 0 ?
 	    rs->nodes_per_instance : 1;
-	bool			 dp_zmq = nn == 1 &&
+	/* A single-node server with a rendezvous port of the user's: SGLang
+	 * takes its ZMQ ports from there, not from --port. */
+	bool			 own_dist = nn == 1 && rs->dist_init_port > 0;
+	bool			 dp_zmq = nn == 1 && !own_dist &&
 	    opt_bool(cat, d, r, "enable_dp_attention");
 
 	if (!rs->enabled)
@@ -336,7 +339,7 @@ add_servers(const struct catalog *cat, const struct deployment *d,
 	lr->ngpus = ngpus;
 	lr->port = rs->port;
 	lr->bootstrap_port = r == ROLE_PREFILL ? rs->bootstrap_port : -1;
-	lr->dist_port = nn > 1 ? rs->dist_init_port : -1;
+	lr->dist_port = nn > 1 || own_dist ? rs->dist_init_port : -1;
 	lr->base_gpu = rs->base_gpu_id;
 	lr->port_src = src(rs->port >= 0);
 	lr->bootstrap_src = src(rs->bootstrap_port >= 0);
@@ -362,7 +365,8 @@ add_servers(const struct catalog *cat, const struct deployment *d,
 			s->base_gpu = -1;
 			s->port = -1;
 			s->bootstrap_port = -1;
-			s->dist_host = nn > 1 ? role_host(rs, i, 0) : NULL;
+			s->dist_host = nn > 1 || own_dist ? role_host(rs, i, 0) :
+			    NULL;
 			s->dist_port = -1;
 			s->dp_zmq = dp_zmq;
 			s->gpu_src = lr->gpu_src;
@@ -481,7 +485,8 @@ deployment_layout(const struct catalog *cat, const struct deployment *d,
 				place_ports(l, (enum role)r, &ports, W_BOOT,
 				    rs->bootstrap_port, LAY_BOOTSTRAP_BASE,
 				    pass == 1);
-			if (rs->nodes_per_instance > 1)
+			if (rs->nodes_per_instance > 1 ||
+			    rs->dist_init_port > 0)
 				place_ports(l, (enum role)r, &ports, W_DIST,
 				    rs->dist_init_port, LAY_DIST_BASE,
 				    pass == 1);

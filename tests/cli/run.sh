@@ -605,6 +605,40 @@ printf 'python -m sglang.launch_server --model-path m --disaggregation-mode pref
 expect_rc "one box, loopback: the full check" 1 $PDWIZ check --format json "$T/local.sh"
 json_check "one box, loopback: the collision is found" has xs-gpu-collision error ""
 
+# Two servers sharing GPUs on purpose, each with a stated share of memory
+# that fits together: no collision; shares that do not fit: the collision,
+# naming them; a share left to run time ($MEM_ARGS): could not check.
+sh_pair() {	# FILE PREFILL-EXTRA DECODE-EXTRA
+	printf 'python -m sglang.launch_server --model-path m --disaggregation-mode prefill --host 127.0.0.1 --port 30000 --tp-size 2 %s\npython -m sglang.launch_server --model-path m --disaggregation-mode decode --host 127.0.0.1 --port 30001 --tp-size 2 %s\n' "$2" "$3" >"$1"
+}
+sh_pair "$T/share-fit.sh" "--mem-fraction-static 0.45" "--mem-fraction-static 0.45"
+expect_rc "shared GPUs, memory shares that fit" 0 $PDWIZ check --format json "$T/share-fit.sh"
+json_check "shared GPUs, memory shares that fit: no collision" lacks xs-gpu-collision
+sh_pair "$T/share-over.sh" "--mem-fraction-static 0.6" "--mem-fraction-static 0.6"
+expect_rc "shared GPUs, memory shares over the GPU" 1 $PDWIZ check --format json "$T/share-over.sh"
+json_check "shared GPUs, memory shares over the GPU: the collision" has xs-gpu-collision error ""
+grep -q -- "--mem-fraction-static 0.6 + 0.6 is more than the whole GPU" "$T/out" && ok || bad "shared GPUs: the shares are not named"
+sh_pair "$T/share-unk.sh" '$MEM_ARGS' ""
+expect_rc "shared GPUs, options left to run time" 0 $PDWIZ check --format json "$T/share-unk.sh"
+json_check "shared GPUs, options left to run time: could not check" has xs-gpu-collision unknown ""
+# DP attention on one node takes its ZMQ ports from --dist-init-addr when
+# given (SGLang's PortArgs), not from --port + 233: disjoint blocks are
+# fine, overlapping ones collide; the port survives import and emit.
+dp_pair() {	# FILE PREFILL-DIST DECODE-DIST
+	printf 'python -m sglang.launch_server --model-path m --disaggregation-mode prefill --port 30000 --tp 2 --dp-size 2 --enable-dp-attention --dist-init-addr %s\npython -m sglang.launch_server --model-path m --disaggregation-mode decode --port 30001 --tp 2 --dp-size 2 --enable-dp-attention --base-gpu-id 2 --dist-init-addr %s\n' "$2" "$3" >"$1"
+}
+dp_pair "$T/dp-apart.sh" 127.0.0.1:29500 127.0.0.1:29510
+expect_rc "DP attention, --dist-init-addr blocks apart" 0 $PDWIZ check --format json "$T/dp-apart.sh"
+json_check "DP attention, --dist-init-addr blocks apart: no port collision" lacks xs-port-collision
+dp_pair "$T/dp-over.sh" 127.0.0.1:29500 127.0.0.1:29504
+expect_rc "DP attention, --dist-init-addr blocks overlap" 1 $PDWIZ check --format json "$T/dp-over.sh"
+json_check "DP attention, --dist-init-addr blocks overlap: the collision" has xs-port-collision error ""
+grep -q "ports 29504-29507 on 127.0.0.1" "$T/out" && ok || bad "DP attention: the overlapping rendezvous ports are not named"
+$PDWIZ import --keep-going -o "$T/dp-apart.yaml" "$T/dp-apart.sh" 2>/dev/null
+grep -c "dist_init_port: 295[01]0" "$T/dp-apart.yaml" | grep -qx 2 && ok || bad "import dropped a single-node --dist-init-addr: $(cat "$T/dp-apart.yaml")"
+$PDWIZ emit --force --format shell "$T/dp-apart.yaml" >"$T/dp-apart-out.sh" 2>/dev/null
+grep -q -- "--dist-init-addr 127.0.0.1:29510" "$T/dp-apart-out.sh" && ! grep -q -- "--nnodes" "$T/dp-apart-out.sh" && ok || bad "emit: a single-node --dist-init-addr (without --nnodes): $(grep -o -- '--dist-init-addr [^ ]*' "$T/dp-apart-out.sh")"
+
 # Ports the script computes at run time are unknown, not SGLang's default.
 cat >"$T/loop.sh" <<'SH'
 for i in 0 1; do

@@ -15,10 +15,9 @@ fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
-# Errors the expected verdict does not name, allowed with the reason:
-#   file<TAB>rule<TAB>why
-ALLOWED='dynamo-disagg-dp-attn.sh	xs-gpu-collision	both workers share GPUs 0-1 on purpose (tiny model, memory split by $GPU_MEM_ARGS); the cross-role GPU check (deploy_cross.c) does not yet weigh memory fractions
-dynamo-disagg-dp-attn.sh	xs-port-collision	the DP-attention ZMQ ports follow the disjoint --dist-init-addr blocks, not --port; the cross-role port check (deploy_cross.c) derives them from --port'
+# Errors the expected verdict does not name, allowed with the reason (one
+# line each: file<TAB>rule<TAB>why). None at present: keep it that way.
+ALLOWED=''
 
 tail -n +2 tests/realworld/PROVENANCE.tsv | cut -f1,7 >"$T/expected"
 n=0
