@@ -51,17 +51,37 @@ shell_info(const char *info)
 	return false;
 }
 
-/* "$ cmd" (optionally indented): the offset of cmd, else 0. */
+/* A terminal transcript: "$ " and "# " are prompts, other lines output. */
+static bool
+session_info(const char *info)
+{
+	return strcmp(info, "console") == 0 ||
+	    strcmp(info, "shell-session") == 0 ||
+	    strcmp(info, "terminal") == 0;
+}
+
+/*
+ * "$ cmd" (optionally indented): the offset of cmd, else 0. In a terminal
+ * transcript (root) the root prompt "# cmd" counts too; elsewhere "# " is
+ * a comment (often a command left out on purpose).
+ */
 static size_t
-prompt(const char *l, size_t n)
+prompt_in(const char *l, size_t n, bool root)
 {
 	size_t	i = 0;
 
 	while (i < n && (l[i] == ' ' || l[i] == '\t'))
 		i++;
-	if (i + 1 < n && l[i] == '$' && l[i + 1] == ' ')
+	if (i + 1 < n && (l[i] == '$' || (root && l[i] == '#')) &&
+	    l[i + 1] == ' ')
 		return i + 2;
 	return 0;
+}
+
+static size_t
+prompt(const char *l, size_t n)
+{
+	return prompt_in(l, n, false);
 }
 
 static bool
@@ -80,15 +100,15 @@ continued(const char *l, size_t n)
  */
 static void
 keep_block(struct buf *out, const char **line, const size_t *len,
-    size_t from, size_t to)
+    size_t from, size_t to, bool root)
 {
 	size_t	i;
 	bool	prompts = false, cont = false;
 
 	for (i = from; i < to && !prompts; i++)
-		prompts = prompt(line[i], len[i]) > 0;
+		prompts = prompt_in(line[i], len[i], root) > 0;
 	for (i = from; i < to; i++) {
-		size_t	p = prompt(line[i], len[i]);
+		size_t	p = prompt_in(line[i], len[i], root);
 
 		if (!prompts || cont)
 			buf_add(out, line[i], len[i]);
@@ -108,7 +128,7 @@ markdown_shell(const char *text, size_t len, size_t *outlen, size_t *nblocks)
 	size_t		 *llen = NULL, n = 0, i, open = 0;
 	const char	 *p = text, *end = text + len;
 	char		  info[32];
-	bool		  in = false, sh = false;
+	bool		  in = false, sh = false, root = false;
 
 	while (p < end) {
 		const char	*nl = memchr(p, '\n', (size_t)(end - p));
@@ -124,10 +144,11 @@ markdown_shell(const char *text, size_t len, size_t *outlen, size_t *nblocks)
 	for (i = 0; i < n; i++) {
 		if (fence(line[i], llen[i], info, sizeof info)) {
 			if (in && sh) {
-				keep_block(&out, line, llen, open, i);
+				keep_block(&out, line, llen, open, i, root);
 				(*nblocks)++;
 			} else if (!in) {
 				sh = shell_info(info);
+				root = session_info(info);
 				open = i + 1;
 			}
 			in = !in;
@@ -136,7 +157,7 @@ markdown_shell(const char *text, size_t len, size_t *outlen, size_t *nblocks)
 			buf_putc(&out, '\n');
 	}
 	if (in && sh) {
-		keep_block(&out, line, llen, open, n);
+		keep_block(&out, line, llen, open, n, root);
 		(*nblocks)++;
 	}
 	free(line);

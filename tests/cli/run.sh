@@ -581,6 +581,11 @@ printf '$ python -m sglang.launch_server --model-path m --tp-sizee 2\n' >"$T/pas
 expect_rc "a pasted command with a \$ prompt" 1 $PDWIZ check "$T/pasted.txt"
 grep -q "unrecognized arguments: --tp-sizee 2" "$T/out" && ok || bad "pasted prompt: $(cat "$T/out" "$T/err")"
 expect_rc "--input markdown" 1 $PDWIZ check --input markdown - <"$T/doc.md"
+# A root prompt "# " in a terminal transcript (```console) is a command; in
+# a bash block "# " is a comment, often a command left out on purpose.
+printf '# Guide\n\n```console\n# python -m sglang.launch_server --model-path m --tp-sizee 2\nINFO: started\n```\n\n```bash\n# python -m sglang.launch_server --model-path m --tp-sizee 3\n```\n' >"$T/root.md"
+expect_rc "a # root prompt in a console block" 1 $PDWIZ check "$T/root.md"
+grep -q "^$T/root.md:4: error: unrecognized arguments: --tp-sizee 2" "$T/out" && ! grep -q "tp-sizee 3" "$T/out" && ok || bad "root prompt: $(cat "$T/out" "$T/err")"
 
 # --- control bytes of the checked script never reach the terminal raw ---
 printf 'python -m sglang.launch_server --model-path m --disaggregation-transfer-backend "r\033[31mdma\007"\n' >"$T/esc.sh"
