@@ -589,17 +589,16 @@ check_server(struct check *ck, const struct config *base,
 
 /* Cross-role checks over the script's parsed commands; each diagnostic goes
  * to the first command of the role it is attributed to. */
-static void
-check_cross(struct check *ck, const struct sh_script *sc,
-    const struct roles *ro)
+void
+check_cross_cmds(struct check *ck, const struct sh_script *sc,
+    const struct config *const eff_in[NPD_ROLE], const int first[NPD_ROLE])
 {
 	struct result		 res;
 	const struct config	*eff[NPD_ROLE];
 	size_t			 i;
 
 	for (i = 0; i < NPD_ROLE; i++)
-		eff[i] = ro->first[i] >= 0 && ro->eff[i].s != NULL ?
-		    &ro->eff[i] : NULL;
+		eff[i] = eff_in[i];
 	result_init(&res);
 	if (deployment_check_script(ck->cat, ck->name, sc, eff, &res) != 0)
 		return;
@@ -612,13 +611,26 @@ check_cross(struct check *ck, const struct sh_script *sc,
 		one.d[0] = res.d[i];
 		one.n = one.cap = 1;
 		result_take(&ck->all, &one, r >= 0 && r < NPD_ROLE &&
-		    ro->first[r] >= 0 ? ro->first[r] : ro->first[ROLE_PREFILL]);
+		    first[r] >= 0 ? first[r] : first[ROLE_PREFILL]);
 		result_free(&one);
 	}
 	free(res.d);
 	res.d = NULL;
 	res.n = 0;
 	result_free(&res);
+}
+
+static void
+check_cross(struct check *ck, const struct sh_script *sc,
+    const struct roles *ro)
+{
+	const struct config	*eff[NPD_ROLE];
+	size_t			 i;
+
+	for (i = 0; i < NPD_ROLE; i++)
+		eff[i] = ro->first[i] >= 0 && ro->eff[i].s != NULL ?
+		    &ro->eff[i] : NULL;
+	check_cross_cmds(ck, sc, eff, ro->first);
 }
 
 /* The command a script position belongs to: the last one starting at or

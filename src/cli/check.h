@@ -30,6 +30,12 @@ struct check {
 	sgver_t			 sgver;		/* the release checked for, or 0 */
 };
 
+/* check.c: the cross-role checks over the commands of sc; eff[r] is the
+ * effective config of role r's first command (NULL: none), first[r] that
+ * command's index in ck->cmds (-1: none). */
+struct sh_script;
+void	check_cross_cmds(struct check *, const struct sh_script *,
+	    const struct config *const eff[3], const int first[3]);
 /* check.c: append a checked command (words quoted into its text). */
 void	check_add_cmd(struct check *, int kind, int line, const char *mode,
 	    const char *const *words, size_t n);

@@ -156,9 +156,30 @@ role_env(const struct recipe_role *r, size_t *n)
 	return e;
 }
 
+/* One worker mode's command, kept for the cross-role checks. */
+struct built {
+	struct words	 ws;
+	struct sh_cmd	 c;
+	struct config	 eff;	/* after SGLang's overrides */
+	int		 k;	/* index in ck->cmds */
+};
+
+static void
+built_free(struct built *b)
+{
+	size_t	j;
+
+	config_free(&b->eff);
+	free(b->c.env);
+	for (j = 0; j < b->ws.nown; j++)
+		free(b->ws.own[j]);
+	free(b->ws.own);
+	free(b->ws.w);
+}
+
 static void
 check_role(struct check *ck, const struct config *base,
-    const struct recipe *rc, const struct recipe_role *r)
+    const struct recipe *rc, const struct recipe_role *r, struct built *b)
 {
 	struct words	 ws = { 0 };
 	struct sh_cmd	 c = { 0 };
@@ -182,9 +203,15 @@ check_role(struct check *ck, const struct config *base,
 		word(&ws, r->mode, line, 1);
 	}
 	if (r->nodes_per_worker > 1) {
+		/* srtctl's own rendezvous: the worker's head node, chosen
+		 * when the job runs. */
 		snprintf(nn, sizeof nn, "%ld", r->nodes_per_worker);
 		word(&ws, "--nnodes", line, 1);
 		word(&ws, nn, line, 1);
+		word(&ws, "--dist-init-addr", line, 1);
+		word(&ws, "${HEAD_NODE}:${DIST_PORT}", line, 1);
+		word(&ws, "--node-rank", line, 1);
+		word(&ws, "${NODE_RANK}", line, 1);
 	}
 	map_words(&ws, r->config);
 	c.kind = SH_SERVER;
@@ -213,15 +240,47 @@ check_role(struct check *ck, const struct config *base,
 	for (j = 0; j < res.n; j++)
 		if (res.d[j].line == 0)
 			res.d[j].line = line;
+	b->eff = res.eff;
+	memset(&res.eff, 0, sizeof res.eff);
 	result_take(&ck->all, &res, k);
 	result_free(&res);
 	result_free(&diags);
 	config_free(&cfg);
-	free(c.env);
-	for (j = 0; j < ws.nown; j++)
-		free(ws.own[j]);
-	free(ws.own);
-	free(ws.w);
+	b->ws = ws;
+	b->c = c;
+	b->k = k;
+}
+
+/*
+ * Prefill against decode, as for a script: page size, KV dtype, backend
+ * and the rest of what both roles must agree on. Each worker runs on
+ * Slurm nodes of its own that the recipe does not name, so what depends
+ * on machines and ports stays "could not check".
+ */
+static void
+cross(struct check *ck, struct built *b, const struct recipe *rc)
+{
+	struct sh_script	 sc = { 0 };
+	const struct config	*eff[3] = { NULL, NULL, NULL };
+	int			 first[3] = { -1, -1, -1 };
+	size_t			 i;
+
+	for (i = 0; i < rc->nroles; i++) {
+		int	r = strcmp(rc->roles[i].mode, "prefill") == 0 ? 0 :
+		    strcmp(rc->roles[i].mode, "decode") == 0 ? 1 : -1;
+
+		if (r >= 0 && first[r] < 0) {
+			first[r] = b[i].k;
+			eff[r] = &b[i].eff;
+		}
+	}
+	if (first[0] < 0 || first[1] < 0)
+		return;
+	sc.cmds = xcalloc(rc->nroles, sizeof *sc.cmds);
+	for (i = 0; i < rc->nroles; i++)
+		sc.cmds[sc.ncmds++] = b[i].c;
+	check_cross_cmds(ck, &sc, eff, first);
+	free(sc.cmds);
 }
 
 int
@@ -229,6 +288,7 @@ check_recipe(struct check *ck, const struct config *base,
     const struct ynode *root)
 {
 	struct recipe	rc;
+	struct built	*bs;
 	char		err[512];
 	size_t		i;
 
@@ -238,8 +298,13 @@ check_recipe(struct check *ck, const struct config *base,
 			buf_printf(&ck->why, "%s: %s", ck->name, err);
 		return -1;
 	}
+	bs = xcalloc(rc.nroles + 1, sizeof *bs);
 	for (i = 0; i < rc.nroles; i++)
-		check_role(ck, base, &rc, &rc.roles[i]);
+		check_role(ck, base, &rc, &rc.roles[i], &bs[i]);
+	cross(ck, bs, &rc);
+	for (i = 0; i < rc.nroles; i++)
+		built_free(&bs[i]);
+	free(bs);
 	if (rc.sweeps != NULL) {
 		struct result	r;
 		struct buf	b = { 0 };

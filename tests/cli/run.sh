@@ -822,6 +822,12 @@ assert u["line"] == 25, u
 PY
 sed -e 's/      tp-sizee: 2//' -e 's/"x"/"2"/' "$T/recipe.yaml" >"$T/recipe-ok.yaml"
 expect_rc "a consistent srt-slurm recipe" 0 $PDWIZ check --format json "$T/recipe-ok.yaml"
+# Prefill against decode as for a script (page size, KV dtype, backend);
+# the Slurm nodes are not named, so machine and port checks stay unknown.
+sed -e 's/      tp-sizee: 2/      page-size: 32/' -e 's/"x"/"2"/' -e 's/      tp-size: 16/      tp-size: 16\n      page-size: 64/' "$T/recipe.yaml" >"$T/recipe-pages.yaml"
+expect_rc "a recipe whose prefill and decode page sizes differ" 1 $PDWIZ check --format json "$T/recipe-pages.yaml"
+json_check "recipe: cross-role page size" has xs-page-size error ""
+json_check "recipe: the nodes are not named (no collision), srtctl's rendezvous is not missing: only the page size" only xs-page-size
 printf 'base:\n  resources: {prefill_nodes: 1, decode_nodes: 1}\n  backend:\n    sglang_config:\n      prefill: {tp-size: 8}\n      decode: {tp-size: 8}\nzip_override_a:\n  resources:\n    decode_nodes: [1, 2]\n' >"$T/sweep.yaml"
 expect_rc "an srt-slurm sweep" 0 $PDWIZ check --format json "$T/sweep.yaml"
 json_check "sweep: the unexpanded blocks are named" has recipe-sweep-not-expanded note ""
