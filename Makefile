@@ -56,7 +56,7 @@ all: pdwiz rules/catalog.img
 # The compiled catalog: the YAML of rules/ as one image that pdwiz maps at
 # startup. pdwiz uses it only when it was written by the same build from
 # the same YAML; otherwise it reads the YAML.
-RULE_YAML = rules/options.yaml rules/models.yaml $(wildcard rules/checks/*.yaml rules/deploy/*.yaml)
+RULE_YAML = rules/options.yaml rules/models.yaml rules/flag-history.yaml $(wildcard rules/checks/*.yaml rules/deploy/*.yaml)
 rules/catalog.img: pdwiz $(RULE_YAML)
 	PDWIZ_DATADIR=$(CURDIR) ./pdwiz compile-catalog -o $@
 

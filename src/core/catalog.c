@@ -1146,11 +1146,11 @@ catalog_free(struct catalog *cat)
 
 	if (cat == NULL)
 		return;
-	flaghist_free(cat->hist);
 	if (cat->image != NULL) {
-		free(cat);	/* the image itself stays mapped */
+		free(cat);	/* the image, its flag history too, stays mapped */
 		return;
 	}
+	flaghist_free(cat->hist);
 	for (i = 0; i < cat->nopts; i++) {
 		free(cat->opts[i].aliases);
 		free(cat->opts[i].choices);

@@ -140,8 +140,8 @@ struct catalog {
 	size_t			 fcap;
 	size_t			 nflags;	/* spellings in fhash */
 	size_t			 nroles;	/* deploy name space: see deploy.h */
-	struct flag_history	*hist;		/* rules/flag-history.yaml, or NULL;
-						 * read from the YAML, not the image */
+	struct flag_history	*hist;		/* rules/flag-history.yaml, or NULL
+						 * (in the image when there is one) */
 };
 
 /*

@@ -79,11 +79,6 @@ catalog_open(const char *datadir, char *err, size_t errlen)
 		o = xasprintf("compiled image %s/%s", datadir, CATIMG_FILE);
 		cat->origin = intern(o);
 		free(o);
-		/* The flag history is read from its YAML either way. */
-		if (flaghist_attach(cat, datadir, err, errlen) != 0) {
-			catalog_free(cat);
-			return NULL;
-		}
 		return cat;
 	}
 	if ((cat = catalog_load(datadir, err, errlen)) == NULL)

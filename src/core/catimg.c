@@ -33,7 +33,7 @@
 #endif
 
 #define IMG_MAGIC	"PDWZCAT"
-#define IMG_VERSION	1
+#define IMG_VERSION	2
 #define IMG_MAX		(64u * 1024 * 1024)
 #define SRC_MAX		(8u * 1024 * 1024)
 
@@ -133,11 +133,18 @@ list_dir(const char *datadir, const char *sub, char ***v, size_t *n)
 static char **
 list_sources(const char *datadir, size_t *n)
 {
-	char	**v = xcalloc(2, sizeof *v);
+	char		**v = xcalloc(2, sizeof *v);
+	char		 *h = xasprintf("%s/rules/flag-history.yaml", datadir);
+	struct stat	  st;
 
 	v[0] = xstrdup("rules/options.yaml");
 	v[1] = xstrdup("rules/models.yaml");
 	*n = 2;
+	if (stat(h, &st) == 0) {
+		v = xreallocarray(v, *n + 1, sizeof *v);
+		v[(*n)++] = xstrdup("rules/flag-history.yaml");
+	}
+	free(h);
 	list_dir(datadir, "rules/checks", &v, n);
 	list_dir(datadir, "rules/deploy", &v, n);
 	return v;
@@ -524,6 +531,48 @@ put_commits(struct imgw *w, const struct commit_ref *v, size_t n)
 	return arr;
 }
 
+/* The flag history (rules/flag-history.yaml), or 0 when there is none. */
+static size_t
+put_hist(struct imgw *w, const struct flag_history *fh)
+{
+	struct flag_history	h;
+	size_t			off, arr, i;
+
+	if (fh == NULL)
+		return 0;
+	memset(&h, 0, sizeof h);
+	h.n = fh->n;
+	h.sglang_version = fh->sglang_version;
+	h.newer_than = fh->newer_than;
+	off = imgw_copy(w, &h, sizeof h);
+	arr = fh->n ? imgw_alloc(w, fh->n * sizeof *fh->e) : 0;
+	for (i = 0; i < fh->n; i++) {
+		const struct flag_hist	*e = &fh->e[i];
+		struct flag_hist	 c;
+		size_t			 eo = arr + i * sizeof c;
+
+		memset(&c, 0, sizeof c);
+		c.module = e->module;
+		c.takes_value = e->takes_value;
+		c.introduced = e->introduced;
+		c.deprecated = e->deprecated;
+		c.rejected = e->rejected;
+		c.removed = e->removed;
+		c.line = e->line;
+		memcpy(imgw_at(w, eo), &c, sizeof c);
+		PTR(eo, struct flag_hist, flag, imgw_str(w, e->flag));
+		PTR(eo, struct flag_hist, replaced_by,
+		    imgw_str(w, e->replaced_by));
+		PTR(eo, struct flag_hist, message, imgw_str(w, e->message));
+		PTR(eo, struct flag_hist, note, imgw_str(w, e->note));
+		PTR(eo, struct flag_hist, cite, imgw_str(w, e->cite));
+		PTR(eo, struct flag_hist, cite_introduced,
+		    imgw_str(w, e->cite_introduced));
+	}
+	PTR(off, struct flag_history, e, arr);
+	return off;
+}
+
 static size_t
 put_catalog(struct imgw *w, const struct catalog *cat, const char *datadir)
 {
@@ -552,6 +601,7 @@ put_catalog(struct imgw *w, const struct catalog *cat, const char *datadir)
 	    put_commits(w, cat->commits, cat->ncommits));
 	PTR(off, struct catalog, hash, imgw_ints(w, cat->hash, cat->hcap));
 	PTR(off, struct catalog, fhash, imgw_ints(w, cat->fhash, cat->fcap));
+	PTR(off, struct catalog, hist, put_hist(w, cat->hist));
 	return off;
 }
 

@@ -10,7 +10,7 @@ trap 'rm -rf "$T"' EXIT
 
 # Synthetic catalog: every option and every rule ten times.
 mkdir -p "$T/big/rules/checks"
-cp rules/models.yaml "$T/big/rules/"
+cp rules/models.yaml rules/hardware.yaml rules/model-sizes.yaml rules/flag-history.yaml "$T/big/rules/"
 python3 - "$T/big" <<'PY'
 import re, sys, glob, os
 out = sys.argv[1]

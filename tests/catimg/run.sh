@@ -81,6 +81,25 @@ expect_origin "edited source" "$D" "YAML in*rules/checks/10-pd.yaml changed sinc
 cp rules/checks/10-pd.yaml "$D/rules/checks/10-pd.yaml"
 expect_origin "source restored" "$D" "compiled image*"
 
+# The flag history is in the image too: the same migration hints and
+# version line from both, and an edited history makes the image stale.
+for args in "--sglang-version 0.5.4 -- --model-path m --enable-flashinfer-mxfp4-moe" \
+    "-- --model-path m --enable-deepep-moe" "--sglang-version 0.4.8.post1 -- --model-path m --enable-deepep-moe"; do
+	# shellcheck disable=SC2086 # args: split on purpose
+	a=$(PDWIZ_DATADIR=$PWD "$PDWIZ" check $args 2>&1)
+	# shellcheck disable=SC2086
+	b=$(PDWIZ_NO_IMAGE=1 PDWIZ_DATADIR=$PWD "$PDWIZ" check $args 2>&1)
+	[ "$a" = "$b" ] && case "$a" in *"hint: --enable-"*|*"checked for SGLang"*) ok ;; *) bad "flag history: no hint or note: $a" ;; esac ||
+	    bad "flag history differs between image and YAML ($args)"
+done
+a=$(PDWIZ_DATADIR=$PWD "$PDWIZ" --version | grep "^SGLang modelled")
+b=$(PDWIZ_NO_IMAGE=1 PDWIZ_DATADIR=$PWD "$PDWIZ" --version | grep "^SGLang modelled")
+[ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "--version: '$a' vs '$b'"
+printf '# edited\n' >>"$D/rules/flag-history.yaml"
+expect_origin "edited flag history" "$D" "YAML in*rules/flag-history.yaml changed since it was compiled)"
+cp rules/flag-history.yaml "$D/rules/flag-history.yaml"
+expect_origin "flag history restored" "$D" "compiled image*"
+
 # A rule file added or removed.
 printf "rules: []\n" >"$D/rules/checks/99-extra.yaml"
 expect_origin "added rule file" "$D" "YAML in*rule files changed*"
