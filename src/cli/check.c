@@ -398,6 +398,45 @@ as_manifest(const char *name, struct input *in, struct buf *why)
 	return 0;
 }
 
+/*
+ * A document whose shell blocks launch nothing but whose ```yaml blocks
+ * hold Kubernetes objects (a RoleBasedGroup guide): read those as the
+ * manifest, line for line. 1 when in now holds it, else 0 (in unchanged).
+ */
+static int
+markdown_manifest(const char *name, struct input *in)
+{
+	static const char *const launchers[] = { "sglang.launch_server",
+	    "sglang serve", "sglang_router", "dynamo.sglang", "mini_lb", NULL };
+	struct buf	 why = { 0 };
+	size_t		 n, blocks, i;
+	char		*sh = markdown_shell(in->text, in->len, &n, &blocks);
+	char		*y;
+	struct input	 t;
+
+	for (i = 0; launchers[i] != NULL; i++)
+		if (strstr(sh, launchers[i]) != NULL)
+			break;
+	free(sh);
+	if (launchers[i] != NULL)
+		return 0;
+	y = markdown_yaml(in->text, in->len, &n, &blocks);
+	t = *in;
+	t.text = y;
+	t.len = n;
+	if (blocks == 0 || !is_manifest(name, &t, &why) ||
+	    as_manifest(name, &t, &why) != 0) {
+		free(y);
+		buf_free(&why);
+		return 0;
+	}
+	buf_free(&why);
+	free(in->text);
+	*in = t;
+	in->document = true;
+	return 1;
+}
+
 static int
 classify(const struct catalog *cat, const char *name, enum input_mode mode,
     struct input *in, struct buf *why)
@@ -405,8 +444,11 @@ classify(const struct catalog *cat, const char *name, enum input_mode mode,
 	char	err[1024];
 
 	if (mode == IN_MARKDOWN || (mode == IN_AUTO &&
-	    looks_like_markdown(name)))
+	    looks_like_markdown(name))) {
+		if (markdown_manifest(name, in))
+			return 0;
 		return as_shell(name, true, in, why);
+	}
 	if (mode == IN_SHELL || (mode == IN_AUTO &&
 	    !looks_like_yaml(name, in->text)))
 		return as_shell(name, false, in, why);

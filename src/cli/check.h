@@ -64,6 +64,10 @@ void	check_shell_traps(struct check *, const struct sh_script *,
 char	*markdown_shell(const char *text, size_t len, size_t *outlen,
 	    size_t *nblocks);
 char	*strip_prompts(const char *text, size_t len, size_t *outlen);
+/* check_markdown.c: the ```yaml blocks of a document as one YAML stream,
+ * line for line (each block a document). Owned. */
+char	*markdown_yaml(const char *text, size_t len, size_t *outlen,
+	    size_t *nblocks);
 /* check_formats.c: SARIF 2.1.0 and GitHub workflow annotations. */
 void	check_print_sarif(const struct check *);
 void	check_print_github(const struct check *);

@@ -187,3 +187,42 @@ strip_prompts(const char *text, size_t len, size_t *outlen)
 	*outlen = out.len;
 	return buf_steal(&out);
 }
+
+/*
+ * The YAML a document shows (```yaml and ```yml blocks) as one stream,
+ * line for line: each block's opening fence becomes a "---" document
+ * start, every other line outside the blocks is empty. Owned result.
+ */
+char *
+markdown_yaml(const char *text, size_t len, size_t *outlen, size_t *nblocks)
+{
+	struct buf	 out = { 0 };
+	const char	*p = text, *end = text + len;
+	char		 info[32];
+	bool		 in = false, y = false;
+
+	*nblocks = 0;
+	while (p < end) {
+		const char	*nl = memchr(p, '\n', (size_t)(end - p));
+		size_t		 l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (fence(p, l, info, sizeof info)) {
+			if (!in) {
+				y = strcmp(info, "yaml") == 0 ||
+				    strcmp(info, "yml") == 0;
+				if (y) {
+					buf_puts(&out, "---");
+					(*nblocks)++;
+				}
+			}
+			in = !in;
+		} else if (in && y)
+			buf_add(&out, p, l);
+		buf_putc(&out, '\n');
+		p = nl ? nl + 1 : end;
+	}
+	buf_add(&out, "", 0);
+	*outlen = out.len;
+	return buf_steal(&out);
+}
+

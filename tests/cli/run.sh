@@ -581,6 +581,30 @@ printf '$ python -m sglang.launch_server --model-path m --tp-sizee 2\n' >"$T/pas
 expect_rc "a pasted command with a \$ prompt" 1 $PDWIZ check "$T/pasted.txt"
 grep -q "unrecognized arguments: --tp-sizee 2" "$T/out" && ok || bad "pasted prompt: $(cat "$T/out" "$T/err")"
 expect_rc "--input markdown" 1 $PDWIZ check --input markdown - <"$T/doc.md"
+# A guide whose YAML blocks hold the manifest (its shell blocks only run
+# kubectl): the manifest is read, at the document's own line numbers.
+cat >"$T/guide.md" <<'EOF'
+# Deploy
+
+```bash
+kubectl apply -f pod.yaml
+```
+
+```yaml
+apiVersion: v1
+kind: Pod
+metadata:
+  name: prefill
+spec:
+  containers:
+    - name: sglang
+      image: lmsysorg/sglang:latest
+      command: ["python3", "-m", "sglang.launch_server"]
+      args: ["--model-path", "m", "--disaggregation-mode", "prefill", "--tp-sizee", "2"]
+```
+EOF
+expect_rc "a guide with the manifest in a yaml block" 1 $PDWIZ check --format json "$T/guide.md"
+python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); assert any(d["rule"]=="argparse-unrecognized" and d["line"]==17 for d in o["diagnostics"]), o["diagnostics"]' "$T/out" && ok || bad "yaml block of a guide: the flag at its line (17): $(head -c 400 "$T/out")"
 # A root prompt "# " in a terminal transcript (```console) is a command; in
 # a bash block "# " is a comment, often a command left out on purpose.
 printf '# Guide\n\n```console\n# python -m sglang.launch_server --model-path m --tp-sizee 2\nINFO: started\n```\n\n```bash\n# python -m sglang.launch_server --model-path m --tp-sizee 3\n```\n' >"$T/root.md"
