@@ -36,6 +36,10 @@ struct check {
 struct sh_script;
 void	check_cross_cmds(struct check *, const struct sh_script *,
 	    const struct config *const eff[3], const int first[3]);
+/* check_print.c: whether an unknown diagnostic's message says something:
+ * a message whose facts could not be worked out ("<unknown>") does not,
+ * and the reports show only the note that says why. */
+bool	check_would_report(const struct diag *);
 /* check.c: append a checked command (words quoted into its text). */
 void	check_add_cmd(struct check *, int kind, int line, const char *mode,
 	    const char *const *words, size_t n);

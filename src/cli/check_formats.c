@@ -107,8 +107,10 @@ sarif_result(struct buf *b, const struct check *ck, const struct diag *d,
 	struct buf	text = { 0 };
 	size_t		j;
 
-	if (d->sev == SEV_UNKNOWN)
+	if (check_would_report(d))
 		buf_printf(&text, "%s (would report: %s)", d->note, d->msg);
+	else if (d->sev == SEV_UNKNOWN)
+		buf_puts(&text, d->note);
 	else
 		buf_puts(&text, d->msg);
 	for (j = 0; d->rule != NULL && j < d->rule->nfixes; j++) {
@@ -228,9 +230,11 @@ check_print_github(const struct check *ck)
 		if (d->sev == SEV_OVERRIDE && !ck->verbose)
 			continue;
 		buf_printf(&title, "pdwiz %s", d->id);
-		if (d->sev == SEV_UNKNOWN)
+		if (check_would_report(d))
 			buf_printf(&msg, "%s (would report: %s)", d->note,
 			    d->msg);
+		else if (d->sev == SEV_UNKNOWN)
+			buf_puts(&msg, d->note);
 		else
 			buf_puts(&msg, d->msg);
 		gh_line(&b, d->sev == SEV_ERROR ? "error" : d->sev ==

@@ -48,6 +48,13 @@ term_text(int slot, const char *s)
 	return b[slot].s;
 }
 
+bool
+check_would_report(const struct diag *d)
+{
+	return d->sev == SEV_UNKNOWN && d->msg != NULL &&
+	    strstr(d->msg, "<unknown>") == NULL;
+}
+
 static void
 print_diag(const struct check *ck, const struct diag *d)
 {
@@ -57,7 +64,7 @@ print_diag(const struct check *ck, const struct diag *d)
 	    ck->color ? sev_color(d->sev) : "", severity_name(d->sev),
 	    ck->color ? "\033[0m" : "",
 	    term_text(1, d->sev == SEV_UNKNOWN ? d->note : d->msg), d->id);
-	if (d->sev == SEV_UNKNOWN)
+	if (check_would_report(d))
 		printf("    would report: %s\n", term_text(1, d->msg));
 	if (ck->ncmds > 1 && d->cmd >= 0 && (size_t)d->cmd < ck->ncmds)
 		printf("    in: %s command at line %d%s\n",

@@ -650,6 +650,10 @@ grep -q -- "--mem-fraction-static 0.6 + 0.6 is more than the whole GPU" "$T/out"
 sh_pair "$T/share-unk.sh" '$MEM_ARGS' ""
 expect_rc "shared GPUs, options left to run time" 0 $PDWIZ check --format json "$T/share-unk.sh"
 json_check "shared GPUs, options left to run time: could not check" has xs-gpu-collision unknown ""
+$PDWIZ check "$T/share-unk.sh" >"$T/out" 2>&1
+grep -q "could not check: prefill 0 rank 0 and decode 0 rank 0 share GPUs" "$T/out" && ! grep -q "<unknown>\|Fix: None" "$T/out" && ok || bad "could-not-check text shows a message it could not fill: $(cat "$T/out")"
+for f in github sarif; do $PDWIZ check --format $f "$T/share-unk.sh" 2>&1; done >"$T/out"
+! grep -q "<unknown>" "$T/out" && ok || bad "github/sarif show a message they could not fill"
 # DP attention on one node takes its ZMQ ports from --dist-init-addr when
 # given (SGLang's PortArgs), not from --port + 233: disjoint blocks are
 # fine, overlapping ones collide; the port survives import and emit.
