@@ -629,7 +629,8 @@ line_editor() {
 	start -- || return 1
 	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
 	KS=0
-	_long="/models/$(printf 'abcdefghij%.0s' 1 2 3 4 5 6 7 8 9 10 11 12)/end"
+	# 612 bytes: past the 511 at which prompts once cut a paste.
+	_long="/models/$(printf 'abcdefghij%.0s' $(seq 60))/end"
 	keys G && wait_focused "GPUs per node" && keys Enter &&
 	    wait_for "(empty = default): 1" && text "8" && keys Enter &&
 	    wait_re '^> GPUs per node +8 *$' &&
