@@ -207,7 +207,7 @@ check_role(struct check *ck, const struct config *base,
 		 * when the job runs. */
 		snprintf(nn, sizeof nn, "%ld", r->nodes_per_worker);
 		word(&ws, "--nnodes", line, 1);
-		word(&ws, nn, line, 1);
+		word(&ws, owned(&ws, xstrdup(nn)), line, 1);
 		word(&ws, "--dist-init-addr", line, 1);
 		word(&ws, "${HEAD_NODE}:${DIST_PORT}", line, 1);
 		word(&ws, "--node-rank", line, 1);
