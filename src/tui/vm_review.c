@@ -160,14 +160,15 @@ vmi_refresh_review(struct vm *vm)
 	}
 	for (i = 0; i < vm->cross.n; i++)
 		review_add(vm, SC_DEPLOY, &vm->cross.d[i]);
-	/* Stable sort by role then severity (insertion order kept). */
+	/* Stable sort by severity, then role (insertion order kept): every
+	 * error first, the deployment's cross-role ones included. */
 	if (vm->nreview > 1) {
 		size_t	j, k;
 
 		tmp = xcalloc(vm->nreview, sizeof *tmp);
 		k = 0;
-		for (s = 0; s < NSCOPE; s++)
-			for (j = SEV_ERROR; j <= SEV_NOTE; j++)
+		for (j = SEV_ERROR; j <= SEV_NOTE; j++)
+			for (s = 0; s < NSCOPE; s++)
 				for (i = 0; i < vm->nreview; i++)
 					if (vm->review[i].role == s &&
 					    vm->review[i].sev == j)

@@ -293,6 +293,18 @@ test_fix_cross_role(void **state)
 	    &msg), 0);
 	vm_counts(vm, &e, &w, &u);
 	assert_true(e > 0);
+	/* The review lists the cross-role error first, above every role's
+	 * overrides and warnings. */
+	{
+		const struct vm_review_item	*it;
+		size_t				 n;
+
+		vm_goto(vm, find_page(vm, "Review"), 0);
+		n = vm_review(vm, &it);
+		assert_true(n > 1);
+		assert_int_equal(it[0].sev, SEV_ERROR);
+		assert_int_equal(it[0].role, SC_DEPLOY);
+	}
 	depth = vm_undo_depth(vm);
 	/* Both roles' page-size rows carry the error. */
 	assert_true(focus(vm, "KV cache (prefill)", "page size")->error);
@@ -529,9 +541,10 @@ test_review_and_visibility(void **state)
 		if (it[i].sev == SEV_ERROR)
 			found = true;
 	assert_false(found);		/* mori alone is fine */
-	/* Role order: prefill before decode. */
+	/* Severity order, and within a severity prefill before decode. */
 	for (i = 1; i < n; i++)
-		assert_true(it[i - 1].role <= it[i].role);
+		assert_true(it[i - 1].sev < it[i].sev ||
+		    (it[i - 1].sev == it[i].sev && it[i - 1].role <= it[i].role));
 	/* PD off: the per-role pages become one server page. */
 	row = focus(vm, "Topology", "PD disaggregation");
 	assert_int_equal(vm_toggle(vm, &msg), 0);
@@ -540,6 +553,37 @@ test_review_and_visibility(void **state)
 	assert_true(vm_page_visible(vm, (size_t)find_page(vm,
 	    "Parallelism (server)")));
 	assert_false(vm_page_visible(vm, (size_t)find_page(vm, "Router")));
+	buf_free(&msg);
+	vm_free(vm);
+}
+
+/* The review lists every error first, above every role's overrides and
+ * warnings. */
+static void
+test_review_errors_first(void **state)
+{
+	struct vm			*vm = new_vm();
+	const struct vm_review_item	*it;
+	const struct vm_row		*row;
+	struct buf			 msg = { 0 };
+	size_t				 n, i;
+	bool				 err = false, seen_other = false;
+
+	(void)state;
+	row = focus(vm, "KV cache (decode)", "page size");
+	assert_int_equal(vm_set(vm, vm_cur_page(vm), row->field, val_int(64),
+	    &msg), 0);
+	vm_goto(vm, find_page(vm, "Review"), 0);
+	n = vm_review(vm, &it);
+	for (i = 0; i < n; i++) {
+		if (it[i].sev == SEV_ERROR) {
+			assert_false(seen_other);
+			err = true;
+		} else
+			seen_other = true;
+	}
+	assert_true(err);
+	assert_true(seen_other);
 	buf_free(&msg);
 	vm_free(vm);
 }
@@ -1262,6 +1306,7 @@ main(void)
 		cmocka_unit_test(test_save_export_modes),
 		cmocka_unit_test(test_search),
 		cmocka_unit_test(test_review_and_visibility),
+		cmocka_unit_test(test_review_errors_first),
 		cmocka_unit_test(test_long_value_whole),
 		cmocka_unit_test(test_key_table),
 		cmocka_unit_test(test_layout_derived),
