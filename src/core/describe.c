@@ -41,6 +41,15 @@ describe_setting(const struct catalog *cat, int opt, struct value v,
 		else
 			val_cli(b, v);
 		return;
+	case OK_DEPLOY:
+		/* A deployment fact cleared: what it stands for is derived. */
+		if (v.t == V_NULL) {
+			buf_puts(b, "pdwiz works them out");
+			return;
+		}
+		buf_printf(b, "%s = ", o->name);
+		val_cli(b, v);
+		return;
 	default:
 		buf_printf(b, "%s = ", o->name);
 		val_cli(b, v);

@@ -427,7 +427,8 @@ engine_verify_fixes(const struct catalog *cat, const struct config *in,
 		const struct rule	*r = d->rule;
 
 		if (r == NULL || r->deploy || r->nfixes == 0 ||
-		    (d->sev != SEV_ERROR && d->sev != SEV_WARNING))
+		    (d->sev != SEV_ERROR && d->sev != SEV_WARNING &&
+		    d->sev != SEV_NOTE))
 			continue;
 		d->fixes_verified = true;
 		d->fix_ok = 0;

@@ -129,8 +129,10 @@ derive_fact(const struct catalog *cat, struct deployment *d,
 		else
 			return -1;
 	}
-	if (strcmp(name, "deploy.port_collision") == 0)
+	if (strcmp(name, "deploy.port_collision") == 0) {
 		drop_dist_init(cat, d);
+		rr->port = -1;		/* the router's too */
+	}
 	touched[ROLE_PREFILL] = touched[ROLE_DECODE] = true;
 	return 0;
 }
@@ -295,7 +297,8 @@ fix_works(const struct catalog *cat, const struct deployment *d,
 	return ok;
 }
 
-/* Verify the fixes of every error and warning (see the comment above). */
+/* Verify the fixes of every error, warning and note (see the comment
+ * above). */
 void
 verify_fixes(const struct catalog *cat, const struct deployment *d,
     const struct config *eff[NPD_ROLE], struct result *res)
@@ -306,7 +309,8 @@ verify_fixes(const struct catalog *cat, const struct deployment *d,
 		struct diag	*dg = &res->d[i];
 
 		if (dg->rule == NULL || dg->rule->nfixes == 0 ||
-		    (dg->sev != SEV_ERROR && dg->sev != SEV_WARNING))
+		    (dg->sev != SEV_ERROR && dg->sev != SEV_WARNING &&
+		    dg->sev != SEV_NOTE))
 			continue;
 		dg->fixes_verified = true;
 		dg->fix_ok = 0;

@@ -95,9 +95,25 @@ intent(struct ui *ui, int (*fn)(struct vm *, struct buf *))
 	buf_free(&msg);
 }
 
+/* f: the focused field's problem; on the review page, the selected
+ * problem's, from the field it belongs to (where the fix is shown). */
 static void
 act_fix(struct ui *ui)
 {
+	const struct vm_review_item	*it;
+	size_t				 n;
+	int				 cur;
+
+	if (vm_page(ui->vm, (size_t)vm_cur_page(ui->vm))->review) {
+		n = vm_review(ui->vm, &it);
+		cur = vm_cur_row(ui->vm);
+		if (cur < 0 || (size_t)cur >= n || it[cur].page < 0) {
+			wiz_set_status(ui, "nothing to fix here: this problem "
+			    "belongs to no field (? shows it whole)");
+			return;
+		}
+		vm_goto(ui->vm, it[cur].page, it[cur].field);
+	}
 	wiz_fix(ui, -1);
 }
 

@@ -586,6 +586,27 @@ layout_two_node_rendezvous() {
 # An imported router that gives the prefill a wrong bootstrap port: Enter
 # on the review's error goes to the router's lists, Delete derives them
 # from the instances, and the error is gone.
+# f on a review row fixes that problem from its field: the router's port
+# on the prefill's bootstrap port, the side effects listed, y applies them.
+review_row_fix() {
+	cat > "$WORK/pc.yaml" <<'YAML'
+pdwiz: 1
+model: {path: meta-llama/Llama-3.1-8B-Instruct}
+roles:
+  prefill: {instances: 1, hosts: [10.0.0.1], bootstrap_port: 8998}
+  decode: {instances: 1, hosts: [10.0.0.1]}
+  router: {hosts: [10.0.0.1], port: 8998}
+YAML
+	start -- pc.yaml || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	goto_page Review && wait_for "1 error" &&
+	    wait_re '^> deployment ERROR' && keys f &&
+	    wait_for "fix: leave every port out, the router's too" &&
+	    wait_for "router: port: 8998 -> (unset)" &&
+	    wait_for "Apply all of it?" && keys y &&
+	    wait_for "0 errors" && wait_re '^> router port +8000 \(derived\)'
+}
+
 layout_router_lists_fix() {
 	cat > "$WORK/wrongboot.sh" <<'SH'
 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --port 30000 --disaggregation-bootstrap-port 8998
@@ -1003,6 +1024,7 @@ run "LANG=C: every screen is plain ASCII (80x24)" ascii_fallbacks
 run "line editor: cursor, kills, UTF-8, type over, long paste (80x24)" line_editor
 run "layout: 2-node prefill, rendezvous port derived and pictured" layout_two_node_rendezvous
 run "layout: wrong router bootstrap port, Enter from review, Delete fixes" layout_router_lists_fix
+run "review: f on a row applies that problem's fix, side effects listed" review_row_fix
 
 # ---- help that teaches, messages never cut, keys, preview (80x24) ----
 
