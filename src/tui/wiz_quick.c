@@ -189,8 +189,15 @@ step(struct quick *qs, int d)
 	do
 		q += d;
 	while (q >= 0 && q < NQ && !row_shown(qs, q));
-	if (q >= 0 && q < NQ)
+	if (q >= 0 && q < NQ) {
 		qs->cur = q;
+		/* Back on an answer: typing replaces it, as on the pages
+		 * (a movement key keeps it). */
+		if (q != Q_BACKEND && le_text(&qs->le[q])[0] != '\0') {
+			qs->le[q].selected = true;
+			qs->le[q].cur = strlen(le_text(&qs->le[q]));
+		}
+	}
 }
 
 static void

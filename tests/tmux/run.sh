@@ -828,6 +828,16 @@ quick_refuses_skip() {
 	    wait_for "quick start skipped"
 }
 
+# Back on an answer given before, typing replaces it (as a pre-filled
+# default is replaced), so 4, Down, Up, 2 is 2, not 42.
+quick_retype() {
+	start_quick || return 1
+	keys Down && text "4" && wait_re '^> GPUs per node \(1-16\) +4 *$' &&
+	    keys Down && wait_re '^> number of nodes' && keys Up &&
+	    text "2" && wait_re '^> GPUs per node \(1-16\) +2 *$' &&
+	    wait_for "each instance TP 1 on 1 GPU"
+}
+
 # Done when (a): 1P1D Llama-3.1-8B-Instruct, TP 2 each, one 8-GPU node,
 # mooncake: from the quick start, TP refined on the two pages; the exported
 # script is executable and checks with 0 errors.
@@ -982,6 +992,7 @@ fix_side_effects() {
 
 run "done (d): quick start to an exportable 1P1D, <= 15 keys (80x24)" quick_1p1d
 run "quick start refuses bad answers with the reason, Esc skips" quick_refuses_skip
+run "quick start: typing over an earlier answer replaces it" quick_retype
 run "done (a): 1P1D Llama TP 2 each, mooncake, export checks (80x24)" done_a_llama_tp2
 run "done (b): DeepSeek-V3 2+2 nodes, DP attention + DeepEP, nixl, k8s (80x24)" done_b_deepseek
 run "done (c): import page-size 64 + wrong bootstrap port, f fixes both (80x24)" done_c_import_fix
