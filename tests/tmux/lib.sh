@@ -26,9 +26,10 @@ start() {
 	t kill-session -t w 2>/dev/null
 	t new-session -d -s w -x 100 -y 30 \
 	    "cd $WORK && env $_env $PDWIZ $* ; echo \"[exit \$?]\"; sleep 600"
-	# "0 errors", "1 error" in the header; a pane over it (q/Esc close);
-	# or pdwiz refused to start.
-	wait_re ' error|q/Esc close|\[exit [0-9]+\]'
+	# "0 errors", "1 error" in the header; a dialog or a text pane over
+	# it (q/Esc close, q close), which on a slow run may be up before the
+	# header was ever seen; or pdwiz refused to start.
+	wait_re ' error|q/Esc close| q close|\[exit [0-9]+\]'
 	KS=0
 }
 

@@ -756,7 +756,7 @@ ascii_fallbacks() {
 	    "Advanced (prefill)" "Advanced (decode)" "Router" "Review"; do
 		keys Tab && wait_for "$_p" && ascii_screen "$_p" || return 1
 	done
-	keys Down && keys Enter && wait_for " Problem" &&
+	focus "override" && keys Enter && wait_for " Problem" &&
 	    ascii_screen "review entry" && keys q && wait_gone " Problem" &&
 	    goto_page "KV cache (decode)" && focus "hierarchical cache" &&
 	    wait_for "x on unavailable" && ascii_screen "unavailable mark" &&
