@@ -310,24 +310,18 @@ looks_like_markdown(const char *name)
 	    (len > 9 && strcmp(name + len - 9, ".markdown") == 0);
 }
 
-/* The text as the shell reader should see it: a document's fenced shell
- * blocks, a pasted script without its "$ " prompts. */
-static int
-as_shell(const char *name, bool markdown, struct input *in, struct buf *why)
+/* A pasted script as the shell reader should see it: without its "$ "
+ * prompts. */
+static void
+as_shell(struct input *in)
 {
-	size_t	 n, blocks = 1;
-	char	*t = markdown ? markdown_shell(in->text, in->len, &n, &blocks) :
-	    strip_prompts(in->text, in->len, &n);
+	size_t	 n;
+	char	*t = strip_prompts(in->text, in->len, &n);
 
 	free(in->text);
 	in->text = t;
 	in->len = n;
 	in->kind = K_SHELL;
-	in->document = markdown;
-	if (blocks == 0)
-		return fail(why, "%s: no fenced shell block (```bash, ```sh, "
-		    "```shell, ```console) in this Markdown file", name);
-	return 0;
 }
 
 /*
@@ -399,42 +393,52 @@ as_manifest(const char *name, struct input *in, struct buf *why)
 }
 
 /*
- * A document whose shell blocks launch nothing but whose ```yaml blocks
- * hold Kubernetes objects (a RoleBasedGroup guide): read those as the
- * manifest, line for line. 1 when in now holds it, else 0 (in unchanged).
+ * A Markdown document: its fenced shell blocks; or, when those launch
+ * nothing and its ```yaml blocks hold Kubernetes objects (a RoleBasedGroup
+ * guide), those blocks as the manifest. Either way line for line, and the
+ * cross-role checks know it is a document.
  */
 static int
-markdown_manifest(const char *name, struct input *in)
+as_markdown(const char *name, struct input *in, struct buf *why)
 {
 	static const char *const launchers[] = { "sglang.launch_server",
 	    "sglang serve", "sglang_router", "dynamo.sglang", "mini_lb", NULL };
-	struct buf	 why = { 0 };
-	size_t		 n, blocks, i;
+	size_t		 n, blocks, ny, nyblocks, i;
 	char		*sh = markdown_shell(in->text, in->len, &n, &blocks);
-	char		*y;
-	struct input	 t;
+	char		*y, err[1024];
+	struct ynode	*docs = NULL;
+	bool		 manifest = false;
 
 	for (i = 0; launchers[i] != NULL; i++)
 		if (strstr(sh, launchers[i]) != NULL)
 			break;
-	free(sh);
-	if (launchers[i] != NULL)
-		return 0;
-	y = markdown_yaml(in->text, in->len, &n, &blocks);
-	t = *in;
-	t.text = y;
-	t.len = n;
-	if (blocks == 0 || !is_manifest(name, &t, &why) ||
-	    as_manifest(name, &t, &why) != 0) {
-		free(y);
-		buf_free(&why);
-		return 0;
-	}
-	buf_free(&why);
-	free(in->text);
-	*in = t;
 	in->document = true;
-	return 1;
+	if (launchers[i] == NULL) {
+		y = markdown_yaml(in->text, in->len, &ny, &nyblocks);
+		if (nyblocks > 0 && (docs = ydoc_parse_stream(name, y, ny, err,
+		    sizeof err)) != NULL)
+			for (i = 0; i < docs->nkids && !manifest; i++)
+				manifest = manifest_is_object(docs->kids[i]);
+		if (manifest) {
+			free(sh);
+			free(in->text);
+			in->text = y;
+			in->len = ny;
+			in->yaml = docs;
+			in->kind = K_MANIFEST;
+			return 0;
+		}
+		ynode_free(docs);
+		free(y);
+	}
+	free(in->text);
+	in->text = sh;
+	in->len = n;
+	in->kind = K_SHELL;
+	if (blocks == 0)
+		return fail(why, "%s: no fenced shell block (```bash, ```sh, "
+		    "```shell, ```console) in this Markdown file", name);
+	return 0;
 }
 
 static int
@@ -444,14 +448,13 @@ classify(const struct catalog *cat, const char *name, enum input_mode mode,
 	char	err[1024];
 
 	if (mode == IN_MARKDOWN || (mode == IN_AUTO &&
-	    looks_like_markdown(name))) {
-		if (markdown_manifest(name, in))
-			return 0;
-		return as_shell(name, true, in, why);
-	}
+	    looks_like_markdown(name)))
+		return as_markdown(name, in, why);
 	if (mode == IN_SHELL || (mode == IN_AUTO &&
-	    !looks_like_yaml(name, in->text)))
-		return as_shell(name, false, in, why);
+	    !looks_like_yaml(name, in->text))) {
+		as_shell(in);
+		return 0;
+	}
 	if (mode == IN_K8S || (mode == IN_AUTO && is_manifest(name, in, why)))
 		return as_manifest(name, in, why);
 	if (why->len > 0)

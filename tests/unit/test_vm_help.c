@@ -14,66 +14,12 @@
 #include <curses.h>
 
 #include "testutil.h"
+#include "vmtest.h"
 #include "tui/lineedit.h"
 #include "tui/vm.h"
 #include "tui/vm_deploy.h"
 #include "tui/wiz.h"
 #include "tui/wiz_keys.h"
-
-static struct catalog	*cat;
-
-static int
-setup(void **state)
-{
-	(void)state;
-	cat = test_catalog();
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	catalog_free(cat);
-	return 0;
-}
-
-static struct vm *
-new_vm(void)
-{
-	struct vm	*vm = vm_new(cat);
-	char		 err[1024];
-	const char	*dir = getenv("PDWIZ_DATADIR");
-	char		*forms = xasprintf("%s/forms", dir ? dir : ".");
-
-	if (vm_load_forms(vm, forms, err, sizeof err) != 0)
-		fail_msg("forms: %s", err);
-	free(forms);
-	vm_refresh(vm);
-	return vm;
-}
-
-/* Focus the field with this label on page title. */
-static const struct vm_row *
-focus(struct vm *vm, const char *title, const char *label)
-{
-	size_t	p, i;
-
-	for (p = 0; p < vm_npages(vm); p++) {
-		const struct vm_page	*pg = vm_page(vm, p);
-
-		if (strcmp(pg->title, title) != 0)
-			continue;
-		for (i = 0; i < pg->nf; i++)
-			if (strcmp(pg->f[i].label, label) == 0) {
-				vm_goto(vm, (int)p, (int)i);
-				assert_non_null(vm_focused(vm));
-				return vm_focused(vm);
-			}
-	}
-	fail_msg("no field %s on %s", label, title);
-	return NULL;
-}
 
 static void
 set_text(struct vm *vm, const char *title, const char *label,
