@@ -67,6 +67,9 @@ struct input {
 	const char	*base_dir;	/* --config paths are relative to it */
 	enum { K_SHELL, K_SGCONFIG, K_DEPLOY, K_MANIFEST, K_RECIPE } kind;
 	bool		 document;	/* Markdown: examples, not one deployment */
+	struct md_node	*nodes;		/* a document's blocks that say which
+					   node they run on */
+	size_t		 nnodes;
 	struct ynode	*yaml;		/* K_MANIFEST: the documents */
 };
 
@@ -404,7 +407,8 @@ as_markdown(const char *name, struct input *in, struct buf *why)
 	static const char *const launchers[] = { "sglang.launch_server",
 	    "sglang serve", "sglang_router", "dynamo.sglang", "mini_lb", NULL };
 	size_t		 n, blocks, ny, nyblocks, i;
-	char		*sh = markdown_shell(in->text, in->len, &n, &blocks);
+	char		*sh = markdown_shell(in->text, in->len, &n, &blocks,
+	    &in->nodes, &in->nnodes);
 	char		*y, err[1024];
 	struct ynode	*docs = NULL;
 	bool		 manifest = false;
@@ -421,6 +425,9 @@ as_markdown(const char *name, struct input *in, struct buf *why)
 				manifest = manifest_is_object(docs->kids[i]);
 		if (manifest) {
 			free(sh);
+			md_nodes_free(in->nodes, in->nnodes);
+			in->nodes = NULL;
+			in->nnodes = 0;
 			free(in->text);
 			in->text = y;
 			in->len = ny;
@@ -478,7 +485,13 @@ static const char *
 mode_of(const struct catalog *cat, const struct config *cfg)
 {
 	int	o = catalog_find(cat, "disaggregation_mode");
+	int	e = catalog_find(cat, "encoder_only");
 
+	if (o >= 0 && cfg->s[o].v.t == V_STR && strcmp(cfg->s[o].v.u.s,
+	    "null") != 0)
+		return cfg->s[o].v.u.s;
+	if (e >= 0 && cfg->s[e].v.t == V_BOOL && cfg->s[e].v.u.b)
+		return "encoder";	/* the E of EPD */
 	if (o >= 0 && cfg->s[o].v.t == V_STR)
 		return cfg->s[o].v.u.s;
 	return "null";
@@ -578,7 +591,71 @@ check_deploy(struct check *ck, const struct input *in)
 struct roles {
 	struct config	eff[NPD_ROLE];
 	int		first[NPD_ROLE];	/* index in ck->cmds, or -1 */
+	/* Where the prefills and decodes run (a document's blocks): */
+	char		*model;		/* the model they serve, or NULL */
+	bool		 scattered;	/* one has no machine, or serves
+					   another model */
+	struct buf	 nodes;		/* their machines, ", "-separated */
+	/* The servers of encoder disaggregation (--encoder-only, or naming
+	 * encoders with --encoder-urls): their effective configurations. */
+	struct config	*epd;
+	size_t		 nepd;
 };
+
+static int	cmd_at(const struct check *, int line);
+
+/* The encoder URLs of the input's servers against its encoders; each
+ * finding goes to the command at its line. */
+static void
+check_encoders(struct check *ck, const struct roles *ro)
+{
+	const struct config	**cfgs;
+	struct result		  res;
+	size_t			  i;
+
+	if (ro->nepd == 0)
+		return;
+	cfgs = xcalloc(ro->nepd, sizeof *cfgs);
+	for (i = 0; i < ro->nepd; i++)
+		cfgs[i] = &ro->epd[i];
+	result_init(&res);
+	deployment_check_encoders(ck->cat, cfgs, ro->nepd, &res);
+	for (i = 0; i < res.n; i++) {
+		struct result	one;
+
+		result_init(&one);
+		one.d = xcalloc(1, sizeof *one.d);
+		one.d[0] = res.d[i];
+		one.n = one.cap = 1;
+		result_take(&ck->all, &one, res.d[i].line > 0 ?
+		    cmd_at(ck, res.d[i].line) : 0);
+		result_free(&one);
+	}
+	free(res.d);
+	res.d = NULL;
+	res.n = 0;
+	result_free(&res);
+	free(cfgs);
+}
+
+static void
+note_place(struct roles *ro, const struct sh_cmd *c, const struct config *eff)
+{
+	int		 o = catalog_find(eff->cat, "model_path");
+	const char	*m = o >= 0 && eff->s[o].v.t == V_STR ?
+	    eff->s[o].v.u.s : NULL;
+
+	if (c->node == NULL || m == NULL || (ro->model != NULL &&
+	    strcmp(ro->model, m) != 0)) {
+		ro->scattered = true;
+		return;
+	}
+	if (ro->model == NULL)
+		ro->model = xstrdup(m);
+	if (ro->nodes.s == NULL || strstr(ro->nodes.s, c->node) == NULL)
+		buf_printf(&ro->nodes, "%s%s", ro->nodes.len > 0 ? ", " : "",
+		    c->node);
+}
 
 static void
 check_server(struct check *ck, const struct config *base,
@@ -620,6 +697,14 @@ check_server(struct check *ck, const struct config *base,
 	m = ck->cmds[k].mode;
 	r = strcmp(m, "prefill") == 0 ? ROLE_PREFILL :
 	    strcmp(m, "decode") == 0 ? ROLE_DECODE : -1;
+	if (r >= 0)
+		note_place(ro, c, &res.eff);
+	if (deployment_encoder_cmd(&res.eff)) {
+		ro->epd = xreallocarray(ro->epd, ro->nepd + 1,
+		    sizeof *ro->epd);
+		memset(&ro->epd[ro->nepd], 0, sizeof *ro->epd);
+		config_copy(&ro->epd[ro->nepd++], &res.eff);
+	}
 	if (r >= 0 && ro->first[r] < 0) {
 		ro->first[r] = k;
 		ro->eff[r] = res.eff;
@@ -632,8 +717,25 @@ check_server(struct check *ck, const struct config *base,
 		config_free(&vbase);
 }
 
+/* The command of the same role as command first (same mode) that line
+ * falls in: the last one starting at or before it; else first. */
+static int
+role_cmd_at(const struct check *ck, int line, int first)
+{
+	int	k = first;
+	size_t	i;
+
+	for (i = (size_t)first; i < ck->ncmds; i++)
+		if (ck->cmds[i].line <= line && ck->cmds[i].kind ==
+		    ck->cmds[first].kind && strcmp(ck->cmds[i].mode,
+		    ck->cmds[first].mode) == 0)
+			k = (int)i;
+	return k;
+}
+
 /* Cross-role checks over the script's parsed commands; each diagnostic goes
- * to the first command of the role it is attributed to. */
+ * to the command of the role it is attributed to that holds its line (the
+ * role's first, when none does). */
 void
 check_cross_cmds(struct check *ck, const struct sh_script *sc,
     const struct config *const eff_in[NPD_ROLE], const int first[NPD_ROLE])
@@ -649,14 +751,19 @@ check_cross_cmds(struct check *ck, const struct sh_script *sc,
 		return;
 	for (i = 0; i < res.n; i++) {
 		struct result	one;
-		int		r = res.d[i].cmd;
+		int		r = res.d[i].cmd, k;
 
+		k = r >= 0 && r < NPD_ROLE && first[r] >= 0 ? first[r] :
+		    first[ROLE_PREFILL];
+		/* A finding about a later instance: that instance's command. */
+		if (r >= 0 && r < NPD_ROLE && first[r] >= 0 &&
+		    res.d[i].line > ck->cmds[first[r]].line)
+			k = role_cmd_at(ck, res.d[i].line, first[r]);
 		result_init(&one);
 		one.d = xcalloc(1, sizeof *one.d);
 		one.d[0] = res.d[i];
 		one.n = one.cap = 1;
-		result_take(&ck->all, &one, r >= 0 && r < NPD_ROLE &&
-		    first[r] >= 0 ? first[r] : first[ROLE_PREFILL]);
+		result_take(&ck->all, &one, k);
 		result_free(&one);
 	}
 	free(res.d);
@@ -739,6 +846,49 @@ script_warnings(struct check *ck, const char *text, size_t len, int unclosed)
 		    "file as its text, not as commands", unclosed, 1);
 }
 
+/* A document's commands run on the node their block's lead-in names. */
+static void
+place_blocks(struct sh_script *sc, const struct input *in)
+{
+	size_t	i, j;
+
+	for (i = 0; i < sc->ncmds; i++)
+		for (j = 0; j < in->nnodes; j++)
+			if (sc->cmds[i].line >= in->nodes[j].from &&
+			    sc->cmds[i].line <= in->nodes[j].to &&
+			    sc->cmds[i].node == NULL)
+				sc->cmds[i].node = sh_script_str(sc,
+				    in->nodes[j].machine);
+}
+
+/*
+ * Is a document one deployment? Its examples need not be, so the
+ * cross-role checks run on one only when it says where each server runs:
+ * every prefill and decode it launches is in a block whose lead-in names
+ * its node, and they all serve one model (check_server notes both). A
+ * note says so.
+ */
+static bool
+one_deployment(struct check *ck, const struct roles *ro)
+{
+	struct result	r;
+	char		*msg;
+
+	if (ro->scattered || ro->model == NULL)
+		return false;
+	msg = xasprintf("the cross-role checks run on this document as one "
+	    "deployment: every prefill and decode it launches serves %s, in "
+	    "a block whose lead-in names the node it runs on (%s)", ro->model,
+	    ro->nodes.s);
+	result_init(&r);
+	result_add(&r, "document-one-deployment", SEV_NOTE, msg, NULL,
+	    ck->cmds[ro->first[ROLE_PREFILL]].line, 1);
+	result_take(&ck->all, &r, ro->first[ROLE_PREFILL]);
+	result_free(&r);
+	free(msg);
+	return true;
+}
+
 static int
 check_shell(struct check *ck, const struct config *base,
     const struct input *in)
@@ -763,6 +913,8 @@ check_shell(struct check *ck, const struct config *base,
 		sh_script_free(&sc);
 		return fail(&ck->why, "%s:%s", ck->name, err);
 	}
+	if (in->document)
+		place_blocks(&sc, in);
 	for (i = 0; i < sc.ncmds; i++) {
 		const struct sh_cmd	*c = &sc.cmds[i];
 
@@ -777,6 +929,9 @@ check_shell(struct check *ck, const struct config *base,
 		}
 	}
 	if (ro.first[ROLE_PREFILL] >= 0 && ro.first[ROLE_DECODE] >= 0 &&
+	    in->document && one_deployment(ck, &ro))
+		check_cross(ck, &sc, &ro);
+	else if (ro.first[ROLE_PREFILL] >= 0 && ro.first[ROLE_DECODE] >= 0 &&
 	    in->document) {
 		struct result	r;
 
@@ -793,6 +948,12 @@ check_shell(struct check *ck, const struct config *base,
 		check_cross(ck, &sc, &ro);
 	for (i = 0; i < NPD_ROLE; i++)
 		config_free(&ro.eff[i]);
+	check_encoders(ck, &ro);
+	for (i = 0; i < ro.nepd; i++)
+		config_free(&ro.epd[i]);
+	free(ro.epd);
+	free(ro.model);
+	buf_free(&ro.nodes);
 	for (i = 0; i < notes.n; i++) {		/* the manifest reader's */
 		struct result	one;
 
@@ -907,6 +1068,7 @@ out:
 	buf_free(&ck.why);
 	result_free(&ck.all);
 	ynode_free(in.yaml);
+	md_nodes_free(in.nodes, in.nnodes);
 	free(in.text);
 	free(in.path);
 	if (cat != NULL)

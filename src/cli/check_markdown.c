@@ -4,6 +4,9 @@
  *
  * The result has as many lines as the input, so every diagnostic keeps the
  * document's line numbers: lines that are not commands become empty.
+ * A block whose lead-in (its section's heading and the prose before it)
+ * names one node ("### Launch Replica 2 (Node 2)", "Open a terminal on
+ * node-2") is said to run on that machine.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/check.h"
@@ -12,6 +15,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* A fence line: ``` or ~~~ (3 or more), its info word in info. */
 static bool
@@ -120,16 +124,94 @@ keep_block(struct buf *out, const char **line, const size_t *len,
 	}
 }
 
+/*
+ * The node numbers a line of prose names: "node" as a word (not the tail of
+ * "multi-node" or "--node-rank"), then one optional space, '-' or '_', then
+ * 1 to 3 digits ending the word. Each new number goes into nums (up to
+ * max); returns how many there are now.
+ */
+static size_t
+node_numbers(const char *l, size_t n, int *nums, size_t have, size_t max)
+{
+	size_t	i, k, d;
+
+	for (i = 0; i + 4 < n; i++) {
+		int	v = 0;
+
+		if (strncasecmp(l + i, "node", 4) != 0 || (i > 0 &&
+		    (isalnum((unsigned char)l[i - 1]) || l[i - 1] == '-' ||
+		    l[i - 1] == '_')))
+			continue;
+		k = i + 4;
+		if (k < n && (l[k] == ' ' || l[k] == '-' || l[k] == '_'))
+			k++;
+		for (d = 0; k + d < n && d < 4 &&
+		    isdigit((unsigned char)l[k + d]); d++)
+			v = v * 10 + (l[k + d] - '0');
+		if (d == 0 || d > 3 || (k + d < n &&
+		    (isalnum((unsigned char)l[k + d]) || l[k + d] == '_')))
+			continue;
+		for (d = 0; d < have && nums[d] != v; d++)
+			;
+		if (d == have && have < max)
+			nums[have++] = v;
+	}
+	return have;
+}
+
+/* The machine of the block opening at line open (0-based): the one node
+ * its lead-in, lines [from, open), names; NULL when none or several. */
+static char *
+lead_in_node(const char **line, const size_t *len, size_t from, size_t open)
+{
+	int	nums[2];
+	size_t	have = 0, i;
+
+	for (i = from; i < open; i++)
+		have = node_numbers(line[i], len[i], nums, have, 2);
+	return have == 1 ? xasprintf("Node %d", nums[0]) : NULL;
+}
+
+/* Record the block of lines [open, close) (0-based) as run on *node, which
+ * it takes (when there is one). */
+static void
+block_node(struct md_node **nodes, size_t *n, size_t open, size_t close,
+    char **node)
+{
+	if (*node == NULL)
+		return;
+	*nodes = xreallocarray(*nodes, *n + 1, sizeof **nodes);
+	(*nodes)[*n].from = (int)open + 1;
+	(*nodes)[*n].to = (int)close;
+	(*nodes)[*n].machine = *node;
+	(*n)++;
+	*node = NULL;
+}
+
+static bool
+heading(const char *l, size_t n)
+{
+	size_t	i = 0;
+
+	while (i < n && i < 6 && l[i] == '#')
+		i++;
+	return i > 0 && i < n && l[i] == ' ';
+}
+
 char *
-markdown_shell(const char *text, size_t len, size_t *outlen, size_t *nblocks)
+markdown_shell(const char *text, size_t len, size_t *outlen, size_t *nblocks,
+    struct md_node **nodes, size_t *nnodes)
 {
 	struct buf	  out = { 0 };
 	const char	**line = NULL;
 	size_t		 *llen = NULL, n = 0, i, open = 0;
 	const char	 *p = text, *end = text + len;
-	char		  info[32];
+	char		  info[32], *node = NULL;
+	size_t		  lead = 0;	/* where the open block's lead-in starts */
 	bool		  in = false, sh = false, root = false;
 
+	*nodes = NULL;
+	*nnodes = 0;
 	while (p < end) {
 		const char	*nl = memchr(p, '\n', (size_t)(end - p));
 		size_t		 l = nl ? (size_t)(nl - p) : (size_t)(end - p);
@@ -146,19 +228,29 @@ markdown_shell(const char *text, size_t len, size_t *outlen, size_t *nblocks)
 			if (in && sh) {
 				keep_block(&out, line, llen, open, i, root);
 				(*nblocks)++;
+				block_node(nodes, nnodes, open, i, &node);
 			} else if (!in) {
 				sh = shell_info(info);
 				root = session_info(info);
 				open = i + 1;
+				if (sh)
+					node = lead_in_node(line, llen, lead,
+					    i);
 			}
 			in = !in;
+			lead = i + 1;
 			buf_putc(&out, '\n');
-		} else if (!in || !sh)
-			buf_putc(&out, '\n');
+		} else {
+			if (!in && heading(line[i], llen[i]))
+				lead = i;
+			if (!in || !sh)
+				buf_putc(&out, '\n');
+		}
 	}
 	if (in && sh) {
 		keep_block(&out, line, llen, open, n, root);
 		(*nblocks)++;
+		block_node(nodes, nnodes, open, n, &node);
 	}
 	free(line);
 	free(llen);
@@ -226,3 +318,13 @@ markdown_yaml(const char *text, size_t len, size_t *outlen, size_t *nblocks)
 	return buf_steal(&out);
 }
 
+
+void
+md_nodes_free(struct md_node *nodes, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(nodes[i].machine);
+	free(nodes);
+}

@@ -177,7 +177,34 @@ role_spec_free(struct role_spec *r)
 	strv_free(r->extra_args, r->nextra_args);
 	free(r->bind_host);
 	free(r->missing);
+	free(r->inst_line);
+	if (r->inst_bind != NULL)
+		strv_free(r->inst_bind, r->ninst_line);
 	role_spec_init(r);
+}
+
+int
+launch_line(const struct deployment *d, const struct launch *la)
+{
+	const struct role_spec	*r = &d->role[la->role];
+
+	if (la->instance >= 0 && (size_t)la->instance < r->ninst_line &&
+	    r->inst_line[la->instance] > 0)
+		return r->inst_line[la->instance];
+	return r->line;
+}
+
+const char *
+launch_bind(const struct deployment *d, const struct launch *la)
+{
+	const struct role_spec	*r = &d->role[la->role];
+	int			 o = catalog_find(la->cfg.cat, "host");
+
+	if (r->inst_bind != NULL && la->instance >= 0 &&
+	    (size_t)la->instance < r->ninst_line && la->node_rank == 0)
+		return r->inst_bind[la->instance];
+	return o >= 0 && la->cfg.s != NULL && la->cfg.s[o].v.t == V_STR ?
+	    la->cfg.s[o].v.u.s : NULL;
 }
 
 void
@@ -1063,7 +1090,7 @@ strv_copy(char *const *src, size_t n)
 	size_t	  i;
 
 	for (i = 0; i < n; i++)
-		v[i] = xstrdup(src[i]);
+		v[i] = src[i] != NULL ? xstrdup(src[i]) : NULL;
 	return v;
 }
 
@@ -1108,5 +1135,14 @@ deployment_copy(struct deployment *dst, const struct deployment *src)
 		r->extra_args = strv_copy(s->extra_args, s->nextra_args);
 		r->bind_host = dup_or_null(s->bind_host);
 		r->missing = dup_or_null(s->missing);
+		r->inst_line = NULL;
+		r->inst_bind = s->inst_bind != NULL ?
+		    strv_copy(s->inst_bind, s->ninst_line) : NULL;
+		if (s->ninst_line > 0) {
+			r->inst_line = xreallocarray(NULL, s->ninst_line,
+			    sizeof *r->inst_line);
+			memcpy(r->inst_line, s->inst_line, s->ninst_line *
+			    sizeof *r->inst_line);
+		}
 	}
 }

@@ -63,6 +63,14 @@ struct role_spec {
 	char		**extra_args;		/* router: words passed through */
 	size_t		 nextra_args;
 	int		 line;			/* where the role was defined */
+	int		*inst_line;		/* imported: the line of each
+						   instance's first command (ninst_line
+						   of them; past them: line) */
+	char		**inst_bind;		/* imported: the --host each of those
+						   commands gives (NULL: none; SGLang
+						   binds 127.0.0.1), ninst_line of
+						   them, or NULL */
+	size_t		 ninst_line;
 	char		*bind_host;		/* --host for servers/router; NULL =
 						   the node's host */
 	bool		 host_unstated;		/* imported: bound to 0.0.0.0 or ::
@@ -79,6 +87,10 @@ struct role_spec {
 						   --prefill/--decode list: its
 						   workers come by service
 						   discovery or at run time */
+	bool		 nohttp;		/* imported: its servers run behind a
+						   wrapper that opens no SGLang HTTP
+						   server (dynamo.sglang), so they
+						   hold no --port */
 	bool		 pod_hosts;		/* imported from a manifest: hosts are
 						   the pods' stable DNS names, one
 						   machine each */
@@ -174,6 +186,14 @@ struct launch {
 	int		*argcol;
 	size_t		 argstart;	/* first SGLang argument in argv */
 };
+
+/* The line launch la's command came from: its instance's, else its
+ * role's. */
+int	launch_line(const struct deployment *, const struct launch *la);
+/* The address a server launch binds: its imported instance's own --host
+ * when the script's instances differ, else the plan's; NULL: SGLang's
+ * default, 127.0.0.1. */
+const char *launch_bind(const struct deployment *, const struct launch *la);
 
 struct plan {
 	struct launch	*l;
@@ -293,6 +313,19 @@ int	deployment_import_script(const struct catalog *, const char *name,
  * configs. Returns 0, or -1 when the commands do not form a deployment
  * (nothing added to out).
  */
+/*
+ * Encoder disaggregation across the server commands of one input (cfgs,
+ * n of them: their effective configurations, values left to run time kept
+ * unknown): each --encoder-urls entry no --encoder-only server of the input
+ * listens on. Diagnostics (rules reading deploy.encoder_*) are appended to
+ * out at the line of the --encoder-urls option, cmd -1.
+ */
+void	deployment_check_encoders(const struct catalog *,
+	    const struct config *const *cfgs, size_t n, struct result *out);
+/* Is this server part of encoder disaggregation: --encoder-only, or naming
+ * encoders with --encoder-urls (the configs deployment_check_encoders
+ * wants)? */
+bool	deployment_encoder_cmd(const struct config *);
 int	deployment_check_script(const struct catalog *, const char *name,
 	    const struct sh_script *, const struct config *eff[3],
 	    struct result *out);

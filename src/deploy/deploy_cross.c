@@ -465,3 +465,34 @@ deployment_check_cross(const struct catalog *cat, const struct deployment *d,
 	result_move_keep(out, &x.res);
 	cross_free(&x);
 }
+
+void
+deployment_check_encoders(const struct catalog *cat,
+    const struct config *const *cfgs, size_t n, struct result *out)
+{
+	const struct config	*eff[NPD_ROLE] = { NULL };
+	struct cross		 x;
+	size_t			 i;
+
+	config_init(&x.dc, cat);
+	facts_init(&x.f, cat, &x.dc);
+	x.f.eff = eff;
+	encoder_facts(&x.f, cfgs, n);
+	run_rounds(cat, eff, &x);
+	for (i = 0; i < x.res.n; i++) {
+		struct diag	*dg = &x.res.d[i];
+
+		if (strncmp(dg->id, "xs-encoder-", 11) == 0) {
+			dg->cmd = -1;
+			keep_diag(out, dg, -1);
+		} else {
+			free(dg->msg);
+			free(dg->note);
+			free(dg->hint);
+		}
+	}
+	free(x.res.d);
+	x.res.d = NULL;
+	x.res.n = 0;
+	cross_free(&x);
+}

@@ -69,6 +69,11 @@ void	router_facts(struct facts *, const struct deployment *,
 void	resource_facts(struct facts *, const struct deployment *,
 	    const struct plan *);
 
+/* The --encoder-urls of the input's servers against its --encoder-only
+ * servers (deploy_encoder.c): cfgs are the n commands' configurations. */
+void	encoder_facts(struct facts *, const struct config *const *cfgs,
+	    size_t n);
+
 /* The deployment facts and the deployment rules over d, unattributed. */
 struct cross {
 	struct config	dc;

@@ -438,14 +438,20 @@ server_ports(const struct facts *f, struct uses *pu,
 	const struct config	*c = &la->cfg;
 	const char		*rn = role_name(la->role);
 	const char		*a = cfg_str(c, "dist_init_addr");
-	const char		*u = fact_role_unknown(f, la->role, pn);
-	char			*fl = flag_of(f, u != NULL ? u : "port");
+	bool			 nohttp = d->role[la->role].nohttp;
+	/* Behind a wrapper without SGLang's HTTP server there is no --port. */
+	const char		*u = fact_role_unknown(f, la->role, pn +
+	    (nohttp ? 1 : 0));
+	char			*fl = flag_of(f, u != NULL ? u : nohttp ?
+	    "disaggregation_bootstrap_port" : "port");
 
 	if (u != NULL || d->role[la->role].port_unstated)
 		uses_unknown(pu, xasprintf("the %s's %s is a value the script "
 		    "computes at run time", rn, fl));
 	free(fl);
-	if (cfg_unknown(c, "port") || d->role[la->role].port_unstated)
+	if (nohttp)
+		;
+	else if (cfg_unknown(c, "port") || d->role[la->role].port_unstated)
 		pu->unknown = true;
 	else
 		use_add(pu, la, (int)cfg_int(c, "port", 30000),
@@ -574,7 +580,7 @@ bootstrap_bind_fact(struct facts *f, const struct deployment *d,
 
 	for (i = 0; i < p->n; i++) {
 		const struct launch	*la = &p->l[i];
-		const char		*bind = cfg_str(&la->cfg, "host");
+		const char		*bind = launch_bind(d, la);
 		const char		*dist = cfg_str(&la->cfg, "dist_init_addr");
 		int			 bp = (int)cfg_int(&la->cfg,
 		    "disaggregation_bootstrap_port", 8998);
@@ -606,7 +612,7 @@ bootstrap_bind_fact(struct facts *f, const struct deployment *d,
 			same = same_machine(f, d, la, lb);
 			if (same == 0) {
 				fact_add(f, fact, ROLE_PREFILL,
-				    d->role[ROLE_PREFILL].line, "prefill %d on "
+				    launch_line(d, la), "prefill %d on "
 				    "%s serves its bootstrap server on %s:%d "
 				    "only, but decode %d runs on %s and "
 				    "fetches the prefill's layout from it",

@@ -117,7 +117,8 @@ given(const struct config *c, const char *name)
 /*
  * The node a command bound to 0.0.0.0 or :: runs on, as pdwiz's shell
  * emitter states it: the plain assignment PDWIZ_NODE_HOST=ADDR before the
- * command (the latest one, as the shell reader's environment has it).
+ * command (the latest one, as the shell reader's environment has it), or
+ * the node a document names for the command's block.
  * NULL when the command binds an address of its own or none is stated.
  */
 static const char *
@@ -132,7 +133,7 @@ node_host(const struct sh_cmd *c)
 		if (strcmp(c->env[i].name, "PDWIZ_NODE_HOST") == 0 &&
 		    !c->env[i].unresolved && c->env[i].value[0] != '\0')
 			h = c->env[i].value;
-	return h;
+	return h != NULL ? h : c->node;
 }
 
 
@@ -166,7 +167,7 @@ read_server(const struct catalog *cat, struct icmd *ic, const char *base_dir,
 	ic->base_gpu = (int)cfg_int(&ic->cfg, "base_gpu_id", 0);
 	ic->host = given(&ic->cfg, "host") && cfg_str(&ic->cfg, "host") ?
 	    xstrdup(cfg_str(&ic->cfg, "host")) : NULL;
-	ic->port_unknown = cfg_unknown(&ic->cfg, "port") ||
+	ic->port_unknown = (!ic->sc->nohttp && cfg_unknown(&ic->cfg, "port")) ||
 	    cfg_unknown(&ic->cfg, "disaggregation_bootstrap_port");
 	ic->host_unknown = cfg_unknown(&ic->cfg, "host") || (ic->host != NULL &&
 	    strpbrk(ic->host, "$`") != NULL);
@@ -333,6 +334,7 @@ build_role(const struct catalog *cat, struct deployment *d, enum role role,
 	(void)cat;
 	r->enabled = true;
 	r->line = c0->sc->line;
+	r->nohttp = c0->sc->nohttp;
 	r->nodes_per_instance = c0->nnodes > 0 ? c0->nnodes : 1;
 	r->gpus_per_node = c0->gpus;
 	r->port = c0->port;
@@ -365,6 +367,21 @@ build_role(const struct catalog *cat, struct deployment *d, enum role role,
 
 		if (c->inst + 1 > ninst)
 			ninst = c->inst + 1;
+		if (c->inst >= 0 && (size_t)c->inst >= r->ninst_line) {
+			r->inst_line = xreallocarray(r->inst_line,
+			    (size_t)c->inst + 1, sizeof *r->inst_line);
+			r->inst_bind = xreallocarray(r->inst_bind,
+			    (size_t)c->inst + 1, sizeof *r->inst_bind);
+			while (r->ninst_line <= (size_t)c->inst) {
+				r->inst_bind[r->ninst_line] = NULL;
+				r->inst_line[r->ninst_line++] = 0;
+			}
+		}
+		if (c->inst >= 0 && r->inst_line[c->inst] == 0) {
+			r->inst_line[c->inst] = c->sc->line;
+			r->inst_bind[c->inst] = c->host != NULL ?
+			    xstrdup(c->host) : NULL;
+		}
 		place_node(r, c);
 		if (i == 0)
 			continue;

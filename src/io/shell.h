@@ -55,6 +55,9 @@ struct sh_cmd {
 	/* Where the input says the command runs (a manifest's pods; a
 	   script leaves them NULL/false). Strings owned by the script. */
 	const char	*machine;	/* the pod it runs on; NULL: the script's one box */
+	const char	*node;		/* the machine a document's prose names for
+					   the command's block ("Node 2"), as
+					   PDWIZ_NODE_HOST=Node 2 would; NULL */
 	const char	*image;		/* the container image, or NULL */
 	bool		 repeat;	/* another pod of a template already read
 					   (a replica or a worker rank): the

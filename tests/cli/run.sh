@@ -574,6 +574,85 @@ assert err and err[0]["line"] == 7, err
 assert any(d["rule"] == "document-no-cross-role" for d in o["diagnostics"])
 assert not any(d["rule"].startswith("xs-") for d in o["diagnostics"])
 PY
+# A guide that says where each block runs ("on Node 2" in the lead-in:
+# its section's heading and the prose before the block) is one deployment:
+# the cross-role checks run, on the machines it names. A lead-in naming two
+# nodes, or servers of different models, keep it a set of examples.
+cat >"$T/nodes.md" <<'MD'
+# Two replicas
+
+Both nodes need the model (Node 1 and Node 2).
+
+## Step 1: Node 1
+
+Open a terminal on node 1:
+
+```bash
+python -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode prefill --disaggregation-transfer-backend nixl &
+python -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode decode --disaggregation-transfer-backend nixl --port 30001 --base-gpu-id 1
+```
+
+## Step 2: Node 2
+
+```bash
+python -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode prefill --disaggregation-transfer-backend nixl --host 0.0.0.0 &
+python -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode decode --disaggregation-transfer-backend nixl --port 30001 --base-gpu-id 1
+```
+MD
+expect_rc "Markdown: blocks that name their node are one deployment" 1 $PDWIZ check --format json "$T/nodes.md"
+python3 - "$T/out" <<'PY' && ok || { bad "Markdown nodes: cross-role checks on the named machines"; head -c 2500 "$T/out"; echo; }
+import json, sys
+o = json.load(open(sys.argv[1]))
+ids = [d["rule"] for d in o["diagnostics"]]
+assert "document-one-deployment" in ids and "document-no-cross-role" not in ids, ids
+note = [d for d in o["diagnostics"] if d["rule"] == "document-one-deployment"][0]
+assert "(Node 1, Node 2)" in note["message"], note
+lb = [d for d in o["diagnostics"] if d["rule"] == "xs-bootstrap-loopback"]
+# Node 1's prefill binds 127.0.0.1 (no --host); Node 2's binds 0.0.0.0.
+assert len(lb) == 1 and lb[0]["line"] == 10 and "on Node 1" in lb[0]["message"] \
+    and "runs on Node 2" in lb[0]["message"], lb
+assert o["diagnostics"][ids.index("xs-bootstrap-loopback")]["command"] == 0
+assert not any(d["rule"] in ("xs-port-collision", "xs-gpu-collision") for d in o["diagnostics"]), ids
+PY
+sed 's/^Open a terminal on node 1:$/Open a terminal on node 1 (or node 2):/; s/^## Step 1: Node 1$/## Step 1/' "$T/nodes.md" >"$T/nodes2.md"
+expect_rc "Markdown: a lead-in naming two nodes names none" 0 $PDWIZ check --format json "$T/nodes2.md"
+grep -q '"document-no-cross-role"' "$T/out" && ! grep -q '"xs-bootstrap-loopback"' "$T/out" && ok || bad "two nodes in a lead-in: $(head -c 600 "$T/out")"
+sed '0,/Qwen3-8B --disaggregation-mode decode/s//Qwen3-32B --disaggregation-mode decode/' "$T/nodes.md" >"$T/nodes3.md"
+expect_rc "Markdown: named nodes, two models: examples" 0 $PDWIZ check --format json "$T/nodes3.md"
+grep -q '"document-no-cross-role"' "$T/out" && ok || bad "two models: $(head -c 600 "$T/out")"
+# Encoder disaggregation (EPD): a URL no encoder of the input listens on.
+cat >"$T/epd.sh" <<'SH'
+python -m sglang.launch_server --model-path Qwen/Qwen2.5-VL-7B-Instruct --encoder-only --port 30002 --base-gpu-id 2
+python -m sglang.launch_server --model-path Qwen/Qwen2.5-VL-7B-Instruct --disaggregation-mode prefill --language-only \
+    --encoder-urls http://127.0.0.1:30002 http://127.0.0.1:30003 --disaggregation-transfer-backend nixl
+python -m sglang.launch_server --model-path Qwen/Qwen2.5-VL-7B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1 --disaggregation-transfer-backend nixl
+SH
+expect_rc "EPD: an encoder URL nothing listens on is a warning" 0 $PDWIZ check --format json "$T/epd.sh"
+python3 - "$T/out" <<'PY' && ok || { bad "EPD: xs-encoder-url"; head -c 1500 "$T/out"; echo; }
+import json, sys
+o = json.load(open(sys.argv[1]))
+w = [d for d in o["diagnostics"] if d["rule"] == "xs-encoder-url"]
+assert len(w) == 1 and w[0]["severity"] == "warning" and w[0]["line"] == 3, w
+assert "http://127.0.0.1:30003" in w[0]["message"] and "30002" in w[0]["message"], w
+assert [c["mode"] for c in o["commands"]] == ["encoder", "prefill", "decode"], o["commands"]
+assert w[0]["command"] == 1, w
+PY
+sed 's/--port 30002/--port $((BASE + 2))/' "$T/epd.sh" >"$T/epd2.sh"
+expect_rc "EPD: an encoder port left to run time" 0 $PDWIZ check --format json "$T/epd2.sh"
+python3 - "$T/out" <<'PY' && ok || { bad "EPD: unknown port is could-not-check"; head -c 1500 "$T/out"; echo; }
+import json, sys
+o = json.load(open(sys.argv[1]))
+w = [d for d in o["diagnostics"] if d["rule"] == "xs-encoder-url"]
+assert len(w) == 1 and w[0]["severity"] == "unknown" and "run time" in w[0]["note"], w
+PY
+grep -v 'encoder-only' "$T/epd.sh" >"$T/epd3.sh"
+expect_rc "EPD: no encoder in the input" 0 $PDWIZ check --format json "$T/epd3.sh"
+python3 - "$T/out" <<'PY' && ok || { bad "EPD: encoders elsewhere is could-not-check"; head -c 1500 "$T/out"; echo; }
+import json, sys
+o = json.load(open(sys.argv[1]))
+w = [d for d in o["diagnostics"] if d["rule"] == "xs-encoder-url"]
+assert len(w) == 1 and w[0]["severity"] == "unknown" and "no --encoder-only" in w[0]["note"], w
+PY
 printf '# Notes\n\nNothing to run here.\n' >"$T/empty.md"
 expect_rc "Markdown without shell blocks" 2 $PDWIZ check "$T/empty.md"
 grep -q "no fenced shell block" "$T/err" && ok || bad "Markdown without blocks: $(cat "$T/err")"

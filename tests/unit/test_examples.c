@@ -152,6 +152,9 @@ check_text(const char *what, const char *text, struct outcome *o,
 	struct config		 base = { 0 };
 	struct config		 effs[NPD_ROLE];
 	const struct config	*eff[NPD_ROLE] = { NULL, NULL, NULL };
+	struct config		*epd = NULL;	/* encoder disaggregation */
+	const struct config	**epdp = NULL;
+	size_t			 nepd = 0;
 	const char		*rest;
 	char			*clean;
 	size_t			 i, nservers = 0;
@@ -203,6 +206,11 @@ check_text(const char *what, const char *text, struct outcome *o,
 			else if (strcmp(res.eff.s[mo].v.u.s, "decode") == 0)
 				r = ROLE_DECODE;
 		}
+		if (res.eff.s != NULL && deployment_encoder_cmd(&res.eff)) {
+			epd = xreallocarray(epd, nepd + 1, sizeof *epd);
+			memset(&epd[nepd], 0, sizeof *epd);
+			config_copy(&epd[nepd++], &res.eff);
+		}
 		if (r >= 0 && eff[r] == NULL) {
 			effs[r] = res.eff;
 			memset(&res.eff, 0, sizeof res.eff);
@@ -223,8 +231,19 @@ check_text(const char *what, const char *text, struct outcome *o,
 		if (deployment_check_script(cat, what, &sc, eff, &cross) == 0)
 			result_take(&o->all, &cross, 0);
 		result_free(&cross);
+		epdp = xcalloc(nepd + 1, sizeof *epdp);
+		for (i = 0; i < nepd; i++)
+			epdp[i] = &epd[i];
+		result_init(&cross);
+		deployment_check_encoders(cat, epdp, nepd, &cross);
+		result_take(&o->all, &cross, 0);
+		result_free(&cross);
+		free(epdp);
 		o->parsed = true;
 	}
+	for (i = 0; i < nepd; i++)
+		config_free(&epd[i]);
+	free(epd);
 	for (i = 0; i < NPD_ROLE; i++)
 		if (eff[i] != NULL)
 			config_free(&effs[i]);
