@@ -509,7 +509,7 @@ check_add_cmd(struct check *ck, int kind, int line, const char *mode,
 	ck->cmds = xreallocarray(ck->cmds, ck->ncmds + 1, sizeof *ck->cmds);
 	c = &ck->cmds[ck->ncmds++];
 	c->kind = kind;
-	c->line = line;
+	c->line = c->endline = line;
 	c->mode = mode;
 	for (i = 0; i < n; i++) {
 		char	*q = sh_quote(words[i]);
@@ -532,6 +532,8 @@ add_sh_cmd(struct check *ck, int kind, const char *mode,
 	for (i = 0; i < sc->nwords; i++)
 		w[i] = sc->words[i].text;
 	check_add_cmd(ck, kind, sc->line, mode, w, sc->nwords);
+	if (sc->endline > sc->line)
+		ck->cmds[ck->ncmds - 1].endline = sc->endline;
 	free(w);
 }
 
@@ -799,15 +801,22 @@ cmd_at(const struct check *ck, int line)
 	return k;
 }
 
+/* A warning of pdwiz's own about the script's text: on the SGLang command
+ * whose lines hold it, else on none (-1: a line of another command, or
+ * between commands). */
 void
 check_warn_at(struct check *ck, const char *id, const char *msg, int line,
     int col)
 {
 	struct result	r;
+	int		k = cmd_at(ck, line);
 
+	if (ck->ncmds > 0 && (line < ck->cmds[k].line ||
+	    line > ck->cmds[k].endline))
+		k = -1;
 	result_init(&r);
 	result_add(&r, id, SEV_WARNING, msg, NULL, line, col);
-	result_take(&ck->all, &r, cmd_at(ck, line));
+	result_take(&ck->all, &r, k);
 	result_free(&r);
 }
 

@@ -11,6 +11,7 @@
 struct checked {
 	int		 kind;		/* SH_SERVER, SH_ROUTER, or -1 config file */
 	int		 line;
+	int		 endline;	/* its last line (continuations) */
 	const char	*mode;
 	char		*text;		/* the command, one line */
 };

@@ -779,6 +779,8 @@ bash -n "$T/trap-comment.sh" 2>/dev/null && ok || bad "trap script is not valid 
 printf 'python -m sglang.launch_server --model-path m \\\n  --disaggregation-mode prefill\n  --tp 2\n' >"$T/trap-orphan.sh"
 expect_rc "orphan option line" 0 $PDWIZ check --format json "$T/trap-orphan.sh"
 json_check "orphan option line: a warning" has shell-orphan-option warning ""
+# The orphan line is no part of the command before it: on no command.
+python3 -c 'import json,sys; d=[d for d in json.load(open(sys.argv[1]))["diagnostics"] if d["rule"]=="shell-orphan-option"][0]; assert d["line"]==3 and d["command"]==-1, d' "$T/out" && ok || bad "orphan option: line or command"
 printf "python -m sglang.launch_server --model-path m --json-model-override-args {\"a\":1,\"b\":2}\n" >"$T/trap-brace.sh"
 [ "$(bash -c 'printf "%s\n" {"a":1,"b":2}' | wc -l)" = 2 ] && ok || bad "bash does not brace-expand as assumed"
 expect_rc "unquoted braces" 0 $PDWIZ check --format json "$T/trap-brace.sh"
@@ -839,7 +841,7 @@ printf 'python -m sglang.launch_server --model-path m \\\n  --tp 2  # two GPUs \
   --x 2>/dev/null' | wc -l)" = 2 ] && ok || bad "bash does not end the line at a backslash in a comment"
 expect_rc "a backslash inside a comment" 0 $PDWIZ check --format json "$T/bs-comment.sh"
 json_check "a backslash inside a comment: a warning" has shell-backslash-in-comment warning ""
-python3 -c 'import json,sys; d=[d for d in json.load(open(sys.argv[1]))["diagnostics"] if d["rule"]=="shell-backslash-in-comment"][0]; assert d["line"]==2 and "--page-size" in d["message"], d' "$T/out" && ok || bad "backslash in comment: line or message"
+python3 -c 'import json,sys; d=[d for d in json.load(open(sys.argv[1]))["diagnostics"] if d["rule"]=="shell-backslash-in-comment"][0]; assert d["line"]==2 and d["command"]==0 and "--page-size" in d["message"], d' "$T/out" && ok || bad "backslash in comment: line, command or message"
 printf 'export MOONCAKE_CONFIG_PATH=/etc/mooncake.json\npython -m sglang.launch_server --model-path m --disaggregation-mode prefill\npython -m sglang.launch_server --model-path m --disaggregation-mode decode --port 30001 --base-gpu-id 1\n' >"$T/env-dep.sh"
 expect_rc "a deprecated environment variable" 0 $PDWIZ check --format json "$T/env-dep.sh"
 json_check "MOONCAKE_CONFIG_PATH: a warning" has env-deprecated warning ""
