@@ -307,6 +307,30 @@ flag_name(const char *text)
 	    xstrdup(text);
 }
 
+/*
+ * An old flag this SGLang does not take stood for what its replacement
+ * sets ("--enable-deepep-moe" for "--moe-a2a-backend deepep"): unless the
+ * command sets that option itself, its value is unknown to the rules, not
+ * SGLang's default (the author did not mean the default; SGLang stops at
+ * the unrecognized flag before any rule).
+ */
+static void
+stood_for(struct wparse *ps, const struct flag_hist *h,
+    const struct argword *w)
+{
+	char	*flag;
+	int	 o;
+
+	if (h->replaced_by == NULL || strncmp(h->replaced_by, "--", 2) != 0)
+		return;
+	flag = xstrndup(h->replaced_by, strcspn(h->replaced_by, " ="));
+	o = catalog_find_flag(ps->cat, flag);
+	free(flag);
+	if (o >= 0 && ps->cfg->s[o].src == SRC_DEFAULT)
+		config_set(ps->cfg, o, VAL_UNKNOWN, SRC_DEFAULT, w->line,
+		    w->col);
+}
+
 /* The flag history's advice for an unrecognized word, as its hint. */
 static bool
 history_hint(struct wparse *ps, const struct argword *w)
@@ -317,6 +341,7 @@ history_hint(struct wparse *ps, const struct argword *w)
 	free(flag);
 	if (h == NULL || h->module)
 		return false;
+	stood_for(ps, h, w);
 	adv = flaghist_advice(h, ps->cfg->sgver);
 	if (ps->hints.len > 0)
 		buf_puts(&ps->hints, "; ");

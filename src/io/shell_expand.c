@@ -2,6 +2,7 @@
 
 #include "io/shell_int.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -328,6 +329,12 @@ x_subscript(struct parser *p, struct xout *x, const struct var *v, size_t k,
 		return (true);
 	}
 	if ((el = a_elem(v->value, sub == '#' ? idx : 0, &len)) != NULL) {
+		char	*t = xstrndup(el, len);
+		bool	 ph = sh_placeholder(t);
+
+		free(t);
+		if (ph)		/* ('your decode ip1' ...): for the reader */
+			return (false);
 		if (dq)
 			x_lit(p, x, el, len);
 		else
@@ -620,7 +627,8 @@ sh_x_array(struct parser *p, const struct vtab *own, size_t i, size_t e)
 
 /*
  * A value a document leaves for the reader to fill in: xxx, <your-model>,
- * YOUR_MODEL_PATH, PLACEHOLDER_IP, "..." (or a word holding one). Such a
+ * YOUR_MODEL_PATH, "your prefill ip1", PLACEHOLDER_IP, "..." (or a word
+ * holding one). Such a
  * value is unknown, never a finding.
  */
 bool
@@ -633,7 +641,8 @@ sh_placeholder(const char *v)
 	if (strcmp(v, "...") == 0 || strcmp(v, "\xe2\x80\xa6") == 0)
 		return (true);
 	if ((strncmp(v, "YOUR", 4) == 0 || strncmp(v, "your", 4) == 0 ||
-	    strncmp(v, "Your", 4) == 0) && (v[4] == '_' || v[4] == '-'))
+	    strncmp(v, "Your", 4) == 0) && (v[4] == '_' || v[4] == '-' ||
+	    (v[4] == ' ' && isalpha((unsigned char)v[5]))))
 		return (true);
 	if (strstr(v, "PLACEHOLDER") != NULL)
 		return (true);

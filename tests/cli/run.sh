@@ -59,6 +59,21 @@ OLD="python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 
 printf '%s\n' "$OLD" > "$T/old.sh"
 expect_rc "removed flag, no version: error" 1 $PDWIZ check --format json "$T/old.sh"
 json_check "removed flag: argparse message kept" has argparse-unrecognized error "unrecognized arguments: --enable-deepep-moe" "$T/old.sh"
+# What the old flag stood for is unknown to the rules, not SGLang's default:
+# no MoE dispatch finding made from --moe-a2a-backend none.
+printf 'python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --enable-deepep-moe --ep-num-redundant-experts 32 --ep-dispatch-algorithm static\n' >"$T/stood.sh"
+expect_rc "removed flag with a replacement" 1 $PDWIZ check --format json "$T/stood.sh"
+python3 - "$T/out" <<'PY' && ok || { bad "the replaced option is unknown, not its default"; head -c 1500 "$T/out"; echo; }
+import json, sys
+o = json.load(open(sys.argv[1]))
+errs = [d["rule"] for d in o["diagnostics"] if d["severity"] == "error"]
+assert errs == ["argparse-unrecognized"], errs
+assert any(d["rule"] == "par-ep-dispatch" and d["severity"] == "unknown" for d in o["diagnostics"]), o["diagnostics"]
+PY
+# A placeholder array element ('your decode ip1') is unknown, not split words.
+printf "D_IP=('your decode ip1' 'your decode ip2')\npython -m sglang.launch_server --model-path m --disaggregation-mode decode --dist-init-addr \${D_IP[0]}:5000 --nnodes 2 --node-rank 0 --tp 16\n" >"$T/ph-arr.sh"
+expect_rc "placeholder array element" 0 $PDWIZ check --format json "$T/ph-arr.sh"
+json_check "placeholder array element: no unrecognized words" lacks argparse-unrecognized "$T/ph-arr.sh"
 NO_COLOR=1 $PDWIZ check "$T/old.sh" 2>&1 | grep -q "hint: --enable-deepep-moe was replaced by --moe-a2a-backend deepep (deprecated in SGLang 0.4.10.post2, rejected from 0.5.3rc2, removed in 0.5.4.post1)" && ok || bad "removed flag: migration hint"
 expect_rc "old flag on its release: accepted" 0 $PDWIZ check --format json --sglang-version 0.4.8.post1 "$T/old.sh"
 json_check "old flag on its release: note" has flag-history note "" "$T/old.sh"
