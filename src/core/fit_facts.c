@@ -213,7 +213,14 @@ tp_that_fits(const struct fit_model *m, const struct fit_gpu *g,
 	return 0;
 }
 
-/* The platform and SM an accelerator implies, where not given. */
+bool
+fit_fact_from_gpu(const char *name)
+{
+	return strcmp(name, "platform") == 0 || strcmp(name, "gpu_sm") == 0;
+}
+
+/* The platform and SM an accelerator implies, where not given (the facts
+ * fit_fact_from_gpu names). */
 static void
 settle_platform(struct config *cfg, const struct fit_gpu *g)
 {

@@ -5,6 +5,7 @@
 #ifndef PDWIZ_FIT_FACTS_H
 #define PDWIZ_FIT_FACTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "catalog.h"
@@ -16,6 +17,9 @@ struct fit_gpu;
  * also the platform and gpu_sm facts where the accelerator settles them
  * and they are not given. Nothing without a gpu fact. */
 void	fit_facts(const struct catalog *, struct config *);
+/* Is option name one of the facts the accelerator settles (platform,
+ * gpu_sm), rather than the model? */
+bool	fit_fact_from_gpu(const char *name);
 
 /* The accelerator called name, or NULL and a message naming the known
  * ones (for refusing an unknown --gpu up front). */

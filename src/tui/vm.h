@@ -83,6 +83,8 @@ struct vm_field {
 struct vm_named {
 	char		*value;		/* as typed (parsed by the option's type) */
 	char		*label;		/* shown after it; may be NULL */
+	char		*aliases;	/* other names typed for it, '\n'-separated
+					   (an accelerator's: "H100"); or NULL */
 };
 
 struct vm_page {

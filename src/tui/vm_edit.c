@@ -242,6 +242,29 @@ label_names(const char *label, const char *text)
 	return false;
 }
 
+/* The named value text is another name of ("H100" for H100-SXM-80GB, as
+ * --gpu takes it), else text. */
+static const char *
+canonical_name(const struct vm_field *f, const char *text)
+{
+	size_t	i, n = strlen(text);
+
+	for (i = 0; i < f->nnamed; i++) {
+		const char	*a = f->named[i].aliases;
+
+		if (strcasecmp(f->named[i].value, text) == 0)
+			return text;
+		while (a != NULL && *a != '\0') {
+			size_t	l = strcspn(a, "\n");
+
+			if (l == n && strncasecmp(a, text, n) == 0)
+				return f->named[i].value;
+			a += l + (a[l] == '\n');
+		}
+	}
+	return text;
+}
+
 /* The form's guides: named values and an identifier format. true (with
  * the reason in msg) when text is refused. */
 static bool
@@ -321,6 +344,7 @@ vm_set_text(struct vm *vm, int page, int field, const char *text, struct buf *ms
 		}
 	} else
 		t = vm->cat->opts[f->key].type;
+	text = canonical_name(f, text);
 	if (guide_refuses(f, text, msg))
 		return -1;
 	if (val_parse(t, text, &v) != 0) {

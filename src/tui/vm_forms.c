@@ -87,6 +87,7 @@ field_free(struct vm_field *f)
 	for (i = 0; i < f->nnamed; i++) {
 		free(f->named[i].value);
 		free(f->named[i].label);
+		free(f->named[i].aliases);
 	}
 	free(f->named);
 	free(f->example);
@@ -98,6 +99,7 @@ add_named(struct vm_field *f, const char *value, const char *label)
 	f->named = xreallocarray(f->named, f->nnamed + 1, sizeof *f->named);
 	f->named[f->nnamed].value = xstrdup(value);
 	f->named[f->nnamed].label = label ? xstrdup(label) : NULL;
+	f->named[f->nnamed].aliases = NULL;
 	f->nnamed++;
 }
 
@@ -126,6 +128,15 @@ load_named(struct vm *vm, const char *file, const struct ynode *k,
 
 			add_named(f, db.gpus[i].name, l);
 			free(l);
+			if (db.gpus[i].naliases > 0) {
+				struct buf	a = { 0 };
+				size_t		j;
+
+				for (j = 0; j < db.gpus[i].naliases; j++)
+					buf_printf(&a, "%s%s", j ? "\n" : "",
+					    db.gpus[i].aliases[j]);
+				f->named[f->nnamed - 1].aliases = buf_steal(&a);
+			}
 		}
 		fit_db_free(&db);
 		return 0;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/expr.h"
+#include "core/fit_facts.h"
 #include "core/util.h"
 
 static const char *const router_policies[] = {
@@ -359,7 +360,8 @@ build_option_row(struct vm *vm, struct vm_row *row, const struct slot *sl)
 		row->forced = true;
 		row->note = forced_note(vm, f, sl);
 	} else if (sl->src == SRC_MODEL)
-		row->note = xstrdup("(from model)");
+		row->note = xstrdup(fit_fact_from_gpu(o->name) ?
+		    "(from accelerator)" : "(from model)");
 	else if (sl->src == SRC_DEFAULT)
 		row->note = xstrdup("(default)");
 	if (row->note == NULL && named_label(f, sl->v) != NULL)

@@ -1225,10 +1225,35 @@ test_guided_text(void **state)
 	vm_free(vm);
 }
 
+/* The platform an accelerator settles says so, not "(from model)"; the
+ * accelerator is typed by any of its names. */
+static void
+test_platform_from_accelerator(void **state)
+{
+	struct vm		*vm = new_vm();
+	const struct vm_row	*row;
+	struct buf		 msg = { 0 };
+
+	(void)state;
+	row = focus(vm, "Model & hardware", "accelerator (GPU model)");
+	/* An alias, as --gpu takes it, names the accelerator. */
+	if (vm_set_text(vm, vm_cur_page(vm), row->field, "h100", &msg) != 0)
+		fail_msg("%s", msg.s);
+	row = focus(vm, "Model & hardware", "accelerator (GPU model)");
+	assert_string_equal(row->value, "H100-SXM-80GB");
+	row = focus(vm, "Model & hardware", "platform");
+	assert_string_equal(row->value, "cuda");
+	assert_non_null(row->note);
+	assert_string_equal(row->note, "(from accelerator)");
+	buf_free(&msg);
+	vm_free(vm);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest	tests[] = {
+		cmocka_unit_test(test_platform_from_accelerator),
 		cmocka_unit_test(test_forms_load),
 		cmocka_unit_test(test_form_text_refresh),
 		cmocka_unit_test(test_save_reads_back),
