@@ -199,12 +199,37 @@ choice_first(int cur, int bh)
 	return cur - (bh - 3) < 0 ? 0 : cur - (bh - 3);
 }
 
-/* The box of values at the right, cur highlighted; returns its height. */
+/* One line of the box: the choice's marks, text and availability. */
+static char *
+choice_line(const struct vm_row *row, int i, int cur)
+{
+	const struct vm_choice	*ch = &row->choices[i];
+
+	return xasprintf("%s %s %s%s%s%s", i == cur ? ">" : " ",
+	    ch->current ? "(*)" : "( )", ch->text, ch->blocker ? "  " : "",
+	    ch->blocker ? wiz_mark_x : "", ch->blocker ? " unavailable" : "");
+}
+
+/* The box of values at the right, cur highlighted, as wide as its widest
+ * line needs (40 columns at least, the screen at most: at 80 columns
+ * "Hopper: H100, H200, H20, H800" is not cut); returns its height. */
 static int
 choice_box(const struct vm_row *row, int cur, int h, int w, int *bx)
 {
 	int	bh = (int)row->nchoices + 2, bw = 40, by = 3, i, first;
 
+	for (i = 0; i < (int)row->nchoices; i++) {
+		char	*l = choice_line(row, i, cur);
+		int	 need = (int)wiz_text_cols(l) + 2;
+
+		if (need > bw)
+			bw = need;
+		free(l);
+	}
+	if ((int)wiz_text_cols(row->f->label) + 2 > bw)
+		bw = (int)wiz_text_cols(row->f->label) + 2;
+	if (bw > w - 4)
+		bw = w - 4 > 10 ? w - 4 : 10;
 	if (bh > h - 4)
 		bh = h - 4;
 	*bx = w - bw - 2 < 2 ? 2 : w - bw - 2;
@@ -217,11 +242,7 @@ choice_box(const struct vm_row *row, int cur, int h, int w, int *bx)
 	for (i = first; i < (int)row->nchoices && i - first < bh - 2; i++) {
 		const struct vm_choice	*ch = &row->choices[i];
 		int			 a = i == cur ? A_REVERSE : 0;
-		char			*l = xasprintf("%s %s %s%s%s%s",
-		    i == cur ? ">" : " ", ch->current ? "(*)" : "( )",
-		    ch->text, ch->blocker ? "  " : "",
-		    ch->blocker ? wiz_mark_x : "",
-		    ch->blocker ? " unavailable" : "");
+		char			*l = choice_line(row, i, cur);
 
 		if (ch->blocker != NULL)
 			a |= wiz_attr(C_BLOCKED, A_DIM);

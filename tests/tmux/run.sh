@@ -1186,7 +1186,26 @@ preview_find() {
 	echo "  keystrokes: $KS"
 }
 
+# At 80 columns the box of choices is as wide as its widest choice: the
+# Hopper and Blackwell Ultra lines keep their last names. The platform an
+# accelerator settles says where it comes from.
+choices_fit_80() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	focus "GPU generation (SM)" && keys Enter &&
+	    wait_for "Hopper: H100, H200, H20, H800" &&
+	    wait_for "Blackwell Ultra: B300, GB300" && keys Escape &&
+	    wait_gone "Blackwell Ultra" &&
+	    focus "accelerator (GPU model)" && keys Enter &&
+	    wait_for "H100-SXM-80GB  cuda, sm90, 80 GB" &&
+	    keys Down Down Down Down Down && wait_re '> \( \) H100-SXM-80GB' &&
+	    keys Enter && wait_re '^>.*H100-SXM-80GB' &&
+	    wait_re 'platform +<cuda> \(from accelerator\)' ||
+	    return 1
+}
+
 run "long message wraps; longer opens whole with ? (80x24)" long_message_wraps
+run "choices fit at 80 columns; platform from the accelerator (80x24)" choices_fit_80
 run "review: status shows the whole message, ? and Enter the full text (80x24)" review_full_text
 run "? teaches: explanation, terms with origins, fix (80x24)" help_origins
 run "F1 key screen by purpose, redo in it and in the footer (80x24)" key_screen
