@@ -338,6 +338,14 @@ draw_fields(struct ui *ui, int y0, int y1, int w, int *cy, int *cx)
 		return;
 	scroll_to(ui, cur, height);
 	lw = w < 90 ? w * 2 / 5 : 36;
+	/* A longer label on the page widens the column, up to half the
+	 * screen ("staging buffer (heterogeneous TP)" at 80 columns). */
+	for (i = 0; i < n; i++) {
+		int	need = (int)wiz_text_cols(rows[i].f->label) + 3;
+
+		if (need > lw)
+			lw = need < w / 2 ? need : w / 2;
+	}
 	for (i = (size_t)ui->top; i < n && (int)(i - (size_t)ui->top) < height;
 	    i++) {
 		int	y = y0 + (int)(i - (size_t)ui->top);

@@ -619,7 +619,7 @@ SH
 	goto_page Review && wait_for "1 error" &&
 	    focus "Bootstrap port mismatch" && keys Enter &&
 	    wait_for "10/11  Router" && wait_focused "router lists" &&
-	    wait_re '^> router lists \(prefill; decode\) http://127\.0\.0\.1:30000 9000' &&
+	    wait_re '^> router lists \(prefill; decode\) +http://127\.0\.0\.1:30000 9000' &&
 	    keys DC && wait_for "back to derived (http://127.0.0.1:30000 8998;" &&
 	    wait_for " 0 errors" || return 1
 	echo "  keystrokes: $KS"
@@ -1188,7 +1188,8 @@ preview_find() {
 
 # At 80 columns the box of choices is as wide as its widest choice: the
 # Hopper and Blackwell Ultra lines keep their last names. The platform an
-# accelerator settles says where it comes from.
+# accelerator settles says where it comes from. A label longer than the
+# label column widens it (up to half the screen).
 choices_fit_80() {
 	start -- || return 1
 	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
@@ -1200,12 +1201,14 @@ choices_fit_80() {
 	    wait_for "H100-SXM-80GB  cuda, sm90, 80 GB" &&
 	    keys Down Down Down Down Down && wait_re '> \( \) H100-SXM-80GB' &&
 	    keys Enter && wait_re '^>.*H100-SXM-80GB' &&
-	    wait_re 'platform +<cuda> \(from accelerator\)' ||
+	    wait_re 'platform +<cuda> \(from accelerator\)' &&
+	    goto_page "KV transfer" &&
+	    wait_for "staging buffer (heterogeneous TP)  [ ] off" ||
 	    return 1
 }
 
 run "long message wraps; longer opens whole with ? (80x24)" long_message_wraps
-run "choices fit at 80 columns; platform from the accelerator (80x24)" choices_fit_80
+run "choices and labels fit at 80 columns; platform from the accelerator (80x24)" choices_fit_80
 run "review: status shows the whole message, ? and Enter the full text (80x24)" review_full_text
 run "? teaches: explanation, terms with origins, fix (80x24)" help_origins
 run "F1 key screen by purpose, redo in it and in the footer (80x24)" key_screen
