@@ -565,6 +565,47 @@ load_models(struct loadctx *lc, const struct ynode *root)
 	return 0;
 }
 
+/* A config.json integer, or -1. */
+static long long
+json_int(const struct ynode *root, const char *key)
+{
+	const struct ynode	*n = ynode_get(root, key);
+	char			*end;
+	long long		 v;
+
+	if (n == NULL || n->kind != YN_SCALAR || n->str == NULL)
+		return -1;
+	v = strtoll(n->str, &end, 10);
+	return end != n->str && *end == '\0' && v > 0 ? v : -1;
+}
+
+/* The attention and key/value heads of a config.json (a text model's:
+ * num_attention_heads at the top), as facts; how many were set. */
+static int
+config_heads(const struct catalog *cat, const struct ynode *root,
+    struct config *cfg)
+{
+	long long	h = json_int(root, "num_attention_heads");
+	long long	kv = json_int(root, "num_key_value_heads");
+	int		o, n = 0;
+
+	if (h < 0)
+		return 0;
+	if (kv < 0)
+		kv = h;
+	if ((o = catalog_find(cat, "num_attention_heads")) >= 0 &&
+	    cfg->s[o].src != SRC_USER) {
+		config_set(cfg, o, val_int(h), SRC_MODEL, 0, 0);
+		n++;
+	}
+	if ((o = catalog_find(cat, "num_kv_heads")) >= 0 &&
+	    cfg->s[o].src != SRC_USER) {
+		config_set(cfg, o, val_int(kv), SRC_MODEL, 0, 0);
+		n++;
+	}
+	return n;
+}
+
 int
 catalog_model_facts(const struct catalog *cat, const char *model,
     struct config *cfg)
@@ -620,6 +661,7 @@ catalog_model_facts(const struct catalog *cat, const char *model,
 				    "vision_config") != NULL), SRC_MODEL, 0, 0);
 				count++;
 			}
+			count += config_heads(cat, root, cfg);
 		}
 		ynode_free(root);
 		free(cj);

@@ -177,6 +177,13 @@ mkdir -p "$T/dsa" "$T/llama"
 printf '{"architectures": ["DeepseekV32ForCausalLM"], "kv_lora_rank": 512, "index_topk": 2048, "n_routed_experts": 256}\n' > "$T/dsa/config.json"
 printf '{"architectures": ["LlamaForCausalLM"], "num_attention_heads": 32}\n' > "$T/llama/config.json"
 SPLIT="--disaggregation-mode prefill --enable-prefill-cp --cp-strategy interleave --enable-dsa-cache-layer-split"
+# A local config.json gives the attention heads: 28 do not split over TP 8.
+mkdir -p "$T/qwen7"
+printf '{"architectures": ["Qwen2ForCausalLM"], "num_attention_heads": 28, "num_key_value_heads": 4}\n' > "$T/qwen7/config.json"
+expect_rc "local model dir: heads against --tp-size" 1 $PDWIZ check --format json -- python -m sglang.launch_server --model-path "$T/qwen7" --tp-size 8
+json_check "local model dir: model-tp-heads" has model-tp-heads error "assert self.total_num_heads % tp_size == 0"
+expect_rc "local model dir: TP 4 divides 28 heads" 0 $PDWIZ check --format json -- python -m sglang.launch_server --model-path "$T/qwen7" --tp-size 4
+json_check "local model dir: TP 4 clean" lacks model-tp-heads
 expect_rc "local DSA model dir" 1 $PDWIZ check --format json --platform cuda -- python -m sglang.launch_server --model-path "$T/dsa" $SPLIT --disaggregation-transfer-backend nixl
 json_check "local DSA model: backend rule" has cp-dsa-cache-layer-split-backend error ""
 expect_rc "local Llama model dir" 1 $PDWIZ check --format json --platform cuda -- python -m sglang.launch_server --model-path "$T/llama" $SPLIT

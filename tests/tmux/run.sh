@@ -140,8 +140,9 @@ save_check() {
 	    wait_gone "[modified]" || return 1
 	goto_page Review || return 1
 	_hdr=$(screen | sed -n 1p | grep -o '[0-9]* errors\? [0-9]* warnings\?')
+	# The summary line (a note may follow it when a server has errors).
 	_chk=$(cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ check dep.yaml |
-	    tail -1 | grep -o '^[0-9]* errors\?, [0-9]* warnings\?' | tr -d ,)
+	    grep -o '^[0-9]* errors\?, [0-9]* warnings\?' | tr -d ,)
 	echo "  review: $_hdr; pdwiz check: $_chk"
 	[ -n "$_hdr" ] && [ "$_hdr" = "$_chk" ] || return 1
 	# Every error on the review page is in pdwiz check's output.

@@ -129,6 +129,9 @@ grep -q "^--enable-deepep-moe	v0.4.4.post2	v0.5.4	v0.5.4.post1	" rules/flag-rele
 # The rules' citations agree with each other and with sglang-state.tsv.
 python3 tests/tools/citations.py >"$T/cit" 2>&1 && ok ||
     bad "citations: $(grep FAIL "$T/cit" | head -5)"
+# The head counts models.yaml gives agree with model-sizes.yaml.
+python3 tests/tools/model_heads.py >"$T/heads" 2>&1 && ok ||
+    bad "model heads: $(grep FAIL "$T/heads" | head -5)"
 # sgcite itself: a tree without a cited file marks the rule, exit 1.
 mkdir -p "$T/tree/python/sglang/srt"
 printf 'def check_server_args():\n    pass\n' >"$T/tree/python/sglang/srt/server_args.py"
