@@ -606,6 +606,20 @@ struct roles {
 
 static int	cmd_at(const struct check *, int line);
 
+static void
+roles_free(struct roles *ro)
+{
+	size_t	i;
+
+	for (i = 0; i < NPD_ROLE; i++)
+		config_free(&ro->eff[i]);
+	for (i = 0; i < ro->nepd; i++)
+		config_free(&ro->epd[i]);
+	free(ro->epd);
+	free(ro->model);
+	buf_free(&ro->nodes);
+}
+
 /* The encoder URLs of the input's servers against its encoders; each
  * finding goes to the command at its line. */
 static void
@@ -622,22 +636,27 @@ check_encoders(struct check *ck, const struct roles *ro)
 		cfgs[i] = &ro->epd[i];
 	result_init(&res);
 	deployment_check_encoders(ck->cat, cfgs, ro->nepd, &res);
-	for (i = 0; i < res.n; i++) {
-		struct result	one;
-
-		result_init(&one);
-		one.d = xcalloc(1, sizeof *one.d);
-		one.d[0] = res.d[i];
-		one.n = one.cap = 1;
-		result_take(&ck->all, &one, res.d[i].line > 0 ?
+	for (i = 0; i < res.n; i++)
+		result_take_one(&ck->all, &res.d[i], res.d[i].line > 0 ?
 		    cmd_at(ck, res.d[i].line) : 0);
-		result_free(&one);
-	}
-	free(res.d);
-	res.d = NULL;
 	res.n = 0;
 	result_free(&res);
 	free(cfgs);
+}
+
+/* Is item one of the ", "-separated items of list (NULL: none)? */
+static bool
+listed(const char *list, const char *item)
+{
+	size_t	n = strlen(item);
+
+	for (; list != NULL && *list != '\0'; list += strcspn(list, ",")) {
+		list += strspn(list, ", ");
+		if (strncmp(list, item, n) == 0 && (list[n] == ',' ||
+		    list[n] == '\0'))
+			return true;
+	}
+	return false;
 }
 
 static void
@@ -654,7 +673,7 @@ note_place(struct roles *ro, const struct sh_cmd *c, const struct config *eff)
 	}
 	if (ro->model == NULL)
 		ro->model = xstrdup(m);
-	if (ro->nodes.s == NULL || strstr(ro->nodes.s, c->node) == NULL)
+	if (!listed(ro->nodes.s, c->node))
 		buf_printf(&ro->nodes, "%s%s", ro->nodes.len > 0 ? ", " : "",
 		    c->node);
 }
@@ -752,24 +771,16 @@ check_cross_cmds(struct check *ck, const struct sh_script *sc,
 	if (deployment_check_script(ck->cat, ck->name, sc, eff, &res) != 0)
 		return;
 	for (i = 0; i < res.n; i++) {
-		struct result	one;
-		int		r = res.d[i].cmd, k;
-
-		k = r >= 0 && r < NPD_ROLE && first[r] >= 0 ? first[r] :
+		int	r = res.d[i].cmd;
+		int	k = r >= 0 && r < NPD_ROLE && first[r] >= 0 ? first[r] :
 		    first[ROLE_PREFILL];
+
 		/* A finding about a later instance: that instance's command. */
 		if (r >= 0 && r < NPD_ROLE && first[r] >= 0 &&
 		    res.d[i].line > ck->cmds[first[r]].line)
 			k = role_cmd_at(ck, res.d[i].line, first[r]);
-		result_init(&one);
-		one.d = xcalloc(1, sizeof *one.d);
-		one.d[0] = res.d[i];
-		one.n = one.cap = 1;
-		result_take(&ck->all, &one, k);
-		result_free(&one);
+		result_take_one(&ck->all, &res.d[i], k);
 	}
-	free(res.d);
-	res.d = NULL;
 	res.n = 0;
 	result_free(&res);
 }
@@ -875,27 +886,33 @@ place_blocks(struct sh_script *sc, const struct input *in)
  * cross-role checks run on one only when it says where each server runs:
  * every prefill and decode it launches is in a block whose lead-in names
  * its node, and they all serve one model (check_server notes both). A
- * note says so.
+ * note says which.
  */
 static bool
 one_deployment(struct check *ck, const struct roles *ro)
 {
 	struct result	r;
 	char		*msg;
+	bool		 one = !ro->scattered && ro->model != NULL;
 
-	if (ro->scattered || ro->model == NULL)
-		return false;
-	msg = xasprintf("the cross-role checks run on this document as one "
-	    "deployment: every prefill and decode it launches serves %s, in "
-	    "a block whose lead-in names the node it runs on (%s)", ro->model,
-	    ro->nodes.s);
+	if (one)
+		msg = xasprintf("the cross-role checks run on this document as "
+		    "one deployment: every prefill and decode it launches "
+		    "serves %s, in a block whose lead-in names the node it "
+		    "runs on (%s)", ro->model, ro->nodes.s);
+	else
+		msg = xstrdup("the cross-role checks (router lists, ports, "
+		    "GPUs, page size and backend agreement) are not run on a "
+		    "document: its examples need not be one deployment; check "
+		    "a launch script or a deployment file for them");
 	result_init(&r);
-	result_add(&r, "document-one-deployment", SEV_NOTE, msg, NULL,
+	result_add(&r, one ? "document-one-deployment" :
+	    "document-no-cross-role", SEV_NOTE, msg, NULL,
 	    ck->cmds[ro->first[ROLE_PREFILL]].line, 1);
 	result_take(&ck->all, &r, ro->first[ROLE_PREFILL]);
 	result_free(&r);
 	free(msg);
-	return true;
+	return one;
 }
 
 static int
@@ -938,31 +955,10 @@ check_shell(struct check *ck, const struct config *base,
 		}
 	}
 	if (ro.first[ROLE_PREFILL] >= 0 && ro.first[ROLE_DECODE] >= 0 &&
-	    in->document && one_deployment(ck, &ro))
+	    (!in->document || one_deployment(ck, &ro)))
 		check_cross(ck, &sc, &ro);
-	else if (ro.first[ROLE_PREFILL] >= 0 && ro.first[ROLE_DECODE] >= 0 &&
-	    in->document) {
-		struct result	r;
-
-		result_init(&r);
-		result_add(&r, "document-no-cross-role", SEV_NOTE, "the "
-		    "cross-role checks (router lists, ports, GPUs, page size and "
-		    "backend agreement) are not run on a document: its examples "
-		    "need not be one deployment; check a launch script or a "
-		    "deployment file for them", NULL, ro.first[ROLE_PREFILL] >= 0 ?
-		    ck->cmds[ro.first[ROLE_PREFILL]].line : 1, 1);
-		result_take(&ck->all, &r, ro.first[ROLE_PREFILL]);
-		result_free(&r);
-	} else if (ro.first[ROLE_PREFILL] >= 0 && ro.first[ROLE_DECODE] >= 0)
-		check_cross(ck, &sc, &ro);
-	for (i = 0; i < NPD_ROLE; i++)
-		config_free(&ro.eff[i]);
 	check_encoders(ck, &ro);
-	for (i = 0; i < ro.nepd; i++)
-		config_free(&ro.epd[i]);
-	free(ro.epd);
-	free(ro.model);
-	buf_free(&ro.nodes);
+	roles_free(&ro);
 	for (i = 0; i < notes.n; i++) {		/* the manifest reader's */
 		struct result	one;
 

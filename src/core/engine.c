@@ -71,6 +71,13 @@ result_add(struct result *r, const char *id, enum severity sev,
 }
 
 void
+result_take_one(struct result *dst, struct diag *d, int cmd)
+{
+	d->cmd = cmd;
+	add_diag(dst, *d);
+}
+
+void
 result_take(struct result *dst, struct result *src, int cmd)
 {
 	size_t	i;

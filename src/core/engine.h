@@ -40,6 +40,10 @@ void	result_init(struct result *);
 void	result_free(struct result *);
 /* Append the diagnostics of src (moving ownership), tagging them with cmd. */
 void	result_take(struct result *dst, struct result *src, int cmd);
+/* Append one diagnostic (moving ownership of its strings), tagged cmd. A
+ * result whose diagnostics were all moved so is released with n = 0, then
+ * result_free. */
+void	result_take_one(struct result *dst, struct diag *d, int cmd);
 /* Add a reader diagnostic (not from a rule); msg and hint are copied. */
 void	result_add(struct result *, const char *id, enum severity,
 	    const char *msg, const char *hint, int line, int col);

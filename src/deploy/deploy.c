@@ -962,17 +962,8 @@ result_move_keep(struct result *dst, struct result *src)
 {
 	size_t	i;
 
-	for (i = 0; i < src->n; i++) {
-		struct result	one;
-		int		cmd = src->d[i].cmd;
-
-		result_init(&one);
-		one.d = xcalloc(1, sizeof *one.d);
-		one.d[0] = src->d[i];
-		one.n = one.cap = 1;
-		result_take(dst, &one, cmd);
-		result_free(&one);
-	}
+	for (i = 0; i < src->n; i++)
+		result_take_one(dst, &src->d[i], src->d[i].cmd);
 	free(src->d);
 	src->d = NULL;
 	src->n = src->cap = 0;

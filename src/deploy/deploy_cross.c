@@ -298,19 +298,6 @@ unknown_why(const struct facts *f, const struct rule *r)
 	return NULL;
 }
 
-static void
-keep_diag(struct result *dst, struct diag *dg, int cmd)
-{
-	struct result	one;
-
-	result_init(&one);
-	one.d = xcalloc(1, sizeof *one.d);
-	one.d[0] = *dg;
-	one.n = one.cap = 1;
-	result_take(dst, &one, cmd);
-	result_free(&one);
-}
-
 /* The rule's message with every {expression} as <unknown>, as the engine
  * renders a message whose facts are unknown. */
 static char *
@@ -364,7 +351,7 @@ unknown_warnings(const struct facts *f, struct result *res)
 		dg.msg = message_unknown(r->message_src);
 		dg.note = xasprintf("could not check: %s", why);
 		dg.opt = -1;
-		keep_diag(res, &dg, -1);
+		result_take_one(res, &dg, -1);
 	}
 }
 
@@ -404,7 +391,7 @@ run_rounds(const struct catalog *cat, const struct config *eff[NPD_ROLE],
 				free(dg->note);
 				dg->note = xasprintf("could not check: %s", why);
 			}
-			keep_diag(&x->res, dg, role);
+			result_take_one(&x->res, dg, role);
 		}
 		free(tmp.d);
 		tmp.d = NULL;
@@ -466,6 +453,20 @@ deployment_check_cross(const struct catalog *cat, const struct deployment *d,
 	cross_free(&x);
 }
 
+/* Does rule r read the deployment fact name? */
+static bool
+reads_fact(const struct catalog *cat, const struct rule *r, const char *name)
+{
+	int	o = catalog_find(cat, name);
+	size_t	i;
+
+	for (i = 0; r != NULL && o >= 0 && i < r->nreads; i++)
+		if (slot_role(cat->nopts, r->reads[i]) < 0 &&
+		    slot_opt(cat->nopts, r->reads[i]) == o)
+			return true;
+	return false;
+}
+
 void
 deployment_check_encoders(const struct catalog *cat,
     const struct config *const *cfgs, size_t n, struct result *out)
@@ -479,20 +480,19 @@ deployment_check_encoders(const struct catalog *cat,
 	x.f.eff = eff;
 	encoder_facts(&x.f, cfgs, n);
 	run_rounds(cat, eff, &x);
+	/* Only the rules over the encoder facts: the others see an empty
+	 * deployment. */
 	for (i = 0; i < x.res.n; i++) {
 		struct diag	*dg = &x.res.d[i];
 
-		if (strncmp(dg->id, "xs-encoder-", 11) == 0) {
-			dg->cmd = -1;
-			keep_diag(out, dg, -1);
-		} else {
+		if (reads_fact(cat, dg->rule, ENCODER_FACT))
+			result_take_one(out, dg, -1);
+		else {
 			free(dg->msg);
 			free(dg->note);
 			free(dg->hint);
 		}
 	}
-	free(x.res.d);
-	x.res.d = NULL;
 	x.res.n = 0;
 	cross_free(&x);
 }

@@ -70,7 +70,9 @@ void	resource_facts(struct facts *, const struct deployment *,
 	    const struct plan *);
 
 /* The --encoder-urls of the input's servers against its --encoder-only
- * servers (deploy_encoder.c): cfgs are the n commands' configurations. */
+ * servers (deploy_encoder.c): cfgs are the n commands' configurations. The
+ * fact it sets: */
+#define ENCODER_FACT	"deploy.encoder_url_unlaunched"
 void	encoder_facts(struct facts *, const struct config *const *cfgs,
 	    size_t n);
 

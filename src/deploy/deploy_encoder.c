@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char fact[] = "deploy.encoder_url_unlaunched";
+static const char fact[] = ENCODER_FACT;
 
 static int
 opt_line(const struct config *c, const char *name)
@@ -25,12 +25,12 @@ opt_line(const struct config *c, const char *name)
 }
 
 /* The ports of the input's encoders ("30002, 30003") into b; the line of
- * the first whose port is left to run time, or 0. */
+ * the first whose port is left to run time (0 if not known), or -1. */
 static int
 encoder_ports(const struct config *const *cfgs, size_t n, struct buf *b,
     size_t *nenc)
 {
-	int	unknown = 0;
+	int	unknown = -1;
 	size_t	i;
 
 	*nenc = 0;
@@ -39,7 +39,7 @@ encoder_ports(const struct config *const *cfgs, size_t n, struct buf *b,
 			continue;
 		(*nenc)++;
 		if (cfg_unknown(cfgs[i], "port")) {
-			if (unknown == 0)
+			if (unknown < 0)
 				unknown = opt_line(cfgs[i], "port");
 			continue;
 		}
@@ -98,9 +98,9 @@ encoder_facts(struct facts *f, const struct config *const *cfgs, size_t n)
 {
 	struct buf	 ports = { 0 };
 	size_t		 i, nenc;
-	int		 unknown, urls = 0;
+	int		 unknown, urls = -1;	/* line of a list left to run
+						   time (0 if not known), or -1 */
 	char		*why = NULL;
-
 	bool		 any = false;
 
 	for (i = 0; i < n; i++) {
@@ -111,25 +111,25 @@ encoder_facts(struct facts *f, const struct config *const *cfgs, size_t n)
 		if (cfgs[i]->s[o].v.t == V_LIST && cfgs[i]->s[o].v.u.s[0] !=
 		    '\0')
 			any = true;
-		if (cfg_unknown(cfgs[i], "encoder_urls") && urls == 0)
+		if (cfg_unknown(cfgs[i], "encoder_urls") && urls < 0)
 			urls = opt_line(cfgs[i], "encoder_urls");
 	}
-	if (!any && urls == 0)
+	if (!any && urls < 0)
 		return;		/* no server names an encoder */
 	unknown = encoder_ports(cfgs, n, &ports, &nenc);
 	buf_add(&ports, "", 0);
 	if (nenc == 0)
 		why = xstrdup("this input launches no --encoder-only server "
 		    "(the encoders are started elsewhere)");
-	else if (unknown > 0)
-		why = xasprintf("the --port of the encoder at line %d is a "
-		    "value the script computes at run time", unknown);
+	else if (unknown >= 0)
+		why = xasprintf("the --port of an encoder (line %d) is a value "
+		    "the script computes at run time", unknown);
 	if (why == NULL)
 		for (i = 0; i < n; i++)
 			server_urls(f, cfgs[i], cfgs, n, ports.s, nenc);
-	if (urls > 0 && why == NULL)
-		why = xasprintf("the --encoder-urls at line %d is a value the "
-		    "script computes at run time", urls);
+	if (urls >= 0 && why == NULL)
+		why = xasprintf("the --encoder-urls list (line %d) is a value "
+		    "the script computes at run time", urls);
 	if (why != NULL)
 		fact_unknown(f, fact, why);
 	free(why);

@@ -642,6 +642,9 @@ grep -q '"document-no-cross-role"' "$T/out" && ! grep -q '"xs-bootstrap-loopback
 sed '0,/Qwen3-8B --disaggregation-mode decode/s//Qwen3-32B --disaggregation-mode decode/' "$T/nodes.md" >"$T/nodes3.md"
 expect_rc "Markdown: named nodes, two models: examples" 0 $PDWIZ check --format json "$T/nodes3.md"
 grep -q '"document-no-cross-role"' "$T/out" && ok || bad "two models: $(head -c 600 "$T/out")"
+sed 's/^Open a terminal on node 1:$/Open a terminal on node 10:/; s/^## Step 1: Node 1$/## Step 1: Node 10/; s/^## Step 2: Node 2$/## Step 2: Node 1/' "$T/nodes.md" >"$T/nodes10.md"
+expect_rc "Markdown: Node 10 and Node 1 are two machines" 1 $PDWIZ check "$T/nodes10.md"
+grep -qF "(Node 10, Node 1)" "$T/out" && ok || bad "Node 10 and Node 1: $(grep document "$T/out")"
 # Encoder disaggregation (EPD): a URL no encoder of the input listens on.
 cat >"$T/epd.sh" <<'SH'
 python -m sglang.launch_server --model-path Qwen/Qwen2.5-VL-7B-Instruct --encoder-only --port 30002 --base-gpu-id 2
