@@ -6,12 +6,15 @@
 #	Runs CMD with stdout and stderr in LOGDIR/NAME.log and its exit status
 #	in LOGDIR/NAME.rc (start and end, in seconds since the epoch, in
 #	LOGDIR/NAME.time). Prints one line, "PASS NAME (Ns): <the suite's
-#	last line>"; on failure "FAIL NAME" and the end of the log. Exits 0
+#	last line>"; "SKIP NAME" for exit 77 (the suite could not run here:
+#	it says why); on failure "FAIL NAME" and the end of the log. Exits 0
 #	either way, so that make goes on with the other suites.
 #   suite.sh summary LOGDIR NAME...
-#	Names the suites that failed or did not run (no LOGDIR/NAME.rc: their
-#	build failed), then prints "suites: N passed, M failed" as its last
-#	line, also kept in LOGDIR/summary. Exits 1 unless every suite passed.
+#	Names the suites that failed, were skipped or did not run (no
+#	LOGDIR/NAME.rc: their build failed), lists each suite's time, then
+#	prints "suites: N passed, M failed" (", K skipped" when any was) as
+#	its last line, also kept in LOGDIR/summary. Exits 1 if a suite failed
+#	or did not run; a skipped suite is neither passed nor failed.
 #
 # Suites run side by side share nothing fixed: each makes its own temporary
 # directory (mktemp) and the tmux suites their own tmux server (lib.sh).
@@ -31,6 +34,15 @@ run() {
 	    sed 's/ -j[0-9]*//g; s/ --jobserver-[a-z]*=[^ ]*//g; s/^ *//')
 	export MAKEFLAGS
 	unset MFLAGS
+	# The suites' own python3 is the distribution's interpreter where there
+	# is one: a version manager's shim on PATH costs ~200 ms a start, and
+	# the cli and deploy suites start python3 hundreds of times.
+	if [ -x /usr/bin/python3 ] && [ "$(command -v python3)" != /usr/bin/python3 ]; then
+		mkdir -p "$logdir/pybin" &&
+		    ln -sf /usr/bin/python3 "$logdir/pybin/python3" &&
+		    PATH=$(cd "$logdir/pybin" && pwd):$PATH
+		export PATH
+	fi
 	start=$(date +%s)
 	"$@" >"$log" 2>&1 </dev/null
 	rc=$?
@@ -40,6 +52,8 @@ run() {
 	last=$(grep -v '^[[:space:]]*$' "$log" | tail -n 1)
 	if [ "$rc" = 0 ]; then
 		echo "PASS $name (${secs}s): $last"
+	elif [ "$rc" = 77 ]; then
+		echo "SKIP $name (${secs}s): $(grep -m1 '^skipped:' "$log" || echo "$last")"
 	else
 		# One write, so that suites ending together do not interleave.
 		{
@@ -55,11 +69,18 @@ summary() {
 	logdir=$1
 	shift
 	mkdir -p "$logdir" || exit 2
-	pass=0 fail=0
+	pass=0 fail=0 skip=0
 	for name in "$@"; do
 		rc=$(cat "$logdir/$name.rc" 2>/dev/null)
+		if [ -f "$logdir/$name.time" ]; then
+			read -r a b <"$logdir/$name.time"
+			printf '  %-12s %4ss\n' "$name" "$((b - a))"
+		fi
 		if [ "$rc" = 0 ]; then
 			pass=$((pass + 1))
+		elif [ "$rc" = 77 ]; then
+			skip=$((skip + 1))
+			echo "SKIP $name: $(grep -m1 '^skipped:' "$logdir/$name.log" || echo "see $logdir/$name.log")"
 		elif [ -z "$rc" ]; then
 			fail=$((fail + 1))
 			echo "FAIL $name: did not run (its build failed)"
@@ -68,7 +89,11 @@ summary() {
 			echo "FAIL $name: exit $rc, log in $logdir/$name.log"
 		fi
 	done
-	echo "suites: $pass passed, $fail failed" | tee "$logdir/summary"
+	if [ "$skip" -gt 0 ]; then
+		echo "suites: $pass passed, $fail failed, $skip skipped"
+	else
+		echo "suites: $pass passed, $fail failed"
+	fi | tee "$logdir/summary"
 	[ "$fail" = 0 ]
 }
 

@@ -160,9 +160,13 @@ done
 case $PDWIZ in /*) apd=$PDWIZ ;; *) apd=$PWD/$PDWIZ ;; esac
 (cd "$T" && PDWIZ_DATADIR="$OLDPWD" "$apd" check c1/launch.sh) >"$T/out" 2>&1 && ok || bad "config launch.sh from another directory: $(head -c 400 "$T/out")"
 
-# --- the real-world corpus: every shell file imports (or is refused with
-# the reason) and the written file checks back without an error ---
-for f in tests/realworld/files/*.sh tests/realworld/files/*.txt; do
+# --- the real-world script cases and the corpus's issue snippets: every
+# one imports (or is refused with the reason) and the written file checks
+# back without an error ---
+RW=${PDWIZ_REALWORLD:-../shared/realworld}/files
+[ -d "$RW" ] || echo "skipped: the corpus's snippets (the corpus $RW is not present)"
+for f in tests/realworld/cases/*.sh "$RW"/*.txt; do
+	[ -f "$f" ] || continue
 	b=$(basename "$f")
 	rm -f "$T/rw.yaml"
 	$PDWIZ import -o "$T/rw.yaml" "$f" >/dev/null 2>"$T/err"; rc=$?
