@@ -4,6 +4,7 @@
 # make test       the quick suites: units, CLI, deployment, bad inputs
 # make check      every suite: the quick ones, fuzz smoke runs, the wizard
 #                 in tmux, the ASan+UBSan build's suites, valgrind
+# make check-full the same suites with every count at full size (nightly)
 # make deps       install the Debian packages the build and tests need
 # make bench      rule engine and whole-process benchmarks
 #
@@ -48,7 +49,7 @@ LIB_OBJ	 = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/cli/main.o
 TESTS	 = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all run check deps deps-build test unit tmux-tests sanitize \
+.PHONY: all run check check-full deps deps-build test unit tmux-tests sanitize \
 	valgrind bench install uninstall clean coverage fuzz asan-build
 
 all: pdwiz rules/catalog.img
@@ -136,7 +137,7 @@ ASAN_TESTS = $(TESTS:$(BUILD)/%=$(ASAN_BUILD)/%)
 
 # The suites, each in the order it starts: the longest first, so that the
 # short ones fill in at the end.
-QUICK_SUITES = deploy cli bad unit catimg layers realworld tools
+QUICK_SUITES = deploy cli bad unit catimg layers realworld tools own-work
 ASAN_SUITES = asan-bad asan-deploy asan-unit asan-cli asan-tmux asan-catimg
 VG_SUITES = vg-wizard vg-cli vg-unit
 CHECK_SUITES = vg-wizard asan-bad asan-deploy vg-cli vg-unit asan-unit \
@@ -148,6 +149,7 @@ NEEDS_vg-unit = $(TESTS) rules/catalog.img
 NEEDS_fuzz-smoke = fuzz-build
 NEEDS_layers =
 NEEDS_tools =
+NEEDS_own-work =
 $(foreach n,cli deploy bad tmux vg-cli vg-wizard catimg realworld,$(eval NEEDS_$(n) = pdwiz rules/catalog.img))
 $(foreach n,$(ASAN_SUITES),$(eval NEEDS_$(n) = asan-build rules/catalog.img))
 
@@ -160,11 +162,11 @@ suite_needs = $(if $(SUITES_ONLY),,$(NEEDS_$(1)))
 # SUITE_JOBS at a time (or as the -j given to this make) in the order given,
 # then the summary line; fails if any suite failed or could not be built.
 define run_suites
-@rm -f $(LOGDIR)/summary $(foreach n,$(1),$(LOGDIR)/$(n).rc)
+@rm -f $(LOGDIR)/summary $(foreach n,$(1),$(LOGDIR)/$(n).rc $(LOGDIR)/$(n).time)
 +@case " $$MAKEFLAGS" in *jobserver*) j= ;; *) j=-j$(SUITE_JOBS) ;; esac; \
 $(MAKE) --no-print-directory -k $$j needs \
     NEEDS="$(sort $(foreach n,$(1),$(NEEDS_$(n))))"; \
-$(MAKE) --no-print-directory -k $$j SUITES_ONLY=1 $(1:%=suite-%); \
+$(MAKE) --no-print-directory -k $$j SUITES_ONLY=1 TIER=$(TIER) $(1:%=suite-%); \
 sh tests/suite.sh summary $(LOGDIR) $(1)
 endef
 
@@ -172,10 +174,30 @@ endef
 needs: $(NEEDS)
 	@:
 
+# Test tiers: the same suites, the property tests and memcheck at three
+# sizes. The full size finds what the smaller ones find, only later.
+#   make test        TIER=quick   (the quick suites, about a minute)
+#   make check       TIER=check   (every suite, about 4 minutes on 2 cores)
+#   make check-full  TIER=full    (every count at full size, memcheck on
+#                                  every wizard scenario: nightly)
+TIER	?= check
+PROP_quick	 = PDWIZ_PROP_COUNT=1000 PDWIZ_ESC_COUNT=150
+PROP_check	 = PDWIZ_PROP_COUNT=2500
+PROP_full	 =
+ASAN_PROP_quick	 = PDWIZ_PROP_COUNT=300 PDWIZ_ESC_COUNT=100
+ASAN_PROP_check	 = PDWIZ_PROP_COUNT=600 PDWIZ_ESC_COUNT=200
+ASAN_PROP_full	 =
+VG_full		 = VG_ALL=1
+
+test: TIER = quick
 test: $(DEPS)
 	$(call run_suites,$(QUICK_SUITES))
 
 check: $(DEPS)
+	$(call run_suites,$(CHECK_SUITES))
+
+check-full: TIER = full
+check-full: $(DEPS)
 	$(call run_suites,$(CHECK_SUITES))
 
 # Unit tests and every end-to-end suite (CLI, deployment, bad input, the
@@ -194,7 +216,7 @@ asan-build:
 
 .PHONY: $(CHECK_SUITES:%=suite-%)
 suite-unit: $(call suite_needs,unit)
-	@$(SUITE) unit sh tests/unit/run.sh $(TESTS)
+	@$(SUITE) unit env $(PROP_$(TIER)) sh tests/unit/run.sh $(TESTS)
 suite-cli: $(call suite_needs,cli)
 	@$(SUITE) cli sh tests/cli/run.sh
 suite-deploy: $(call suite_needs,deploy)
@@ -206,7 +228,7 @@ suite-tmux: $(call suite_needs,tmux)
 suite-fuzz-smoke: $(call suite_needs,fuzz-smoke)
 	@$(SUITE) fuzz-smoke $(MAKE) --no-print-directory fuzz-smoke-run
 suite-asan-unit: $(call suite_needs,asan-unit)
-	@$(SUITE) asan-unit env ASAN_OPTIONS=detect_leaks=1 \
+	@$(SUITE) asan-unit env ASAN_OPTIONS=detect_leaks=1 $(ASAN_PROP_$(TIER)) \
 	    sh tests/unit/run.sh $(ASAN_TESTS)
 suite-asan-cli: $(call suite_needs,asan-cli)
 	@$(SUITE) asan-cli env PDWIZ=$(CURDIR)/$(ASAN_BUILD)/pdwiz \
@@ -231,12 +253,14 @@ suite-layers: $(call suite_needs,layers)
 	@$(SUITE) layers sh tests/layers.sh
 suite-tools: $(call suite_needs,tools)
 	@$(SUITE) tools sh tests/tools/run.sh
+suite-own-work: $(call suite_needs,own-work)
+	@$(SUITE) own-work sh tests/own-work.sh
 suite-vg-unit: $(call suite_needs,vg-unit)
 	@$(SUITE) vg-unit env BUILD=$(BUILD) sh tests/valgrind.sh units
 suite-vg-cli: $(call suite_needs,vg-cli)
 	@$(SUITE) vg-cli sh tests/valgrind.sh cli
 suite-vg-wizard: $(call suite_needs,vg-wizard)
-	@$(SUITE) vg-wizard sh tests/valgrind.sh wizard
+	@$(SUITE) vg-wizard env $(VG_$(TIER)) sh tests/valgrind.sh wizard
 
 bench: pdwiz rules/catalog.img $(BUILD)/bench/bench_engine $(BUILD)/bench/bench_wizard
 	@sh tests/bench/run.sh $(BUILD)

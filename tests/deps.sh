@@ -22,7 +22,9 @@ if [ "$what" = all ]; then
 	command -v valgrind >/dev/null 2>&1 || add valgrind
 	command -v shellcheck >/dev/null 2>&1 || add shellcheck
 	command -v python3 >/dev/null 2>&1 || add python3
-	python3 -c 'import yaml' >/dev/null 2>&1 || add python3-yaml
+	# The suites use /usr/bin/python3 where it exists (tests/suite.sh).
+	py=python3; [ -x /usr/bin/python3 ] && py=/usr/bin/python3
+	$py -c 'import yaml' >/dev/null 2>&1 || add python3-yaml
 	command -v man >/dev/null 2>&1 || add man-db
 	command -v bash >/dev/null 2>&1 || add bash
 	command -v script >/dev/null 2>&1 || add bsdutils

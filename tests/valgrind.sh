@@ -3,11 +3,17 @@
 # and zero leaks (definite, indirect, possible) required:
 #   units   the unit test programs ($BUILD/tests, default build/tests)
 #   cli     representative runs of ./pdwiz check, explain, rules, import
-#   wizard  every tmux scenario (tests/tmux/run.sh) with pdwiz under memcheck
+#   wizard  tmux scenarios (tests/tmux/run.sh) with pdwiz under memcheck: a
+#           representative subset (VG_SCENARIOS below: the quick start, the
+#           three done-when tasks, import, fix, help, layout, save, export,
+#           preview, resize, signals, the line editor, ASCII); VG_ALL=1
+#           (make check-full) every scenario. ASan runs them all anyway.
 # No argument: all three. The parts share nothing, so they may run at the
 # same time. Prints "valgrind: N passed, M failed".
 cd "$(dirname "$0")/.." || exit 2
 export PDWIZ_DATADIR="$PWD"
+# The real-world corpus beside the project; its runs are left out where it is absent.
+RW=${PDWIZ_REALWORLD:-../shared/realworld}/files
 VG="valgrind -q --suppressions=$PWD/tests/valgrind-ncurses.supp --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99"
 T=$(mktemp -d "${TMPDIR:-/tmp}/pdwiz-vg.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT
@@ -48,28 +54,41 @@ cli() {
 	run "check: not UTF-8, unclosed here-document" ./pdwiz check "$T/q"
 	run "import: words not placed, refused" ./pdwiz import tests/bad/files/imp-model-path-evil.sh
 	run "import --keep-going" ./pdwiz import --keep-going tests/bad/files/imp-unknown-flag.sh
-	run "import: a partial script, unchecked env" ./pdwiz import tests/realworld/files/sglang-ci-start-disaggregation-servers.sh
-	run "import: a prefill-only script" ./pdwiz import tests/realworld/files/amd-cpx-prefill.sh
+	run "import: a partial script, unchecked env" ./pdwiz import tests/realworld/cases/sglang-ci-start-disaggregation-servers.sh
+	run "import: a prefill-only script" ./pdwiz import tests/realworld/cases/amd-cpx-prefill.sh
 	run "import: a launch script" ./pdwiz import share/examples/mooncake-llama-1p1d.sh
-	run "check --format sarif" ./pdwiz check --format sarif tests/realworld/files/issue-15665-qwen3-next-mooncake.txt
+	[ -d "$RW" ] && run "check --format sarif" ./pdwiz check --format sarif "$RW"/issue-15665-qwen3-next-mooncake.txt
 	run "check --format github, unusable input" ./pdwiz check --format github "$T/q"
 	run "check --format json, missing file" ./pdwiz check --format json "$T/nonexistent"
-	run "check: a Markdown document" ./pdwiz check tests/realworld/files/sglang-docs-pd-disaggregation.md
-	run "check: a manifest, refused" ./pdwiz check tests/realworld/files/ome-kimi-k2-pd-rt.yaml
-	run "check: wildcard binds, could not check" ./pdwiz check tests/realworld/files/pr-16056-qwen3-next-hetero-tp-dp.txt
+	[ -d "$RW" ] && run "check: a Markdown document" ./pdwiz check "$RW"/sglang-docs-pd-disaggregation.md
+	[ -d "$RW" ] && run "check: a manifest, refused" ./pdwiz check "$RW"/ome-kimi-k2-pd-rt.yaml
+	[ -d "$RW" ] && run "check: wildcard binds, could not check" ./pdwiz check "$RW"/pr-16056-qwen3-next-hetero-tp-dp.txt
 	run "check --gpu: the memory estimate" ./pdwiz check --gpu H100 -- python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8
 	run "emit --format yaml --pin" ./pdwiz emit --format yaml --pin -o - share/examples/minimal-1p1d.yaml
 	run "compile-catalog" ./pdwiz compile-catalog -o "$T/catalog.img"
 }
 
-# The wizard end to end: every tmux scenario with pdwiz under memcheck.
+# The wizard end to end: tmux scenarios with pdwiz under memcheck.
 # Each process logs to its own file; any line in any log is a failure.
+VG_SCENARIOS="quick_1p1d done_a_llama_tp2 done_b_deepseek done_c_import_fix
+fix_side_effects help_explains save_check export_same_bytes resize
+sigint_restores import_partial_saves layout_set_clear_pin line_editor
+review_row_fix preview_scroll ascii_fallbacks"
 wizard() {
 	mkdir "$T/wiz" || return
 	printf '#!/bin/sh\nexec %s --log-file=%s/log.%%p %s/pdwiz "$@"\n' "$VG" "$T/wiz" "$PWD" > "$T/pdwiz"
 	chmod +x "$T/pdwiz"
-	if PDWIZ="$T/pdwiz" POLL_TIMEOUT=${POLL_TIMEOUT:-60} sh tests/tmux/run.sh >"$T/out" 2>&1; then
+	_sc=$(echo $VG_SCENARIOS)
+	[ "${VG_ALL:-0}" = 1 ] && _sc=
+	if PDWIZ="$T/pdwiz" POLL_TIMEOUT=${POLL_TIMEOUT:-60} SCENARIOS="$_sc" \
+	    sh tests/tmux/run.sh >"$T/out" 2>&1; then
 		pass=$((pass + 1))
+		_want=$(echo $_sc | wc -w)
+		_ran=$(grep -cE '^(PASS|SKIP) ' "$T/out")
+		if [ -n "$_sc" ] && [ "$_ran" -ne "$_want" ]; then
+			fail=$((fail + 1)); echo "FAIL (valgrind): $_ran of the $_want wizard scenarios ran (a name in VG_SCENARIOS is gone?)"
+		fi
+		echo "wizard under memcheck: $_ran scenarios"
 	else
 		fail=$((fail + 1)); echo "FAIL (valgrind): wizard tmux suite"; grep -v '^PASS' "$T/out" | head -30
 	fi

@@ -33,6 +33,24 @@ start() {
 	KS=0
 }
 
+# The screen is polled with a growing pause: at once, then 10 ms, doubling
+# up to 160 ms, so that a quick redraw is seen in a few milliseconds and a
+# slow one (valgrind) costs a handful of captures, not one every 50 ms.
+# The deadline is counted in the pauses themselves (no date process per
+# poll): POLL_TIMEOUT seconds of waiting, at least.
+_poll_start() { _nap=0; _waited=0; }
+# _poll_nap: 1 when POLL_TIMEOUT has run out, else pause and 0.
+_poll_nap() {
+	[ "$_waited" -ge $((POLL_TIMEOUT * 1000)) ] && return 1
+	case $_nap in
+	0) _nap=10 ;;
+	160) ;;
+	*) _nap=$((_nap * 2)) ;;
+	esac
+	_waited=$((_waited + _nap))
+	sleep "$(printf '0.%03d' "$_nap")"
+}
+
 # Every key sent is counted in KS (a typed text counts one per character),
 # so a scenario can print what it cost the user; start resets it.
 KS=0
@@ -42,44 +60,38 @@ screen() { t capture-pane -p -t w; }
 
 # wait_for TEXT: poll the screen until TEXT (fixed string) appears.
 wait_for() {
-	_end=$(( $(date +%s) + POLL_TIMEOUT ))
-	while :; do
-		if screen | grep -qF -- "$1"; then
-			return 0
-		fi
-		if [ "$(date +%s)" -ge "$_end" ]; then
+	_poll_start
+	until screen | grep -qF -- "$1"; do
+		if ! _poll_nap; then
 			echo "  timeout waiting for: $1" >&2
 			echo "  ---- screen ----" >&2
 			screen | sed 's/^/  | /' >&2
 			return 1
 		fi
-		sleep 0.05
 	done
 }
 
 # wait_re REGEX: poll the screen until a line matches the extended regex.
 wait_re() {
-	_end=$(( $(date +%s) + POLL_TIMEOUT ))
+	_poll_start
 	until screen | grep -qE -- "$1"; do
-		if [ "$(date +%s)" -ge "$_end" ]; then
+		if ! _poll_nap; then
 			echo "  timeout waiting for: $1" >&2
 			screen | sed 's/^/  | /' >&2
 			return 1
 		fi
-		sleep 0.05
 	done
 }
 
 # wait_gone TEXT: poll until TEXT is no longer on screen.
 wait_gone() {
-	_end=$(( $(date +%s) + POLL_TIMEOUT ))
+	_poll_start
 	while screen | grep -qF -- "$1"; do
-		if [ "$(date +%s)" -ge "$_end" ]; then
+		if ! _poll_nap; then
 			echo "  timeout waiting for text to go: $1" >&2
 			screen | sed 's/^/  | /' >&2
 			return 1
 		fi
-		sleep 0.05
 	done
 }
 
@@ -89,10 +101,9 @@ goto_page() {
 	while ! screen | sed -n 2p | grep -qF -- "$1"; do
 		_before=$(screen | sed -n 2p)
 		keys Tab
-		_end=$(( $(date +%s) + POLL_TIMEOUT ))
+		_poll_start
 		while [ "$(screen | sed -n 2p)" = "$_before" ]; do
-			[ "$(date +%s)" -ge "$_end" ] && break
-			sleep 0.05
+			_poll_nap || break
 		done
 		_i=$((_i + 1))
 		if [ $_i -gt 20 ]; then
@@ -109,10 +120,9 @@ focus() {
 	while ! screen | grep -E '^>' | grep -qF -- "$1"; do
 		_before=$(screen | grep -E '^>')
 		keys Down
-		_end=$(( $(date +%s) + POLL_TIMEOUT ))
+		_poll_start
 		while [ "$(screen | grep -E '^>')" = "$_before" ]; do
-			[ "$(date +%s)" -ge "$_end" ] && break
-			sleep 0.05
+			_poll_nap || break
 		done
 		_i=$((_i + 1))
 		if [ $_i -gt 30 ]; then
@@ -129,13 +139,12 @@ focused() { screen | grep -E '^>'; }
 # wait_focused TEXT: poll until the focused row has TEXT (a key that moves
 # the focus may not have been drawn yet).
 wait_focused() {
-	_end=$(( $(date +%s) + POLL_TIMEOUT ))
+	_poll_start
 	until focused | grep -qF -- "$1"; do
-		if [ "$(date +%s)" -ge "$_end" ]; then
+		if ! _poll_nap; then
 			echo "  timeout waiting for focus on: $1" >&2
 			screen | sed 's/^/  | /' >&2
 			return 1
 		fi
-		sleep 0.05
 	done
 }

@@ -27,11 +27,18 @@ skip=0
 run() {
 	_name=$1
 	shift
-	# ONLY=TEXT runs the scenarios whose name contains TEXT.
+	# ONLY=TEXT runs the scenarios whose name contains TEXT;
+	# SCENARIOS="fn ..." only those whose function is listed.
 	case "$_name" in
 	*"${ONLY:-}"*) ;;
 	*) return 0 ;;
 	esac
+	if [ -n "${SCENARIOS:-}" ]; then
+		case " $SCENARIOS " in
+		*" $1 "*) ;;
+		*) return 0 ;;
+		esac
+	fi
 	"$@"
 	case $? in
 	0)	pass=$((pass + 1)); echo "PASS $_name" ;;
