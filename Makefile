@@ -137,7 +137,7 @@ ASAN_TESTS = $(TESTS:$(BUILD)/%=$(ASAN_BUILD)/%)
 
 # The suites, each in the order it starts: the longest first, so that the
 # short ones fill in at the end.
-QUICK_SUITES = deploy cli bad unit catimg layers realworld tools own-work
+QUICK_SUITES = deploy cli verdict bad unit catimg layers realworld tools own-work
 ASAN_SUITES = asan-bad asan-deploy asan-unit asan-cli asan-tmux asan-catimg
 VG_SUITES = vg-wizard vg-cli vg-unit
 CHECK_SUITES = vg-wizard asan-bad asan-deploy vg-cli vg-unit asan-unit \
@@ -150,7 +150,7 @@ NEEDS_fuzz-smoke = fuzz-build
 NEEDS_layers =
 NEEDS_tools =
 NEEDS_own-work =
-$(foreach n,cli deploy bad tmux vg-cli vg-wizard catimg realworld,$(eval NEEDS_$(n) = pdwiz rules/catalog.img))
+$(foreach n,cli deploy verdict bad tmux vg-cli vg-wizard catimg realworld,$(eval NEEDS_$(n) = pdwiz rules/catalog.img))
 $(foreach n,$(ASAN_SUITES),$(eval NEEDS_$(n) = asan-build rules/catalog.img))
 
 # suite-NAME needs $(NEEDS_NAME), except when run_suites has built it all
@@ -253,6 +253,8 @@ suite-layers: $(call suite_needs,layers)
 	@$(SUITE) layers sh tests/layers.sh
 suite-tools: $(call suite_needs,tools)
 	@$(SUITE) tools sh tests/tools/run.sh
+suite-verdict: $(call suite_needs,verdict)
+	@$(SUITE) verdict env PDWIZ=$(CURDIR)/pdwiz sh tests/verdict/run.sh
 suite-own-work: $(call suite_needs,own-work)
 	@$(SUITE) own-work sh tests/own-work.sh
 suite-vg-unit: $(call suite_needs,vg-unit)

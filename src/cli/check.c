@@ -915,6 +915,57 @@ one_deployment(struct check *ck, const struct roles *ro)
 	return one;
 }
 
+/*
+ * The model facts a script states for pdwiz: plain assignments
+ * PDWIZ_FACT_NAME=VALUE before its first server command, as pdwiz's own
+ * shell emitter (and a user) writes them, so that an exported script is
+ * checked with the facts its deployment had (the accelerator among them).
+ * A fact given on the command line wins. Applied to a copy of base in
+ * *out; 1 when any was, 0 when none, -1 on a bad one (message in ck->why).
+ */
+#define SCRIPT_FACT	"PDWIZ_FACT_"
+static int
+script_facts(struct check *ck, const struct sh_script *sc,
+    const struct config *base, struct config *out)
+{
+	char	err[1024];
+	size_t	i, j, k;
+	int	n = 0;
+
+	for (i = 0; i < sc->ncmds && sc->cmds[i].kind != SH_SERVER; i++)
+		;
+	if (i == sc->ncmds)
+		return 0;
+	for (j = 0; j < sc->cmds[i].nenv; j++) {
+		const struct sh_env	*e = &sc->cmds[i].env[j];
+		const char		*name = e->name + strlen(SCRIPT_FACT);
+		bool			 given = false;
+
+		if (strncmp(e->name, SCRIPT_FACT, strlen(SCRIPT_FACT)) != 0 ||
+		    e->unresolved || e->value == NULL)
+			continue;
+		for (k = 0; ck->facts != NULL && k < ck->facts->n; k++)
+			if (strcmp(ck->facts->f[k].name, name) == 0)
+				given = true;
+		if (given)
+			continue;
+		if (n++ == 0) {
+			config_init(out, ck->cat);
+			config_copy(out, base);
+		}
+		/* As a deployment file's facts: an accelerator pdwiz does
+		 * not know leaves the memory checks unknown, not refused. */
+		if (facts_set(ck->cat, out, name, e->value, err,
+		    sizeof err) == 0)
+			continue;
+		fail(&ck->why, "%s:%d:%d: %s%s: %s", ck->name, e->line, e->col,
+		    SCRIPT_FACT, name, err);
+		config_free(out);
+		return -1;
+	}
+	return n > 0;
+}
+
 static int
 check_shell(struct check *ck, const struct config *base,
     const struct input *in)
@@ -922,9 +973,10 @@ check_shell(struct check *ck, const struct config *base,
 	struct sh_script	sc = { 0 };
 	struct roles		ro = { .first = { -1, -1, -1 } };
 	struct result		notes;
+	struct config		sbase = { 0 };
 	char			err[1024];
 	size_t			i;
-	int			unclosed;
+	int			unclosed, sf;
 
 	result_init(&notes);
 	if (in->kind == K_MANIFEST) {
@@ -939,6 +991,13 @@ check_shell(struct check *ck, const struct config *base,
 		sh_script_free(&sc);
 		return fail(&ck->why, "%s:%s", ck->name, err);
 	}
+	if ((sf = script_facts(ck, &sc, base, &sbase)) < 0) {
+		sh_script_free(&sc);
+		result_free(&notes);
+		return -1;
+	}
+	if (sf > 0)
+		base = &sbase;
 	if (in->document)
 		place_blocks(&sc, in);
 	for (i = 0; i < sc.ncmds; i++) {
@@ -959,6 +1018,8 @@ check_shell(struct check *ck, const struct config *base,
 		check_cross(ck, &sc, &ro);
 	check_encoders(ck, &ro);
 	roles_free(&ro);
+	if (sf > 0)
+		config_free(&sbase);
 	for (i = 0; i < notes.n; i++) {		/* the manifest reader's */
 		struct result	one;
 
@@ -1046,6 +1107,7 @@ cmd_check(int argc, char **argv)
 	ck.sgver = base.sgver;
 	if (cli_facts_apply(cat, &base, &a.facts, &ck.why) != 0)
 		goto out;
+	ck.facts = &a.facts;
 	ck.fmt = a.fmt;
 	ck.verbose = a.verbose;
 	ck.color = ck.fmt == FMT_TEXT && use_color(stdout);

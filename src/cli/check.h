@@ -29,6 +29,7 @@ struct check {
 	struct buf		 why;		/* why nothing could be checked */
 	const char		*sglang_version;	/* --sglang-version, or NULL */
 	sgver_t			 sgver;		/* the release checked for, or 0 */
+	const struct cli_facts	*facts;		/* given on the command line */
 };
 
 /* check.c: the cross-role checks over the commands of sc; eff[r] is the

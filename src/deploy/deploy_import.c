@@ -818,6 +818,44 @@ gpus_per_host(const struct sh_script *sc, struct deployment *d)
 }
 
 /*
+ * The deployment's name and model facts pdwiz's emitters state
+ * (PDWIZ_NAME=..., PDWIZ_FACT_NAME=VALUE: plain assignments before the
+ * commands of a script, env entries of a manifest's containers): back into
+ * name and model.facts, so that a re-imported export keeps its accelerator. -1 on a fact pdwiz does not
+ * take (as pdwiz check of the script refuses it), message in err.
+ */
+static int
+script_model_facts(const struct catalog *cat, const struct sh_script *sc,
+    const char *name, struct deployment *d, char *err, size_t errlen)
+{
+	static const char	 pre[] = "PDWIZ_FACT_";
+	char			 why[1024];
+	size_t			 i, j;
+
+	for (i = 0; i < sc->ncmds && sc->cmds[i].kind != SH_SERVER; i++)
+		;
+	for (j = 0; i < sc->ncmds && j < sc->cmds[i].nenv; j++) {
+		const struct sh_env	*e = &sc->cmds[i].env[j];
+
+		if (strcmp(e->name, "PDWIZ_NAME") == 0 && !e->unresolved &&
+		    e->value != NULL && *e->value != '\0' && d->name == NULL) {
+			d->name = xstrdup(e->value);
+			continue;
+		}
+		if (strncmp(e->name, pre, sizeof pre - 1) != 0 ||
+		    e->unresolved || e->value == NULL)
+			continue;
+		if (deployment_set_fact(cat, d, e->name + sizeof pre - 1,
+		    e->value, why, sizeof why) != 0) {
+			snprintf(err, errlen, "%s:%d:%d: %s: %s", name, e->line,
+			    e->col, e->name, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
  * What the script lacks, stated in the deployment (missing.ROLE) and in a
  * note: a role without a command is left out (disabled, never filled in
  * with invented values); a multi-node role with only some of its node
@@ -894,6 +932,14 @@ deployment_import_script(const struct catalog *cat, const char *name,
 	if (nby[0] > 0 && nby[1] > 0)
 		hoist_shared(d);
 	gpus_per_host(sc, d);
+	if (script_model_facts(cat, sc, name, d, err, errlen) != 0) {
+		icmds_free(ic, nic);
+		free(byrole[0]);
+		free(byrole[1]);
+		free(base_dir);
+		deployment_free(d);
+		return -1;
+	}
 	if (nrouter > 0)
 		drop_generated_lists(cat, d);
 	if (nby[0] + nby[1] > 0 || nrouter > 0)

@@ -85,19 +85,56 @@ meta(struct buf *b, const struct deployment *d, const char *name,
 	buf_putc(b, '\n');
 }
 
+/* A model fact's name as an environment variable name, or false. */
+static bool
+fact_env_name(const char *s)
+{
+	const char	*p;
+
+	for (p = s; *p == '_' || (*p >= 'a' && *p <= 'z') ||
+	    (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'); p++)
+		;
+	return *p == '\0' && p != s;
+}
+
+/*
+ * The server's environment: the deployment's name and model facts first,
+ * as PDWIZ_NAME and PDWIZ_FACT_NAME (no process reads them; pdwiz check and
+ * import of the manifest do, as they read the shell emitter's assignments),
+ * then the role's env.
+ */
 static void
 env_list(struct buf *b, const struct deployment *d, enum role r,
     const char *ind)
 {
 	struct kv	*env;
-	size_t		 n, i;
+	size_t		 n, i, nf = 0;
 
 	role_env(d, r, &env, &n);
-	if (n == 0) {
+	for (i = 0; i < d->nfacts; i++)
+		if (d->facts[i].value != NULL && fact_env_name(d->facts[i].name))
+			nf++;
+	if (d->name != NULL && *d->name != '\0')
+		nf++;
+	if (n + nf == 0) {
 		kv_free_all(env, n);
 		return;
 	}
 	buf_printf(b, "%senv:\n", ind);
+	if (d->name != NULL && *d->name != '\0') {
+		buf_printf(b, "%s  - name: \"PDWIZ_NAME\"\n%s    value: ", ind,
+		    ind);
+		yaml_str(b, d->name);
+		buf_putc(b, '\n');
+	}
+	for (i = 0; i < d->nfacts; i++) {
+		if (d->facts[i].value == NULL || !fact_env_name(d->facts[i].name))
+			continue;
+		buf_printf(b, "%s  - name: \"PDWIZ_FACT_%s\"\n%s    value: ",
+		    ind, d->facts[i].name, ind);
+		yaml_str(b, d->facts[i].value);
+		buf_putc(b, '\n');
+	}
 	for (i = 0; i < n; i++) {
 		buf_printf(b, "%s  - name: ", ind);
 		yaml_str(b, env[i].name);

@@ -108,6 +108,8 @@ binds_any(const struct launch *l)
 }
 
 /* The script's head: what it is, how to run it, the GPUs of a machine. */
+static void	script_facts(struct buf *, const struct deployment *);
+
 static void
 script_head(struct buf *b, const struct deployment *d, bool failing,
     const char *what)
@@ -136,9 +138,46 @@ script_head(struct buf *b, const struct deployment *d, bool failing,
 		buf_printf(b, "# shellcheck disable=SC2034 # read by pdwiz "
 		    "import: GPUs of each machine\nPDWIZ_GPUS_PER_HOST=%d\n",
 		    d->gpus_per_host);
+	script_facts(b, d);
 	if (failing)
 		buf_printf(b, "echo %s >&2\n", "'pdwiz: WARNING: this deployment "
 		    "failed validation (emitted with --force)'");
+}
+
+/*
+ * The deployment's name, and the model facts it states (model.facts: the
+ * accelerator, the architecture, ...), are in no command either, yet checks
+ * read the facts (will the weights fit on that GPU): plain assignments
+ * PDWIZ_NAME=... and PDWIZ_FACT_NAME=VALUE, never exported, that pdwiz check
+ * and import read back.
+ */
+static void
+script_facts(struct buf *b, const struct deployment *d)
+{
+	size_t		 i;
+	const char	*p;
+
+	if (d->name != NULL && *d->name != '\0') {
+		buf_puts(b, "# shellcheck disable=SC2034 # read by pdwiz import: "
+		    "the deployment's name\nPDWIZ_NAME=");
+		put_q(b, d->name);
+		buf_putc(b, '\n');
+	}
+	for (i = 0; i < d->nfacts; i++) {
+		if (d->facts[i].value == NULL)
+			continue;
+		for (p = d->facts[i].name; *p != '\0' && (*p == '_' ||
+		    (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9')); p++)
+			;
+		if (*p != '\0' || p == d->facts[i].name)
+			continue;	/* not a shell name: facts are */
+		buf_printf(b, "# shellcheck disable=SC2034 # read by pdwiz "
+		    "check and import: a model fact\nPDWIZ_FACT_%s=",
+		    d->facts[i].name);
+		put_q(b, d->facts[i].value);
+		buf_putc(b, '\n');
+	}
 }
 
 /* The dispatcher: ./launch.sh NODE runs that node's command. */
