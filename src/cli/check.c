@@ -574,6 +574,14 @@ check_deploy(struct check *ck, const struct input *in)
 		d.sglang_version = xstrdup(ck->sglang_version);
 	}
 	ck->sgver = sgver_parse(d.sglang_version, NULL, 0);
+	/* A fact given on the command line wins over the file's, as over a
+	 * script's (--gpu H200: would it fit there). */
+	for (i = 0; ck->facts != NULL && i < ck->facts->n; i++)
+		if (deployment_set_fact(ck->cat, &d, ck->facts->f[i].name,
+		    ck->facts->f[i].value, err, sizeof err) != 0) {
+			deployment_free(&d);
+			return fail(&ck->why, "pdwiz: %s", err);
+		}
 	deployment_plan(ck->cat, &d, &p, NULL);
 	for (i = 0; i < p.n; i++) {
 		enum role	r = p.l[i].role;

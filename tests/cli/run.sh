@@ -1006,6 +1006,22 @@ assert any(d["severity"] == "unknown" for d in fit), fit
 PY
 expect_rc "no --gpu: no estimate" 0 $PDWIZ check --format json -- $DSV3
 json_check "no --gpu: no fit rule" lacks fit-estimate
+# --gpu on a deployment file is not ignored, and wins over the file's fact.
+expect_rc "--gpu on a deployment file" 0 $PDWIZ check --gpu H200 share/examples/minimal-1p1d.yaml
+grep -q 'note: memory per GPU: meta-llama/Llama-3.1-8B-Instruct on H200-141GB' "$T/out" && ok || bad "--gpu on a deployment file is ignored: $(head -c 400 "$T/out")"
+expect_rc "--gpu over the file's accelerator" 1 $PDWIZ check --gpu H200 tests/verdict/l40s-70b-tp1.yaml
+grep -q 'on H200-141GB' "$T/out" && ! grep -q 'on L40S' "$T/out" && ok || bad "--gpu does not win over model.facts.gpu: $(head -c 400 "$T/out")"
+# ... and over a script's PDWIZ_FACT_gpu line.
+printf 'PDWIZ_FACT_gpu=L40S\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp 1\n' >"$T/fact.sh"
+expect_rc "a script's PDWIZ_FACT_gpu" 0 $PDWIZ check "$T/fact.sh"
+grep -q 'on L40S-48GB' "$T/out" && ok || bad "PDWIZ_FACT_gpu not read: $(head -c 400 "$T/out")"
+expect_rc "--gpu over PDWIZ_FACT_gpu" 0 $PDWIZ check --gpu H100 "$T/fact.sh"
+grep -q 'on H100' "$T/out" && ! grep -q 'L40S' "$T/out" && ok || bad "--gpu does not win over PDWIZ_FACT_gpu: $(head -c 400 "$T/out")"
+printf 'PDWIZ_FACT_nosuch=1\npython -m sglang.launch_server --model-path m\n' >"$T/fact2.sh"
+expect_rc "a script's unknown fact is refused with its place" 2 $PDWIZ check "$T/fact2.sh"
+grep -q 'fact2.sh:1:1: PDWIZ_FACT_nosuch: unknown fact' "$T/err" && ok || bad "unknown fact: $(cat "$T/err")"
+expect_rc "import refuses it the same way" 2 $PDWIZ import -o "$T/fact2.yaml" "$T/fact2.sh"
+[ ! -e "$T/fact2.yaml" ] && grep -q 'fact2.sh:1:1: PDWIZ_FACT_nosuch' "$T/err" && ok || bad "import of an unknown fact: $(cat "$T/err")"
 # The deployment file names the accelerator: the check and the runbook
 # carry the estimate per role.
 sed 's|^  path: "meta-llama/Llama-3.1-8B-Instruct"|&\n  facts:\n    gpu: H100|' share/examples/llama-1p1d-mooncake.yaml >"$T/gpu.yaml"
