@@ -266,8 +266,9 @@ push_host(struct role_spec *r, const char *h)
 
 /* Build a role from its commands (already in instance/rank order). */
 /*
- * The machine of one imported command, onto the role's hosts: its --host,
- * the machine pdwiz's script states for a wildcard bind, the rendezvous
+ * The machine of one imported command, onto the role's hosts: the machine
+ * pdwiz's script states (PDWIZ_NODE_HOST) for a wildcard or loopback bind,
+ * else its --host, the rendezvous
  * host of a first rank, else 127.0.0.1 (marked unstated when it bound a
  * wildcard: which machine it is, the script does not say).
  */
@@ -295,13 +296,15 @@ place_node(struct role_spec *r, const struct icmd *c)
 		push_host(r, c->sc->machine);
 		return;
 	}
-	if (c->host != NULL && !host_is_wildcard(c->host))
-		h = c->host;
-	else if (c->host != NULL && c->node_host != NULL) {
+	if (c->host != NULL && c->node_host != NULL &&
+	    (host_is_wildcard(c->host) || host_is_loopback(c->host))) {
+		/* A wildcard or the loopback, on the stated machine. */
 		if (r->bind_host == NULL)
 			r->bind_host = xstrdup(c->host);
 		h = c->node_host;
-	} else if (c->host == NULL && c->node_host != NULL) {
+	} else if (c->host != NULL && !host_is_wildcard(c->host))
+		h = c->host;		/* an address: the machine's own */
+	else if (c->host == NULL && c->node_host != NULL) {
 		/* No --host: SGLang binds 127.0.0.1 on the stated machine. */
 		if (r->bind_host == NULL)
 			r->bind_host = xstrdup("127.0.0.1");

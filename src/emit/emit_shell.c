@@ -98,13 +98,15 @@ bind_of(const struct launch *l)
 	return NULL;
 }
 
-/* Bound to every address: the node's own address is in no argument. */
+/* Bound to an address other than the node's (every address, or the
+ * loopback on a node with an address of its own): the node's own address
+ * is in no argument. */
 static bool
-binds_any(const struct launch *l)
+binds_other(const struct launch *l)
 {
 	const char	*b = bind_of(l);
 
-	return b != NULL && (strcmp(b, "0.0.0.0") == 0 || strcmp(b, "::") == 0);
+	return b != NULL && l->host != NULL && strcmp(b, l->host) != 0;
 }
 
 /* The script's head: what it is, how to run it, the GPUs of a machine. */
@@ -227,17 +229,18 @@ shell_script(const struct catalog *cat, const struct deployment *d,
 
 	deployment_plan(cat, d, &p, NULL);
 	/*
-	 * A server or router bound to 0.0.0.0 or :: names its node's address
+	 * A server or router bound to 0.0.0.0 or ::, or to 127.0.0.1 on a
+	 * machine with an address of its own, names its node's address
 	 * nowhere, yet the checks and `pdwiz import` need it (ports and GPUs
-	 * are per machine). Each such command is then preceded by a plain
+	 * are per machine; a loopback bootstrap server is unreachable from
+	 * the other machines). Each such command is then preceded by a plain
 	 * assignment PDWIZ_NODE_HOST=ADDR (not exported: SGLang never sees
-	 * it), which the importer reads: without it a wildcard bind leaves
-	 * the machine unknown, and the checks that need it say they could
-	 * not check. Written for every such command, so no command inherits
-	 * another's.
+	 * it), which check and import read: without it the machine is
+	 * unknown, and the checks that need it say they could not check.
+	 * Written for every such command, so no command inherits another's.
 	 */
 	for (i = 0; i < p.n; i++)
-		if (binds_any(&p.l[i]))
+		if (binds_other(&p.l[i]))
 			node_hosts = true;
 	script_head(&b, d, failing, what);
 	for (i = 0; i < p.n; i++) {
@@ -255,9 +258,10 @@ shell_script(const struct catalog *cat, const struct deployment *d,
 		buf_puts(&b, "\nrun_");
 		node_id(&b, l, '_');
 		buf_puts(&b, "() {\n");
-		if (node_hosts && binds_any(l)) {
+		if (node_hosts && binds_other(l)) {
 			buf_puts(&b, "\t# shellcheck disable=SC2034 # read by "
-			    "pdwiz import: --host binds every address\n"
+			    "pdwiz import: the machine, which --host does not "
+			    "name\n"
 			    "\tPDWIZ_NODE_HOST=");
 			put_q(&b, l->host);
 			buf_putc(&b, '\n');

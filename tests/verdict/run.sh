@@ -32,8 +32,6 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 # agrees again, or whose input is gone, fails too, so the list only shrinks.
 # Deliberate differences would be marked "deliberate:"; there are none.
 KNOWN='
-tests/deploy/corpus/xs-bootstrap-loopback.fire.sh	emit shell	defect: not carried into the deployment, so lost on emit shell: xs-bootstrap-loopback
-tests/deploy/corpus/xs-bootstrap-loopback.fire.sh	emit config	defect: not carried into the deployment, so lost on emit config: xs-bootstrap-loopback
 tests/deploy/corpus/xs-bootstrap-loopback.fire.sh	emit k8s	defect: the k8s export places every instance in its own LWS pod group and writes the router lists from the pod names, so the inputs same-host and router findings (xs-bootstrap-loopback) are not checked there
 tests/deploy/corpus/xs-decode-gpus.fire.yaml	emit shell	defect: not carried into the deployment, so lost on emit shell: xs-decode-gpus
 tests/deploy/corpus/xs-decode-gpus.fire.yaml	emit config	defect: not carried into the deployment, so lost on emit config: xs-decode-gpus
