@@ -4,6 +4,7 @@
  */
 
 #include "io/shell_int.h"
+#include "core/hashidx.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -122,15 +123,11 @@ sh_pool_free(struct sh_pool *pl)
  * Variable tables.
  */
 
+/* Names come from the script: hashed keyed (core/hashidx.h). */
 static size_t
 vt_hash(const char *s, size_t n)
 {
-	size_t	h = 14695981039346656037ULL & SIZE_MAX;
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return (h);
+	return ((size_t)hash_keyed(s, n));
 }
 
 size_t
