@@ -33,7 +33,7 @@
 struct ynode;
 struct result;
 
-#define MANIFEST_MAX_PODS	256
+#define MANIFEST_MAX_PODS	4096
 /* Bytes the $(VAR) expansions of one container may make, as much as the
  * shell reader's expansions (SH_MAX_OUT): past it the manifest is refused,
  * "expansion too large". */
