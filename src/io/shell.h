@@ -76,6 +76,8 @@ struct sh_script {
 	struct sh_cmd	*cmds;		/* every simple command, in order */
 	size_t		 ncmds;
 	struct sh_pool	*pool;		/* private: env strings and arrays */
+	size_t		 cmdcap;	/* private: room in cmds that
+					   sh_script_move made, or 0 */
 	int		 unclosed_heredoc; /* line of a here-document whose
 					   delimiter never comes (bash reads
 					   the rest of the input as its
