@@ -874,19 +874,29 @@ script_warnings(struct check *ck, const char *text, size_t len, int unclosed)
 		    "file as its text, not as commands", unclosed, 1);
 }
 
-/* A document's commands run on the node their block's lead-in names. */
+/* A document's commands run on the node their block's lead-in names. The
+ * blocks come in document order, so the one that may hold a line is found
+ * by bisection. */
 static void
 place_blocks(struct sh_script *sc, const struct input *in)
 {
-	size_t	i, j;
+	size_t	i, lo, hi, mid;
 
-	for (i = 0; i < sc->ncmds; i++)
-		for (j = 0; j < in->nnodes; j++)
-			if (sc->cmds[i].line >= in->nodes[j].from &&
-			    sc->cmds[i].line <= in->nodes[j].to &&
-			    sc->cmds[i].node == NULL)
-				sc->cmds[i].node = sh_script_str(sc,
-				    in->nodes[j].machine);
+	for (i = 0; i < sc->ncmds; i++) {
+		int	line = sc->cmds[i].line;
+
+		for (lo = 0, hi = in->nnodes; hi - lo > 1;) {
+			mid = lo + (hi - lo) / 2;
+			if (in->nodes[mid].from <= line)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		if (lo < in->nnodes && line >= in->nodes[lo].from &&
+		    line <= in->nodes[lo].to && sc->cmds[i].node == NULL)
+			sc->cmds[i].node = sh_script_str(sc,
+			    in->nodes[lo].machine);
+	}
 }
 
 /*

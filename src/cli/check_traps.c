@@ -11,6 +11,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/check.h"
+#include "core/hashidx.h"
 #include "core/util.h"
 #include "io/shell.h"
 
@@ -18,19 +19,48 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Line n (1-based) of text, its length in *len; NULL past the end. */
-static const char *
-line_at(const char *text, size_t len, int n, size_t *llen)
+/* The lines of the script: found by number without counting them from
+ * the start each time (a script of 65,536 commands has as many lines). */
+struct tlines {
+	const char	*text;
+	size_t		 len;
+	size_t		*start;		/* offset of each line */
+	size_t		 n;
+};
+
+static void
+tlines_init(struct tlines *tl, const char *text, size_t len)
 {
 	const char	*p = text, *end = text + len, *nl;
+	size_t		 cap = 16;
 
-	while (--n > 0) {
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			return NULL;
-		p = nl + 1;
+	tl->text = text;
+	tl->len = len;
+	tl->n = 0;
+	tl->start = xreallocarray(NULL, cap, sizeof *tl->start);
+	while (p < end) {
+		if (tl->n == cap) {
+			cap *= 2;
+			tl->start = xreallocarray(tl->start, cap,
+			    sizeof *tl->start);
+		}
+		tl->start[tl->n++] = (size_t)(p - text);
+		nl = memchr(p, '\n', (size_t)(end - p));
+		p = nl != NULL ? nl + 1 : end;
 	}
-	if (p >= end)
+}
+
+/* Line n (1-based) of the text, its length in *len; NULL past the end. */
+static const char *
+line_at(const struct tlines *tl, int n, size_t *llen)
+{
+	const char	*p, *end = tl->text + tl->len, *nl;
+
+	if (n < 1)		/* as counting from the start did */
+		n = 1;
+	if ((size_t)n > tl->n)
 		return NULL;
+	p = tl->text + tl->start[n - 1];
 	nl = memchr(p, '\n', (size_t)(end - p));
 	*llen = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
 	return p;
@@ -88,10 +118,10 @@ comment_at(const char *s, size_t n)
  * but it is no command: the word is followed by ')' or '|'.
  */
 static bool
-case_pattern(const char *text, size_t len, const struct sh_word *w)
+case_pattern(const struct tlines *tl, const struct sh_word *w)
 {
 	size_t		 n, i;
-	const char	*s = line_at(text, len, w->line, &n);
+	const char	*s = line_at(tl, w->line, &n);
 
 	if (s == NULL || w->col < 1 || (size_t)w->col > n)
 		return false;
@@ -103,7 +133,7 @@ case_pattern(const char *text, size_t len, const struct sh_word *w)
 
 static void
 orphan_option(struct check *ck, const struct sh_script *sc, size_t i,
-    const char *text, size_t len)
+    const struct tlines *tl)
 {
 	const struct sh_cmd	*c = &sc->cmds[i], *prev = command_before(sc,
 	    i);
@@ -113,14 +143,14 @@ orphan_option(struct check *ck, const struct sh_script *sc, size_t i,
 	/* A comment line between the two, after a continued line? */
 	for (l = c->line - 1; prev != NULL && l > prev->endline; l--) {
 		size_t		 n, pn;
-		const char	*s = line_at(text, len, l, &n);
-		const char	*p = line_at(text, len, l - 1, &pn);
+		const char	*s = line_at(tl, l, &n);
+		const char	*p = line_at(tl, l - 1, &pn);
 
 		if (s != NULL && is_comment_line(s, n) && p != NULL &&
 		    (ends_with_backslash(p, pn) || is_comment_line(p, pn))) {
 			comment = l;
-			while (comment - 1 > prev->endline && (p = line_at(text,
-			    len, comment - 1, &pn)) != NULL &&
+			while (comment - 1 > prev->endline && (p = line_at(tl,
+			    comment - 1, &pn)) != NULL &&
 			    is_comment_line(p, pn))
 				comment--;
 			break;
@@ -140,7 +170,7 @@ orphan_option(struct check *ck, const struct sh_script *sc, size_t i,
 	}
 	if (prev != NULL && c->line > 1) {
 		size_t		 pn, k;
-		const char	*p = line_at(text, len, c->line - 1, &pn);
+		const char	*p = line_at(tl, c->line - 1, &pn);
 
 		if (p != NULL && ends_with_backslash(p, pn) &&
 		    (k = comment_at(p, pn)) < pn) {
@@ -227,14 +257,14 @@ brace_at(const char *s, size_t n)
 }
 
 static void
-unquoted_braces(struct check *ck, const struct sh_cmd *c, const char *text,
-    size_t len)
+unquoted_braces(struct check *ck, const struct sh_cmd *c,
+    const struct tlines *tl)
 {
 	int	l, col;
 
 	for (l = c->line; l <= c->endline; l++) {
 		size_t		 n;
-		const char	*s = line_at(text, len, l, &n);
+		const char	*s = line_at(tl, l, &n);
 
 		if (s == NULL || (col = brace_at(s, n)) == 0)
 			continue;
@@ -251,13 +281,42 @@ unquoted_braces(struct check *ck, const struct sh_cmd *c, const char *text,
  * reads them, or reads another name): a warning where each is set, once
  * per assignment even when several commands inherit it.
  */
+/* The lines already warned about, hashed by their number's bytes. */
+struct seen_lines {
+	int		*line;
+	size_t		 n;
+	struct hidx	 idx;
+};
+
+static const char *
+seen_key(const void *ctx, size_t i, size_t *len)
+{
+	*len = sizeof(int);
+	return (const char *)&((const struct seen_lines *)ctx)->line[i];
+}
+
+/* Is line new? It is seen from here on. */
+static bool
+seen_first(struct seen_lines *s, int line)
+{
+	if (hidx_find(&s->idx, (const char *)&line, sizeof line) >= 0)
+		return false;
+	if ((s->n & (s->n - 1)) == 0)
+		s->line = xreallocarray(s->line, s->n ? s->n * 2 : 1,
+		    sizeof *s->line);
+	s->line[s->n] = line;
+	hidx_put(&s->idx, s->n++);
+	return true;
+}
+
 static void
 deprecated_env(struct check *ck, const struct sh_script *sc)
 {
-	struct buf	 b = { 0 };
-	int		*seen = NULL;
-	size_t		 nseen = 0, i, j, k;
+	struct buf		 b = { 0 };
+	struct seen_lines	 seen = { 0 };
+	size_t			 i, j;
 
+	hidx_init(&seen.idx, seen_key, &seen);
 	for (i = 0; i < sc->ncmds; i++) {
 		const struct sh_cmd	*c = &sc->cmds[i];
 
@@ -268,21 +327,17 @@ deprecated_env(struct check *ck, const struct sh_script *sc)
 			int			 o = catalog_find(ck->cat, e->name);
 
 			if (o < 0 || ck->cat->opts[o].kind != OK_ENV ||
-			    ck->cat->opts[o].deprecated == NULL)
+			    ck->cat->opts[o].deprecated == NULL ||
+			    !seen_first(&seen, e->line))
 				continue;
-			for (k = 0; k < nseen && seen[k] != e->line; k++)
-				;
-			if (k < nseen)
-				continue;
-			seen = xreallocarray(seen, nseen + 1, sizeof *seen);
-			seen[nseen++] = e->line;
 			b.len = 0;
 			buf_printf(&b, "%s is deprecated or ignored: %s", e->name,
 			    ck->cat->opts[o].deprecated);
 			check_warn_at(ck, "env-deprecated", b.s, e->line, e->col);
 		}
 	}
-	free(seen);
+	free(seen.line);
+	hidx_free(&seen.idx);
 	buf_free(&b);
 }
 
@@ -409,8 +464,10 @@ void
 check_shell_traps(struct check *ck, const struct sh_script *sc,
     const char *text, size_t len)
 {
-	size_t	i;
+	struct tlines	tl;
+	size_t		i;
 
+	tlines_init(&tl, text, len);
 	deprecated_env(ck, sc);
 	for (i = 0; i < sc->ncmds; i++) {
 		const struct sh_cmd	*c = &sc->cmds[i];
@@ -428,9 +485,10 @@ check_shell_traps(struct check *ck, const struct sh_script *sc,
 		if (c->kind == SH_OTHER && c->nwords > 0 &&
 		    strncmp(c->words[0].text, "--", 2) == 0 &&
 		    c->words[0].text[2] != '\0' &&
-		    !case_pattern(text, len, &c->words[0]))
-			orphan_option(ck, sc, i, text, len);
+		    !case_pattern(&tl, &c->words[0]))
+			orphan_option(ck, sc, i, &tl);
 		else if (c->kind == SH_SERVER || c->kind == SH_ROUTER)
-			unquoted_braces(ck, c, text, len);
+			unquoted_braces(ck, c, &tl);
 	}
+	free(tl.start);
 }

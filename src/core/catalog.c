@@ -31,7 +31,12 @@ struct loadctx {
 	bool		 deploy;	/* resolving names of a deploy rule */
 };
 
-/* ---- hashing ---- */
+/* ---- hashing ----
+ * Unkeyed (FNV-1a), unlike the tables built from input (hashidx.h): these
+ * hold the rules' names only and are written into the catalog image, so
+ * they must hash alike in every process. A lookup of an input name walks
+ * at most the longest run of slots of that fixed table.
+ */
 
 static uint64_t
 hstr(const char *s)

@@ -1,6 +1,7 @@
 /* util.c - allocation, buffers, files, interning. */
 #define _POSIX_C_SOURCE 200809L
 #include "util.h"
+#include "hashidx.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -390,7 +391,9 @@ edit_distance_within(const char *a, const char *b, size_t max)
  * Interning: an open-addressing hash table of owned strings, and at most
  * one adopted read-only table of strings that live in a loaded image.
  * A string is in one table or the other, never both, so equal text still
- * means the same pointer.
+ * means the same pointer. The owned table holds input (values of scripts
+ * and configs), so it hashes keyed (hashidx.h); the image's is fixed by
+ * the image.
  */
 static char	**itab;
 static size_t	  icap, icount;
@@ -435,7 +438,7 @@ itab_grow(void)
 
 	for (i = 0; i < icap; i++) {
 		if (itab[i] != NULL) {
-			size_t	j = str_hash(itab[i], strlen(itab[i])) &
+			size_t	j = hash_keyed(itab[i], strlen(itab[i])) &
 			    (ncap - 1);
 
 			while (nt[j] != NULL)
@@ -451,15 +454,14 @@ itab_grow(void)
 const char *
 intern_n(const char *s, size_t n)
 {
-	uint64_t	 h = str_hash(s, n);
-	const char	*f = frozen_find(s, n, h);
+	const char	*f = frozen_find(s, n, str_hash(s, n));
 	size_t		 i;
 
 	if (f != NULL)
 		return f;
 	if (icount * 2 >= icap)
 		itab_grow();
-	i = h & (icap - 1);
+	i = hash_keyed(s, n) & (icap - 1);
 	while (itab[i] != NULL) {
 		if (strncmp(itab[i], s, n) == 0 && itab[i][n] == '\0')
 			return itab[i];

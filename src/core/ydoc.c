@@ -1,6 +1,7 @@
 /* ydoc.c - YAML event stream to a checked tree. */
 #define _POSIX_C_SOURCE 200809L
 #include "ydoc.h"
+#include "hashidx.h"
 #include "util.h"
 
 #include <stdarg.h>
@@ -119,67 +120,37 @@ parser_err(yaml_parser_t *p, const char *name, const char *text, size_t len,
 }
 
 /*
- * The keys of one open mapping, hashed: a file with a million keys must not
- * take a million squared comparisons. Slots hold key index + 1 (0: free).
+ * The keys of one open mapping, hashed (keyed: hashidx.h): a file with a
+ * million keys must not take a million squared comparisons, whatever the
+ * keys. Items are the indexes of the keys in the mapping's kids.
  */
-struct keyset {
-	size_t	*slot;
-	size_t	 cap, n;
-};
-
-static size_t
-key_hash(const char *s)
+static const char *
+kid_key(const void *ctx, size_t i, size_t *len)
 {
-	size_t	h = 5381;
+	const struct ynode	*k = ((const struct ynode *)ctx)->kids[i];
 
-	while (*s != '\0')
-		h = h * 33 + (unsigned char)*s++;
-	return h;
+	*len = k->len;
+	return k->str;
 }
 
 static void
-keyset_free(struct keyset *ks)
+keyset_free(struct hidx *ks)
 {
-	free(ks->slot);
-	memset(ks, 0, sizeof *ks);
+	hidx_free(ks);
+	ks->keyof = NULL;
 }
 
 /* Insert kids[i] of map; returns the index of an equal earlier key, or -1. */
 static long
-keyset_add(struct keyset *ks, const struct ynode *map, size_t i)
+keyset_add(struct hidx *ks, const struct ynode *map, size_t i)
 {
-	const char	*k = map->kids[i]->str;
-	size_t		 h, j;
-
-	if ((ks->n + 1) * 2 > ks->cap) {
-		size_t	 ncap = ks->cap ? ks->cap * 2 : 16, *old = ks->slot;
-		size_t	 oldcap = ks->cap;
-
-		ks->slot = xcalloc(ncap, sizeof *ks->slot);
-		ks->cap = ncap;
-		for (j = 0; j < oldcap; j++) {
-			if (old[j] == 0)
-				continue;
-			h = key_hash(map->kids[old[j] - 1]->str) & (ncap - 1);
-			while (ks->slot[h] != 0)
-				h = (h + 1) & (ncap - 1);
-			ks->slot[h] = old[j];
-		}
-		free(old);
-	}
-	h = key_hash(k) & (ks->cap - 1);
-	while (ks->slot[h] != 0) {
-		if (strcmp(map->kids[ks->slot[h] - 1]->str, k) == 0)
-			return (long)ks->slot[h] - 1;
-		h = (h + 1) & (ks->cap - 1);
-	}
-	ks->slot[h] = i + 1;
-	ks->n++;
-	return -1;
+	if (ks->keyof == NULL)
+		hidx_init(ks, kid_key, map);
+	return hidx_add(ks, i);
 }
 
 static int
-check_dup_key(struct ynode *map, struct keyset *ks, const char *name,
+check_dup_key(struct ynode *map, struct hidx *ks, const char *name,
     char *err, size_t errlen)
 {
 	struct ynode	*key = map->kids[map->nkids - 1];
@@ -241,13 +212,18 @@ struct yparse {
 	char		*err;
 	size_t		 errlen;
 	struct ynode	*stack[YDOC_MAX_DEPTH + 2];
-	struct keyset	 keys[YDOC_MAX_DEPTH + 2];	/* per open mapping */
+	struct hidx	 keys[YDOC_MAX_DEPTH + 2];	/* per open mapping */
 	struct ynode	*root;
 	size_t		 depth, nodes, docs;
 	bool		 stream;	/* several documents allowed */
 	struct ynode	*docs_seq;	/* stream: the finished documents */
 	struct anchor	*anchors;
-	size_t		 nanchors;
+	size_t		 nanchors, anchcap;
+	struct hidx	 anchor_idx;	/* name -> its newest anchor */
+	size_t		 open_anchors[YDOC_MAX_DEPTH + 2]; /* of the open
+					   collections that have one, outer
+					   first */
+	size_t		 nopen;
 	size_t		 copied;	/* nodes made by aliases and merges */
 	struct ynode	*grave;		/* merge sources taken out of the tree,
 					   kept alive for the anchors into them */
@@ -262,7 +238,17 @@ anchors_free(struct yparse *y)
 		free(y->anchors[i].name);
 	free(y->anchors);
 	y->anchors = NULL;
-	y->nanchors = 0;
+	y->nanchors = y->anchcap = y->nopen = 0;
+	hidx_free(&y->anchor_idx);
+}
+
+static const char *
+anchor_name(const void *ctx, size_t i, size_t *len)
+{
+	const char	*name = ((const struct yparse *)ctx)->anchors[i].name;
+
+	*len = strlen(name);
+	return name;
 }
 
 /* Size and height of a complete subtree (depth is capped, so recursion is). */
@@ -281,33 +267,51 @@ subtree_size(const struct ynode *n, int *height)
 	return size;
 }
 
+/*
+ * A new anchor: found by name through anchor_idx (an anchor named again
+ * replaces the earlier one from here on, as in PyYAML). A collection's is
+ * complete only at its end, which it awaits on open_anchors: collections
+ * end in the reverse order they opened, so the newest entry there is
+ * always the next one to complete.
+ */
 static void
 anchor_add(struct yparse *y, const yaml_char_t *name, struct ynode *n)
 {
 	struct anchor	*a;
 
-	y->anchors = xreallocarray(y->anchors, y->nanchors + 1,
-	    sizeof *y->anchors);
-	a = &y->anchors[y->nanchors++];
+	if (y->nanchors == y->anchcap) {
+		y->anchcap = y->anchcap ? y->anchcap * 2 : 16;
+		y->anchors = xreallocarray(y->anchors, y->anchcap,
+		    sizeof *y->anchors);
+	}
+	if (y->anchor_idx.keyof == NULL)
+		hidx_init(&y->anchor_idx, anchor_name, y);
+	a = &y->anchors[y->nanchors];
 	a->name = xstrdup((const char *)name);
 	a->node = n;
 	a->size = 1;
 	a->height = 0;
 	a->done = n->kind == YN_SCALAR;
+	hidx_put(&y->anchor_idx, y->nanchors);
+	if (!a->done)
+		y->open_anchors[y->nopen++] = y->nanchors;
+	y->nanchors++;
 }
 
-/* The collection n is complete: its anchors (if any) can be used. */
+/* The collection n is complete: its anchor (if any) can be used. */
 static void
 anchor_done(struct yparse *y, const struct ynode *n)
 {
-	size_t	i;
+	struct anchor	*a;
 
-	for (i = y->nanchors; i-- > 0;)
-		if (y->anchors[i].node == n && !y->anchors[i].done) {
-			y->anchors[i].size = subtree_size(n,
-			    &y->anchors[i].height);
-			y->anchors[i].done = true;
-		}
+	if (y->nopen == 0)
+		return;
+	a = &y->anchors[y->open_anchors[y->nopen - 1]];
+	if (a->node != n)
+		return;
+	a->size = subtree_size(n, &a->height);
+	a->done = true;
+	y->nopen--;
 }
 
 static struct ynode *
@@ -355,13 +359,10 @@ alias_node(struct yparse *y, const yaml_event_t *ev)
 	const char	*name = (const char *)ev->data.alias.anchor;
 	struct anchor	*a = NULL;
 	char		 msg[320];
-	size_t		 i;
+	long		 i = hidx_find(&y->anchor_idx, name, strlen(name));
 
-	for (i = y->nanchors; i-- > 0;)
-		if (strcmp(y->anchors[i].name, name) == 0) {
-			a = &y->anchors[i];
-			break;
-		}
+	if (i >= 0)
+		a = &y->anchors[i];
 	if (a == NULL || !a->done) {
 		snprintf(msg, sizeof msg, a == NULL ? "YAML alias *%.200s names "
 		    "no anchor before it" : "YAML alias *%.200s refers to a node "
@@ -401,7 +402,7 @@ is_merge_key(const struct ynode *k)
 
 /* Merge the pairs of src into map where map has no such key yet. */
 static int
-merge_from(struct yparse *y, struct ynode *map, struct keyset *ks,
+merge_from(struct yparse *y, struct ynode *map, struct hidx *ks,
     const struct ynode *src, const yaml_mark_t *mark)
 {
 	size_t	i, size;
@@ -429,7 +430,7 @@ merge_from(struct yparse *y, struct ynode *map, struct keyset *ks,
  * itself; of several merged maps, the earlier wins. The << pairs go.
  */
 static int
-merge_keys(struct yparse *y, struct ynode *map, struct keyset *ks,
+merge_keys(struct yparse *y, struct ynode *map, struct hidx *ks,
     const yaml_mark_t *mark)
 {
 	size_t	i, j, n = map->nkids, o;

@@ -6,6 +6,7 @@
 #include "deploy/deploy.h"
 #include "deploy/deploy_int.h"
 #include "deploy/layout.h"
+#include "core/hashidx.h"
 #include "core/util.h"
 #include "io/argv.h"
 #include "io/server.h"
@@ -92,6 +93,64 @@ kv_set(struct kv **arr, size_t *n, const char *name, const char *value,
 	(*arr)[*n].line = line;
 	(*arr)[*n].col = col;
 	(*n)++;
+}
+
+/* The names of a kv array, hashed for kv_setv. */
+struct kvidx {
+	struct hidx	  x;
+	struct kv	**arr;
+};
+
+static const char *
+kv_key(const void *ctx, size_t i, size_t *len)
+{
+	const char	*name = (*((const struct kvidx *)ctx)->arr)[i].name;
+
+	*len = strlen(name);
+	return name;
+}
+
+static void
+kv_index(struct kvidx *ki, struct kv **arr, size_t n)
+{
+	size_t	i;
+
+	ki->arr = arr;
+	hidx_init(&ki->x, kv_key, ki);
+	for (i = 0; i < n; i++)
+		hidx_put(&ki->x, i);
+}
+
+void
+kv_setv(struct kv **arr, size_t *n, const struct kv *src, size_t nsrc)
+{
+	struct kvidx	ki;
+	size_t		i;
+	long		at;
+
+	*arr = xreallocarray(*arr, *n + nsrc + 1, sizeof **arr);
+	kv_index(&ki, arr, *n);
+	for (i = 0; i < nsrc; i++) {
+		const struct kv	*s = &src[i];
+
+		at = hidx_find(&ki.x, s->name, strlen(s->name));
+		if (s->value == NULL) {		/* a removal moves the rest */
+			kv_set(arr, n, s->name, NULL, 0, 0);
+			hidx_free(&ki.x);
+			kv_index(&ki, arr, *n);
+			continue;
+		}
+		if (at < 0) {
+			at = (long)(*n)++;
+			(*arr)[at].name = xstrdup(s->name);
+			hidx_put(&ki.x, (size_t)at);
+		} else
+			free((*arr)[at].value);
+		(*arr)[at].value = xstrdup(s->value);
+		(*arr)[at].line = s->line;
+		(*arr)[at].col = s->col;
+	}
+	hidx_free(&ki.x);
 }
 
 const struct kv *
@@ -579,18 +638,11 @@ static void
 merged_env(const struct deployment *d, enum role r, struct kv **out,
     size_t *n)
 {
-	size_t	i;
-
 	*out = NULL;
 	*n = 0;
 	if (r != ROLE_ROUTER)
-		for (i = 0; i < d->nshared_env; i++)
-			kv_set(out, n, d->shared_env[i].name,
-			    d->shared_env[i].value, d->shared_env[i].line,
-			    d->shared_env[i].col);
-	for (i = 0; i < d->role[r].nenv; i++)
-		kv_set(out, n, d->role[r].env[i].name, d->role[r].env[i].value,
-		    d->role[r].env[i].line, d->role[r].env[i].col);
+		kv_setv(out, n, d->shared_env, d->nshared_env);
+	kv_setv(out, n, d->role[r].env, d->role[r].nenv);
 }
 
 size_t

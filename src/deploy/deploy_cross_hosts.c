@@ -8,6 +8,7 @@
 #include "deploy/deploy_int.h"
 #include "deploy/deploy_cross.h"
 #include "deploy/layout.h"
+#include "core/hashidx.h"
 #include "core/util.h"
 
 #include <stdio.h>
@@ -166,6 +167,34 @@ collide_fix(const struct uses *us, size_t j, bool ports, struct buf *fx)
 		    u[j].what);
 }
 
+static const char *
+use_host(const void *ctx, size_t i, size_t *len)
+{
+	const char	*h = ((const struct uses *)ctx)->u[i].host;
+
+	*len = strlen(h);
+	return h;
+}
+
+/* For each use, the next one on the same host (n: none), so that pairs
+ * are tried on one host only, not among all uses. Owned. */
+static size_t *
+same_host_next(const struct uses *us)
+{
+	struct hidx	 x;
+	size_t		*next = xcalloc(us->n + 1, sizeof *next), i;
+	long		 prev;
+
+	hidx_init(&x, use_host, us);
+	for (i = 0; i < us->n; i++) {
+		next[i] = us->n;
+		if ((prev = hidx_put(&x, i)) >= 0)
+			next[prev] = i;
+	}
+	hidx_free(&x);
+	return next;
+}
+
 /* The first pair of overlapping uses on one host, as words; the fix (a
  * free place for the second one) in fixb. */
 static void
@@ -173,7 +202,7 @@ collide(struct facts *f, const char *fact, const char *fixfact,
     struct uses *us, bool ports)
 {
 	struct use	*u = us->u;
-	size_t		 i, j, n = us->n;
+	size_t		 i, j, n = us->n, *next = same_host_next(us);
 	struct buf	 b = { 0 }, fx = { 0 };
 	int		 line = 0;
 	size_t		 line_of = 0;
@@ -181,12 +210,11 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 	char		*why = NULL;
 
 	for (i = 0; i < n && b.len == 0; i++)
-		for (j = i + 1; j < n && b.len == 0; j++) {
+		for (j = next[i]; j < n && b.len == 0; j = next[j]) {
 			/* A host pdwiz could not expand (--host ${local_ip}) may
 			 * be a different machine on every node: unknown, so no
 			 * collision is claimed. */
-			if (strcmp(u[i].host, u[j].host) != 0 ||
-			    u[i].lo >= u[j].hi || u[j].lo >= u[i].hi)
+			if (u[i].lo >= u[j].hi || u[j].lo >= u[i].hi)
 				continue;
 			/* The ranks of one multi-node instance run on
 			 * machines of their own. */
@@ -268,6 +296,7 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 		fact_unknown(f, fact, us->why);
 	else if (unknown)
 		fact_unknown(f, fact, why);
+	free(next);
 	free(why);
 	buf_free(&b);
 	buf_free(&fx);

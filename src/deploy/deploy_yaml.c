@@ -292,7 +292,8 @@ static void
 read_unchecked_env(struct pctx *pc, const struct ynode *m, const char *what,
     struct kv **arr, size_t *n)
 {
-	size_t	i;
+	struct kv	*add;		/* names borrowed from m */
+	size_t		 i, nadd = 0;
 
 	if (m == NULL || (m->kind != YN_MAP && ynode_is_null(m)))
 		return;
@@ -300,6 +301,7 @@ read_unchecked_env(struct pctx *pc, const struct ynode *m, const char *what,
 		perr(pc, m, "%s must be a mapping of name: value", what);
 		return;
 	}
+	add = xcalloc(m->nkids / 2 + 1, sizeof *add);
 	for (i = 0; i + 1 < m->nkids; i += 2) {
 		const struct ynode	*k = m->kids[i], *v = m->kids[i + 1];
 		int			 o = catalog_find(pc->cat, k->str);
@@ -318,9 +320,15 @@ read_unchecked_env(struct pctx *pc, const struct ynode *m, const char *what,
 		}
 		if ((val = get_str(pc, v, what)) == NULL)
 			continue;
-		kv_set(arr, n, k->str, val, k->line, k->col);
-		free(val);
+		add[nadd].name = k->str;
+		add[nadd].value = val;
+		add[nadd].line = k->line;
+		add[nadd++].col = k->col;
 	}
+	kv_setv(arr, n, add, nadd);
+	for (i = 0; i < nadd; i++)
+		free(add[i].value);
+	free(add);
 }
 
 static void

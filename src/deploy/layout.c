@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "deploy/layout.h"
 #include "deploy/deploy_int.h"
+#include "core/hashidx.h"
 #include "core/util.h"
 
 #include <stdio.h>
@@ -13,46 +14,164 @@
 
 #define LAY_MAX_GPU	4096
 
-/* Ranges in use per machine ([lo, hi) ports or GPUs). */
+/*
+ * Ranges in use per machine ([lo, hi) ports or GPUs). Loopback and
+ * wildcard addresses are all this machine (machine 0), any other host is
+ * a machine of its own, found through a hash (hashidx.h): a script of
+ * thousands of servers on as many hosts must not compare every server
+ * with every other. A machine with many ranges keeps those below
+ * OCC_BITS in a bitmap, so that thousands of servers on one machine are
+ * not compared pairwise either.
+ */
+#define OCC_LIST	32
+#define OCC_BITS	(1 << 17)
+
 struct occ {
-	const char	*host;
 	int		 lo, hi;
 };
 
+struct occ_machine {
+	const char	*host;		/* NULL: this machine */
+	struct occ	*v;		/* the ranges not in bits */
+	size_t		 n, cap;
+	uint64_t	*bits;		/* past OCC_LIST ranges, or NULL */
+};
+
 struct occs {
-	struct occ	*v;
-	size_t		 n;
+	struct occ_machine *m;
+	size_t		 n, cap;
+	struct hidx	 idx;		/* host -> m[], machine 0 left out */
 };
 
 static bool
-same_machine(const char *a, const char *b)
+is_this_machine(const char *h)
 {
-	bool	la = host_is_loopback(a) || host_is_wildcard(a);
-	bool	lb = host_is_loopback(b) || host_is_wildcard(b);
-
-	return la || lb ? la && lb : strcmp(a, b) == 0;
+	return host_is_loopback(h) || host_is_wildcard(h);
 }
 
-static bool
-occ_free(const struct occs *o, const char *host, int lo, int hi)
+static const char *
+occ_host(const void *ctx, size_t i, size_t *len)
+{
+	const char	*h = ((const struct occs *)ctx)->m[i].host;
+
+	*len = strlen(h);
+	return h;
+}
+
+static void
+occs_init(struct occs *o)
+{
+	memset(o, 0, sizeof *o);
+	hidx_init(&o->idx, occ_host, o);
+	o->m = xcalloc(1, sizeof *o->m);
+	o->n = o->cap = 1;
+}
+
+static void
+occs_free(struct occs *o)
 {
 	size_t	i;
 
-	for (i = 0; i < o->n; i++)
-		if (same_machine(o->v[i].host, host) && lo < o->v[i].hi &&
-		    o->v[i].lo < hi)
+	for (i = 0; i < o->n; i++) {
+		free(o->m[i].v);
+		free(o->m[i].bits);
+	}
+	free(o->m);
+	hidx_free(&o->idx);
+}
+
+/* The machine of host; added when add, else NULL when it has nothing. */
+static struct occ_machine *
+occ_machine(struct occs *o, const char *host, bool add)
+{
+	long	i;
+
+	if (is_this_machine(host))
+		return &o->m[0];
+	if ((i = hidx_find(&o->idx, host, strlen(host))) >= 0)
+		return &o->m[i];
+	if (!add)
+		return NULL;
+	if (o->n == o->cap) {
+		o->cap *= 2;
+		o->m = xreallocarray(o->m, o->cap, sizeof *o->m);
+	}
+	memset(&o->m[o->n], 0, sizeof *o->m);
+	o->m[o->n].host = host;
+	hidx_put(&o->idx, o->n);
+	return &o->m[o->n++];
+}
+
+static bool
+bits_any(const uint64_t *b, int lo, int hi)
+{
+	int	i;
+
+	for (i = lo; i < hi; i++) {
+		if (i % 64 == 0 && i + 64 <= hi) {
+			if (b[i / 64] != 0)
+				return true;
+			i += 63;
+		} else if (b[i / 64] >> (i % 64) & 1)
+			return true;
+	}
+	return false;
+}
+
+static void
+bits_set(uint64_t *b, int lo, int hi)
+{
+	int	i;
+
+	for (i = lo; i < hi; i++)
+		b[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
+static bool
+occ_free(struct occs *o, const char *host, int lo, int hi)
+{
+	const struct occ_machine *m = occ_machine(o, host, false);
+	size_t			  i;
+
+	if (m == NULL)
+		return true;
+	for (i = 0; i < m->n; i++)
+		if (lo < m->v[i].hi && m->v[i].lo < hi)
 			return false;
-	return true;
+	return m->bits == NULL || !bits_any(m->bits, lo > 0 ? lo : 0,
+	    hi < OCC_BITS ? hi : OCC_BITS);
+}
+
+static void
+occ_list_add(struct occ_machine *m, int lo, int hi)
+{
+	if (m->n == m->cap) {
+		m->cap = m->cap ? m->cap * 2 : 4;
+		m->v = xreallocarray(m->v, m->cap, sizeof *m->v);
+	}
+	m->v[m->n].lo = lo;
+	m->v[m->n++].hi = hi;
 }
 
 static void
 occ_add(struct occs *o, const char *host, int lo, int hi)
 {
-	o->v = xreallocarray(o->v, o->n + 1, sizeof *o->v);
-	o->v[o->n].host = host;
-	o->v[o->n].lo = lo;
-	o->v[o->n].hi = hi;
-	o->n++;
+	struct occ_machine	*m = occ_machine(o, host, true);
+	size_t			 i, k;
+
+	if (m->bits == NULL && m->n == OCC_LIST) {
+		m->bits = xcalloc(OCC_BITS / 64, sizeof *m->bits);
+		for (i = k = 0; i < m->n; i++)
+			if (m->v[i].lo >= 0 && m->v[i].hi <= OCC_BITS)
+				bits_set(m->bits, m->v[i].lo, m->v[i].hi);
+			else
+				m->v[k++] = m->v[i];
+		m->n = k;
+	}
+	if (m->bits != NULL && lo >= 0 && hi <= OCC_BITS)
+		bits_set(m->bits, lo, hi);
+	else
+		occ_list_add(m, lo, hi);
 }
 
 static long long
@@ -122,19 +241,28 @@ layout_server(const struct layout *l, enum role r, int inst, int rank)
 	return NULL;
 }
 
-/* Do two instances of the role share a machine? */
+/* Do two instances of the role share a machine? Each machine keeps the
+ * first instance found on it, as a range [instance, instance + 1). */
 static bool
 role_shared(const struct layout *l, enum role r)
 {
-	size_t	i, j;
+	struct occs		 o;
+	struct occ_machine	*m;
+	size_t			 i;
+	bool			 shared = false;
 
-	for (i = 0; i < l->n; i++)
-		for (j = i + 1; j < l->n; j++)
-			if (l->s[i].role == r && l->s[j].role == r &&
-			    l->s[i].instance != l->s[j].instance &&
-			    same_machine(l->s[i].host, l->s[j].host))
-				return true;
-	return false;
+	occs_init(&o);
+	for (i = 0; i < l->n && !shared; i++) {
+		if (l->s[i].role != r)
+			continue;
+		m = occ_machine(&o, l->s[i].host, true);
+		if (m->n == 0)
+			occ_list_add(m, l->s[i].instance, l->s[i].instance + 1);
+		else
+			shared = m->v[0].lo != l->s[i].instance;
+	}
+	occs_free(&o);
+	return shared;
 }
 
 enum what { W_HTTP, W_BOOT, W_DIST };
@@ -178,7 +306,7 @@ zmq_range(const struct lay_server *s, int port, int *lo, int *hi)
 }
 
 static bool
-role_fits(const struct layout *l, enum role r, const struct occs *o,
+role_fits(const struct layout *l, enum role r, struct occs *o,
     enum what w, int base, int step)
 {
 	size_t	i;
@@ -250,7 +378,7 @@ place_ports(struct layout *l, enum role r, struct occs *o, enum what w,
 }
 
 static bool
-gpus_fit(const struct layout *l, enum role r, const struct occs *o,
+gpus_fit(const struct layout *l, enum role r, struct occs *o,
     int base, int step, bool in_host)
 {
 	size_t	i;
@@ -451,10 +579,12 @@ deployment_layout(const struct catalog *cat, const struct deployment *d,
     struct layout *l)
 {
 	const struct role_spec	*rr = &d->role[ROLE_ROUTER];
-	struct occs		 ports = { NULL, 0 }, gpus = { NULL, 0 };
+	struct occs		 ports, gpus;
 	int			 r, pass;
 
 	memset(l, 0, sizeof *l);
+	occs_init(&ports);
+	occs_init(&gpus);
 	l->gpus_per_host = d->gpus_per_host > 0 ? d->gpus_per_host :
 	    d->gpus_per_host < 0 ? -1 : LAY_GPUS_PER_HOST;
 	l->gpus_src = src(d->gpus_per_host != 0);
@@ -511,8 +641,8 @@ deployment_layout(const struct catalog *cat, const struct deployment *d,
 		}
 	}
 	router_lists(d, l);
-	free(ports.v);
-	free(gpus.v);
+	occs_free(&ports);
+	occs_free(&gpus);
 }
 
 void

@@ -33,7 +33,11 @@
 struct ynode;
 struct result;
 
-#define MANIFEST_MAX_PODS	256
+#define MANIFEST_MAX_PODS	4096
+/* Bytes the $(VAR) expansions of one container may make, as much as the
+ * shell reader's expansions (SH_MAX_OUT): past it the manifest is refused,
+ * "expansion too large". */
+#define MANIFEST_MAX_EXPAND	((size_t)64 << 20)
 
 /* Does this document look like a Kubernetes object (apiVersion, kind)? */
 bool	manifest_is_object(const struct ynode *doc);
@@ -46,8 +50,8 @@ bool	manifest_sniff(const char *text, size_t len);
  * Read the documents of docs (a sequence, as ydoc_parse_stream gives it)
  * parsed from text. Returns 0 and the commands in *out (sh_script_free
  * it), or -1 with "name:line:col: what" in err: no SGLang command in any
- * container, more than MANIFEST_MAX_PODS pods, a sh -c script the shell
- * reader refuses. What the reader sees wrong in a container itself (a
+ * container, more than MANIFEST_MAX_PODS pods, $(VAR) expansions past
+ * MANIFEST_MAX_EXPAND, a sh -c script the shell reader refuses. What the reader sees wrong in a container itself (a
  * whole command line in one command item, which Kubernetes execs as the
  * name of a program) goes into notes (NULL: not wanted), at its line.
  */

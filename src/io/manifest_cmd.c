@@ -12,8 +12,10 @@
  * expansion gets the place of the word before it).
  */
 #define _POSIX_C_SOURCE 200809L
+#include "io/manifest.h"
 #include "io/manifest_int.h"
 #include "core/engine.h"
+#include "core/hashidx.h"
 #include "core/util.h"
 
 #include <stdio.h>
@@ -27,9 +29,13 @@ struct mvar {
 	int		 line, col;
 };
 
+/* The container's env in order, and its names hashed: a name maps to
+ * its newest entry. */
 struct menv {
 	struct mvar	*v;
-	size_t		 n;
+	size_t		 n, cap;
+	struct hidx	 idx;
+	size_t		 budget;	/* bytes expansions may still make */
 };
 
 /* One word of command + args, expanded. */
@@ -42,31 +48,51 @@ struct mword {
 static const struct mvar *
 menv_find(const struct menv *e, const char *name, size_t len)
 {
-	size_t	i;
+	long	i = hidx_find(&e->idx, name, len);
 
-	for (i = e->n; i-- > 0;)
-		if (strlen(e->v[i].name) == len &&
-		    memcmp(e->v[i].name, name, len) == 0)
-			return &e->v[i];
-	return NULL;
+	return i >= 0 ? &e->v[i] : NULL;
+}
+
+static const char *
+menv_key(const void *ctx, size_t i, size_t *len)
+{
+	const char	*name = ((const struct menv *)ctx)->v[i].name;
+
+	*len = strlen(name);
+	return name;
+}
+
+/* Add n bytes to b when the budget allows; false when not. */
+static bool
+budget_add(struct buf *b, struct menv *e, const char *s, size_t n)
+{
+	if (n > e->budget)
+		return false;
+	e->budget -= n;
+	buf_add(b, s, n);
+	return true;
 }
 
 /*
  * Kubernetes' expansion of command, args and env values: $(NAME) is the
  * value of NAME when the container defines it, $$ is a $, anything else
  * stays as written. A reference to a variable not defined, or defined by
- * valueFrom, stays as written and makes the result unknown.
+ * valueFrom, stays as written and makes the result unknown. What the
+ * expansions of one container make is capped (MANIFEST_MAX_EXPAND: a few
+ * lines of $(A) doubling $(B) would make gigabytes): NULL past the cap.
  */
 static char *
-k8s_expand(const char *s, const struct menv *env, bool *unknown)
+k8s_expand(const char *s, struct menv *env, bool *unknown)
 {
 	struct buf		 b = { 0 };
 	const struct mvar	*v;
 	const char		*close;
+	size_t			 n;
+	bool			 ok = true;
 
-	while (*s != '\0') {
+	while (*s != '\0' && ok) {
 		if (s[0] == '$' && s[1] == '$') {
-			buf_putc(&b, '$');
+			ok = budget_add(&b, env, "$", 1);
 			s += 2;
 			continue;
 		}
@@ -74,16 +100,25 @@ k8s_expand(const char *s, const struct menv *env, bool *unknown)
 		    (close = strchr(s + 2, ')')) != NULL) {
 			v = menv_find(env, s + 2, (size_t)(close - s - 2));
 			if (v != NULL && !v->unknown)
-				buf_puts(&b, v->value);
+				ok = budget_add(&b, env, v->value,
+				    strlen(v->value));
 			else {
-				buf_add(&b, s, (size_t)(close - s + 1));
+				ok = budget_add(&b, env, s,
+				    (size_t)(close - s + 1));
 				*unknown = true;
 			}
 			s = close + 1;
 			continue;
 		}
-		buf_putc(&b, *s++);
+		n = strcspn(s, "$");
+		ok = budget_add(&b, env, s, n > 0 ? n : 1);
+		s += n > 0 ? n : 1;
 	}
+	if (!ok) {
+		buf_free(&b);
+		return NULL;
+	}
+	buf_add(&b, "", 0);
 	return buf_steal(&b);
 }
 
@@ -93,13 +128,17 @@ menv_add(struct menv *e, const char *name, char *value, bool unknown,
 {
 	struct mvar	*v;
 
-	e->v = xreallocarray(e->v, e->n + 1, sizeof *e->v);
-	v = &e->v[e->n++];
+	if (e->n == e->cap) {
+		e->cap = e->cap ? e->cap * 2 : 16;
+		e->v = xreallocarray(e->v, e->cap, sizeof *e->v);
+	}
+	v = &e->v[e->n];
 	v->name = name;
 	v->value = value;
 	v->unknown = unknown;
 	v->line = line;
 	v->col = col;
+	hidx_put(&e->idx, e->n++);
 }
 
 static void
@@ -110,10 +149,21 @@ menv_free(struct menv *e)
 	for (i = 0; i < e->n; i++)
 		free(e->v[i].value);
 	free(e->v);
+	hidx_free(&e->idx);
 }
 
-/* One env item ({name, value} or {name, valueFrom}) onto e. */
 static void
+too_large(const struct msrc *m, const struct ynode *at, char *err,
+    size_t errlen)
+{
+	snprintf(err, errlen, "%s:%d:%d: expansion too large (the container's "
+	    "$(VAR) references make more than %zu bytes)", m->name, at->line,
+	    at->col, MANIFEST_MAX_EXPAND);
+}
+
+/* One env item ({name, value} or {name, valueFrom}) onto e; -1 past the
+ * expansion cap. */
+static int
 env_item(struct menv *e, const struct ynode *it)
 {
 	const struct ynode	*n = ynode_get(it, "name");
@@ -122,58 +172,85 @@ env_item(struct menv *e, const struct ynode *it)
 	char			*val;
 
 	if (n == NULL || n->kind != YN_SCALAR || n->len == 0)
-		return;
+		return 0;
 	if (ynode_get(it, "valueFrom") != NULL)
 		val = xstrdup(""), unknown = true;
-	else if (v != NULL && v->kind == YN_SCALAR && !ynode_is_null(v))
-		val = k8s_expand(v->str, e, &unknown);
-	else
+	else if (v != NULL && v->kind == YN_SCALAR && !ynode_is_null(v)) {
+		if ((val = k8s_expand(v->str, e, &unknown)) == NULL)
+			return -1;
+	} else
 		val = xstrdup("");
 	menv_add(e, n->str, val, unknown, n->line, n->col);
+	return 0;
+}
+
+/* The name of env item i of a list (ctx), when it has one. */
+static const struct ynode *
+item_name(const struct ynode *list, size_t i)
+{
+	const struct ynode	*n = ynode_get(list->kids[i], "name");
+
+	return n != NULL && n->kind == YN_SCALAR ? n : NULL;
+}
+
+static const char *
+item_key(const void *ctx, size_t i, size_t *len)
+{
+	const struct ynode	*n = item_name(ctx, i);
+
+	*len = n->len;
+	return n->str;
 }
 
 /* The container's environment: what the controller injects, the
  * container's env, then the patch's (an entry of the same name replaces
- * the container's, as a strategic merge does). */
-static void
-env_build(struct menv *e, const struct mpod *p)
+ * the container's, as a strategic merge does). 0, or -1 with the item
+ * whose expansion passed the cap in *at. */
+static int
+env_build(struct menv *e, const struct mpod *p, const struct ynode **at)
 {
 	const struct ynode	*base = ynode_get(p->container, "env");
 	const struct ynode	*pat = p->patch ? ynode_get(p->patch, "env") :
 	    NULL;
-	size_t			 i, j;
+	struct hidx		 patched;
+	size_t			 i;
+	int			 rc = 0;
 
+	if (pat != NULL && pat->kind != YN_SEQ)
+		pat = NULL;
+	hidx_init(&patched, item_key, pat);
+	for (i = 0; pat != NULL && i < pat->nkids; i++)
+		if (item_name(pat, i) != NULL)
+			hidx_put(&patched, i);
 	for (i = 0; i < p->ninject; i++)
 		menv_add(e, p->inject[i].name, xstrdup(p->inject[i].value),
 		    false, 0, 0);
-	for (i = 0; base != NULL && base->kind == YN_SEQ && i < base->nkids;
-	    i++) {
-		const struct ynode	*n = ynode_get(base->kids[i], "name");
-		bool			 patched = false;
+	for (i = 0; base != NULL && base->kind == YN_SEQ && i < base->nkids &&
+	    rc == 0; i++) {
+		const struct ynode	*n = item_name(base, i);
 
-		for (j = 0; n != NULL && pat != NULL && pat->kind == YN_SEQ &&
-		    j < pat->nkids; j++) {
-			const struct ynode *pn = ynode_get(pat->kids[j], "name");
-
-			if (pn != NULL && pn->kind == YN_SCALAR &&
-			    n->kind == YN_SCALAR && strcmp(pn->str, n->str) == 0)
-				patched = true;
-		}
-		if (!patched)
-			env_item(e, base->kids[i]);
+		if (n == NULL || hidx_find(&patched, n->str, n->len) < 0)
+			if ((rc = env_item(e, base->kids[i])) != 0)
+				*at = ynode_get(base->kids[i], "value");
 	}
-	for (j = 0; pat != NULL && pat->kind == YN_SEQ && j < pat->nkids; j++)
-		env_item(e, pat->kids[j]);
+	for (i = 0; pat != NULL && i < pat->nkids && rc == 0; i++)
+		if ((rc = env_item(e, pat->kids[i])) != 0)
+			*at = ynode_get(pat->kids[i], "value");
+	hidx_free(&patched);
+	return rc;
 }
 
-/* command, then args; each from the patch when it gives them. */
-static size_t
-words_build(struct mword **out, const struct mpod *p, const struct menv *e)
+/* command, then args; each from the patch when it gives them. The words
+ * made so far in *out, *n; -1 with the item past the expansion cap in *at. */
+static int
+words_build(struct mword **out, size_t *n, const struct mpod *p,
+    struct menv *e, const struct ynode **at)
 {
 	static const char *const keys[] = { "command", "args" };
 	struct mword	*w = NULL;
-	size_t		 n = 0, i, k;
+	size_t		 i, k, cap = 0;
 
+	*n = 0;
 	for (k = 0; k < 2; k++) {
 		const struct ynode	*l = p->patch ? ynode_get(p->patch,
 		    keys[k]) : NULL;
@@ -183,17 +260,27 @@ words_build(struct mword **out, const struct mpod *p, const struct menv *e)
 		for (i = 0; l != NULL && l->kind == YN_SEQ && i < l->nkids;
 		    i++) {
 			const struct ynode	*it = l->kids[i];
+			struct mword		*x;
 
-			w = xreallocarray(w, n + 1, sizeof *w);
-			w[n].node = it;
-			w[n].unknown = it->kind != YN_SCALAR;
-			w[n].text = it->kind == YN_SCALAR ? k8s_expand(it->str, e,
-			    &w[n].unknown) : xstrdup("");
-			n++;
+			if (*n == cap) {
+				cap = cap ? cap * 2 : 16;
+				w = xreallocarray(w, cap, sizeof *w);
+			}
+			x = &w[*n];
+			x->node = it;
+			x->unknown = it->kind != YN_SCALAR;
+			x->text = it->kind == YN_SCALAR ? k8s_expand(it->str, e,
+			    &x->unknown) : xstrdup("");
+			*out = w;
+			if (x->text == NULL) {
+				*at = it;
+				return -1;
+			}
+			(*n)++;
 		}
 	}
 	*out = w;
-	return n;
+	return 0;
 }
 
 /*
@@ -318,20 +405,62 @@ place_env(struct sh_cmd *c, const struct menv *e)
 	}
 }
 
-/* Find s in the file between *cur and end; the place found, or *cur. */
+/*
+ * The search of a script's words in the scalar that holds it, in order.
+ * Both halves are kept linear in the script: a word an expansion made is
+ * not in the file, and each search for one would read the rest of the
+ * script, so the searches compare at most budget bytes in all (past it,
+ * twice the word's length and 64 more each); and the place is counted on
+ * from the last one, not from the start of its line (a script of one long
+ * line).
+ */
+struct msearch {
+	size_t	cur, end;	/* the search goes on at cur */
+	size_t	budget;
+	size_t	off;		/* the last place found, and its position */
+	int	line, col;
+};
+
 static void
-place_search(const struct msrc *m, size_t *cur, size_t end, const char *s,
+msearch_pos(const struct msrc *m, struct msearch *q, size_t off)
+{
+	size_t	next = (size_t)q->line < m->nlines ? m->lines[q->line] :
+	    m->len + 1, i;
+
+	if (off > m->len)
+		off = m->len;
+	if (q->line == 0 || off < q->off || off >= next)
+		msrc_pos(m, off, &q->line, &q->col);
+	else
+		for (i = q->off; i < off; i++)
+			if (((unsigned char)m->text[i] & 0xC0) != 0x80)
+				q->col++;
+	q->off = off;
+}
+
+/* Find s from q->cur on: its place, or that of q->cur. */
+static void
+place_search(const struct msrc *m, struct msearch *q, const char *s,
     int *line, int *col)
 {
-	size_t	n = strlen(s), o;
+	size_t	n = strlen(s), o, k, cost = 0;
+	size_t	max = q->budget > 2 * n + 64 ? q->budget : 2 * n + 64;
+	size_t	at = q->cur;
 
-	for (o = *cur; n > 0 && o + n <= end; o++)
-		if (memcmp(m->text + o, s, n) == 0) {
-			msrc_pos(m, o, line, col);
-			*cur = o + n;
-			return;
+	for (o = q->cur; n > 0 && o + n <= q->end && cost < max; o++) {
+		for (k = 0; k < n && m->text[o + k] == s[k]; k++)
+			;
+		cost += k + 1;
+		if (k == n) {
+			at = o;
+			q->cur = o + n;
+			break;
 		}
-	msrc_pos(m, *cur < m->len ? *cur : m->len, line, col);
+	}
+	q->budget -= cost < q->budget ? cost : q->budget;
+	msearch_pos(m, q, at);
+	*line = q->line;
+	*col = q->col;
 }
 
 /* The commands of a sh -c script, placed in the scalar that holds it. */
@@ -339,15 +468,19 @@ static void
 place_script(const struct msrc *m, struct sh_script *sub,
     const struct ynode *sn, const struct menv *e)
 {
-	size_t	cur = msrc_off(m, sn->line, sn->col);
-	size_t	end = msrc_off(m, sn->endline, sn->endcol), i, j;
-	int	line, col;
+	struct msearch	q;
+	size_t		i, j;
+	int		line, col;
 
+	memset(&q, 0, sizeof q);
+	q.cur = msrc_off(m, sn->line, sn->col);
+	q.end = msrc_off(m, sn->endline, sn->endcol);
+	q.budget = (q.end > q.cur ? 8 * (q.end - q.cur) : 0) + 65536;
 	for (i = 0; i < sub->ncmds; i++) {
 		struct sh_cmd	*c = &sub->cmds[i];
 
 		for (j = 0; j < c->nwords; j++) {
-			place_search(m, &cur, end, c->words[j].text, &line, &col);
+			place_search(m, &q, c->words[j].text, &line, &col);
 			c->words[j].line = line;
 			c->words[j].col = col;
 		}
@@ -416,23 +549,19 @@ keep_sglang(struct msrc *m, struct sh_script *sub, const struct mpod *p)
 	sub->unclosed_heredoc = 0;
 }
 
-int
-mcontainer_read(struct msrc *m, const struct mpod *p, char *err,
-    size_t errlen)
+/* The words of the container (and its env) as a script, read. */
+static int
+read_words(struct msrc *m, const struct mpod *p, const struct menv *e,
+    const struct mword *w, size_t n, char *err, size_t errlen)
 {
-	struct menv		 e = { 0 };
-	struct mword		*w = NULL;
 	struct sh_script	 sub = { 0 };
 	struct buf		 b = { 0 };
 	char			 perr[512];
 	const struct ynode	*sn;
-	size_t			 n, i, si;
+	size_t			 i, si = sh_c_script(w, n);
 	int			 rc = 0, line;
 
-	env_build(&e, p);
-	n = words_build(&w, p, &e);
-	si = sh_c_script(w, n);
-	header(&b, &e);
+	header(&b, e);
 	if (si == 0 && n > 0 && strpbrk(w[0].text, " \t\n") != NULL) {
 		buf_puts(&b, w[0].text);
 		for (i = 1; i < n; i++) {
@@ -459,9 +588,9 @@ mcontainer_read(struct msrc *m, const struct mpod *p, char *err,
 		rc = -1;
 	} else if (n > 0) {
 		if (sn != NULL)
-			place_script(m, &sub, sn, &e);
+			place_script(m, &sub, sn, e);
 		else
-			place_words(&sub, w, n, &e);
+			place_words(&sub, w, n, e);
 		keep_sglang(m, &sub, p);
 		if (si == n && sub.ncmds > 0 && !p->repeat)
 			one_item_note(m, w);
@@ -469,6 +598,28 @@ mcontainer_read(struct msrc *m, const struct mpod *p, char *err,
 	}
 	sh_script_free(&sub);
 	buf_free(&b);
+	return rc;
+}
+
+int
+mcontainer_read(struct msrc *m, const struct mpod *p, char *err,
+    size_t errlen)
+{
+	struct menv		 e;
+	struct mword		*w = NULL;
+	const struct ynode	*at = NULL;
+	size_t			 n = 0, i;
+	int			 rc;
+
+	memset(&e, 0, sizeof e);
+	hidx_init(&e.idx, menv_key, &e);
+	e.budget = MANIFEST_MAX_EXPAND;
+	if ((rc = env_build(&e, p, &at)) == 0)
+		rc = words_build(&w, &n, p, &e, &at);
+	if (rc != 0)
+		too_large(m, at, err, errlen);
+	else
+		rc = read_words(m, p, &e, w, n, err, errlen);
 	for (i = 0; i < n; i++)
 		free(w[i].text);
 	free(w);

@@ -76,6 +76,8 @@ struct sh_script {
 	struct sh_cmd	*cmds;		/* every simple command, in order */
 	size_t		 ncmds;
 	struct sh_pool	*pool;		/* private: env strings and arrays */
+	size_t		 cmdcap;	/* private: room in cmds that
+					   sh_script_move made, or 0 */
 	int		 unclosed_heredoc; /* line of a here-document whose
 					   delimiter never comes (bash reads
 					   the rest of the input as its
@@ -110,7 +112,7 @@ const char *sh_script_str(struct sh_script *dst, const char *s);
  * sh_sglang_cap: 0, or -1 with "LINE:COL: ..." of the first command past
  * the cap in err.
  */
-#define SH_MAX_SGLANG_CMDS	8192
+#define SH_MAX_SGLANG_CMDS	16384
 int	sh_sglang_cap(const struct sh_script *, char *err, size_t errlen);
 
 /* Quote s so that bash reads it back as exactly s (single quotes, '\'' for ').

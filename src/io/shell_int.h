@@ -133,10 +133,15 @@ struct chunk {
 	char		 data[];
 };
 
+/* A pool's chunks start at CHUNK_MIN bytes and double up to CHUNK_SIZE: a
+ * manifest's containers are each read as a small script, and the pools of
+ * thousands of them end up in one script. */
+#define CHUNK_MIN	((size_t)1 << 10)
 #define CHUNK_SIZE	((size_t)64 << 10)
 
 struct sh_pool {
-	struct chunk	 *chunks;
+	struct chunk	 *chunks;	/* the current one first */
+	struct chunk	 *last;		/* the end of the list */
 	struct sh_env	**env;		/* env arrays */
 	size_t		  nenv, capenv;
 };

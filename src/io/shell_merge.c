@@ -21,12 +21,15 @@ void
 sh_script_move(struct sh_script *dst, struct sh_script *src)
 {
 	struct sh_pool	*dp, *sp = src->pool;
-	struct chunk	**tail;
-	size_t		 i;
+	size_t		 i, need = dst->ncmds + src->ncmds;
 
-	if (src->ncmds > 0) {
-		dst->cmds = xreallocarray(dst->cmds, dst->ncmds + src->ncmds,
+	/* Room for the commands of many moves: doubled, not one move's. */
+	if (src->ncmds > 0 && need > dst->cmdcap) {
+		dst->cmdcap = need > 2 * dst->ncmds ? need : 2 * dst->ncmds;
+		dst->cmds = xreallocarray(dst->cmds, dst->cmdcap,
 		    sizeof *dst->cmds);
+	}
+	if (src->ncmds > 0) {
 		memcpy(dst->cmds + dst->ncmds, src->cmds, src->ncmds *
 		    sizeof *src->cmds);
 		dst->ncmds += src->ncmds;
@@ -36,9 +39,12 @@ sh_script_move(struct sh_script *dst, struct sh_script *src)
 		dp = pool_of(dst);
 		/* The source's chunks go behind the destination's: new strings
 		 * keep filling dst's current chunk. */
-		for (tail = &dp->chunks; *tail != NULL; tail = &(*tail)->next)
-			;
-		*tail = sp->chunks;
+		if (dp->chunks == NULL)
+			dp->chunks = sp->chunks;
+		else
+			dp->last->next = sp->chunks;
+		if (sp->chunks != NULL)
+			dp->last = sp->last;
 		for (i = 0; i < sp->nenv; i++) {
 			void	*pp = dp->env;
 

@@ -4,6 +4,7 @@
  */
 
 #include "io/shell_int.h"
+#include "core/hashidx.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -54,10 +55,12 @@ char *
 sh_pool_alloc(struct sh_pool *pl, size_t n)
 {
 	struct chunk	*c = pl->chunks, *nc;
-	size_t		 cap;
+	size_t		 cap, room;
 
 	if (c == NULL || c->cap - c->used < n) {
-		cap = n > CHUNK_SIZE / 4 ? n : CHUNK_SIZE;
+		room = c == NULL ? CHUNK_MIN : c->cap >= CHUNK_SIZE / 2 ?
+		    CHUNK_SIZE : c->cap * 2;
+		cap = n > room / 4 ? n : room;
 		nc = xmalloc(sizeof(*nc) + cap);
 		nc->used = 0;
 		nc->cap = cap;
@@ -65,9 +68,13 @@ sh_pool_alloc(struct sh_pool *pl, size_t n)
 			/* A big string: keep filling the current chunk. */
 			nc->next = c->next;
 			c->next = nc;
+			if (pl->last == c)
+				pl->last = nc;
 		} else {
 			nc->next = c;
 			pl->chunks = nc;
+			if (c == NULL)
+				pl->last = nc;
 		}
 		c = nc;
 	}
@@ -122,15 +129,11 @@ sh_pool_free(struct sh_pool *pl)
  * Variable tables.
  */
 
+/* Names come from the script: hashed keyed (core/hashidx.h). */
 static size_t
 vt_hash(const char *s, size_t n)
 {
-	size_t	h = 14695981039346656037ULL & SIZE_MAX;
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return (h);
+	return ((size_t)hash_keyed(s, n));
 }
 
 size_t

@@ -17,7 +17,7 @@ lim=262144
 (ulimit -v $lim; exec $PDWIZ --version) >/dev/null 2>&1 || lim=unlimited
 for sub in "import -o $T/huge.yaml" "check --format json"; do
 	(ulimit -v $lim; exec $PDWIZ $sub "$T/huge.sh") >"$T/out" 2>"$T/err"; rc=$?
-	[ $rc = 2 ] && grep -q "huge.sh:8193:1: more than 8192 SGLang commands in one script" "$T/err" "$T/out" && ok ||
+	[ $rc = 2 ] && grep -q "huge.sh:16385:1: more than 16384 SGLang commands in one script" "$T/err" "$T/out" && ok ||
 	    bad "100,000 commands ($sub): exit $rc, want 2 and the cap's message: $(head -c 300 "$T/err")"
 done
 [ ! -e "$T/huge.yaml" ] && ok || bad "a refused import wrote its file"
