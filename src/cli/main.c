@@ -106,8 +106,10 @@ use_color(FILE *f)
 static void
 version_state(const struct catalog *cat)
 {
-	char	 vs[32], line[512], *dir = catalog_find_datadir(NULL), *p;
+	char	 vs[32], line[512], err[512], *dir = catalog_find_datadir(NULL);
+	char	*p;
 	FILE	*f;
+	int	 fd;
 
 	if (cat->hist != NULL && cat->hist->sglang_version != SGVER_UNKNOWN)
 		printf("SGLang modelled: %s\n", sgver_format(
@@ -120,7 +122,11 @@ version_state(const struct catalog *cat)
 	if (dir == NULL)
 		return;
 	p = xasprintf("%s/rules/sglang-state.tsv", dir);
-	if ((f = fopen(p, "r")) != NULL) {
+	if ((fd = open_input(p, err, sizeof err)) == -1)
+		f = NULL;
+	else if ((f = fdopen(fd, "r")) == NULL)
+		close(fd);
+	if (f != NULL) {
 		while (fgets(line, sizeof line, f) != NULL)
 			if (strncmp(line, "# sgcite: ", 10) == 0)
 				printf("citations: %s", line + 10);

@@ -172,6 +172,65 @@ sort_items(void *base, size_t n, size_t size,
 		qsort(base, n, size, cmp);
 }
 
+const char *
+file_kind(unsigned mode)
+{
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISLNK(mode))
+		return "a symbolic link";
+	return S_ISREG(mode) ? "a regular file" : "of an unknown kind";
+}
+
+static int
+not_regular(const char *path, const struct stat *st, char *err,
+    size_t errlen)
+{
+	snprintf(err, errlen, "%s: not a regular file (%s)", path,
+	    file_kind(st->st_mode));
+	return -1;
+}
+
+int
+open_input(const char *path, char *err, size_t errlen)
+{
+	struct stat	st;
+	int		fd, fl;
+
+	/* Not opened at all unless it is a regular file: a device may act
+	 * on its open. */
+	if (stat(path, &st) != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode))
+		return not_regular(path, &st, err, errlen);
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	/* What was opened, which may not be what was looked at. */
+	if (fstat(fd, &st) != 0 || (fl = fcntl(fd, F_GETFL)) == -1 ||
+	    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return not_regular(path, &st, err, errlen);
+	}
+	return fd;
+}
+
 char *
 read_file(const char *path, size_t max, size_t *lenp, char *err, size_t errlen)
 {
@@ -179,21 +238,16 @@ read_file(const char *path, size_t max, size_t *lenp, char *err, size_t errlen)
 	char		chunk[65536];
 	FILE		*f;
 	size_t		n;
+	int		fd;
 
 	if (strcmp(path, "-") == 0)
 		f = stdin;
-	else if ((f = fopen(path, "rb")) == NULL) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	else if ((fd = open_input(path, err, errlen)) == -1)
 		return NULL;
-	}
-	if (f != stdin) {
-		struct stat	st;
-
-		if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-			snprintf(err, errlen, "%s: is a directory", path);
-			fclose(f);
-			return NULL;
-		}
+	else if ((f = fdopen(fd, "rb")) == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
 	}
 	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
 		if (b.len + n > max) {

@@ -33,7 +33,22 @@ void	 buf_free(struct buf *);
 void	sort_items(void *base, size_t n, size_t size,
 	    int (*cmp)(const void *, const void *));
 
-/* Read a whole file (at most max bytes); NULL + errno-ish message on failure. */
+/*
+ * Open a file to read it: every input pdwiz reads comes through here.
+ * Only a regular file is opened; anything else (a FIFO, a socket, a
+ * device, a directory) is refused as "PATH: not a regular file (a FIFO)",
+ * so that a FIFO never blocks pdwiz and a device is never opened. The
+ * open itself is O_NONBLOCK (what it opens is checked again, with fstat,
+ * in case the path changed); the descriptor returned reads blocking and
+ * is close-on-exec. -1 with the message in err.
+ */
+int	 open_input(const char *path, char *err, size_t errlen);
+/* "a FIFO", "a socket", "a character device", ... for a file's mode. */
+const char	*file_kind(unsigned mode);
+/*
+ * Read a whole file (at most max bytes) opened by open_input, or standard
+ * input for "-"; NULL + errno-ish message on failure.
+ */
 char	*read_file(const char *path, size_t max, size_t *len, char *err,
 	    size_t errlen);
 /*

@@ -726,6 +726,61 @@ mkfifo "$T/fifo.yaml"
 timeout 10 $PDWIZ check -- python -m sglang.launch_server --model-path m --config "$T/fifo.yaml" >"$T/out" 2>&1; rc=$?
 [ "$rc" = 0 ] && grep -q "config-not-regular" "$T/out" && ok || bad "--config naming a FIFO: exit $rc (124: it blocked): $(cat "$T/out")"
 
+# --- every file pdwiz reads is opened only when it is a regular file ---
+# A FIFO would block pdwiz forever (timeout 10: the old binary fails
+# instead of hanging), a device or a socket is no file to read: each is
+# refused by its kind, exit 2. '-' is still standard input.
+# not_regular NAME PATH KIND CMD...: exit 2 and "PATH: not a regular file (KIND)"
+not_regular() {
+	name=$1 what=$2 kind=$3; shift 3
+	timeout 10 "$@" >"$T/out" 2>"$T/err" </dev/null; rc=$?
+	[ "$rc" = 2 ] && grep -qF "$what: not a regular file ($kind)" "$T/err" && ok ||
+	    bad "$name: exit $rc (124: it blocked): $(head -c 300 "$T/err")"
+}
+mkfifo "$T/in.fifo" "$T/in-fifo.md" "$T/in-fifo.yaml"
+not_regular "check of a FIFO" "$T/in.fifo" "a FIFO" $PDWIZ check "$T/in.fifo"
+not_regular "check of a FIFO named .md" "$T/in-fifo.md" "a FIFO" $PDWIZ check "$T/in-fifo.md"
+not_regular "check --input config of a FIFO" "$T/in-fifo.yaml" "a FIFO" $PDWIZ check --input config "$T/in-fifo.yaml"
+not_regular "emit of a FIFO" "$T/in-fifo.yaml" "a FIFO" $PDWIZ emit --format shell "$T/in-fifo.yaml"
+not_regular "import of a FIFO" "$T/in.fifo" "a FIFO" $PDWIZ import "$T/in.fifo"
+not_regular "wizard --import of a FIFO" "$T/in.fifo" "a FIFO" $PDWIZ --import "$T/in.fifo"
+timeout 10 $PDWIZ "$T/in-fifo.yaml" </dev/null >"$T/out" 2>&1; rc=$?
+[ "$rc" = 2 ] && ok || bad "wizard opening a FIFO: exit $rc (124: it blocked)"
+not_regular "check of a character device" /dev/null "a character device" $PDWIZ check /dev/null
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$T/in.sock"
+not_regular "check of a socket" "$T/in.sock" "a socket" $PDWIZ check "$T/in.sock"
+not_regular "check of a directory" "$T" "a directory" $PDWIZ check "$T"
+printf 'python -m sglang.launch_server --model-path m --tp-size 2\n' | $PDWIZ check - >"$T/out" 2>&1; rc=$?
+[ "$rc" = 0 ] && ok || bad "check - (standard input): exit $rc: $(cat "$T/out")"
+# A model directory whose config.json is a FIFO: no facts from it (as for
+# any config.json that cannot be read), and no hang.
+mkdir -p "$T/fifomodel"
+mkfifo "$T/fifomodel/config.json"
+timeout 10 $PDWIZ check --format json -- python -m sglang.launch_server --model-path "$T/fifomodel" --tp-size 8 >"$T/out" 2>"$T/err"; rc=$?
+[ "$rc" = 0 ] && ok || bad "--model-path whose config.json is a FIFO: exit $rc (124: it blocked): $(head -c 300 "$T/err")"
+json_check "--model-path whose config.json is a FIFO: heads could not be checked" has model-tp-heads unknown ""
+# The data directory: a rule file, a form, the flag history or the
+# citation summary that is a FIFO.
+DD=$T/fifodata
+mkdir -p "$DD"
+cp -R rules forms "$DD"/
+rm -f "$DD/rules/catalog.img"
+mkfifo "$DD/rules/checks/99-fifo.yaml"
+not_regular "a rule file that is a FIFO" "$DD/rules/checks/99-fifo.yaml" "a FIFO" env PDWIZ_DATADIR="$DD" $PDWIZ rules
+rm "$DD/rules/checks/99-fifo.yaml"
+mkfifo "$DD/forms/99-fifo.yaml"
+not_regular "a form that is a FIFO" "$DD/forms/99-fifo.yaml" "a FIFO" env PDWIZ_DATADIR="$DD" $PDWIZ
+rm "$DD/forms/99-fifo.yaml"
+mv "$DD/rules/flag-history.yaml" "$T/flag-history.yaml"
+mkfifo "$DD/rules/flag-history.yaml"
+not_regular "a flag history that is a FIFO" "$DD/rules/flag-history.yaml" "a FIFO" env PDWIZ_DATADIR="$DD" $PDWIZ rules
+rm "$DD/rules/flag-history.yaml"
+mv "$T/flag-history.yaml" "$DD/rules/flag-history.yaml"
+rm "$DD/rules/sglang-state.tsv"
+mkfifo "$DD/rules/sglang-state.tsv"
+timeout 10 env PDWIZ_DATADIR="$DD" $PDWIZ --version >"$T/out" 2>&1 </dev/null; rc=$?
+[ "$rc" = 0 ] && ! grep -q '^citations:' "$T/out" && ok || bad "--version with a FIFO for sglang-state.tsv: exit $rc (124: it blocked)"
+
 # --- unknown stays unknown: servers bound to 0.0.0.0, machine not stated ---
 printf 'python -m sglang.launch_server --model-path m --disaggregation-mode prefill --host 0.0.0.0 --port 30000 --tp-size 2\npython -m sglang.launch_server --model-path m --disaggregation-mode decode --host 0.0.0.0 --port 30001 --tp-size 2\n' >"$T/wild.sh"
 expect_rc "wildcard binds, machine not stated: no collision claimed" 0 $PDWIZ check --format json "$T/wild.sh"
