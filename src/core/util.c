@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -293,6 +294,81 @@ target_mode(const char *path, unsigned mode)
 	return (mode_t)mode & 0777 & ~mask;
 }
 
+/*
+ * The descriptor an output path names, when writing to it in place is
+ * plainly what is meant: /dev/stdout, /dev/stderr, /dev/stdin, /dev/fd/N,
+ * /proc/self/fd/N. Else -1.
+ */
+static int
+path_fd(const char *path)
+{
+	const char	*p = NULL;
+	char		*end;
+	long		 n;
+
+	if (strcmp(path, "/dev/stdin") == 0)
+		return STDIN_FILENO;
+	if (strcmp(path, "/dev/stdout") == 0)
+		return STDOUT_FILENO;
+	if (strcmp(path, "/dev/stderr") == 0)
+		return STDERR_FILENO;
+	if (strncmp(path, "/dev/fd/", 8) == 0)
+		p = path + 8;
+	else if (strncmp(path, "/proc/self/fd/", 14) == 0)
+		p = path + 14;
+	if (p == NULL || *p < '0' || *p > '9')
+		return -1;
+	errno = 0;
+	n = strtol(p, &end, 10);
+	if (*end != '\0' || errno != 0 || n > INT_MAX)
+		return -1;
+	return (int)n;
+}
+
+/* Write to an open descriptor, where it stands (a pipe, a terminal, the
+ * file the shell redirected to). */
+static int
+write_fd(const char *path, int fd, const char *data, size_t len, char *err,
+    size_t errlen)
+{
+	size_t	off = 0;
+
+	if (fcntl(fd, F_GETFD) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	/* After what stdio holds for it. */
+	if (fd == STDOUT_FILENO)
+		fflush(stdout);
+	else if (fd == STDERR_FILENO)
+		fflush(stderr);
+	while (off < len) {
+		ssize_t	w = write(fd, data + off, len - off);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			return -1;
+		}
+		off += (size_t)w;
+	}
+	return 0;
+}
+
+int
+output_check(const char *path, char *err, size_t errlen)
+{
+	struct stat	st;
+
+	if (path_fd(path) >= 0 || lstat(path, &st) != 0 ||
+	    S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
+		return 0;
+	snprintf(err, errlen, "%s: not a regular file (%s); pdwiz will not "
+	    "replace it with its output", path, file_kind(st.st_mode));
+	return -1;
+}
+
 int
 write_file_atomic(const char *path, const char *data, size_t len, char *err,
     size_t errlen)
@@ -304,11 +380,17 @@ int
 write_file_atomic_mode(const char *path, const char *data, size_t len,
     unsigned mode, char *err, size_t errlen)
 {
-	char	*tmp = xasprintf("%s.pdwiz-tmp.XXXXXX", path), *slash;
+	char	*tmp, *slash;
 	int	 fd;
 	size_t	 off = 0;
-	mode_t	 want = target_mode(path, mode);
+	mode_t	 want;
 
+	if ((fd = path_fd(path)) >= 0)
+		return write_fd(path, fd, data, len, err, errlen);
+	if (output_check(path, err, errlen) != 0)
+		return -1;
+	tmp = xasprintf("%s.pdwiz-tmp.XXXXXX", path);
+	want = target_mode(path, mode);
 	if ((fd = mkstemp(tmp)) == -1) {
 		int	e = errno;
 

@@ -56,11 +56,18 @@ char	*read_file(const char *path, size_t max, size_t *len, char *err,
  * The file gets the permission bits of the regular file it replaces, or
  * else mode with the process umask applied, as open(2) would create it:
  * mode 0666 for data, 0777 for a script. write_file_atomic is 0666.
+ * What is at path must be nothing yet, a regular file or a symbolic link
+ * (replaced, its target left alone); a device, a FIFO, a socket or a
+ * directory is refused (output_check). A path that names an open
+ * descriptor (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N) is
+ * written in place, to that descriptor.
  */
 int	 write_file_atomic(const char *path, const char *data, size_t len,
 	    char *err, size_t errlen);
 int	 write_file_atomic_mode(const char *path, const char *data, size_t len,
 	    unsigned mode, char *err, size_t errlen);
+/* 0 when write_file_atomic may write path, else -1 and why in err. */
+int	 output_check(const char *path, char *err, size_t errlen);
 
 /*
  * Offset of the first byte of text[0..len) that is not part of a

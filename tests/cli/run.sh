@@ -407,6 +407,65 @@ json_check "--config path known only at run time: no false errors" lacks argpars
 (cd "$T" && $apdwiz emit --format shell -o - "$top/$EX" >"$T/emit-" 2>/dev/null) && ok || bad "emit -o -"
 [ ! -e "$T/-" ] && $PDWIZ emit --format shell $EX | cmp -s - "$T/emit-" && ok || bad "emit -o - is not standard output"
 
+# --- an output path that is a device, a FIFO or a socket is refused, not
+# replaced by a regular file (as root, import -o /dev/null replaced the
+# machine's /dev/null); one that names an open descriptor (/dev/stdout,
+# /dev/stderr, /proc/self/fd/N) is written in place. The devices are made
+# here, never the machine's own. ---
+IMP=share/examples/mooncake-llama-1p1d.sh
+mkdir -p "$T/dev" "$T/devout"
+mkfifo "$T/dev/fifo" "$T/devout/launch.sh"
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$T/dev/sock"
+devs="fifo sock"
+if mknod "$T/dev/null" c 1 3 2>/dev/null && mknod "$T/dev/full" c 1 7 && mknod "$T/dev/loop" b 7 0; then
+	devs="$devs null full loop"
+else
+	echo "SKIP: outputs that are devices need root (mknod)"
+fi
+refused=0
+for f in $devs; do
+	case $f in
+	fifo) kind="a FIFO" t=-p ;;
+	sock) kind="a socket" t=-S ;;
+	loop) kind="a block device" t=-b ;;
+	*) kind="a character device" t=-c ;;
+	esac
+	timeout 10 $PDWIZ import -o "$T/dev/$f" $IMP >"$T/out" 2>"$T/err" </dev/null; rc=$?
+	if [ $rc = 2 ] && [ $t "$T/dev/$f" ] &&
+	    grep -qxF "pdwiz: $T/dev/$f: not a regular file ($kind); pdwiz will not replace it with its output" "$T/err"; then
+		ok; refused=$((refused + 1))
+	else
+		bad "import -o $kind: exit $rc, $(ls -l "$T/dev/$f"): $(cat "$T/err")"
+	fi
+done
+timeout 10 $PDWIZ emit --format shell -o "$T/devout" $EX >"$T/out" 2>"$T/err" </dev/null; rc=$?
+[ $rc = 2 ] && [ -p "$T/devout/launch.sh" ] && grep -qF "$T/devout/launch.sh: not a regular file (a FIFO)" "$T/err" && ok ||
+    bad "emit onto a FIFO: exit $rc: $(cat "$T/err")"
+timeout 10 env PDWIZ_DATADIR="$PWD" $PDWIZ compile-catalog -o "$T/dev/fifo" >"$T/out" 2>"$T/err" </dev/null; rc=$?
+[ $rc = 2 ] && [ -p "$T/dev/fifo" ] && grep -qF "$T/dev/fifo: not a regular file (a FIFO)" "$T/err" && ok ||
+    bad "compile-catalog -o a FIFO: exit $rc: $(cat "$T/err")"
+[ -z "$(ls "$T/dev" "$T/devout" | grep pdwiz-tmp)" ] && ok || bad "refused outputs left temporary files: $(ls "$T/dev" "$T/devout")"
+$PDWIZ import -o /proc/self/fd/1 $IMP >"$T/inplace" 2>"$T/err" && cmp -s "$T/inplace" "$T/imp1.yaml" && inplace=1 ||
+    inplace=0
+[ $inplace = 1 ] && ok || bad "import -o /proc/self/fd/1 is not written in place: $(cat "$T/err")"
+# /dev/stdout and /dev/stderr of the machine: only with a binary that
+# refused the outputs above and wrote /proc/self/fd/1 in place (one that
+# replaces what is at the path would replace /dev/stdout).
+if [ $inplace = 1 ] && [ $refused = "$(echo $devs | wc -w)" ]; then
+	$PDWIZ import -o /dev/stdout $IMP >"$T/inplace" 2>"$T/err" && cmp -s "$T/inplace" "$T/imp1.yaml" &&
+	    [ -L /dev/stdout ] && ok || bad "import -o /dev/stdout is not written in place: $(cat "$T/err")"
+	$PDWIZ import -o /dev/stderr $IMP 2>"$T/inplace" >"$T/out" && cmp -s "$T/inplace" "$T/imp1.yaml" &&
+	    [ -L /dev/stderr ] && ok || bad "import -o /dev/stderr is not written in place"
+	(printf 'before\n'; $PDWIZ import -o /dev/stdout $IMP) >"$T/inplace" 2>"$T/err" &&
+	    [ "$(head -1 "$T/inplace")" = before ] && [ "$(wc -l <"$T/inplace")" = $(($(wc -l <"$T/imp1.yaml") + 1)) ] && ok ||
+	    bad "import -o /dev/stdout does not write where standard output stands"
+	$PDWIZ import -o /dev/stdout $IMP >/dev/full 2>"$T/err"; rc=$?
+	[ $rc = 2 ] && grep -qxF "pdwiz: /dev/stdout: No space left on device" "$T/err" && [ -L /dev/stdout ] && ok ||
+	    bad "import -o /dev/stdout onto a full device: exit $rc: $(cat "$T/err")"
+else
+	bad "import -o /dev/stdout, /dev/stderr: not tried (the outputs above were not refused or written in place)"
+fi
+
 # --- a report that cannot be written (full disk, closed stdout) is exit 2 ---
 printf 'python -m sglang.launch_server --model-path m --tp-size x\n' > "$T/bad1.sh"
 for cmd in "emit --format shell $EX" "emit --format config $EX" "import share/examples/mooncake-llama-1p1d.sh" \
