@@ -1155,6 +1155,27 @@ M=tests/cli/manifests
 json_at() {
 	python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); sys.exit(0 if any(d["rule"]==sys.argv[2] and d["line"]==int(sys.argv[3]) for d in o["diagnostics"]) else 1)' "$T/out" "$1" "$2"
 }
+# A manifest that starts with a UTF-8 byte order mark, or whose lines end
+# in a CR alone (or CR LF), is the same manifest: not a --config ("none of
+# its keys ('apiVersion', ...)"), the same report at the same lines and
+# columns, the same import.
+for m in lws vars multi-anchors; do
+	$PDWIZ check --format json "$M/$m.yaml" 2>&1 | sed "s|$M/$m.yaml|F|g" >"$T/lf.json"
+	$PDWIZ import --keep-going "$M/$m.yaml" 2>&1 | sed "s|$M/$m.yaml|F|g" >"$T/lf.imp"
+	for v in bom cr crlf; do
+		mkdir -p "$T/ends-$v"
+		f=$T/ends-$v/$m.yaml
+		case $v in
+		bom) { printf '\357\273\277'; cat "$M/$m.yaml"; } >"$f" ;;
+		cr) tr '\n' '\r' <"$M/$m.yaml" >"$f" ;;
+		crlf) sed 's/$/\r/' "$M/$m.yaml" >"$f" ;;
+		esac
+		$PDWIZ check --format json "$f" 2>&1 | sed "s|$f|F|g" >"$T/v.json"
+		cmp -s "$T/lf.json" "$T/v.json" && ok || bad "manifest $m.yaml ($v): not read as with LF: $(head -c 300 "$T/v.json")"
+		$PDWIZ import --keep-going "$f" 2>&1 | sed "s|$f|F|g" >"$T/v.imp"
+		cmp -s "$T/lf.imp" "$T/v.imp" && ok || bad "import of manifest $m.yaml ($v): $(head -c 300 "$T/v.imp")"
+	done
+done
 expect_rc "manifest: multi-document List with anchors and a merge key" 1 $PDWIZ check --format json $M/multi-anchors.yaml
 json_at argparse-unrecognized 30 && ok || bad "manifest: the typo is reported at its line in the manifest (30)"
 python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); c=o["commands"]; assert len(c)==2 and c[1]["command"].endswith("--port 8000"), c' "$T/out" && ok || bad "manifest: the decode merges the anchored container and expands \$(PORT) from the merged env"
