@@ -262,15 +262,17 @@ input_file(const char *file, const char *name, struct input *in,
 {
 	char		 err[512];
 	const char	*nul;
+	int		 line, col;
 
 	if ((in->text = read_file(file, INPUT_MAX, &in->len, err,
 	    sizeof err)) == NULL) {
 		return fail(why, "pdwiz: %s", err);
 	}
-	if ((nul = memchr(in->text, '\0', in->len)) != NULL)
-		return fail(why, "%s: binary input (NUL byte at offset %zu); "
-		    "expected a shell script or YAML", name,
-		    (size_t)(nul - in->text));
+	if ((nul = memchr(in->text, '\0', in->len)) != NULL) {
+		text_pos(in->text, (size_t)(nul - in->text), &line, &col);
+		return fail(why, "%s:%d:%d: binary input (a NUL byte); "
+		    "expected a shell script or YAML", name, line, col);
+	}
 	if (strcmp(file, "-") != 0) {
 		in->path = xstrdup(file);
 		in->base_dir = dirname(in->path);

@@ -100,17 +100,20 @@ load_any(const struct catalog *cat, const char *file, struct deployment *d,
     bool keep_going, const char *cmd)
 {
 	char		*text, err[8192];
+	const char	*nul;
 	size_t		 len, nlost;
 	struct result	 notes;
 	const char	*name = strcmp(file, "-") == 0 ? "<stdin>" : file;
-	int		 rc;
+	int		 rc, line, col;
 
 	if ((text = read_file(file, INPUT_MAX, &len, err, sizeof err)) == NULL) {
 		fprintf(stderr, "pdwiz: %s\n", err);
 		return -1;
 	}
-	if (memchr(text, '\0', len) != NULL) {
-		fprintf(stderr, "%s: binary input (NUL byte)\n", name);
+	if ((nul = memchr(text, '\0', len)) != NULL) {
+		text_pos(text, (size_t)(nul - text), &line, &col);
+		fprintf(stderr, "%s:%d:%d: binary input (a NUL byte); expected "
+		    "a launch script or a deployment file\n", name, line, col);
 		free(text);
 		return -1;
 	}

@@ -439,6 +439,22 @@ fail:
 	return -1;
 }
 
+void
+text_pos(const char *text, size_t off, int *line, int *col)
+{
+	size_t	i;
+
+	*line = 1;
+	*col = 1;
+	for (i = 0; i < off; i++) {
+		if (text[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else
+			(*col)++;
+	}
+}
+
 size_t
 utf8_invalid_at(const char *text, size_t len)
 {

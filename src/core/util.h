@@ -69,6 +69,10 @@ int	 write_file_atomic_mode(const char *path, const char *data, size_t len,
 /* 0 when write_file_atomic may write path, else -1 and why in err. */
 int	 output_check(const char *path, char *err, size_t errlen);
 
+/* Line and column (1-based, the column in bytes) of byte offset off of
+ * text, lines ending at LF. */
+void	 text_pos(const char *text, size_t off, int *line, int *col);
+
 /*
  * Offset of the first byte of text[0..len) that is not part of a
  * well-formed UTF-8 sequence (overlong forms, surrogates and code points
