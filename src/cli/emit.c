@@ -260,7 +260,7 @@ cmd_emit(int argc, char **argv)
 			if (em.n > 1)
 				printf("%s==> %s <==\n", k ? "\n" : "",
 				    em.f[k].name);
-			fputs(em.f[k].data, stdout);
+			cli_puts(em.f[k].data);
 		}
 	}
 	emission_free(&em);
@@ -336,7 +336,7 @@ cmd_import(int argc, char **argv)
 		else
 			rc = EXIT_OK;
 	} else {
-		fputs(y, stdout);
+		cli_puts(y);
 		rc = EXIT_OK;
 	}
 	free(y);

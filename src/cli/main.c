@@ -84,6 +84,16 @@ cli_load_catalog(void)
 	return cat;
 }
 
+/* The errno of the first write to stdout that failed (close_stdout). */
+static int	stdout_errno;
+
+void
+cli_puts(const char *s)
+{
+	if (fputs(s, stdout) == EOF && stdout_errno == 0)
+		stdout_errno = errno;
+}
+
 int
 use_color(FILE *f)
 {
@@ -215,7 +225,8 @@ top_level(int argc, char **argv)
  * Flush and close stdout, so that a report cut short (a full disk, a
  * closed descriptor) is never taken for success: exit status 2 then.
  * Closing an stdout that was closed from the start and never written
- * is no failure.
+ * is no failure. A write that failed before (its data dropped from the
+ * buffer, so the flush has nothing to fail on) says why with its errno.
  */
 static int
 close_stdout(int rc)
@@ -224,7 +235,7 @@ close_stdout(int rc)
 
 	errno = 0;
 	if (fflush(stdout) != 0 || ferror(stdout))
-		err = errno ? errno : EIO;
+		err = stdout_errno ? stdout_errno : errno ? errno : EIO;
 	if (fclose(stdout) != 0 && err == 0 && errno != EBADF)
 		err = errno;
 	if (err == 0)

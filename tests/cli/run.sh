@@ -467,13 +467,16 @@ else
 fi
 
 # --- a report that cannot be written (full disk, closed stdout) is exit 2 ---
+# and says why: a report larger than stdio's buffer, written at once (k8s,
+# JSON), said "Input/output error" (the failed write's errno was lost).
 printf 'python -m sglang.launch_server --model-path m --tp-size x\n' > "$T/bad1.sh"
-for cmd in "emit --format shell $EX" "emit --format config $EX" "import share/examples/mooncake-llama-1p1d.sh" \
-    "check $T/bad1.sh" "check --format json $T/bad1.sh" "rules" "rules --format json" \
+for cmd in "emit --format shell $EX" "emit --format config $EX" "emit --format k8s $EX" \
+    "import share/examples/mooncake-llama-1p1d.sh" "check $T/bad1.sh" "check --format json $T/bad1.sh" \
+    "check --format json tests/golden/deepseek-2p2d-deepep.shell" "rules" "rules --format json" \
     "explain RULE" "--version"; do
 	[ "$cmd" = "explain RULE" ] && cmd="explain $($PDWIZ rules | awk 'NR == 1 { print $1 }')"
 	$PDWIZ $cmd >/dev/full 2>"$T/err"; rc=$?
-	[ $rc = 2 ] && grep -q "^pdwiz: standard output: " "$T/err" && ok || bad "$cmd >/dev/full: exit $rc: $(cat "$T/err")"
+	[ $rc = 2 ] && grep -qxF "pdwiz: standard output: No space left on device" "$T/err" && ok || bad "$cmd >/dev/full: exit $rc: $(cat "$T/err")"
 done
 for cmd in "emit --format shell $EX" "import share/examples/mooncake-llama-1p1d.sh" "check $T/bad1.sh" "rules"; do
 	$PDWIZ $cmd >&- 2>"$T/err"; rc=$?
