@@ -262,15 +262,17 @@ input_file(const char *file, const char *name, struct input *in,
 {
 	char		 err[512];
 	const char	*nul;
+	int		 line, col;
 
 	if ((in->text = read_file(file, INPUT_MAX, &in->len, err,
 	    sizeof err)) == NULL) {
 		return fail(why, "pdwiz: %s", err);
 	}
-	if ((nul = memchr(in->text, '\0', in->len)) != NULL)
-		return fail(why, "%s: binary input (NUL byte at offset %zu); "
-		    "expected a shell script or YAML", name,
-		    (size_t)(nul - in->text));
+	if ((nul = memchr(in->text, '\0', in->len)) != NULL) {
+		text_pos(in->text, (size_t)(nul - in->text), &line, &col);
+		return fail(why, "%s:%d:%d: binary input (a NUL byte); "
+		    "expected a shell script or YAML", name, line, col);
+	}
 	if (strcmp(file, "-") != 0) {
 		in->path = xstrdup(file);
 		in->base_dir = dirname(in->path);
@@ -278,28 +280,35 @@ input_file(const char *file, const char *name, struct input *in,
 	return 0;
 }
 
+/* Past a UTF-8 byte order mark. */
+static const char *
+skip_bom(const char *text)
+{
+	return strncmp(text, "\xEF\xBB\xBF", 3) == 0 ? text + 3 : text;
+}
+
 /* YAML by its name, or by a first non-comment line "key: value" (or a
- * document start) without a command word. */
+ * document start) without a command word. Lines end at LF, CR LF or a CR
+ * alone, as YAML's do. */
 static bool
 looks_like_yaml(const char *name, const char *text)
 {
 	size_t		 len = strlen(name);
-	const char	*p = text;
+	const char	*p = skip_bom(text);
 
 	if ((len > 5 && strcmp(name + len - 5, ".yaml") == 0) ||
 	    (len > 4 && strcmp(name + len - 4, ".yml") == 0))
 		return true;
-	while (*p == '#' || *p == '\n' || *p == ' ') {
+	while (*p == '#' || *p == '\n' || *p == '\r' || *p == ' ') {
 		if (*p == '#')
-			p = strchr(p, '\n') ? strchr(p, '\n') : p + strlen(p);
+			p += strcspn(p, "\r\n");
 		else
 			p++;
 	}
 	if (strncmp(p, "---", 3) == 0)
 		return true;
-	while (*p != '\0' && *p != '\n' && *p != ' ' && *p != ':')
-		p++;
-	return *p == ':' && (p[1] == ' ' || p[1] == '\n');
+	p += strcspn(p, "\r\n :");
+	return *p == ':' && (p[1] == ' ' || p[1] == '\n' || p[1] == '\r');
 }
 
 /* Shell, or YAML parsed here once: a deployment file or an SGLang --config
@@ -367,9 +376,9 @@ is_manifest(const char *name, const struct input *in, struct buf *why)
 	size_t		 i;
 	bool		 yes;
 
-	if (!manifest_sniff(in->text, in->len) && !(in->len >= 3 &&
-	    memcmp(in->text, "---", 3) == 0) && strstr(in->text, "\n---") ==
-	    NULL)
+	if (!manifest_sniff(in->text, in->len) && strncmp(skip_bom(in->text),
+	    "---", 3) != 0 && strstr(in->text, "\n---") == NULL &&
+	    strstr(in->text, "\r---") == NULL)
 		return false;
 	if ((docs = ydoc_parse_stream(name, in->text, in->len, err,
 	    sizeof err)) == NULL) {

@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/check.h"
+#include "cli/cli.h"
 #include "core/describe.h"
 #include "core/util.h"
 #include "io/json.h"
@@ -170,7 +171,7 @@ check_print_sarif(const struct check *ck)
 		first = false;
 	}
 	buf_puts(&b, "],\"invocations\":[{\"executionSuccessful\":true}]}]}\n");
-	fputs(b.s, stdout);
+	cli_puts(b.s);
 	buf_free(&b);
 }
 
@@ -247,7 +248,7 @@ check_print_github(const struct check *ck)
 	    "in %zu command%s\n", ck->all.nerrors, ck->all.nerrors == 1 ? "" :
 	    "s", ck->all.nwarnings, ck->all.nwarnings == 1 ? "" : "s",
 	    ck->all.nunknown, ck->ncmds, ck->ncmds == 1 ? "" : "s");
-	fputs(b.s, stdout);
+	cli_puts(b.s);
 	buf_free(&b);
 }
 
@@ -299,6 +300,6 @@ check_print_failure(const struct check *ck, enum check_format fmt,
 	default:
 		return;
 	}
-	fputs(b.s, stdout);
+	cli_puts(b.s);
 	buf_free(&b);
 }

@@ -1,6 +1,7 @@
 /* check_print.c - the report of `pdwiz check`: text or JSON. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/check.h"
+#include "cli/cli.h"
 #include "core/describe.h"
 #include "core/util.h"
 #include "deploy/deploy.h"
@@ -241,6 +242,6 @@ check_print_json(const struct check *ck)
 		json_diag(&b, ck, &ck->all.d[i]);
 	}
 	buf_puts(&b, "]}\n");
-	fputs(b.s, stdout);
+	cli_puts(b.s);
 	buf_free(&b);
 }

@@ -21,6 +21,12 @@ int		 cmd_rules(int argc, char **argv);
 int		 cmd_coverage(int argc, char **argv);
 int		 cmd_compile_catalog(int argc, char **argv);
 int		 use_color(FILE *);
+/*
+ * fputs to stdout. The errno of a write that fails is kept for the message
+ * at exit: stdio forgets it once the failed buffer is dropped, and a large
+ * report written at once leaves nothing for the last flush to fail on.
+ */
+void		 cli_puts(const char *);
 
 /* The subcommands, in the order pdwiz --help lists them. */
 extern const struct clicmd	cli_check, cli_import, cli_emit, cli_explain,

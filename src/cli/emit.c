@@ -100,17 +100,20 @@ load_any(const struct catalog *cat, const char *file, struct deployment *d,
     bool keep_going, const char *cmd)
 {
 	char		*text, err[8192];
+	const char	*nul;
 	size_t		 len, nlost;
 	struct result	 notes;
 	const char	*name = strcmp(file, "-") == 0 ? "<stdin>" : file;
-	int		 rc;
+	int		 rc, line, col;
 
 	if ((text = read_file(file, INPUT_MAX, &len, err, sizeof err)) == NULL) {
 		fprintf(stderr, "pdwiz: %s\n", err);
 		return -1;
 	}
-	if (memchr(text, '\0', len) != NULL) {
-		fprintf(stderr, "%s: binary input (NUL byte)\n", name);
+	if ((nul = memchr(text, '\0', len)) != NULL) {
+		text_pos(text, (size_t)(nul - text), &line, &col);
+		fprintf(stderr, "%s:%d:%d: binary input (a NUL byte); expected "
+		    "a launch script or a deployment file\n", name, line, col);
 		free(text);
 		return -1;
 	}
@@ -257,7 +260,7 @@ cmd_emit(int argc, char **argv)
 			if (em.n > 1)
 				printf("%s==> %s <==\n", k ? "\n" : "",
 				    em.f[k].name);
-			fputs(em.f[k].data, stdout);
+			cli_puts(em.f[k].data);
 		}
 	}
 	emission_free(&em);
@@ -333,7 +336,7 @@ cmd_import(int argc, char **argv)
 		else
 			rc = EXIT_OK;
 	} else {
-		fputs(y, stdout);
+		cli_puts(y);
 		rc = EXIT_OK;
 	}
 	free(y);

@@ -219,7 +219,7 @@ cmd_rules(int argc, char **argv)
 			buf_puts(&b, "}");
 		}
 		buf_puts(&b, "]\n");
-		fputs(b.s, stdout);
+		cli_puts(b.s);
 		buf_free(&b);
 	} else {
 		for (i = 0; i < cat->nrules + cat->ndrules; i++) {

@@ -84,6 +84,16 @@ cli_load_catalog(void)
 	return cat;
 }
 
+/* The errno of the first write to stdout that failed (close_stdout). */
+static int	stdout_errno;
+
+void
+cli_puts(const char *s)
+{
+	if (fputs(s, stdout) == EOF && stdout_errno == 0)
+		stdout_errno = errno;
+}
+
 int
 use_color(FILE *f)
 {
@@ -106,8 +116,10 @@ use_color(FILE *f)
 static void
 version_state(const struct catalog *cat)
 {
-	char	 vs[32], line[512], *dir = catalog_find_datadir(NULL), *p;
+	char	 vs[32], line[512], err[512], *dir = catalog_find_datadir(NULL);
+	char	*p;
 	FILE	*f;
+	int	 fd;
 
 	if (cat->hist != NULL && cat->hist->sglang_version != SGVER_UNKNOWN)
 		printf("SGLang modelled: %s\n", sgver_format(
@@ -120,7 +132,11 @@ version_state(const struct catalog *cat)
 	if (dir == NULL)
 		return;
 	p = xasprintf("%s/rules/sglang-state.tsv", dir);
-	if ((f = fopen(p, "r")) != NULL) {
+	if ((fd = open_input(p, err, sizeof err)) == -1)
+		f = NULL;
+	else if ((f = fdopen(fd, "r")) == NULL)
+		close(fd);
+	if (f != NULL) {
 		while (fgets(line, sizeof line, f) != NULL)
 			if (strncmp(line, "# sgcite: ", 10) == 0)
 				printf("citations: %s", line + 10);
@@ -209,7 +225,8 @@ top_level(int argc, char **argv)
  * Flush and close stdout, so that a report cut short (a full disk, a
  * closed descriptor) is never taken for success: exit status 2 then.
  * Closing an stdout that was closed from the start and never written
- * is no failure.
+ * is no failure. A write that failed before (its data dropped from the
+ * buffer, so the flush has nothing to fail on) says why with its errno.
  */
 static int
 close_stdout(int rc)
@@ -218,7 +235,7 @@ close_stdout(int rc)
 
 	errno = 0;
 	if (fflush(stdout) != 0 || ferror(stdout))
-		err = errno ? errno : EIO;
+		err = stdout_errno ? stdout_errno : errno ? errno : EIO;
 	if (fclose(stdout) != 0 && err == 0 && errno != EBADF)
 		err = errno;
 	if (err == 0)

@@ -19,7 +19,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -762,17 +761,17 @@ stale_source(const unsigned char *base, const char *datadir)
 static int
 map_file(const char *path, struct mapped *m, char *why, size_t whylen)
 {
-	int		fd = open(path, O_RDONLY | O_CLOEXEC);
+	int		fd = open_input(path, why, whylen);
 	struct stat	st;
 	void		*p;
 
 	if (fd < 0)
-		return fail(why, whylen, "%s: %s", path, strerror(errno));
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+		return -1;
+	if (fstat(fd, &st) != 0 || st.st_size <= 0 ||
 	    (uint64_t)st.st_size > IMG_MAX) {
 		close(fd);
-		return fail(why, whylen, "%s: not a regular file of a sane "
-		    "size", path);
+		return fail(why, whylen, "%s: not a file of a sane size",
+		    path);
 	}
 	p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE,
 	    MAP_PRIVATE, fd, 0);

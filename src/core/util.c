@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,6 +174,65 @@ sort_items(void *base, size_t n, size_t size,
 		qsort(base, n, size, cmp);
 }
 
+const char *
+file_kind(unsigned mode)
+{
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISLNK(mode))
+		return "a symbolic link";
+	return S_ISREG(mode) ? "a regular file" : "of an unknown kind";
+}
+
+static int
+not_regular(const char *path, const struct stat *st, char *err,
+    size_t errlen)
+{
+	snprintf(err, errlen, "%s: not a regular file (%s)", path,
+	    file_kind(st->st_mode));
+	return -1;
+}
+
+int
+open_input(const char *path, char *err, size_t errlen)
+{
+	struct stat	st;
+	int		fd, fl;
+
+	/* Not opened at all unless it is a regular file: a device may act
+	 * on its open. */
+	if (stat(path, &st) != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode))
+		return not_regular(path, &st, err, errlen);
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	/* What was opened, which may not be what was looked at. */
+	if (fstat(fd, &st) != 0 || (fl = fcntl(fd, F_GETFL)) == -1 ||
+	    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return not_regular(path, &st, err, errlen);
+	}
+	return fd;
+}
+
 char *
 read_file(const char *path, size_t max, size_t *lenp, char *err, size_t errlen)
 {
@@ -180,21 +240,16 @@ read_file(const char *path, size_t max, size_t *lenp, char *err, size_t errlen)
 	char		chunk[65536];
 	FILE		*f;
 	size_t		n;
+	int		fd;
 
 	if (strcmp(path, "-") == 0)
 		f = stdin;
-	else if ((f = fopen(path, "rb")) == NULL) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	else if ((fd = open_input(path, err, errlen)) == -1)
 		return NULL;
-	}
-	if (f != stdin) {
-		struct stat	st;
-
-		if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-			snprintf(err, errlen, "%s: is a directory", path);
-			fclose(f);
-			return NULL;
-		}
+	else if ((f = fdopen(fd, "rb")) == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
 	}
 	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
 		if (b.len + n > max) {
@@ -240,6 +295,81 @@ target_mode(const char *path, unsigned mode)
 	return (mode_t)mode & 0777 & ~mask;
 }
 
+/*
+ * The descriptor an output path names, when writing to it in place is
+ * plainly what is meant: /dev/stdout, /dev/stderr, /dev/stdin, /dev/fd/N,
+ * /proc/self/fd/N. Else -1.
+ */
+static int
+path_fd(const char *path)
+{
+	const char	*p = NULL;
+	char		*end;
+	long		 n;
+
+	if (strcmp(path, "/dev/stdin") == 0)
+		return STDIN_FILENO;
+	if (strcmp(path, "/dev/stdout") == 0)
+		return STDOUT_FILENO;
+	if (strcmp(path, "/dev/stderr") == 0)
+		return STDERR_FILENO;
+	if (strncmp(path, "/dev/fd/", 8) == 0)
+		p = path + 8;
+	else if (strncmp(path, "/proc/self/fd/", 14) == 0)
+		p = path + 14;
+	if (p == NULL || *p < '0' || *p > '9')
+		return -1;
+	errno = 0;
+	n = strtol(p, &end, 10);
+	if (*end != '\0' || errno != 0 || n > INT_MAX)
+		return -1;
+	return (int)n;
+}
+
+/* Write to an open descriptor, where it stands (a pipe, a terminal, the
+ * file the shell redirected to). */
+static int
+write_fd(const char *path, int fd, const char *data, size_t len, char *err,
+    size_t errlen)
+{
+	size_t	off = 0;
+
+	if (fcntl(fd, F_GETFD) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	/* After what stdio holds for it. */
+	if (fd == STDOUT_FILENO)
+		fflush(stdout);
+	else if (fd == STDERR_FILENO)
+		fflush(stderr);
+	while (off < len) {
+		ssize_t	w = write(fd, data + off, len - off);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			return -1;
+		}
+		off += (size_t)w;
+	}
+	return 0;
+}
+
+int
+output_check(const char *path, char *err, size_t errlen)
+{
+	struct stat	st;
+
+	if (path_fd(path) >= 0 || lstat(path, &st) != 0 ||
+	    S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
+		return 0;
+	snprintf(err, errlen, "%s: not a regular file (%s); pdwiz will not "
+	    "replace it with its output", path, file_kind(st.st_mode));
+	return -1;
+}
+
 int
 write_file_atomic(const char *path, const char *data, size_t len, char *err,
     size_t errlen)
@@ -251,11 +381,17 @@ int
 write_file_atomic_mode(const char *path, const char *data, size_t len,
     unsigned mode, char *err, size_t errlen)
 {
-	char	*tmp = xasprintf("%s.pdwiz-tmp.XXXXXX", path), *slash;
+	char	*tmp, *slash;
 	int	 fd;
 	size_t	 off = 0;
-	mode_t	 want = target_mode(path, mode);
+	mode_t	 want;
 
+	if ((fd = path_fd(path)) >= 0)
+		return write_fd(path, fd, data, len, err, errlen);
+	if (output_check(path, err, errlen) != 0)
+		return -1;
+	tmp = xasprintf("%s.pdwiz-tmp.XXXXXX", path);
+	want = target_mode(path, mode);
 	if ((fd = mkstemp(tmp)) == -1) {
 		int	e = errno;
 
@@ -302,6 +438,22 @@ fail:
 	unlink(tmp);
 	free(tmp);
 	return -1;
+}
+
+void
+text_pos(const char *text, size_t off, int *line, int *col)
+{
+	size_t	i;
+
+	*line = 1;
+	*col = 1;
+	for (i = 0; i < off; i++) {
+		if (text[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else
+			(*col)++;
+	}
 }
 
 size_t

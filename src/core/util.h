@@ -33,7 +33,22 @@ void	 buf_free(struct buf *);
 void	sort_items(void *base, size_t n, size_t size,
 	    int (*cmp)(const void *, const void *));
 
-/* Read a whole file (at most max bytes); NULL + errno-ish message on failure. */
+/*
+ * Open a file to read it: every input pdwiz reads comes through here.
+ * Only a regular file is opened; anything else (a FIFO, a socket, a
+ * device, a directory) is refused as "PATH: not a regular file (a FIFO)",
+ * so that a FIFO never blocks pdwiz and a device is never opened. The
+ * open itself is O_NONBLOCK (what it opens is checked again, with fstat,
+ * in case the path changed); the descriptor returned reads blocking and
+ * is close-on-exec. -1 with the message in err.
+ */
+int	 open_input(const char *path, char *err, size_t errlen);
+/* "a FIFO", "a socket", "a character device", ... for a file's mode. */
+const char	*file_kind(unsigned mode);
+/*
+ * Read a whole file (at most max bytes) opened by open_input, or standard
+ * input for "-"; NULL + errno-ish message on failure.
+ */
 char	*read_file(const char *path, size_t max, size_t *len, char *err,
 	    size_t errlen);
 /*
@@ -41,11 +56,22 @@ char	*read_file(const char *path, size_t max, size_t *len, char *err,
  * The file gets the permission bits of the regular file it replaces, or
  * else mode with the process umask applied, as open(2) would create it:
  * mode 0666 for data, 0777 for a script. write_file_atomic is 0666.
+ * What is at path must be nothing yet, a regular file or a symbolic link
+ * (replaced, its target left alone); a device, a FIFO, a socket or a
+ * directory is refused (output_check). A path that names an open
+ * descriptor (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N) is
+ * written in place, to that descriptor.
  */
 int	 write_file_atomic(const char *path, const char *data, size_t len,
 	    char *err, size_t errlen);
 int	 write_file_atomic_mode(const char *path, const char *data, size_t len,
 	    unsigned mode, char *err, size_t errlen);
+/* 0 when write_file_atomic may write path, else -1 and why in err. */
+int	 output_check(const char *path, char *err, size_t errlen);
+
+/* Line and column (1-based, the column in bytes) of byte offset off of
+ * text, lines ending at LF. */
+void	 text_pos(const char *text, size_t off, int *line, int *col);
 
 /*
  * Offset of the first byte of text[0..len) that is not part of a

@@ -66,23 +66,6 @@ mark_err(char *err, size_t errlen, const char *name, const yaml_mark_t *m,
 	    m->column + 1, what);
 }
 
-/* Find the line/col of byte offset off in text. */
-static void
-offset_pos(const char *text, size_t off, int *line, int *col)
-{
-	size_t	i;
-
-	*line = 1;
-	*col = 1;
-	for (i = 0; i < off; i++) {
-		if (text[i] == '\n') {
-			(*line)++;
-			*col = 1;
-		} else
-			(*col)++;
-	}
-}
-
 static void
 parser_err(yaml_parser_t *p, const char *name, const char *text, size_t len,
     char *err, size_t errlen)
@@ -97,7 +80,7 @@ parser_err(yaml_parser_t *p, const char *name, const char *text, size_t len,
 		return;
 	case YAML_READER_ERROR:
 		/* Bad encoding: libyaml knows the byte offset only. */
-		offset_pos(text, p->problem_offset < len ? p->problem_offset :
+		text_pos(text, p->problem_offset < len ? p->problem_offset :
 		    len, &line, &col);
 		if (p->problem_value != -1)
 			snprintf(err, errlen, "%s:%d:%d: %s (byte 0x%X at offset "
@@ -695,7 +678,7 @@ prepare(const char *name, const char *text, size_t *len, char *err,
 	int		 line, col;
 
 	if (nul != NULL) {
-		offset_pos(text, (size_t)(nul - text), &line, &col);
+		text_pos(text, (size_t)(nul - text), &line, &col);
 		snprintf(err, errlen, "%s:%d:%d: NUL byte in input", name, line,
 		    col);
 		return NULL;

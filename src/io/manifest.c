@@ -66,19 +66,31 @@ manifest_is_object(const struct ynode *doc)
 	    "apiVersion") != NULL;
 }
 
+/* Past the line break at or after p: LF, CR LF or a CR alone, as YAML
+ * reads them. */
+static const char *
+next_line(const char *p, const char *end)
+{
+	while (p < end && *p != '\n' && *p != '\r')
+		p++;
+	if (p < end && *p == '\r' && p + 1 < end && p[1] == '\n')
+		p++;
+	return p < end ? p + 1 : end;
+}
+
 bool
 manifest_sniff(const char *text, size_t len)
 {
 	bool		 api = false, kind = false;
-	const char	*p = text, *end = text + len, *nl;
+	const char	*p = text, *end = text + len;
 
-	while (p < end) {
-		nl = memchr(p, '\n', (size_t)(end - p));
+	if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+		p += 3;
+	for (; p < end; p = next_line(p, end)) {
 		if ((size_t)(end - p) >= 11 && memcmp(p, "apiVersion:", 11) == 0)
 			api = true;
 		if ((size_t)(end - p) >= 5 && memcmp(p, "kind:", 5) == 0)
 			kind = true;
-		p = nl ? nl + 1 : end;
 	}
 	return api && kind;
 }
@@ -113,7 +125,7 @@ msrc_off(const struct msrc *m, int line, int col)
 	if ((size_t)line > m->nlines)
 		return m->len;
 	for (o = m->lines[line - 1]; o < m->len && c < col &&
-	    m->text[o] != '\n'; o++)
+	    m->text[o] != '\n' && m->text[o] != '\r'; o++)
 		if (((unsigned char)m->text[o + 1] & 0xC0) != 0x80)
 			c++;
 	return o;
@@ -496,10 +508,14 @@ manifest_read(const char *name, const char *text, size_t len,
 	w.m.notes = notes;
 	w.err = err;
 	w.errlen = errlen;
+	/* Lines as libyaml counts them for the nodes' marks: a CR alone ends
+	 * one too; a byte order mark is not in column 1. */
 	w.m.lines = xmalloc(sizeof *w.m.lines);
-	w.m.lines[w.m.nlines++] = 0;
+	w.m.lines[w.m.nlines++] = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) ==
+	    0 ? 3 : 0;
 	for (i = 0; i < len; i++)
-		if (text[i] == '\n') {
+		if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == len ||
+		    text[i + 1] != '\n'))) {
 			w.m.lines = xreallocarray(w.m.lines, w.m.nlines + 1,
 			    sizeof *w.m.lines);
 			w.m.lines[w.m.nlines++] = i + 1;

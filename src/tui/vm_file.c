@@ -180,7 +180,8 @@ vm_preview(struct vm *vm)
 
 /*
  * Write one file unless it exists (or force). mode is the mode before the
- * umask (EMIT_MODE_*); a replaced file keeps its own.
+ * umask (EMIT_MODE_*); a replaced file keeps its own. A device, FIFO or
+ * socket is refused before it is offered for overwriting.
  */
 static int
 write_guarded(const char *path, const char *data, size_t len, unsigned mode,
@@ -189,6 +190,10 @@ write_guarded(const char *path, const char *data, size_t len, unsigned mode,
 	struct stat	st;
 	char		err[1024];
 
+	if (output_check(path, err, sizeof err) != 0) {
+		vmi_msg(msg, "%s", err);
+		return -1;
+	}
 	if (!force && stat(path, &st) == 0) {
 		vmi_msg(msg, "%s exists", path);
 		return 1;

@@ -119,6 +119,19 @@ head -c 5000 /dev/urandom >"$D/rules/catalog.img"
 expect_origin "garbage" "$D" "YAML in*not a pdwiz catalog image*"
 : >"$D/rules/catalog.img"
 expect_origin "empty" "$D" "YAML in*"
+# An image that is not a regular file: never opened (a FIFO would block
+# pdwiz, even --version), the YAML is read and says why.
+for kind in FIFO directory; do
+	rm -f "$D/rules/catalog.img"
+	if [ $kind = FIFO ]; then mkfifo "$D/rules/catalog.img"; else mkdir "$D/rules/catalog.img"; fi
+	o=$(PDWIZ_DATADIR=$D timeout 10 "$PDWIZ" --version 2>&1 </dev/null | sed -n 's/^catalog: //p')
+	[ "$o" = "YAML in $D/rules (image not used: $D/rules/catalog.img: not a regular file (a $kind))" ] && ok ||
+	    bad "image that is a $kind: catalog: '$o' (empty: it blocked)"
+	PDWIZ_DATADIR=$D timeout 10 "$PDWIZ" check -- --model-path m --tp-sizee 2 >"$T/out" 2>&1 </dev/null
+	[ $? = 1 ] && grep -q "unrecognized arguments" "$T/out" && ok ||
+	    bad "check with an image that is a $kind: $(head -3 "$T/out")"
+	rm -rf "$D/rules/catalog.img"
+done
 # Written by another build: the header's build id differs.
 cp "$T/good.img" "$D/rules/catalog.img"
 printf 'X' | dd of="$D/rules/catalog.img" bs=1 seek=16 conv=notrunc 2>/dev/null

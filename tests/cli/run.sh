@@ -411,14 +411,76 @@ json_check "--config path known only at run time: no false errors" lacks argpars
 (cd "$T" && $apdwiz emit --format shell -o - "$top/$EX" >"$T/emit-" 2>/dev/null) && ok || bad "emit -o -"
 [ ! -e "$T/-" ] && $PDWIZ emit --format shell $EX | cmp -s - "$T/emit-" && ok || bad "emit -o - is not standard output"
 
+# --- an output path that is a device, a FIFO or a socket is refused, not
+# replaced by a regular file (as root, import -o /dev/null replaced the
+# machine's /dev/null); one that names an open descriptor (/dev/stdout,
+# /dev/stderr, /proc/self/fd/N) is written in place. The devices are made
+# here, never the machine's own. ---
+IMP=share/examples/mooncake-llama-1p1d.sh
+mkdir -p "$T/dev" "$T/devout"
+mkfifo "$T/dev/fifo" "$T/devout/launch.sh"
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$T/dev/sock"
+devs="fifo sock"
+if mknod "$T/dev/null" c 1 3 2>/dev/null && mknod "$T/dev/full" c 1 7 && mknod "$T/dev/loop" b 7 0; then
+	devs="$devs null full loop"
+else
+	echo "SKIP: outputs that are devices need root (mknod)"
+fi
+refused=0
+for f in $devs; do
+	case $f in
+	fifo) kind="a FIFO" t=-p ;;
+	sock) kind="a socket" t=-S ;;
+	loop) kind="a block device" t=-b ;;
+	*) kind="a character device" t=-c ;;
+	esac
+	timeout 10 $PDWIZ import -o "$T/dev/$f" $IMP >"$T/out" 2>"$T/err" </dev/null; rc=$?
+	if [ $rc = 2 ] && [ $t "$T/dev/$f" ] &&
+	    grep -qxF "pdwiz: $T/dev/$f: not a regular file ($kind); pdwiz will not replace it with its output" "$T/err"; then
+		ok; refused=$((refused + 1))
+	else
+		bad "import -o $kind: exit $rc, $(ls -l "$T/dev/$f"): $(cat "$T/err")"
+	fi
+done
+timeout 10 $PDWIZ emit --format shell -o "$T/devout" $EX >"$T/out" 2>"$T/err" </dev/null; rc=$?
+[ $rc = 2 ] && [ -p "$T/devout/launch.sh" ] && grep -qF "$T/devout/launch.sh: not a regular file (a FIFO)" "$T/err" && ok ||
+    bad "emit onto a FIFO: exit $rc: $(cat "$T/err")"
+timeout 10 env PDWIZ_DATADIR="$PWD" $PDWIZ compile-catalog -o "$T/dev/fifo" >"$T/out" 2>"$T/err" </dev/null; rc=$?
+[ $rc = 2 ] && [ -p "$T/dev/fifo" ] && grep -qF "$T/dev/fifo: not a regular file (a FIFO)" "$T/err" && ok ||
+    bad "compile-catalog -o a FIFO: exit $rc: $(cat "$T/err")"
+[ -z "$(ls "$T/dev" "$T/devout" | grep pdwiz-tmp)" ] && ok || bad "refused outputs left temporary files: $(ls "$T/dev" "$T/devout")"
+$PDWIZ import -o /proc/self/fd/1 $IMP >"$T/inplace" 2>"$T/err" && cmp -s "$T/inplace" "$T/imp1.yaml" && inplace=1 ||
+    inplace=0
+[ $inplace = 1 ] && ok || bad "import -o /proc/self/fd/1 is not written in place: $(cat "$T/err")"
+# /dev/stdout and /dev/stderr of the machine: only with a binary that
+# refused the outputs above and wrote /proc/self/fd/1 in place (one that
+# replaces what is at the path would replace /dev/stdout).
+if [ $inplace = 1 ] && [ $refused = "$(echo $devs | wc -w)" ]; then
+	$PDWIZ import -o /dev/stdout $IMP >"$T/inplace" 2>"$T/err" && cmp -s "$T/inplace" "$T/imp1.yaml" &&
+	    [ -L /dev/stdout ] && ok || bad "import -o /dev/stdout is not written in place: $(cat "$T/err")"
+	$PDWIZ import -o /dev/stderr $IMP 2>"$T/inplace" >"$T/out" && cmp -s "$T/inplace" "$T/imp1.yaml" &&
+	    [ -L /dev/stderr ] && ok || bad "import -o /dev/stderr is not written in place"
+	(printf 'before\n'; $PDWIZ import -o /dev/stdout $IMP) >"$T/inplace" 2>"$T/err" &&
+	    [ "$(head -1 "$T/inplace")" = before ] && [ "$(wc -l <"$T/inplace")" = $(($(wc -l <"$T/imp1.yaml") + 1)) ] && ok ||
+	    bad "import -o /dev/stdout does not write where standard output stands"
+	$PDWIZ import -o /dev/stdout $IMP >/dev/full 2>"$T/err"; rc=$?
+	[ $rc = 2 ] && grep -qxF "pdwiz: /dev/stdout: No space left on device" "$T/err" && [ -L /dev/stdout ] && ok ||
+	    bad "import -o /dev/stdout onto a full device: exit $rc: $(cat "$T/err")"
+else
+	bad "import -o /dev/stdout, /dev/stderr: not tried (the outputs above were not refused or written in place)"
+fi
+
 # --- a report that cannot be written (full disk, closed stdout) is exit 2 ---
+# and says why: a report larger than stdio's buffer, written at once (k8s,
+# JSON), said "Input/output error" (the failed write's errno was lost).
 printf 'python -m sglang.launch_server --model-path m --tp-size x\n' > "$T/bad1.sh"
-for cmd in "emit --format shell $EX" "emit --format config $EX" "import share/examples/mooncake-llama-1p1d.sh" \
-    "check $T/bad1.sh" "check --format json $T/bad1.sh" "rules" "rules --format json" \
+for cmd in "emit --format shell $EX" "emit --format config $EX" "emit --format k8s $EX" \
+    "import share/examples/mooncake-llama-1p1d.sh" "check $T/bad1.sh" "check --format json $T/bad1.sh" \
+    "check --format json tests/golden/deepseek-2p2d-deepep.shell" "rules" "rules --format json" \
     "explain RULE" "--version"; do
 	[ "$cmd" = "explain RULE" ] && cmd="explain $($PDWIZ rules | awk 'NR == 1 { print $1 }')"
 	$PDWIZ $cmd >/dev/full 2>"$T/err"; rc=$?
-	[ $rc = 2 ] && grep -q "^pdwiz: standard output: " "$T/err" && ok || bad "$cmd >/dev/full: exit $rc: $(cat "$T/err")"
+	[ $rc = 2 ] && grep -qxF "pdwiz: standard output: No space left on device" "$T/err" && ok || bad "$cmd >/dev/full: exit $rc: $(cat "$T/err")"
 done
 for cmd in "emit --format shell $EX" "import share/examples/mooncake-llama-1p1d.sh" "check $T/bad1.sh" "rules"; do
 	$PDWIZ $cmd >&- 2>"$T/err"; rc=$?
@@ -731,6 +793,61 @@ $PDWIZ check "$T/esc.sh" >"$T/out" 2>&1
 mkfifo "$T/fifo.yaml"
 timeout 10 $PDWIZ check -- python -m sglang.launch_server --model-path m --config "$T/fifo.yaml" >"$T/out" 2>&1; rc=$?
 [ "$rc" = 0 ] && grep -q "config-not-regular" "$T/out" && ok || bad "--config naming a FIFO: exit $rc (124: it blocked): $(cat "$T/out")"
+
+# --- every file pdwiz reads is opened only when it is a regular file ---
+# A FIFO would block pdwiz forever (timeout 10: the old binary fails
+# instead of hanging), a device or a socket is no file to read: each is
+# refused by its kind, exit 2. '-' is still standard input.
+# not_regular NAME PATH KIND CMD...: exit 2 and "PATH: not a regular file (KIND)"
+not_regular() {
+	name=$1 what=$2 kind=$3; shift 3
+	timeout 10 "$@" >"$T/out" 2>"$T/err" </dev/null; rc=$?
+	[ "$rc" = 2 ] && grep -qF "$what: not a regular file ($kind)" "$T/err" && ok ||
+	    bad "$name: exit $rc (124: it blocked): $(head -c 300 "$T/err")"
+}
+mkfifo "$T/in.fifo" "$T/in-fifo.md" "$T/in-fifo.yaml"
+not_regular "check of a FIFO" "$T/in.fifo" "a FIFO" $PDWIZ check "$T/in.fifo"
+not_regular "check of a FIFO named .md" "$T/in-fifo.md" "a FIFO" $PDWIZ check "$T/in-fifo.md"
+not_regular "check --input config of a FIFO" "$T/in-fifo.yaml" "a FIFO" $PDWIZ check --input config "$T/in-fifo.yaml"
+not_regular "emit of a FIFO" "$T/in-fifo.yaml" "a FIFO" $PDWIZ emit --format shell "$T/in-fifo.yaml"
+not_regular "import of a FIFO" "$T/in.fifo" "a FIFO" $PDWIZ import "$T/in.fifo"
+not_regular "wizard --import of a FIFO" "$T/in.fifo" "a FIFO" $PDWIZ --import "$T/in.fifo"
+timeout 10 $PDWIZ "$T/in-fifo.yaml" </dev/null >"$T/out" 2>&1; rc=$?
+[ "$rc" = 2 ] && ok || bad "wizard opening a FIFO: exit $rc (124: it blocked)"
+not_regular "check of a character device" /dev/null "a character device" $PDWIZ check /dev/null
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$T/in.sock"
+not_regular "check of a socket" "$T/in.sock" "a socket" $PDWIZ check "$T/in.sock"
+not_regular "check of a directory" "$T" "a directory" $PDWIZ check "$T"
+printf 'python -m sglang.launch_server --model-path m --tp-size 2\n' | $PDWIZ check - >"$T/out" 2>&1; rc=$?
+[ "$rc" = 0 ] && ok || bad "check - (standard input): exit $rc: $(cat "$T/out")"
+# A model directory whose config.json is a FIFO: no facts from it (as for
+# any config.json that cannot be read), and no hang.
+mkdir -p "$T/fifomodel"
+mkfifo "$T/fifomodel/config.json"
+timeout 10 $PDWIZ check --format json -- python -m sglang.launch_server --model-path "$T/fifomodel" --tp-size 8 >"$T/out" 2>"$T/err"; rc=$?
+[ "$rc" = 0 ] && ok || bad "--model-path whose config.json is a FIFO: exit $rc (124: it blocked): $(head -c 300 "$T/err")"
+json_check "--model-path whose config.json is a FIFO: heads could not be checked" has model-tp-heads unknown ""
+# The data directory: a rule file, a form, the flag history or the
+# citation summary that is a FIFO.
+DD=$T/fifodata
+mkdir -p "$DD"
+cp -R rules forms "$DD"/
+rm -f "$DD/rules/catalog.img"
+mkfifo "$DD/rules/checks/99-fifo.yaml"
+not_regular "a rule file that is a FIFO" "$DD/rules/checks/99-fifo.yaml" "a FIFO" env PDWIZ_DATADIR="$DD" $PDWIZ rules
+rm "$DD/rules/checks/99-fifo.yaml"
+mkfifo "$DD/forms/99-fifo.yaml"
+not_regular "a form that is a FIFO" "$DD/forms/99-fifo.yaml" "a FIFO" env PDWIZ_DATADIR="$DD" $PDWIZ
+rm "$DD/forms/99-fifo.yaml"
+mv "$DD/rules/flag-history.yaml" "$T/flag-history.yaml"
+mkfifo "$DD/rules/flag-history.yaml"
+not_regular "a flag history that is a FIFO" "$DD/rules/flag-history.yaml" "a FIFO" env PDWIZ_DATADIR="$DD" $PDWIZ rules
+rm "$DD/rules/flag-history.yaml"
+mv "$T/flag-history.yaml" "$DD/rules/flag-history.yaml"
+rm "$DD/rules/sglang-state.tsv"
+mkfifo "$DD/rules/sglang-state.tsv"
+timeout 10 env PDWIZ_DATADIR="$DD" $PDWIZ --version >"$T/out" 2>&1 </dev/null; rc=$?
+[ "$rc" = 0 ] && ! grep -q '^citations:' "$T/out" && ok || bad "--version with a FIFO for sglang-state.tsv: exit $rc (124: it blocked)"
 
 # --- unknown stays unknown: servers bound to 0.0.0.0, machine not stated ---
 printf 'python -m sglang.launch_server --model-path m --disaggregation-mode prefill --host 0.0.0.0 --port 30000 --tp-size 2\npython -m sglang.launch_server --model-path m --disaggregation-mode decode --host 0.0.0.0 --port 30001 --tp-size 2\n' >"$T/wild.sh"
@@ -1065,6 +1182,27 @@ M=tests/cli/manifests
 json_at() {
 	python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); sys.exit(0 if any(d["rule"]==sys.argv[2] and d["line"]==int(sys.argv[3]) for d in o["diagnostics"]) else 1)' "$T/out" "$1" "$2"
 }
+# A manifest that starts with a UTF-8 byte order mark, or whose lines end
+# in a CR alone (or CR LF), is the same manifest: not a --config ("none of
+# its keys ('apiVersion', ...)"), the same report at the same lines and
+# columns, the same import.
+for m in lws vars multi-anchors; do
+	$PDWIZ check --format json "$M/$m.yaml" 2>&1 | sed "s|$M/$m.yaml|F|g" >"$T/lf.json"
+	$PDWIZ import --keep-going "$M/$m.yaml" 2>&1 | sed "s|$M/$m.yaml|F|g" >"$T/lf.imp"
+	for v in bom cr crlf; do
+		mkdir -p "$T/ends-$v"
+		f=$T/ends-$v/$m.yaml
+		case $v in
+		bom) { printf '\357\273\277'; cat "$M/$m.yaml"; } >"$f" ;;
+		cr) tr '\n' '\r' <"$M/$m.yaml" >"$f" ;;
+		crlf) sed 's/$/\r/' "$M/$m.yaml" >"$f" ;;
+		esac
+		$PDWIZ check --format json "$f" 2>&1 | sed "s|$f|F|g" >"$T/v.json"
+		cmp -s "$T/lf.json" "$T/v.json" && ok || bad "manifest $m.yaml ($v): not read as with LF: $(head -c 300 "$T/v.json")"
+		$PDWIZ import --keep-going "$f" 2>&1 | sed "s|$f|F|g" >"$T/v.imp"
+		cmp -s "$T/lf.imp" "$T/v.imp" && ok || bad "import of manifest $m.yaml ($v): $(head -c 300 "$T/v.imp")"
+	done
+done
 expect_rc "manifest: multi-document List with anchors and a merge key" 1 $PDWIZ check --format json $M/multi-anchors.yaml
 json_at argparse-unrecognized 30 && ok || bad "manifest: the typo is reported at its line in the manifest (30)"
 python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); c=o["commands"]; assert len(c)==2 and c[1]["command"].endswith("--port 8000"), c' "$T/out" && ok || bad "manifest: the decode merges the anchored container and expands \$(PORT) from the merged env"

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -423,6 +424,50 @@ test_save_export_modes(void **state)
 		free(p);
 	}
 	rmdir(dir);
+	buf_free(&msg);
+	vm_free(vm);
+}
+
+/*
+ * A save or export onto a FIFO or a device is refused before it is offered
+ * for overwriting, and what is there stays (the rename of a new file over
+ * it replaced it, for the whole machine when it was /dev/null).
+ */
+static void
+test_save_not_regular(void **state)
+{
+	struct vm	*vm = new_vm();
+	char		 dir[] = "/tmp/pdwiz-notreg-XXXXXX", *p;
+	struct buf	 msg = { 0 };
+	struct stat	 st;
+	unsigned	 fl = VM_EXPORT_FAILING | VM_EXPORT_OVERWRITE;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	p = xasprintf("%s/fifo.yaml", dir);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	assert_int_equal(vm_save(vm, p, false, &msg), -1);
+	assert_non_null(strstr(msg.s, "fifo.yaml: not a regular file (a FIFO)"));
+	assert_int_equal(vm_save(vm, p, true, &msg), -1);
+	assert_int_equal(vm_export(vm, "shell", p, fl, &msg), -1);
+	assert_non_null(strstr(msg.s, "not a regular file (a FIFO)"));
+	assert_int_equal(stat(p, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_int_equal(unlink(p), 0);
+	free(p);
+	/* A character device like /dev/null, when one can be made (root). */
+	p = xasprintf("%s/null", dir);
+	if (mknod(p, S_IFCHR | 0666, makedev(1, 3)) == 0) {
+		assert_int_equal(vm_save(vm, p, true, &msg), -1);
+		assert_non_null(strstr(msg.s,
+		    "null: not a regular file (a character device)"));
+		assert_int_equal(stat(p, &st), 0);
+		assert_true(S_ISCHR(st.st_mode));
+		assert_int_equal(unlink(p), 0);
+	}
+	free(p);
+	/* Nothing else was left behind (no temporary file). */
+	assert_int_equal(rmdir(dir), 0);
 	buf_free(&msg);
 	vm_free(vm);
 }
@@ -1265,6 +1310,7 @@ main(void)
 		cmocka_unit_test(test_undo_dirty),
 		cmocka_unit_test(test_save_and_reopen),
 		cmocka_unit_test(test_save_export_modes),
+		cmocka_unit_test(test_save_not_regular),
 		cmocka_unit_test(test_search),
 		cmocka_unit_test(test_review_and_visibility),
 		cmocka_unit_test(test_review_errors_first),
