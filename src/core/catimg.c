@@ -9,16 +9,22 @@
  * size and hash of each. An image is used only when everything agrees:
  * magic, format, the build of pdwiz that wrote it, its checksum, every
  * relocation in bounds, and the same source files with the same contents.
- * Otherwise the caller reads the YAML and is told why.
+ * The checksum tells damage, not intent: past it the image is read as
+ * untrusted input, and every count, offset, pointer and string of the
+ * catalog is checked against the mapping (and every index, kind and
+ * expression against what catalog_load would have made) before anything
+ * uses it. Otherwise the caller reads the YAML and is told why.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "catimg.h"
 #include "expr.h"
 #include "imgw.h"
+#include "role.h"
 #include "util.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +41,7 @@
 #define IMG_VERSION	2
 #define IMG_MAX		(64u * 1024 * 1024)
 #define SRC_MAX		(8u * 1024 * 1024)
+#define OPTS_MAX	100000	/* as catalog_load allows */
 
 /* Every field of these is written below by name: a new field must be. */
 #if UINTPTR_MAX == 0xffffffffffffffffu
@@ -678,6 +685,9 @@ struct mapped {
 	size_t		 size;
 	char		*path;
 	bool		 adopted;
+	/* The rules with their files made whole: copies, so that nothing
+	 * writes to the image once it is checked. */
+	struct rule	*rules, *drules;
 };
 
 /* An adopted image stays mapped: intern() hands out its strings. */
@@ -705,18 +715,22 @@ relocate(unsigned char *base, size_t size)
 		return "damaged (its size is wrong)";
 	if (sum64(base + sizeof h, size - sizeof h) != h.sum)
 		return "damaged (its checksum is wrong)";
-	if (h.relocs % 8 != 0 || h.relocs > size || h.nrelocs >
-	    (size - h.relocs) / 8 || h.strtab % 8 != 0 || h.strtab > size ||
+	if ((uintptr_t)base % 8 != 0)
+		return "not aligned in memory";
+	/* No sum of an offset and a length: either could be anything. */
+	if (h.relocs % 8 != 0 || h.relocs < sizeof h || h.relocs > size ||
+	    h.nrelocs > (size - h.relocs) / 8 || h.strtab % 8 != 0 ||
+	    h.strtab < sizeof h || h.strtab > size ||
 	    h.strcap > (size - h.strtab) / 4 || h.srcs % 8 != 0 ||
-	    h.srcs > size || h.nsrcs > (size - h.srcs) /
-	    sizeof(struct img_src) || h.cat % 8 != 0 ||
-	    h.cat + sizeof(struct catalog) > size)
+	    h.srcs < sizeof h || h.srcs > size || h.nsrcs > (size - h.srcs) /
+	    sizeof(struct img_src) || h.cat % 8 != 0 || h.cat < sizeof h ||
+	    h.cat > size || size - h.cat < sizeof(struct catalog))
 		return "damaged (a table is out of bounds)";
 	rel = (uint64_t *)(void *)(base + h.relocs);
 	for (i = 0; i < h.nrelocs; i++) {
 		uint64_t	f = rel[i], t;
 
-		if (f % 8 != 0 || f < sizeof h || f + 8 > size)
+		if (f % 8 != 0 || f < sizeof h || f > size - 8)
 			return "damaged (a relocation is out of bounds)";
 		memcpy(&t, base + f, sizeof t);
 		if (t < sizeof h || t >= size)
@@ -724,6 +738,411 @@ relocate(unsigned char *base, size_t size)
 		t += (uint64_t)(uintptr_t)base;
 		memcpy(base + f, &t, sizeof t);
 	}
+	return NULL;
+}
+
+/* ---- checking what an image holds ---- */
+
+/*
+ * What check_image knows of the image being checked. Strings are checked
+ * in constant time: the image is read-only once checked, so a string that
+ * starts before the last NUL byte of the image ends inside it.
+ */
+struct imgr {
+	const unsigned char	*base;
+	size_t			 size;
+	size_t			 strend;	/* one past the last NUL, or 0 */
+	size_t			 budget;	/* bytes of objects left to visit */
+	const struct catalog	*cat;		/* its options checked */
+	size_t			 nslots;	/* of the rule being checked */
+	bool			 deploy;
+};
+
+/* The offset of p past the header, or r->size when p is not there. */
+static size_t
+img_off(const struct imgr *r, const void *p)
+{
+	uintptr_t	a = (uintptr_t)p, b = (uintptr_t)r->base;
+
+	if (a < b || a - b < sizeof(struct img_hdr) || a - b >= r->size)
+		return r->size;
+	return (size_t)(a - b);
+}
+
+bool
+imgr_array(struct imgr *r, const void *p, size_t n, size_t size,
+    size_t align)
+{
+	size_t	off;
+
+	if (n == 0 || p == NULL)
+		return n == 0 && p == NULL;
+	off = img_off(r, p);
+	if (off == r->size || off % align != 0 || size == 0 ||
+	    n > (r->size - off) / size || n * size > r->budget)
+		return false;
+	r->budget -= n * size;
+	return true;
+}
+
+bool
+imgr_str(struct imgr *r, const char *s, bool may_null)
+{
+	if (s == NULL)
+		return may_null;
+	return img_off(r, s) < r->strend;
+}
+
+bool
+imgr_bool(struct imgr *r, const bool *b)
+{
+	unsigned char	c;
+
+	(void)r;
+	memcpy(&c, b, 1);
+	return c <= 1;
+}
+
+bool
+imgr_value(struct imgr *r, const struct value *v)
+{
+	switch (v->t) {
+	case V_UNKNOWN:
+	case V_NULL:
+	case V_INT:
+	case V_FLOAT:
+		return true;
+	case V_BOOL:
+		return imgr_bool(r, &v->u.b);
+	case V_STR:
+	case V_LIST:
+		return imgr_str(r, v->u.s, false);
+	}
+	return false;
+}
+
+bool
+imgr_slot(struct imgr *r, int slot)
+{
+	if (slot < 0 || (size_t)slot >= r->nslots)
+		return false;
+	/* A per-server rule reads no deployment fact (resolve_name). */
+	return r->deploy || r->cat->opts[slot].kind != OK_DEPLOY;
+}
+
+/* A value of option o (what yaml_value makes of it), or null. */
+static bool
+value_of(struct imgr *r, const struct value *v, const struct option *o)
+{
+	if (!imgr_value(r, v))
+		return false;
+	switch (v->t) {
+	case V_NULL:
+		return true;
+	case V_BOOL:
+		return o->type == T_BOOL || o->type == T_BOOLOPT;
+	case V_INT:
+		return o->type == T_INT;
+	case V_FLOAT:
+		return o->type == T_FLOAT;
+	case V_STR:
+		return o->type == T_STR;
+	case V_LIST:
+		return o->type == T_LIST;
+	case V_UNKNOWN:
+		break;
+	}
+	return false;
+}
+
+static bool
+check_strs(struct imgr *r, const char *const *v, size_t n)
+{
+	size_t	i;
+
+	if (!imgr_array(r, v, n, sizeof *v, _Alignof(const char *)))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!imgr_str(r, v[i], false))
+			return false;
+	return true;
+}
+
+static bool
+check_option(struct imgr *r, const struct option *o)
+{
+	if (!imgr_str(r, o->name, false) || (unsigned)o->kind > OK_DEPLOY ||
+	    (unsigned)o->type > T_LIST ||
+	    !imgr_str(r, o->flag, o->kind != OK_FLAG) || o->naliases >= 63 ||
+	    !check_strs(r, o->aliases, o->naliases) ||
+	    !check_strs(r, o->choices, o->nchoices) ||
+	    !imgr_str(r, o->help, true) || !imgr_str(r, o->note, true) ||
+	    !imgr_str(r, o->deprecated, true) ||
+	    !imgr_str(r, o->label, true) || !imgr_str(r, o->hint, true) ||
+	    !imgr_bool(r, &o->config_ok) || !imgr_bool(r, &o->modelled))
+		return false;
+	if (o->def.t == V_UNKNOWN)
+		return o->kind == OK_FACT;
+	return value_of(r, &o->def, o);
+}
+
+/*
+ * A name (flags: flag spelling) table of cap entries: a power of two with
+ * a free entry, so that every search ends; each entry an option (flags:
+ * option * 64 + 0 for its flag, n for its alias n), or negative.
+ */
+static bool
+check_table(struct imgr *r, const int *t, size_t cap, bool flags)
+{
+	const struct catalog	*cat = r->cat;
+	size_t			 i, o, a;
+	bool			 free_entry = false;
+
+	if (cap == 0)
+		return t == NULL;
+	if ((cap & (cap - 1)) != 0 || !imgr_array(r, t, cap, sizeof *t,
+	    _Alignof(int)))
+		return false;
+	for (i = 0; i < cap; i++) {
+		if (t[i] < 0) {
+			free_entry = true;
+			continue;
+		}
+		o = flags ? (size_t)t[i] / 64 : (size_t)t[i];
+		a = flags ? (size_t)t[i] % 64 : 0;
+		if (o >= cat->nopts || a > cat->opts[o].naliases ||
+		    (flags && a == 0 && cat->opts[o].flag == NULL))
+			return false;
+	}
+	return free_entry;
+}
+
+/* A fix: its label, and values of the options its slots name. */
+static bool
+check_fix(struct imgr *r, const struct fix *f)
+{
+	size_t	i;
+
+	if (!imgr_str(r, f->label, false) || f->n == 0 ||
+	    !imgr_array(r, f->opt, f->n, sizeof *f->opt, _Alignof(int)) ||
+	    !imgr_array(r, f->val, f->n, sizeof *f->val,
+	    _Alignof(struct value)))
+		return false;
+	for (i = 0; i < f->n; i++)
+		if (!imgr_slot(r, f->opt[i]) || !value_of(r, &f->val[i],
+		    &r->cat->opts[(size_t)f->opt[i] % r->cat->nopts]))
+			return false;
+	return true;
+}
+
+static bool
+check_assigns(struct imgr *r, const struct assign *v, size_t n)
+{
+	size_t	i;
+
+	if (!imgr_array(r, v, n, sizeof *v, _Alignof(struct assign)))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!imgr_slot(r, v[i].opt) || v[i].e == NULL ||
+		    !expr_image_ok(r, v[i].e, 0))
+			return false;
+	return true;
+}
+
+static bool
+check_rule(struct imgr *r, const struct rule *ru)
+{
+	size_t	i;
+
+	if (!imgr_str(r, ru->id, false) || (unsigned)ru->sev > SEV_NOTE ||
+	    ru->sev == SEV_UNKNOWN || (unsigned)ru->stage > ST_FIRST_REQUEST ||
+	    !imgr_str(r, ru->kind, true) || !imgr_bool(r, &ru->deploy) ||
+	    ru->deploy != r->deploy || !imgr_bool(r, &ru->silent) ||
+	    ru->when == NULL || !expr_image_ok(r, ru->when, 0) ||
+	    !imgr_str(r, ru->when_src, false) || ru->message == NULL ||
+	    !tmpl_image_ok(r, ru->message) ||
+	    !imgr_str(r, ru->message_src, false) ||
+	    !imgr_str(r, ru->explain, true) || !imgr_str(r, ru->before, true) ||
+	    !imgr_str(r, ru->after, true) || !imgr_str(r, ru->src_file, true) ||
+	    !imgr_str(r, ru->src_func, true) ||
+	    !imgr_str(r, ru->src_commit, true) ||
+	    !imgr_str(r, ru->file, false) ||
+	    !imgr_array(r, ru->fixes, ru->nfixes, sizeof *ru->fixes,
+	    _Alignof(struct fix)) ||
+	    (ru->sev != SEV_OVERRIDE && (ru->nset > 0 || ru->nsetdefault > 0)) ||
+	    !check_assigns(r, ru->set, ru->nset) ||
+	    !check_assigns(r, ru->setdefault, ru->nsetdefault) ||
+	    !imgr_array(r, ru->reads, ru->nreads, sizeof *ru->reads,
+	    _Alignof(int)))
+		return false;
+	for (i = 0; i < ru->nfixes; i++)
+		if (!check_fix(r, &ru->fixes[i]))
+			return false;
+	for (i = 0; i < ru->nreads; i++)
+		if (!imgr_slot(r, ru->reads[i]))
+			return false;
+	return true;
+}
+
+/* Per-server rules (deploy false) or deployment rules. */
+static bool
+check_rules(struct imgr *r, const struct rule *v, size_t n, bool deploy)
+{
+	size_t	i;
+
+	/* A config's slot keeps the index of the rule that set it (short). */
+	if (n > SHRT_MAX || !imgr_array(r, v, n, sizeof *v,
+	    _Alignof(struct rule)))
+		return false;
+	r->deploy = deploy;
+	r->nslots = deploy ? NSLOT_SCOPE * r->cat->nopts : r->cat->nopts;
+	for (i = 0; i < n; i++)
+		if (!check_rule(r, &v[i]))
+			return false;
+	return true;
+}
+
+static bool
+check_models(struct imgr *r, const struct model_entry *v, size_t n)
+{
+	const struct catalog	*cat = r->cat;
+	size_t			 i, j;
+
+	if (!imgr_array(r, v, n, sizeof *v, _Alignof(struct model_entry)))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (!imgr_str(r, v[i].match, false) || !imgr_array(r, v[i].opt,
+		    v[i].n, sizeof *v[i].opt, _Alignof(int)) ||
+		    !imgr_array(r, v[i].val, v[i].n, sizeof *v[i].val,
+		    _Alignof(struct value)))
+			return false;
+		for (j = 0; j < v[i].n; j++)
+			if (v[i].opt[j] < 0 || (size_t)v[i].opt[j] >=
+			    cat->nopts || cat->opts[v[i].opt[j]].kind !=
+			    OK_FACT || !value_of(r, &v[i].val[j],
+			    &cat->opts[v[i].opt[j]]))
+				return false;
+	}
+	return true;
+}
+
+static bool
+check_commits(struct imgr *r, const struct commit_ref *v, size_t n)
+{
+	size_t	i;
+
+	if (!imgr_array(r, v, n, sizeof *v, _Alignof(struct commit_ref)))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!imgr_str(r, v[i].shortname, true) ||
+		    !imgr_str(r, v[i].path, true) ||
+		    !imgr_str(r, v[i].commit, true))
+			return false;
+	return true;
+}
+
+static bool
+check_hist(struct imgr *r, const struct flag_history *h)
+{
+	size_t	i;
+
+	if (h == NULL)
+		return true;
+	if (!imgr_array(r, h, 1, sizeof *h, _Alignof(struct flag_history)) ||
+	    !imgr_str(r, h->file, true) || !imgr_array(r, h->e, h->n,
+	    sizeof *h->e, _Alignof(struct flag_hist)))
+		return false;
+	for (i = 0; i < h->n; i++) {
+		const struct flag_hist	*e = &h->e[i];
+
+		if (!imgr_str(r, e->flag, false) || !imgr_bool(r, &e->module) ||
+		    !imgr_bool(r, &e->takes_value) ||
+		    !imgr_str(r, e->replaced_by, true) ||
+		    !imgr_str(r, e->message, true) ||
+		    !imgr_str(r, e->note, true) || !imgr_str(r, e->cite, true) ||
+		    !imgr_str(r, e->cite_introduced, true))
+			return false;
+	}
+	return true;
+}
+
+/* The string table intern() adopts, and the source list's paths. */
+static const char *
+check_tables(const struct imgr *r, const struct img_hdr *h)
+{
+	const unsigned char	*st = r->base + h->strtab;
+	const struct img_src	*s;
+	size_t			 i;
+	bool			 free_slot = false;
+
+	if (h->strcap == 0 || (h->strcap & (h->strcap - 1)) != 0)
+		return "damaged (its string table is out of bounds)";
+	for (i = 0; i < h->strcap; i++) {
+		uint32_t	v;
+
+		memcpy(&v, st + i * sizeof v, sizeof v);
+		if (v == 0)
+			free_slot = true;
+		else if (v < sizeof *h || v >= r->strend)
+			return "damaged (its string table is out of bounds)";
+	}
+	if (!free_slot)
+		return "damaged (its string table has no free slot)";
+	s = (const struct img_src *)(const void *)(r->base + h->srcs);
+	for (i = 0; i < h->nsrcs; i++)
+		if (s[i].path < sizeof *h || s[i].path >= r->strend)
+			return "damaged (its list of sources is out of bounds)";
+	return NULL;
+}
+
+/*
+ * Everything the catalog of the relocated image base[0..size) reaches;
+ * NULL or why not. Nothing may write to the image after this.
+ */
+static const char *
+check_image(const unsigned char *base, size_t size)
+{
+	struct img_hdr		 h;
+	struct imgr		 r;
+	const struct catalog	*cat;
+	const char		*bad;
+	size_t			 i;
+
+	memcpy(&h, base, sizeof h);
+	memset(&r, 0, sizeof r);
+	r.base = base;
+	r.size = size;
+	r.budget = size;
+	for (i = size; i > 0 && r.strend == 0; i--)
+		if (base[i - 1] == '\0')
+			r.strend = i;
+	if ((bad = check_tables(&r, &h)) != NULL)
+		return bad;
+	cat = (const struct catalog *)(const void *)(base + h.cat);
+	if (!imgr_array(&r, cat, 1, sizeof *cat, _Alignof(struct catalog)) ||
+	    cat->dir != NULL || cat->origin != NULL || cat->image != NULL ||
+	    cat->nopts == 0 || cat->nopts > OPTS_MAX ||
+	    !imgr_array(&r, cat->opts, cat->nopts, sizeof *cat->opts,
+	    _Alignof(struct option)))
+		return "damaged (its catalog is out of bounds)";
+	for (i = 0; i < cat->nopts; i++)
+		if (!check_option(&r, &cat->opts[i]))
+			return "damaged (an option is out of bounds or malformed)";
+	r.cat = cat;
+	if (!check_table(&r, cat->hash, cat->hcap, false) ||
+	    !check_table(&r, cat->fhash, cat->fcap, true))
+		return "damaged (its option tables are out of bounds)";
+	if (!check_rules(&r, cat->rules, cat->nrules, false))
+		return "damaged (a rule is out of bounds or malformed)";
+	if (!check_rules(&r, cat->drules, cat->ndrules, true))
+		return "damaged (a deployment rule is out of bounds or "
+		    "malformed)";
+	if (!check_models(&r, cat->models, cat->nmodels))
+		return "damaged (a model entry is out of bounds or malformed)";
+	if (!check_commits(&r, cat->commits, cat->ncommits))
+		return "damaged (its commits are out of bounds)";
+	if (!check_hist(&r, cat->hist))
+		return "damaged (its flag history is out of bounds)";
 	return NULL;
 }
 
@@ -783,25 +1202,31 @@ map_file(const char *path, struct mapped *m, char *why, size_t whylen)
 	return 0;
 }
 
-/* The rules' files, made whole below datadir again. */
-static void
-fix_rule_files(struct rule *v, size_t n, const char *datadir)
+/* A copy of the rules v[0..n) with their files made whole below datadir. */
+static struct rule *
+copy_rules(const struct rule *v, size_t n, const char *datadir)
 {
 	const char	*rel = NULL, *abs = NULL;
+	struct rule	*c;
 	size_t		 i;
 
+	if (n == 0)
+		return NULL;
+	c = xreallocarray(NULL, n, sizeof *c);
+	memcpy(c, v, n * sizeof *c);
 	for (i = 0; i < n; i++) {
-		if (v[i].file == NULL || v[i].file[0] == '/')
+		if (c[i].file == NULL || c[i].file[0] == '/')
 			continue;
-		if (v[i].file != rel) {
-			char	*p = xasprintf("%s/%s", datadir, v[i].file);
+		if (c[i].file != rel) {
+			char	*p = xasprintf("%s/%s", datadir, c[i].file);
 
-			rel = v[i].file;
+			rel = c[i].file;
 			abs = intern(p);
 			free(p);
 		}
-		v[i].file = abs;
+		c[i].file = abs;
 	}
+	return c;
 }
 
 static struct catalog *
@@ -812,20 +1237,31 @@ use_image(const struct mapped *m, const char *datadir)
 
 	memcpy(&h, m->base, sizeof h);
 	memcpy(cat, m->base + h.cat, sizeof *cat);
+	cat->rules = m->rules;
+	cat->drules = m->drules;
 	cat->dir = intern(datadir);
 	cat->image = m->base;
 	return cat;
 }
 
+/* Relocate base[0..size) and check what it holds; NULL or why not. */
+static const char *
+open_image(unsigned char *base, size_t size)
+{
+	const char	*bad = relocate(base, size);
+
+	return bad != NULL ? bad : check_image(base, size);
+}
+
 struct catalog *
 catimg_load(const char *datadir, char *why, size_t whylen)
 {
-	char		*path = xasprintf("%s/%s", datadir, CATIMG_FILE);
-	struct mapped	 m = { 0 };
-	struct img_hdr	 h;
-	const char	*bad;
-	char		*stale;
-	struct catalog	*cat;
+	char			*path = xasprintf("%s/%s", datadir, CATIMG_FILE);
+	struct mapped		 m = { 0 };
+	struct img_hdr		 h;
+	const char		*bad;
+	char			*stale;
+	const struct catalog	*cat;
 
 	if (live.base != NULL) {
 		if (strcmp(live.path, path) != 0) {
@@ -845,8 +1281,12 @@ catimg_load(const char *datadir, char *why, size_t whylen)
 		free(path);
 		return NULL;
 	}
-	if ((bad = relocate(m.base, m.size)) != NULL ||
-	    (stale = stale_source(m.base, datadir)) != NULL) {
+	/* Read-only from its relocation on: what is checked stays so. */
+	if ((bad = relocate(m.base, m.size)) == NULL) {
+		mprotect(m.base, m.size, PROT_READ);
+		bad = check_image(m.base, m.size);
+	}
+	if (bad != NULL || (stale = stale_source(m.base, datadir)) != NULL) {
 		if (bad != NULL)
 			fail(why, whylen, "%s: %s", path, bad);
 		else {
@@ -867,15 +1307,42 @@ catimg_load(const char *datadir, char *why, size_t whylen)
 		free(path);
 		return NULL;
 	}
-	cat = (struct catalog *)(void *)(m.base + h.cat);
-	fix_rule_files(cat->rules, cat->nrules, datadir);
-	fix_rule_files(cat->drules, cat->ndrules, datadir);
-	mprotect(m.base, m.size, PROT_READ);
+	cat = (const struct catalog *)(const void *)(m.base + h.cat);
+	m.rules = copy_rules(cat->rules, cat->nrules, datadir);
+	m.drules = copy_rules(cat->drules, cat->ndrules, datadir);
 	m.path = path;
 	m.adopted = true;
 	live = m;
 	return use_image(&live, datadir);
 }
+
+const struct catalog *
+catimg_check(unsigned char *img, size_t size, const char **why)
+{
+	struct img_hdr	h;
+
+	if ((*why = open_image(img, size)) != NULL)
+		return NULL;
+	memcpy(&h, img, sizeof h);
+	return (const struct catalog *)(const void *)(img + h.cat);
+}
+
+int
+catimg_seal(unsigned char *img, size_t size)
+{
+	struct img_hdr	h;
+
+	if (size < sizeof h)
+		return -1;
+	memcpy(&h, img, sizeof h);
+	memset(h.srcid, 0, sizeof h.srcid);
+	snprintf(h.srcid, sizeof h.srcid, "%s", PDWIZ_SRC_ID);
+	h.size = size;
+	h.sum = sum64(img + sizeof h, size - sizeof h);
+	memcpy(img, &h, sizeof h);
+	return 0;
+}
+
 
 /*
  * Read w back as the loader would, into a private copy, and write that
@@ -892,7 +1359,7 @@ verify(struct imgw *w, const char *datadir, char *err, size_t errlen)
 
 	memcpy(copy, w->b, w->len);
 	memcpy(&h, copy, sizeof h);
-	if ((bad = relocate(copy, w->len)) != NULL)
+	if ((bad = open_image(copy, w->len)) != NULL)
 		fail(err, errlen, "the image does not read back: %s", bad);
 	else if (build(&again, (const struct catalog *)(void *)
 	    (copy + h.cat), datadir, err, errlen) == 0) {

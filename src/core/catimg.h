@@ -26,4 +26,17 @@ int		 catimg_write(const struct catalog *, const char *datadir,
  */
 struct catalog	*catimg_load(const char *datadir, char *why, size_t whylen);
 
+/*
+ * For the tests and the fuzz harness. catimg_check: relocate the image
+ * img[0..size) (8-aligned) in place and check it as catimg_load does, its
+ * sources aside: the catalog in it (its rules' files still relative to
+ * the data directory; nothing adopted, nothing kept), or NULL and why not.
+ * catimg_seal: give img[0..size) this build's source id, its size and its
+ * checksum, as if this build had written it; -1 when shorter than a
+ * header.
+ */
+const struct catalog *catimg_check(unsigned char *img, size_t size,
+		    const char **why);
+int		 catimg_seal(unsigned char *img, size_t size);
+
 #endif

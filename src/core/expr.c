@@ -27,6 +27,14 @@ static const struct {
 	{ "strip", 1 },
 };
 
+int
+expr_fn_nargs(int fn)
+{
+	if (fn < 0 || (size_t)fn >= sizeof fns / sizeof fns[0])
+		return -1;
+	return fns[fn].nargs;
+}
+
 /* ---- lexer ---- */
 
 enum tok { T_EOF, T_NUM, T_STRLIT, T_IDENT, T_OP, T_LP, T_RP, T_LB, T_RB,

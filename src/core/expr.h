@@ -54,5 +54,15 @@ void		tmpl_slots(const struct tmpl *, void (*fn)(void *, int), void *);
 struct imgw;
 size_t		expr_to_image(struct imgw *, const struct expr *);
 size_t		tmpl_to_image(struct imgw *, const struct tmpl *);
+/*
+ * Read back from an image (imgw.h, struct imgr): is every node, its kids
+ * and its strings inside the image, of a known kind with the kids its kind
+ * takes, no deeper than EXPR_IMAGE_DEPTH, and every name a slot the rule
+ * may read?
+ */
+#define EXPR_IMAGE_DEPTH	1000
+struct imgr;
+bool		expr_image_ok(struct imgr *, const struct expr *, int depth);
+bool		tmpl_image_ok(struct imgr *, const struct tmpl *);
 
 #endif

@@ -57,3 +57,73 @@ tmpl_to_image(struct imgw *w, const struct tmpl *t)
 	imgw_ptr(w, off + offsetof(struct tmpl, segs), segs);
 	return off;
 }
+
+/* The kids a node of kind k takes: -1 for any number (a list). */
+static int
+kind_nkids(const struct expr *e)
+{
+	switch (e->k) {
+	case E_LIT:
+	case E_NAME:
+		return 0;
+	case E_LIST:
+		return -1;
+	case E_NOT:
+	case E_NEG:
+		return 1;
+	case E_AND:
+	case E_OR:
+	case E_IN:
+	case E_NOTIN:
+		return 2;
+	case E_CMP:
+		return e->op >= OP_EQ && e->op <= OP_GE ? 2 : -2;
+	case E_ARITH:
+		return e->op >= OP_ADD && e->op <= OP_MOD ? 2 : -2;
+	case E_CALL:
+		return expr_fn_nargs(e->op) >= 0 ? expr_fn_nargs(e->op) : -2;
+	}
+	return -2;
+}
+
+bool
+expr_image_ok(struct imgr *r, const struct expr *e, int depth)
+{
+	int	want;
+	size_t	i;
+
+	if (depth > EXPR_IMAGE_DEPTH || !imgr_array(r, e, 1, sizeof *e,
+	    _Alignof(struct expr)) || !imgr_value(r, &e->v))
+		return false;
+	want = kind_nkids(e);
+	if (want == -2 || (want >= 0 && e->nkids != (size_t)want) ||
+	    (e->k == E_NAME && !imgr_slot(r, e->slot)) ||
+	    !imgr_array(r, e->kids, e->nkids, sizeof *e->kids,
+	    _Alignof(struct expr *)))
+		return false;
+	for (i = 0; i < e->nkids; i++)
+		if (e->kids[i] == NULL || !expr_image_ok(r, e->kids[i],
+		    depth + 1))
+			return false;
+	/* is_set() reads the slot of its name, not a value. */
+	return e->k != E_CALL || e->op != FN_IS_SET || e->kids[0]->k == E_NAME;
+}
+
+bool
+tmpl_image_ok(struct imgr *r, const struct tmpl *t)
+{
+	size_t	i;
+
+	if (!imgr_array(r, t, 1, sizeof *t, _Alignof(struct tmpl)) ||
+	    !imgr_array(r, t->segs, t->nsegs, sizeof *t->segs,
+	    _Alignof(struct tseg)))
+		return false;
+	for (i = 0; i < t->nsegs; i++) {
+		const struct tseg	*s = &t->segs[i];
+
+		if (!imgr_str(r, s->lit, false) || !imgr_bool(r, &s->repr) ||
+		    (s->e != NULL && !expr_image_ok(r, s->e, 0)))
+			return false;
+	}
+	return true;
+}

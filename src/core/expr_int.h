@@ -43,4 +43,7 @@ struct tmpl {
 	size_t		 nsegs;
 };
 
+/* The number of arguments function fn (enum efn) takes, -1 for none. */
+int	expr_fn_nargs(int fn);
+
 #endif

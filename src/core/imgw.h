@@ -12,6 +12,7 @@
 #ifndef PDWIZ_IMGW_H
 #define PDWIZ_IMGW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,5 +34,30 @@ size_t	 imgw_str(struct imgw *, const char *s);
 void	 imgw_value(struct imgw *, size_t off, struct value v);
 /* An array of n ints; 0 for an empty one. */
 size_t	 imgw_ints(struct imgw *, const int *v, size_t n);
+
+/*
+ * Reading an image back. The loader (catimg.c) takes an image for
+ * untrusted input: after relocation, every object the catalog reaches is
+ * checked with these before anything uses it; expr_image_ok and
+ * tmpl_image_ok (expr.h) check expressions and templates with them.
+ */
+struct imgr;
+
+/*
+ * n objects of size bytes each at p, aligned to align, wholly inside the
+ * image; p is NULL exactly when n is 0. What is visited counts against the
+ * image's size, so that no walk over shared or cyclic objects does more
+ * work than a walk over the image's own objects would.
+ */
+bool	 imgr_array(struct imgr *, const void *p, size_t n, size_t size,
+	    size_t align);
+/* A string that starts and ends (NUL) inside the image; NULL if may_null. */
+bool	 imgr_str(struct imgr *, const char *s, bool may_null);
+/* A value of a known type; a string one's string inside the image. */
+bool	 imgr_value(struct imgr *, const struct value *);
+/* A slot the rule being checked may read or write. */
+bool	 imgr_slot(struct imgr *, int slot);
+/* A bool stored as 0 or 1 (any other byte is not a bool). */
+bool	 imgr_bool(struct imgr *, const bool *);
 
 #endif

@@ -5,7 +5,11 @@
  * LWS_WORKER_INDEX), host network and IPC, RDMA devices, /dev/shm in memory,
  * a router Deployment listing every instance's leader, and Services.
  * Strings are written with yaml_str, which every YAML reader gives back
- * byte for byte; the comments with one_line.
+ * byte for byte; the comments with one_line. In command, args and
+ * env[].value the kubelet then expands $(NAME) and turns $$ into $: there
+ * every $ of the deployment's text is written $$ (k8s_expanded), so the
+ * container gets the text as it is; only pdwiz's own references
+ * ($(LWS_LEADER_ADDRESS), $(LWS_GROUP_SIZE), $(LWS_WORKER_INDEX)) expand.
  *
  * Names: the LeaderWorkerSet controller creates, only if no Service of
  * that name exists, a headless Service named after the LeaderWorkerSet;
@@ -65,6 +69,21 @@ k8s_name(const struct deployment *d, const char *suffix)
 	if (suffix != NULL)
 		buf_printf(&b, "-%s", suffix);
 	return buf_steal(&b);
+}
+
+/* s as a string of command, args or env[].value: every $ written $$. */
+static void
+k8s_expanded(struct buf *b, const char *s)
+{
+	struct buf	e = { 0 };
+
+	for (; *s != '\0'; s++) {
+		if (*s == '$')
+			buf_putc(&e, '$');
+		buf_putc(&e, *s);
+	}
+	yaml_str(b, e.s != NULL ? e.s : "");
+	buf_free(&e);
 }
 
 static void
@@ -139,7 +158,7 @@ env_list(struct buf *b, const struct deployment *d, enum role r,
 		buf_printf(b, "%s  - name: ", ind);
 		yaml_str(b, env[i].name);
 		buf_printf(b, "\n%s    value: ", ind);
-		yaml_str(b, env[i].value ? env[i].value : "");
+		k8s_expanded(b, env[i].value ? env[i].value : "");
 		buf_putc(b, '\n');
 	}
 	kv_free_all(env, n);
@@ -163,7 +182,7 @@ server_args(struct buf *b, const struct launch *l, const struct role_spec *r,
 			continue;
 		}
 		buf_printf(b, "%s  - ", ind);
-		yaml_str(b, a);
+		k8s_expanded(b, a);
 		buf_putc(b, '\n');
 	}
 	buf_printf(b, "%s  - \"--host\"\n%s  - \"0.0.0.0\"\n", ind, ind);
@@ -275,7 +294,7 @@ static void
 arg_item(struct buf *b, const char *s)
 {
 	buf_puts(b, "            - ");
-	yaml_str(b, s);
+	k8s_expanded(b, s);
 	buf_putc(b, '\n');
 }
 

@@ -148,6 +148,41 @@ grep -q "^pdwiz: rules read from the YAML in $D/rules (image not used: .*another
 PDWIZ_DATADIR=$PWD "$PDWIZ" check -v -- --model-path m >"$T/out" 2>"$T/err"
 grep -q "rules read" "$T/err" && bad "check -v with the image in use: $(cat "$T/err")" || ok
 
+# Hostile images (tests/catimg/hostile.py): the real header, source id
+# included, kept; one count, offset, pointer or string slot of it made
+# hostile; the checksum recomputed. Before the loader checked past the
+# checksum, --version crashed (SIGSEGV) on the first eight, check crashed
+# on hcap-huge, expr-slot and option-name-null, aborted (out of memory) on
+# nopts-huge and hung on strtab-full; string-unterminated read past the
+# string's end. Now each is damaged: the YAML is read, with the note, and
+# check gives the YAML's verdict.
+for f in share/examples/deepseek-2p2d-deepep.yaml \
+    tests/deploy/corpus/xs-port-range.fire.yaml; do
+	PDWIZ_NO_IMAGE=1 PDWIZ_DATADIR=$D "$PDWIZ" check "$f" \
+	    >"$T/want.$(basename "$f")" 2>&1
+	echo $? >>"$T/want.$(basename "$f")"
+done
+for c in $(/usr/bin/python3 tests/catimg/hostile.py --list); do
+	if ! /usr/bin/python3 tests/catimg/hostile.py "$T/good.img" "$c" \
+	    "$D/rules/catalog.img"; then
+		bad "hostile $c: not made"
+		continue
+	fi
+	PDWIZ_DATADIR=$D timeout 20 "$PDWIZ" --version >"$T/out" 2>&1
+	rc=$?
+	[ $rc = 0 ] && grep -q "^catalog: YAML in $D/rules (image not used: $D/rules/catalog.img: damaged (" "$T/out" && ok ||
+	    bad "hostile $c: --version exit $rc: $(grep -v '^  ' "$T/out" | head -4)"
+	for f in share/examples/deepseek-2p2d-deepep.yaml \
+	    tests/deploy/corpus/xs-port-range.fire.yaml; do
+		PDWIZ_DATADIR=$D timeout 20 "$PDWIZ" check "$f" >"$T/got" 2>&1
+		echo $? >>"$T/got"
+		cmp -s "$T/got" "$T/want.$(basename "$f")" && ok ||
+		    bad "hostile $c: check $f: exit $(tail -1 "$T/got") (want $(tail -1 "$T/want.$(basename "$f")")): $(head -3 "$T/got")"
+	done
+done
+cp "$T/good.img" "$D/rules/catalog.img"
+expect_origin "sound image after the hostile ones" "$D" "compiled image $D/rules/catalog.img"
+
 # A rules error stays a rules error with file:line (the YAML is read).
 cp "$T/good.img" "$D/rules/catalog.img"
 printf 'rules: [\n' >"$D/rules/checks/10-pd.yaml"

@@ -1,0 +1,226 @@
+#!/usr/bin/python3
+# hostile.py GOOD.img CASE OUT.img: a copy of the compiled catalog GOOD.img
+# (written by pdwiz compile-catalog) with one field of it made hostile, the
+# header's magic, format and source id kept and its checksum (and size)
+# recomputed, so that only what the loader checks past the checksum can
+# tell. hostile.py --list: the cases, one per line. For tests/catimg/run.sh.
+#
+# The layout read here is src/core/catimg.c's (struct img_hdr, the pointer
+# fields as offsets, the relocation list) and catalog.h's (struct catalog,
+# struct commit_ref, struct rule) on a 64-bit little-endian build.
+import struct
+import sys
+
+HDR = 120                       # sizeof(struct img_hdr)
+H_SIZE, H_SUM, H_CAT = 48, 56, 64
+H_RELOCS, H_NRELOCS, H_STRTAB, H_STRCAP = 72, 80, 88, 96
+C_OPTS, C_NOPTS, C_RULES, C_NRULES = 0, 8, 16, 24
+C_NDRULES, C_COMMITS, C_NCOMMITS = 40, 64, 72
+C_HASH, C_HCAP = 104, 112
+RULE_SIZE, RULE_WHEN = 216, 32  # struct rule; its when
+E_NAME, X_SLOT, X_KIDS, X_NKIDS = 1, 24, 32, 40    # struct expr
+M64 = (1 << 64) - 1
+
+
+def sum64(p):
+    """src/core/catimg.c sum64()."""
+    a, b, c, d, e = 0x9e3779b97f4a7c15, 0, 0, 0, 0
+    n = len(p)
+    i = 0
+    while i + 32 <= n:
+        w0, w1, w2, w3 = struct.unpack_from("<4Q", p, i)
+        a = (a + w0) & M64
+        b = (b + w1) & M64
+        c = (c + w2) & M64
+        d = (d + w3) & M64
+        e = (e + (a ^ c)) & M64
+        i += 32
+    while i < n:
+        a = ((a ^ p[i]) * 0x100000001b3) & M64
+        i += 1
+
+    def rol(x, k):
+        return ((x << k) | (x >> (64 - k))) & M64
+    e ^= rol(b, 1) ^ rol(c, 2) ^ rol(d, 3)
+    return ((a * 0x100000001b3) & M64) ^ e ^ n
+
+
+class Img:
+    def __init__(self, data):
+        self.b = bytearray(data)
+
+    def u64(self, off):
+        return struct.unpack_from("<Q", self.b, off)[0]
+
+    def set64(self, off, v):
+        struct.pack_into("<Q", self.b, off, v & M64)
+
+    def u32(self, off):
+        return struct.unpack_from("<I", self.b, off)[0]
+
+    def set32(self, off, v):
+        struct.pack_into("<I", self.b, off, v & 0xffffffff)
+
+    def cat(self, field):
+        return self.u64(self.u64(H_CAT) + field)
+
+    def set_cat(self, field, v):
+        self.set64(self.u64(H_CAT) + field, v)
+
+    def relocs(self):
+        r, n = self.u64(H_RELOCS), self.u64(H_NRELOCS)
+        return [r + 8 * i for i in range(n)]
+
+    def reloc_index(self, field):
+        for k, at in enumerate(self.relocs()):
+            if self.u64(at) == field:
+                return at
+        raise SystemExit("hostile.py: field %d is not relocated" % field)
+
+    def append(self, data):
+        off = len(self.b)
+        self.b += data
+        return off
+
+    def seal(self):
+        self.set64(H_SIZE, len(self.b))
+        self.set64(H_SUM, sum64(bytes(self.b[HDR:])))
+
+
+def first_name_expr(img):
+    """The offset of an E_NAME node of a per-server rule's condition."""
+    rules = img.cat(C_RULES)
+    for i in range(img.cat(C_NRULES)):
+        stack = [img.u64(rules + i * RULE_SIZE + RULE_WHEN)]
+        while stack:
+            e = stack.pop()
+            if e == 0:
+                continue
+            if img.u32(e) == E_NAME:
+                return e
+            kids = img.u64(e + X_KIDS)
+            stack += [img.u64(kids + 8 * k)
+                      for k in range(img.u64(e + X_NKIDS))]
+    raise SystemExit("hostile.py: no rule reads an option")
+
+
+def c_nrules_huge(img):
+    img.set_cat(C_NRULES, 1 << 40)
+
+
+def c_ndrules_huge(img):
+    img.set_cat(C_NDRULES, 1 << 40)
+
+
+def c_ncommits_huge(img):
+    img.set_cat(C_NCOMMITS, 1 << 40)
+
+
+def c_rules_past_end(img):
+    # A count that would fit, of rules that start 8 bytes before the end.
+    img.set_cat(C_RULES, (len(img.b) - 8) & ~7)
+    img.set_cat(C_NRULES, 1000)
+
+
+def c_strtab_slots(img):
+    # Every string slot of the table intern() adopts, past the file.
+    t = img.u64(H_STRTAB)
+    for i in range(img.u64(H_STRCAP)):
+        if img.u32(t + 4 * i) != 0:
+            img.set32(t + 4 * i, 0xfffffff0)
+
+
+def c_reloc_skips_pointer(img):
+    # The relocation of commits[0].shortname moved to nopts: the pointer
+    # stays an offset, nopts becomes an address.
+    field = img.cat(C_COMMITS)
+    img.set64(img.reloc_index(field), img.u64(H_CAT) + C_NOPTS)
+
+
+def c_cat_offset_wraps(img):
+    # cat + sizeof(struct catalog) wraps around to a small number.
+    img.set64(H_CAT, (1 << 64) - 8)
+
+
+def c_reloc_offset_wraps(img):
+    # A relocation whose field + 8 wraps around.
+    img.set64(img.relocs()[0], (1 << 64) - 8)
+
+
+def c_nopts_huge(img):
+    img.set_cat(C_NOPTS, 1 << 50)
+
+
+def c_hcap_huge(img):
+    img.set_cat(C_HCAP, 1 << 40)
+
+
+def c_expr_slot(img):
+    img.set32(first_name_expr(img) + X_SLOT, 1 << 30)
+
+
+def c_option_name_null(img):
+    # opts[0].name NULL: its relocation dropped (the last one takes its
+    # place), the field zeroed.
+    field = img.cat(C_OPTS)
+    at, last = img.reloc_index(field), img.relocs()[-1]
+    img.set64(at, img.u64(last))
+    img.set64(H_NRELOCS, img.u64(H_NRELOCS) - 1)
+    img.set64(field, 0)
+
+
+def c_strtab_full(img):
+    # No empty slot: a string not in the table is looked for forever.
+    t = img.u64(H_STRTAB)
+    some = next(img.u32(t + 4 * i) for i in range(img.u64(H_STRCAP))
+                if img.u32(t + 4 * i) != 0)
+    for i in range(img.u64(H_STRCAP)):
+        if img.u32(t + 4 * i) == 0:
+            img.set32(t + 4 * i, some)
+
+
+def c_string_unterminated(img):
+    # commits[0].shortname: 8 bytes at the end of the file, no NUL after.
+    field = img.cat(C_COMMITS)
+    img.set64(field, img.append(b"AAAAAAAA"))
+
+
+CASES = [
+    ("nrules-huge", c_nrules_huge),
+    ("ndrules-huge", c_ndrules_huge),
+    ("ncommits-huge", c_ncommits_huge),
+    ("rules-past-end", c_rules_past_end),
+    ("strtab-slots", c_strtab_slots),
+    ("reloc-skips-pointer", c_reloc_skips_pointer),
+    ("cat-offset-wraps", c_cat_offset_wraps),
+    ("reloc-offset-wraps", c_reloc_offset_wraps),
+    ("nopts-huge", c_nopts_huge),
+    ("hcap-huge", c_hcap_huge),
+    ("expr-slot", c_expr_slot),
+    ("option-name-null", c_option_name_null),
+    ("strtab-full", c_strtab_full),
+    ("string-unterminated", c_string_unterminated),
+]
+
+
+def main():
+    if sys.argv[1:] == ["--list"]:
+        for name, _ in CASES:
+            print(name)
+        return
+    if len(sys.argv) != 4:
+        raise SystemExit("usage: hostile.py GOOD.img CASE OUT.img | --list")
+    fn = dict(CASES).get(sys.argv[2])
+    if fn is None:
+        raise SystemExit("hostile.py: no case %s" % sys.argv[2])
+    with open(sys.argv[1], "rb") as f:
+        img = Img(f.read())
+    if img.b[:7] != b"PDWZCAT" or img.u64(H_SUM) != sum64(bytes(img.b[HDR:])):
+        raise SystemExit("hostile.py: %s is not a sound image" % sys.argv[1])
+    fn(img)
+    img.seal()
+    with open(sys.argv[3], "wb") as f:
+        f.write(img.b)
+
+
+main()
