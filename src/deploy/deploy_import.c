@@ -298,8 +298,9 @@ place_node(struct role_spec *r, const struct icmd *c)
 	}
 	if (c->host != NULL && c->node_host != NULL &&
 	    (host_is_wildcard(c->host) || host_is_loopback(c->host))) {
-		/* A wildcard or the loopback, on the stated machine. */
-		if (r->bind_host == NULL)
+		/* A wildcard or the loopback, on the stated machine (which
+		 * is the bind's own address when it is 127.0.0.1 itself). */
+		if (r->bind_host == NULL && strcmp(c->host, c->node_host) != 0)
 			r->bind_host = xstrdup(c->host);
 		h = c->node_host;
 	} else if (c->host != NULL && !host_is_wildcard(c->host))

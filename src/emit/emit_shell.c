@@ -98,15 +98,24 @@ bind_of(const struct launch *l)
 	return NULL;
 }
 
-/* Bound to an address other than the node's (every address, or the
- * loopback on a node with an address of its own): the node's own address
- * is in no argument. */
+/* Bound to every address, or to the loopback: the bind names no machine. */
 static bool
-binds_other(const struct launch *l)
+binds_no_machine(const struct launch *l)
 {
 	const char	*b = bind_of(l);
 
-	return b != NULL && l->host != NULL && strcmp(b, l->host) != 0;
+	return b != NULL && (strcmp(b, "0.0.0.0") == 0 || strcmp(b, "::") == 0 ||
+	    strncmp(b, "127.", 4) == 0 || strcmp(b, "::1") == 0 ||
+	    strcmp(b, "localhost") == 0);
+}
+
+/* ... and the machine has an address of its own, which no argument
+ * names. */
+static bool
+binds_other(const struct launch *l)
+{
+	return binds_no_machine(l) && l->host != NULL &&
+	    strcmp(bind_of(l), l->host) != 0;
 }
 
 /* The script's head: what it is, how to run it, the GPUs of a machine. */
@@ -237,7 +246,8 @@ shell_script(const struct catalog *cat, const struct deployment *d,
 	 * assignment PDWIZ_NODE_HOST=ADDR (not exported: SGLang never sees
 	 * it), which check and import read: without it the machine is
 	 * unknown, and the checks that need it say they could not check.
-	 * Written for every such command, so no command inherits another's.
+	 * Then written for every command whose bind names no machine (the
+	 * loopback on 127.0.0.1 too), so that no command inherits another's.
 	 */
 	for (i = 0; i < p.n; i++)
 		if (binds_other(&p.l[i]))
@@ -258,7 +268,7 @@ shell_script(const struct catalog *cat, const struct deployment *d,
 		buf_puts(&b, "\nrun_");
 		node_id(&b, l, '_');
 		buf_puts(&b, "() {\n");
-		if (node_hosts && binds_other(l)) {
+		if (node_hosts && binds_no_machine(l)) {
 			buf_puts(&b, "\t# shellcheck disable=SC2034 # read by "
 			    "pdwiz import: the machine, which --host does not "
 			    "name\n"
