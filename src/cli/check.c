@@ -12,21 +12,18 @@
 #include "core/util.h"
 #include "core/ydoc.h"
 #include "deploy/deploy.h"
+#include "io/input.h"
 #include "io/manifest.h"
+#include "io/markdown.h"
 #include "io/recipe.h"
 #include "io/server.h"
 #include "io/shell.h"
 
-#include <libgen.h>
-#include <stdio.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define INPUT_MAX	(16 * 1024 * 1024)
-
-enum input_mode { IN_AUTO, IN_SHELL, IN_CONFIG, IN_MARKDOWN, IN_K8S };	/* --input */
 
 enum { C_FORMAT = 1, C_INPUT, C_VERBOSE, C_SGVER };
 
@@ -56,21 +53,6 @@ struct check_args {
 	char			**cmdv;		/* the words after --, or NULL */
 	int			 cmdc;
 	struct cli_facts	 facts;
-};
-
-/* What was read: its text, its kind, and the YAML tree of the YAML kinds;
- * text, path and yaml are owned (freed by cmd_check). */
-struct input {
-	char		*text;
-	size_t		 len;
-	char		*path;		/* copy of FILE for dirname(); NULL */
-	const char	*base_dir;	/* --config paths are relative to it */
-	enum { K_SHELL, K_SGCONFIG, K_DEPLOY, K_MANIFEST, K_RECIPE } kind;
-	bool		 document;	/* Markdown: examples, not one deployment */
-	struct md_node	*nodes;		/* a document's blocks that say which
-					   node they run on */
-	size_t		 nnodes;
-	struct ynode	*yaml;		/* K_MANIFEST: the documents */
 };
 
 /*
@@ -254,240 +236,6 @@ input_command(const struct check_args *a, struct input *in)
 	in->len = b.len;
 	in->text = buf_steal(&b);
 	in->kind = K_SHELL;
-}
-
-static int
-input_file(const char *file, const char *name, struct input *in,
-    struct buf *why)
-{
-	char		 err[512];
-	const char	*nul;
-	int		 line, col;
-
-	if ((in->text = read_file(file, INPUT_MAX, &in->len, err,
-	    sizeof err)) == NULL) {
-		return fail(why, "pdwiz: %s", err);
-	}
-	if ((nul = memchr(in->text, '\0', in->len)) != NULL) {
-		text_pos(in->text, (size_t)(nul - in->text), &line, &col);
-		return fail(why, "%s:%d:%d: binary input (a NUL byte); "
-		    "expected a shell script or YAML", name, line, col);
-	}
-	if (strcmp(file, "-") != 0) {
-		in->path = xstrdup(file);
-		in->base_dir = dirname(in->path);
-	}
-	return 0;
-}
-
-/* Past a UTF-8 byte order mark. */
-static const char *
-skip_bom(const char *text)
-{
-	return strncmp(text, "\xEF\xBB\xBF", 3) == 0 ? text + 3 : text;
-}
-
-/* YAML by its name, or by a first non-comment line "key: value" (or a
- * document start) without a command word. Lines end at LF, CR LF or a CR
- * alone, as YAML's do. */
-static bool
-looks_like_yaml(const char *name, const char *text)
-{
-	size_t		 len = strlen(name);
-	const char	*p = skip_bom(text);
-
-	if ((len > 5 && strcmp(name + len - 5, ".yaml") == 0) ||
-	    (len > 4 && strcmp(name + len - 4, ".yml") == 0))
-		return true;
-	while (*p == '#' || *p == '\n' || *p == '\r' || *p == ' ') {
-		if (*p == '#')
-			p += strcspn(p, "\r\n");
-		else
-			p++;
-	}
-	if (strncmp(p, "---", 3) == 0)
-		return true;
-	p += strcspn(p, "\r\n :");
-	return *p == ':' && (p[1] == ' ' || p[1] == '\n' || p[1] == '\r');
-}
-
-/* Shell, or YAML parsed here once: a deployment file or an SGLang --config
- * file. Unusable YAML and YAML that is not a mapping are exit 2. */
-static bool
-looks_like_markdown(const char *name)
-{
-	size_t	len = strlen(name);
-
-	return (len > 3 && strcmp(name + len - 3, ".md") == 0) ||
-	    (len > 9 && strcmp(name + len - 9, ".markdown") == 0);
-}
-
-/* A pasted script as the shell reader should see it: without its "$ "
- * prompts. */
-static void
-as_shell(struct input *in)
-{
-	size_t	 n;
-	char	*t = strip_prompts(in->text, in->len, &n);
-
-	free(in->text);
-	in->text = t;
-	in->len = n;
-	in->kind = K_SHELL;
-}
-
-/*
- * YAML that is neither a deployment file, a manifest nor an SGLang
- * --config file is refused by name (exit 2) instead of being read as a
- * config whose every key is an unknown flag: an srt-slurm recipe, or a
- * mapping none of whose keys is an SGLang option.
- */
-static int
-not_a_config(const struct catalog *cat, const char *name,
-    const struct ynode *root, struct buf *why)
-{
-	size_t			 i;
-	char			*flag;
-	int			 o;
-
-	for (i = 0; i + 1 < root->nkids; i += 2) {
-		flag = xasprintf("--%s", root->kids[i]->str);
-		o = catalog_find_flag(cat, flag);
-		free(flag);
-		if (o >= 0)
-			return 0;
-	}
-	if (root->nkids == 0)
-		return 0;
-	return fail(why, "%s:%d:%d: not an SGLang --config file: none of its "
-	    "keys ('%s'%s) is an SGLang option, and it is not a pdwiz "
-	    "deployment file (no roles:)", name, root->kids[0]->line,
-	    root->kids[0]->col, root->kids[0]->str, root->nkids > 2 ?
-	    ", ..." : "");
-}
-
-/* YAML with a Kubernetes object (apiVersion, kind) in any of its
- * documents: a manifest. */
-static bool
-is_manifest(const char *name, const struct input *in, struct buf *why)
-{
-	char		 err[1024];
-	struct ynode	*docs;
-	size_t		 i;
-	bool		 yes;
-
-	if (!manifest_sniff(in->text, in->len) && strncmp(skip_bom(in->text),
-	    "---", 3) != 0 && strstr(in->text, "\n---") == NULL &&
-	    strstr(in->text, "\r---") == NULL)
-		return false;
-	if ((docs = ydoc_parse_stream(name, in->text, in->len, err,
-	    sizeof err)) == NULL) {
-		fail(why, "%s", err);
-		return false;
-	}
-	yes = false;
-	for (i = 0; i < docs->nkids; i++)
-		yes = yes || manifest_is_object(docs->kids[i]);
-	ynode_free(docs);
-	return yes;
-}
-
-static int
-as_manifest(const char *name, struct input *in, struct buf *why)
-{
-	char	err[1024];
-
-	if ((in->yaml = ydoc_parse_stream(name, in->text, in->len, err,
-	    sizeof err)) == NULL)
-		return fail(why, "%s", err);
-	in->kind = K_MANIFEST;
-	return 0;
-}
-
-/*
- * A Markdown document: its fenced shell blocks; or, when those launch
- * nothing and its ```yaml blocks hold Kubernetes objects (a RoleBasedGroup
- * guide), those blocks as the manifest. Either way line for line, and the
- * cross-role checks know it is a document.
- */
-static int
-as_markdown(const char *name, struct input *in, struct buf *why)
-{
-	static const char *const launchers[] = { "sglang.launch_server",
-	    "sglang serve", "sglang_router", "dynamo.sglang", "mini_lb", NULL };
-	size_t		 n, blocks, ny, nyblocks, i;
-	char		*sh = markdown_shell(in->text, in->len, &n, &blocks,
-	    &in->nodes, &in->nnodes);
-	char		*y, err[1024];
-	struct ynode	*docs = NULL;
-	bool		 manifest = false;
-
-	for (i = 0; launchers[i] != NULL; i++)
-		if (strstr(sh, launchers[i]) != NULL)
-			break;
-	in->document = true;
-	if (launchers[i] == NULL) {
-		y = markdown_yaml(in->text, in->len, &ny, &nyblocks);
-		if (nyblocks > 0 && (docs = ydoc_parse_stream(name, y, ny, err,
-		    sizeof err)) != NULL)
-			for (i = 0; i < docs->nkids && !manifest; i++)
-				manifest = manifest_is_object(docs->kids[i]);
-		if (manifest) {
-			free(sh);
-			md_nodes_free(in->nodes, in->nnodes);
-			in->nodes = NULL;
-			in->nnodes = 0;
-			free(in->text);
-			in->text = y;
-			in->len = ny;
-			in->yaml = docs;
-			in->kind = K_MANIFEST;
-			return 0;
-		}
-		ynode_free(docs);
-		free(y);
-	}
-	free(in->text);
-	in->text = sh;
-	in->len = n;
-	in->kind = K_SHELL;
-	if (blocks == 0)
-		return fail(why, "%s: no fenced shell block (```bash, ```sh, "
-		    "```shell, ```console) in this Markdown file", name);
-	return 0;
-}
-
-static int
-classify(const struct catalog *cat, const char *name, enum input_mode mode,
-    struct input *in, struct buf *why)
-{
-	char	err[1024];
-
-	if (mode == IN_MARKDOWN || (mode == IN_AUTO &&
-	    looks_like_markdown(name)))
-		return as_markdown(name, in, why);
-	if (mode == IN_SHELL || (mode == IN_AUTO &&
-	    !looks_like_yaml(name, in->text))) {
-		as_shell(in);
-		return 0;
-	}
-	if (mode == IN_K8S || (mode == IN_AUTO && is_manifest(name, in, why)))
-		return as_manifest(name, in, why);
-	if (why->len > 0)
-		return -1;
-	if ((in->yaml = ydoc_parse(name, in->text, in->len, false, err,
-	    sizeof err)) == NULL)
-		return fail(why, "%s", err);
-	if (in->yaml->kind != YN_MAP)
-		return fail(why, "%s:%d:%d: expected a mapping (an SGLang "
-		    "--config file or a deployment file), not a %s", name,
-		    in->yaml->line, in->yaml->col, in->yaml->kind == YN_SEQ ?
-		    "list" : "single value");
-	in->kind = deployment_sniff_ydoc(in->yaml) ? K_DEPLOY :
-	    mode == IN_AUTO && recipe_sniff(in->yaml) ? K_RECIPE : K_SGCONFIG;
-	if (in->kind == K_SGCONFIG && mode == IN_AUTO)
-		return not_a_config(cat, name, in->yaml, why);
-	return 0;
 }
 
 static const char *
@@ -883,31 +631,6 @@ script_warnings(struct check *ck, const char *text, size_t len, int unclosed)
 		    "file as its text, not as commands", unclosed, 1);
 }
 
-/* A document's commands run on the node their block's lead-in names. The
- * blocks come in document order, so the one that may hold a line is found
- * by bisection. */
-static void
-place_blocks(struct sh_script *sc, const struct input *in)
-{
-	size_t	i, lo, hi, mid;
-
-	for (i = 0; i < sc->ncmds; i++) {
-		int	line = sc->cmds[i].line;
-
-		for (lo = 0, hi = in->nnodes; hi - lo > 1;) {
-			mid = lo + (hi - lo) / 2;
-			if (in->nodes[mid].from <= line)
-				lo = mid;
-			else
-				hi = mid;
-		}
-		if (lo < in->nnodes && line >= in->nodes[lo].from &&
-		    line <= in->nodes[lo].to && sc->cmds[i].node == NULL)
-			sc->cmds[i].node = sh_script_str(sc,
-			    in->nodes[lo].machine);
-	}
-}
-
 /*
  * Is a document one deployment? Its examples need not be, so the
  * cross-role checks run on one only when it says where each server runs:
@@ -1001,22 +724,13 @@ check_shell(struct check *ck, const struct config *base,
 	struct roles		ro = { .first = { -1, -1, -1 } };
 	struct result		notes;
 	struct config		sbase = { 0 };
-	char			err[1024];
 	size_t			i;
 	int			unclosed, sf;
 
 	result_init(&notes);
-	if (in->kind == K_MANIFEST) {
-		if (manifest_read(ck->name, in->text, in->len, in->yaml, &sc,
-		    &notes, err, sizeof err) != 0) {
-			result_free(&notes);
-			return fail(&ck->why, "%s", err);
-		}
-	} else if (sh_parse(in->text, in->len, &sc, err, sizeof err) != 0)
-		return fail(&ck->why, "%s:%s", ck->name, err);
-	if (sh_sglang_cap(&sc, err, sizeof err) != 0) {
-		sh_script_free(&sc);
-		return fail(&ck->why, "%s:%s", ck->name, err);
+	if (input_script(ck->name, in, &sc, &notes, &ck->why) != 0) {
+		result_free(&notes);
+		return fail(&ck->why, "%s", ck->why.s);
 	}
 	if ((sf = script_facts(ck, &sc, base, &sbase)) < 0) {
 		sh_script_free(&sc);
@@ -1025,8 +739,6 @@ check_shell(struct check *ck, const struct config *base,
 	}
 	if (sf > 0)
 		base = &sbase;
-	if (in->document)
-		place_blocks(&sc, in);
 	for (i = 0; i < sc.ncmds; i++) {
 		const struct sh_cmd	*c = &sc.cmds[i];
 
@@ -1087,9 +799,10 @@ check_input(struct check *ck, const struct check_args *a,
 		const char	*file = a->file != NULL ? a->file : "-";
 
 		ck->name = strcmp(file, "-") == 0 ? "<stdin>" : file;
-		if (input_file(file, ck->name, in, &ck->why) != 0 ||
-		    classify(ck->cat, ck->name, a->in, in, &ck->why) != 0)
-			return -1;
+		if (input_read(file, ck->name, in, &ck->why) != 0 ||
+		    input_classify(ck->cat, ck->name, a->in, in,
+		    &ck->why) != 0)
+			return fail(&ck->why, "%s", ck->why.s);
 	}
 	switch (in->kind) {
 	case K_DEPLOY:
@@ -1161,10 +874,7 @@ out:
 	free(ck.cmds);
 	buf_free(&ck.why);
 	result_free(&ck.all);
-	ynode_free(in.yaml);
-	md_nodes_free(in.nodes, in.nnodes);
-	free(in.text);
-	free(in.path);
+	input_free(&in);
 	if (cat != NULL)
 		config_free(&base);
 	catalog_free(cat);

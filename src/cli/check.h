@@ -64,23 +64,6 @@ void	check_warn_at(struct check *, const char *id, const char *msg,
 struct sh_script;
 void	check_shell_traps(struct check *, const struct sh_script *,
 	    const char *text, size_t len);
-/* check_markdown.c: the fenced shell blocks of a Markdown document, line
- * for line (other lines empty; "$ " prompts and command output dropped),
- * and a pasted script without its "$ " prompts. Owned results. The blocks
- * whose lead-in names the one node they run on are listed in *nodes
- * (owned by the caller, with their machine strings; md_nodes_free). */
-struct md_node {
-	int	 from, to;	/* the block's lines, 1-based, inclusive */
-	char	*machine;	/* "Node 2" */
-};
-char	*markdown_shell(const char *text, size_t len, size_t *outlen,
-	    size_t *nblocks, struct md_node **nodes, size_t *nnodes);
-void	 md_nodes_free(struct md_node *, size_t);
-char	*strip_prompts(const char *text, size_t len, size_t *outlen);
-/* check_markdown.c: the ```yaml blocks of a document as one YAML stream,
- * line for line (each block a document). Owned. */
-char	*markdown_yaml(const char *text, size_t len, size_t *outlen,
-	    size_t *nblocks);
 /* check_formats.c: SARIF 2.1.0 and GitHub workflow annotations. */
 void	check_print_sarif(const struct check *);
 void	check_print_github(const struct check *);

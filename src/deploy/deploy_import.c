@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "deploy/deploy.h"
 #include "deploy/deploy_int.h"
+#include "io/input.h"
 #include "deploy/import_int.h"
 #include "deploy/layout.h"
 #include "core/util.h"
@@ -771,21 +772,36 @@ deployment_import(const struct catalog *cat, const char *name,
     struct result *notes, char *err, size_t errlen)
 {
 	struct sh_script	 sc = { 0 };
-	char			 perr[512];
-	int			 rc;
+	struct input		 in = { 0 };
+	struct buf		 why = { 0 };
+	int			 rc = -1;
 
 	deployment_init(d);
-	if (manifest_sniff(text, len)) {
-		if (manifest_parse(name, text, len, &sc, err, errlen) != 0)
-			return -1;
-	} else if (sh_parse(text, len, &sc, perr, sizeof perr) != 0 ||
-	    sh_sglang_cap(&sc, perr, sizeof perr) != 0) {
-		snprintf(err, errlen, "%s:%s", name, perr);
+	/* What pdwiz check reads, read the same way: a script, a pasted
+	 * transcript, a Markdown document's blocks, a manifest. */
+	in.text = xmalloc(len + 1);
+	memcpy(in.text, text, len);
+	in.text[len] = '\0';
+	in.len = len;
+	if (input_classify(cat, name, IN_AUTO, &in, &why) != 0)
+		snprintf(err, errlen, "%s", why.s);
+	else if (in.kind == K_DEPLOY)
+		snprintf(err, errlen, "%s: a deployment file already (open or "
+		    "check it; nothing to import)", name);
+	else if (in.kind == K_SGCONFIG || in.kind == K_RECIPE)
+		snprintf(err, errlen, "%s: %s: pdwiz import reads launch "
+		    "scripts, documents and Kubernetes manifests (pdwiz check "
+		    "reads this one)", name, in.kind == K_RECIPE ?
+		    "an srt-slurm recipe" : "one server's SGLang --config file");
+	else if (input_script(name, &in, &sc, notes, &why) != 0)
+		snprintf(err, errlen, "%s", why.s);
+	else {
+		rc = deployment_import_script(cat, name, &sc, d, notes, err,
+		    errlen);
 		sh_script_free(&sc);
-		return -1;
 	}
-	rc = deployment_import_script(cat, name, &sc, d, notes, err, errlen);
-	sh_script_free(&sc);
+	input_free(&in);
+	buf_free(&why);
 	return rc;
 }
 

@@ -5,6 +5,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "deploy/deploy.h"
+#include "io/input.h"
 #include "deploy/deploy_int.h"
 #include "core/util.h"
 #include "core/ydoc.h"
@@ -789,9 +790,7 @@ deployment_load(const struct catalog *cat, const char *path,
 bool
 deployment_sniff_ydoc(const struct ynode *root)
 {
-	return root != NULL && root->kind == YN_MAP &&
-	    (ynode_get(root, "roles") != NULL ||
-	    ynode_get(root, "pdwiz") != NULL);
+	return input_is_deployment(root);
 }
 
 bool

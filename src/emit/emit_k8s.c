@@ -143,7 +143,7 @@ env_list(struct buf *b, const struct deployment *d, enum role r,
 	if (d->name != NULL && *d->name != '\0') {
 		buf_printf(b, "%s  - name: \"PDWIZ_NAME\"\n%s    value: ", ind,
 		    ind);
-		yaml_str(b, d->name);
+		k8s_expanded(b, d->name);
 		buf_putc(b, '\n');
 	}
 	for (i = 0; i < d->nfacts; i++) {
@@ -151,7 +151,7 @@ env_list(struct buf *b, const struct deployment *d, enum role r,
 			continue;
 		buf_printf(b, "%s  - name: \"PDWIZ_FACT_%s\"\n%s    value: ",
 		    ind, d->facts[i].name, ind);
-		yaml_str(b, d->facts[i].value);
+		k8s_expanded(b, d->facts[i].value);
 		buf_putc(b, '\n');
 	}
 	for (i = 0; i < n; i++) {

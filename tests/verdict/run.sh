@@ -9,10 +9,11 @@
 # (tests/deploy/corpus), this suite's own deployments (tests/verdict: the
 # accelerator as a model fact), the real-world script cases and, where present,
 # the real-world corpus beside the project. Import may refuse only what
-# check also cannot read, or what it reports as a reason (words it could
-# not place, commands it does not keep) - each refusal is counted and
-# said. Known, deliberate differences are listed in KNOWN below with the
-# reason; none may be added silently. Prints "verdict: N passed, N failed".
+# check also cannot read, or an input without a prefill, decode or router
+# command (nothing to import); words it could not place are reported and
+# the rest compared (--keep-going). Each refusal is counted and said.
+# Known differences are listed in KNOWN below with the reason; none may be
+# added silently. Prints "verdict: N passed, N failed".
 cd "$(dirname "$0")/../.." || exit 2
 PDWIZ=${PDWIZ:-$PWD/pdwiz}
 export PDWIZ_DATADIR="$PWD"
@@ -33,6 +34,66 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 # agrees again, or whose input is gone, fails too, so the list only shrinks.
 # Deliberate differences are marked "deliberate:" with the reason.
 KNOWN='
+tests/deploy/corpus/xs-encoder-url.fire.sh	import	defect: import loses xs-encoder-url (seen once import reads what it could not place before, --keep-going)
+tests/deploy/corpus/xs-encoder-url.fire.sh	emit shell	defect: emit shell loses xs-encoder-url (seen once import reads what it could not place before, --keep-going)
+tests/deploy/corpus/xs-encoder-url.fire.sh	emit config	defect: emit config loses xs-encoder-url (seen once import reads what it could not place before, --keep-going)
+tests/deploy/corpus/xs-encoder-url.fire.sh	emit k8s	defect: emit k8s loses xs-encoder-url (seen once import reads what it could not place before, --keep-going)
+tests/deploy/corpus/xs-encoder-url.fire.sh	emit yaml	defect: emit yaml loses xs-encoder-url (seen once import reads what it could not place before, --keep-going)
+tests/deploy/corpus/xs-model-path.fire.sh	import	defect: import loses xs-model-path (seen once import reads what it could not place before, --keep-going)
+tests/deploy/corpus/xs-model-path.fire.sh	emit shell	defect: emit shell loses xs-model-path (seen once import reads what it could not place before, --keep-going)
+tests/deploy/corpus/xs-model-path.fire.sh	emit config	defect: emit config loses xs-model-path (seen once import reads what it could not place before, --keep-going)
+tests/deploy/corpus/xs-model-path.fire.sh	emit k8s	defect: emit k8s loses xs-model-path (seen once import reads what it could not place before, --keep-going)
+tests/deploy/corpus/xs-model-path.fire.sh	emit yaml	defect: emit yaml loses xs-model-path (seen once import reads what it could not place before, --keep-going)
+tests/realworld/cases/dynamo-disagg-router-2p2d.sh	emit shell	defect: emit shell finds xs-gpu-collision, xs-port-collision the input does not give (seen once import reads what it could not place before, --keep-going)
+tests/realworld/cases/dynamo-disagg-router-2p2d.sh	emit config	defect: emit config finds xs-gpu-collision, xs-port-collision the input does not give (seen once import reads what it could not place before, --keep-going)
+tests/realworld/cases/dynamo-disagg-same-gpu.sh	emit shell	defect: emit shell finds xs-gpu-collision, xs-port-collision the input does not give (seen once import reads what it could not place before, --keep-going)
+tests/realworld/cases/dynamo-disagg-same-gpu.sh	emit config	defect: emit config finds xs-gpu-collision, xs-port-collision the input does not give (seen once import reads what it could not place before, --keep-going)
+tests/realworld/cases/dynamo-slurm-gb200-fp4-1k1k-low-latency.sh	emit shell	defect: emit shell finds xs-gpu-collision, xs-port-collision the input does not give (seen once import reads what it could not place before, --keep-going)
+tests/realworld/cases/dynamo-slurm-gb200-fp4-1k1k-low-latency.sh	emit config	defect: emit config finds xs-gpu-collision, xs-port-collision the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/dynamo-docs-dsr1-wideep-gb200.md	import	defect: import loses argparse-unrecognized and finds par-ep-dispatch the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/dynamo-docs-dsr1-wideep-gb200.md	emit shell	defect: emit shell loses argparse-unrecognized and finds par-ep-dispatch the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/dynamo-docs-dsr1-wideep-gb200.md	emit config	defect: emit config loses argparse-unrecognized and finds par-ep-dispatch the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/dynamo-docs-dsr1-wideep-gb200.md	emit k8s	defect: emit k8s loses argparse-unrecognized and finds par-ep-dispatch the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/dynamo-docs-dsr1-wideep-gb200.md	emit yaml	defect: emit yaml loses argparse-unrecognized and finds par-ep-dispatch the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/dynamo-docs-multinode-readme.md	import	defect: import loses shell-backslash-in-comment and finds xs-port-collision the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/dynamo-docs-multinode-readme.md	emit shell	defect: emit shell loses shell-backslash-in-comment and finds xs-port-collision the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/dynamo-docs-multinode-readme.md	emit config	defect: emit config loses shell-backslash-in-comment and finds xs-port-collision the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/dynamo-docs-multinode-readme.md	emit k8s	defect: emit k8s loses shell-backslash-in-comment, xs-bootstrap-loopback (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/dynamo-docs-multinode-readme.md	emit yaml	defect: emit yaml loses shell-backslash-in-comment and finds xs-port-collision the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/mooncake-docs-rbg-integration.md	import	defect: import finds xs-page-size the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/mooncake-docs-rbg-integration.md	emit yaml	defect: emit yaml finds xs-page-size the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/mooncake-docs-sglang-pd-disaggregation.md	import	defect: import loses xs-encoder-url (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/mooncake-docs-sglang-pd-disaggregation.md	emit shell	defect: emit shell loses xs-encoder-url and finds xs-gpu-collision, xs-port-collision, xs-router-missing the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/mooncake-docs-sglang-pd-disaggregation.md	emit config	defect: emit config loses xs-encoder-url and finds xs-gpu-collision, xs-port-collision, xs-router-missing the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/mooncake-docs-sglang-pd-disaggregation.md	emit k8s	defect: emit k8s loses xs-encoder-url (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/mooncake-docs-sglang-pd-disaggregation.md	emit yaml	defect: emit yaml loses xs-encoder-url (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/ome-deepseek-rdma-pd-rt.yaml	import	defect: import finds par-tp-pp-nnodes the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/ome-deepseek-rdma-pd-rt.yaml	emit shell	defect: emit shell finds par-tp-pp-nnodes the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/ome-deepseek-rdma-pd-rt.yaml	emit config	defect: emit config finds par-tp-pp-nnodes the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/ome-deepseek-rdma-pd-rt.yaml	emit k8s	defect: emit k8s finds par-tp-pp-nnodes the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/ome-deepseek-rdma-pd-rt.yaml	emit yaml	defect: emit yaml finds par-tp-pp-nnodes the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/pr-17212-glm45-air-spec-decode-only.txt	emit shell	defect: emit shell finds xs-gpu-collision the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/pr-17212-glm45-air-spec-decode-only.txt	emit config	defect: emit config finds xs-gpu-collision the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/sglang-docs-ascend-npu-deepseek-example.md	import	defect: import loses argparse-choice (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/sglang-docs-ascend-npu-deepseek-example.md	emit shell	defect: emit shell loses argparse-choice (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/sglang-docs-ascend-npu-deepseek-example.md	emit config	defect: emit config loses argparse-choice (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/sglang-docs-ascend-npu-deepseek-example.md	emit k8s	defect: emit k8s loses argparse-choice (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/sglang-docs-ascend-npu-deepseek-example.md	emit yaml	defect: emit yaml loses argparse-choice (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/sglang-docs-epd-disaggregation.md	import	defect: import finds xs-gpu-collision, xs-port-collision the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/sglang-docs-epd-disaggregation.md	emit shell	defect: emit shell finds xs-gpu-collision, xs-port-collision the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/sglang-docs-epd-disaggregation.md	emit config	defect: emit config finds xs-gpu-collision, xs-port-collision the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/sglang-docs-epd-disaggregation.md	emit yaml	defect: emit yaml finds xs-gpu-collision, xs-port-collision the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/sglang-docs-lws-pd-decode.yaml	import	defect: import finds xs-page-size the input does not give (seen once import reads what it could not place before, --keep-going)
+../shared/realworld/files/sglang-docs-lws-pd-decode.yaml	emit yaml	defect: emit yaml finds xs-page-size the input does not give (seen once import reads what it could not place before, --keep-going)
+share/examples/config.yaml	import refuses	deliberate: one servers --config file names no role, machine or peer: there is no deployment in it to import
+../shared/realworld/files/sglang-docs-pd-disaggregation.md	import refuses	defect: a document of several alternative deployments is imported as one (8 prefill hosts for 6 nodes) instead of one of them or a refusal that says so
+../shared/realworld/files/srtslurm-b200-fp8-glm5-sweep.yaml	import refuses	defect: pdwiz check reads srt-slurm recipes (check_recipe builds their commands in the cli), import does not yet
+../shared/realworld/files/srtslurm-gb200-fp4-1k1k-low-latency.yaml	import refuses	defect: pdwiz check reads srt-slurm recipes (check_recipe builds their commands in the cli), import does not yet
+../shared/realworld/files/srtslurm-gb200-fp8-1k1k-mid-curve.yaml	import refuses	defect: pdwiz check reads srt-slurm recipes (check_recipe builds their commands in the cli), import does not yet
+../shared/realworld/files/srtslurm-h200-8k1k-bs64-2p3d.yaml	import refuses	defect: pdwiz check reads srt-slurm recipes (check_recipe builds their commands in the cli), import does not yet
+../shared/realworld/files/srtslurm-qwen3.5-1p1d-dep4-nixl-gsm8k.yaml	import refuses	defect: pdwiz check reads srt-slurm recipes (check_recipe builds their commands in the cli), import does not yet
+../shared/realworld/files/srtslurm-qwen3.5-2p1d-hetero-staging-gpqa.yaml	import refuses	defect: pdwiz check reads srt-slurm recipes (check_recipe builds their commands in the cli), import does not yet
+../shared/realworld/files/srtslurm-qwen3.5-nvfp4-1p1d-dep8-dpep-mtp-1k1k-gb300.yaml	import refuses	defect: pdwiz check reads srt-slurm recipes (check_recipe builds their commands in the cli), import does not yet
 tests/deploy/corpus/xs-bootstrap-loopback.fire.sh	emit k8s	defect: the k8s export places every instance in its own LWS pod group and writes the router lists from the pod names, so the inputs same-host and router findings (xs-bootstrap-loopback) are not checked there
 tests/deploy/corpus/xs-decode-gpus.fire.yaml	emit shell	deliberate: gpus_per_node is the deployment allotment of GPUs, which a launch script does not enforce (no CUDA_VISIBLE_DEVICES): the exported commands run tp 8 on an 8-GPU machine and launch
 tests/deploy/corpus/xs-decode-gpus.fire.yaml	emit config	deliberate: gpus_per_node is the deployment allotment of GPUs, which a launch script does not enforce (no CUDA_VISIBLE_DEVICES): the exported commands run tp 8 on an 8-GPU machine and launch
@@ -61,11 +122,6 @@ tests/realworld/cases/dynamo-disagg-dp-attn.sh	emit shell	defect: emit shell fin
 tests/realworld/cases/dynamo-disagg-dp-attn.sh	emit config	defect: emit config finds xs-gpu-collision, xs-port-collision where the input leaves it unknown (the import pins what the script leaves open)
 tests/realworld/cases/dynamo-disagg-trace-args-array.sh	emit shell	defect: emit shell finds xs-port-collision where the input leaves it unknown (the import pins what the script leaves open)
 tests/realworld/cases/dynamo-disagg-trace-args-array.sh	emit config	defect: emit config finds xs-port-collision where the input leaves it unknown (the import pins what the script leaves open)
-../shared/realworld/files/dynamo-docs-dsr1-wideep-gb200.md	import refuses	defect: import refuses what check reads (unterminated single quote) what check reads (argparse-deprecated argparse-unrecognized tb-ib-none))
-../shared/realworld/files/dynamo-docs-dsr1-wideep-h100.md	import refuses	defect: import refuses what check reads (unterminated single quote) what check reads (argparse-deprecated))
-../shared/realworld/files/dynamo-docs-multinode-readme.md	import refuses	defect: import refuses what check reads (unterminated backquote) what check reads (shell-backslash-in-comment xs-bootstrap-loopback))
-../shared/realworld/files/dynamo-docs-sglang-multinode-examples.md	import refuses	defect: import refuses what check reads (unterminated single quote) what check reads (argparse-deprecated))
-../shared/realworld/files/gllm-blog-sglang-epd-vs-monolith.md	import refuses	defect: import refuses what check reads (unterminated single quote) what check reads (-))
 ../shared/realworld/files/issue-15665-qwen3-next-mooncake.txt	import	defect: not carried into the deployment, so lost on import: shell-brace-expansion
 ../shared/realworld/files/issue-15665-qwen3-next-mooncake.txt	emit shell	defect: not carried into the deployment, so lost on emit shell: shell-brace-expansion
 ../shared/realworld/files/issue-15665-qwen3-next-mooncake.txt	emit config	defect: not carried into the deployment, so lost on emit config: shell-brace-expansion
@@ -73,8 +129,6 @@ tests/realworld/cases/dynamo-disagg-trace-args-array.sh	emit config	defect: emit
 ../shared/realworld/files/issue-15665-qwen3-next-mooncake.txt	emit yaml	defect: not carried into the deployment, so lost on emit yaml: shell-brace-expansion
 ../shared/realworld/files/llmd-sglang-disaggregatedset.yaml	import refuses	defect: import refuses what check reads (the deployment imported from this script would not read back: SGLANG_DISAGG_STAGING_BUFFER: expected true or false, not 1)
 ../shared/realworld/files/llmd-sglang-patch-prefill.yaml	import refuses	defect: import refuses what check reads (the deployment imported from this script would not read back: SGLANG_DISAGG_STAGING_BUFFER: expected true or false, not 1)
-../shared/realworld/files/mooncake-docs-rbg-integration.md	import refuses	defect: import refuses what check reads (did not find expected <document start>) what check reads (-))
-../shared/realworld/files/mooncake-docs-sglang-pd-disaggregation.md	import refuses	defect: import refuses what check reads (unterminated single quote) what check reads (tb-ib-none xs-encoder-url))
 ../shared/realworld/files/ome-kimi-k2-pd-rt.yaml	import refuses	defect: import refuses what check reads (the deployment imported from this script would not read back: max_payload_size must be between -2147483648 and 2147483647, not 2147483648)
 ../shared/realworld/files/pr-16056-qwen3-next-hetero-tp-dp.txt	emit shell	defect: emit shell finds xs-gpu-collision where the input leaves it unknown (the import pins what the script leaves open)
 ../shared/realworld/files/pr-16056-qwen3-next-hetero-tp-dp.txt	emit config	defect: emit config finds xs-gpu-collision where the input leaves it unknown (the import pins what the script leaves open)
@@ -83,7 +137,6 @@ tests/realworld/cases/dynamo-disagg-trace-args-array.sh	emit config	defect: emit
 ../shared/realworld/files/pr-7931-qwen3-8b-dp-attn-mini-lb.txt	emit config	defect: not carried into the deployment, so lost on emit config: router-mini-lb-gone
 ../shared/realworld/files/pr-7931-qwen3-8b-dp-attn-mini-lb.txt	emit k8s	defect: not carried into the deployment, so lost on emit k8s: router-mini-lb-gone
 ../shared/realworld/files/pr-7931-qwen3-8b-dp-attn-mini-lb.txt	emit yaml	defect: not carried into the deployment, so lost on emit yaml: router-mini-lb-gone
-../shared/realworld/files/rbg-docs-ecosystem-integration.md	import refuses	defect: import refuses what check reads (did not find expected <document start>) what check reads (tb-ib-none))
 ../shared/realworld/files/rbg-pd-disagg-leader-worker.yaml	import	defect: not carried into the deployment, so lost on import: xs-router-missing
 ../shared/realworld/files/rbg-pd-disagg-leader-worker.yaml	emit shell	defect: not carried into the deployment, so lost on emit shell: xs-router-missing
 ../shared/realworld/files/rbg-pd-disagg-leader-worker.yaml	emit config	defect: not carried into the deployment, so lost on emit config: xs-router-missing
@@ -152,10 +205,15 @@ for f in share/examples/* tests/deploy/corpus/* tests/verdict/*.yaml \
 	rm -f "$T/d.yaml"
 	"$PDWIZ" import -o "$T/d.yaml" "$f" >/dev/null 2>"$T/imp.err"
 	rc=$?
+	# Words import could not place are reported; the rest is compared.
+	if [ $rc != 0 ] && grep -q 'nothing written (--keep-going' "$T/imp.err"; then
+		"$PDWIZ" import --keep-going -o "$T/d.yaml" "$f" >/dev/null 2>"$T/imp.err"
+		rc=$?
+	fi
 	if [ $rc != 0 ]; then
 		nref=$((nref + 1))
 		# Refused: check could not read it either, or import names why.
-		if [ "$want" = "exit 2" ] || grep -qE 'no prefill, decode or router command found|could not be placed|nothing written|not a launch script|not imported' "$T/imp.err"; then
+		if [ "$want" = "exit 2" ] || grep -qE 'no prefill, decode or router command found' "$T/imp.err"; then
 			ok
 		elif known "$b" "import refuses"; then
 			ok; nknown=$((nknown + 1)); echo "$b	import refuses" >>"$T/hit"

@@ -1,5 +1,5 @@
 /*
- * check_markdown.c - the shell that documents hold: the fenced shell
+ * markdown.c - the shell that documents hold: the fenced shell
  * blocks of a Markdown file, and commands pasted with a "$ " prompt.
  *
  * The result has as many lines as the input, so every diagnostic keeps the
@@ -9,7 +9,7 @@
  * node-2") is said to run on that machine.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "cli/check.h"
+#include "io/markdown.h"
 #include "core/util.h"
 
 #include <ctype.h>
