@@ -246,12 +246,24 @@ sgconfig_read(const struct catalog *cat, const char *path,
 		buf_free(&b);
 		return -1;
 	}
+	/* SGLang open()s it: a directory fails at once. */
+	if (S_ISDIR(st.st_mode)) {
+		struct buf	b = { 0 };
+
+		buf_printf(&b, "--config %s is a directory: SGLang's open() of "
+		    "it raises IsADirectoryError: [Errno 21] Is a directory: "
+		    "'%s'", path, path);
+		result_add(out, "config-is-directory", SEV_ERROR, b.s, NULL, 0,
+		    0);
+		buf_free(&b);
+		return -1;
+	}
 	if (!S_ISREG(st.st_mode)) {
 		struct buf	b = { 0 };
 
-		buf_printf(&b, "--config %s is not a regular file (a FIFO or a "
-		    "device would block pdwiz); its options are not checked",
-		    path);
+		buf_printf(&b, "--config %s is not a regular file (%s, which "
+		    "pdwiz does not read); its options are not checked", path,
+		    file_kind(st.st_mode));
 		result_add(out, "config-not-regular", SEV_WARNING, b.s, NULL, 0,
 		    0);
 		buf_free(&b);

@@ -793,6 +793,11 @@ $PDWIZ check "$T/esc.sh" >"$T/out" 2>&1
 mkfifo "$T/fifo.yaml"
 timeout 10 $PDWIZ check -- python -m sglang.launch_server --model-path m --config "$T/fifo.yaml" >"$T/out" 2>&1; rc=$?
 [ "$rc" = 0 ] && grep -q "config-not-regular" "$T/out" && ok || bad "--config naming a FIFO: exit $rc (124: it blocked): $(cat "$T/out")"
+# A directory is a certain failure in SGLang (open() raises
+# IsADirectoryError): an error, not the FIFO's warning.
+mkdir -p "$T/cfgdir.yaml"
+expect_rc "--config naming a directory: errors found" 1 $PDWIZ check --format json -- python -m sglang.launch_server --model-path m --config "$T/cfgdir.yaml"
+json_check "--config naming a directory is an error" has config-is-directory error "--config $T/cfgdir.yaml is a directory: SGLang's open() of it raises IsADirectoryError: [Errno 21] Is a directory: '$T/cfgdir.yaml'"
 
 # --- every file pdwiz reads is opened only when it is a regular file ---
 # A FIFO would block pdwiz forever (timeout 10: the old binary fails
