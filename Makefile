@@ -188,6 +188,8 @@ ASAN_PROP_quick	 = PDWIZ_PROP_COUNT=300 PDWIZ_ESC_COUNT=100
 ASAN_PROP_check	 = PDWIZ_PROP_COUNT=600 PDWIZ_ESC_COUNT=200
 ASAN_PROP_full	 =
 VG_full		 = VG_ALL=1
+ASAN_CATIMG_quick = CATIMG_EVERY=4
+ASAN_CATIMG_check = CATIMG_EVERY=4
 
 test: TIER = quick
 test: $(DEPS)
@@ -246,7 +248,7 @@ suite-catimg: $(call suite_needs,catimg)
 	@$(SUITE) catimg sh tests/catimg/run.sh
 suite-asan-catimg: $(call suite_needs,asan-catimg)
 	@$(SUITE) asan-catimg env PDWIZ=$(CURDIR)/$(ASAN_BUILD)/pdwiz \
-	    sh tests/catimg/run.sh
+	    $(ASAN_CATIMG_$(TIER)) sh tests/catimg/run.sh
 suite-realworld: $(call suite_needs,realworld)
 	@$(SUITE) realworld sh tests/realworld/run.sh
 suite-layers: $(call suite_needs,layers)
