@@ -500,7 +500,7 @@ manifest_read(const char *name, const char *text, size_t len,
 	w.m.lines[w.m.nlines++] = 0;
 	for (i = 0; i < len; i++)
 		if (text[i] == '\n') {
-			w.m.lines = xreallocarray(w.m.lines, w.m.nlines + 1,
+			w.m.lines = grow_pow2(w.m.lines, w.m.nlines,
 			    sizeof *w.m.lines);
 			w.m.lines[w.m.nlines++] = i + 1;
 		}
