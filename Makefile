@@ -3,7 +3,8 @@
 # make run        build and open the wizard
 # make test       the quick suites: units, CLI, deployment, bad inputs
 # make check      every suite: the quick ones, fuzz smoke runs, the wizard
-#                 in tmux, the ASan+UBSan build's suites, valgrind
+#                 in tmux, the ASan+UBSan build's suites, valgrind, scale
+#                 (each reader's work grows linearly with its input)
 # make check-full the same suites with every count at full size (nightly)
 # make deps       install the Debian packages the build and tests need
 # make bench      rule engine and whole-process benchmarks
@@ -141,7 +142,7 @@ QUICK_SUITES = deploy cli verdict bad unit catimg layers realworld tools own-wor
 ASAN_SUITES = asan-bad asan-deploy asan-unit asan-cli asan-tmux asan-catimg
 VG_SUITES = vg-wizard vg-cli vg-unit
 CHECK_SUITES = vg-wizard asan-bad asan-deploy vg-cli vg-unit asan-unit \
-	   asan-cli asan-tmux $(QUICK_SUITES) tmux fuzz-smoke asan-catimg
+	   asan-cli asan-tmux $(QUICK_SUITES) tmux fuzz-smoke asan-catimg scale
 # What each suite needs built. The compiled catalog comes with ./pdwiz:
 # every build of the same sources (ASan's too) maps it.
 NEEDS_unit = $(TESTS) rules/catalog.img
@@ -150,7 +151,7 @@ NEEDS_fuzz-smoke = fuzz-build
 NEEDS_layers =
 NEEDS_tools =
 NEEDS_own-work =
-$(foreach n,cli deploy verdict bad tmux vg-cli vg-wizard catimg realworld,$(eval NEEDS_$(n) = pdwiz rules/catalog.img))
+$(foreach n,cli deploy verdict bad tmux vg-cli vg-wizard catimg realworld scale,$(eval NEEDS_$(n) = pdwiz rules/catalog.img))
 $(foreach n,$(ASAN_SUITES),$(eval NEEDS_$(n) = asan-build rules/catalog.img))
 
 # suite-NAME needs $(NEEDS_NAME), except when run_suites has built it all
@@ -259,6 +260,8 @@ suite-verdict: $(call suite_needs,verdict)
 	@$(SUITE) verdict env PDWIZ=$(CURDIR)/pdwiz sh tests/verdict/run.sh
 suite-own-work: $(call suite_needs,own-work)
 	@$(SUITE) own-work sh tests/own-work.sh
+suite-scale: $(call suite_needs,scale)
+	@$(SUITE) scale sh tests/scale/run.sh
 suite-vg-unit: $(call suite_needs,vg-unit)
 	@$(SUITE) vg-unit env BUILD=$(BUILD) sh tests/valgrind.sh units
 suite-vg-cli: $(call suite_needs,vg-cli)

@@ -263,7 +263,7 @@ check_add_cmd(struct check *ck, int kind, int line, const char *mode,
 	struct buf	 b = { 0 };
 	size_t		 i;
 
-	ck->cmds = xreallocarray(ck->cmds, ck->ncmds + 1, sizeof *ck->cmds);
+	ck->cmds = grow_pow2(ck->cmds, ck->ncmds, sizeof *ck->cmds);
 	c = &ck->cmds[ck->ncmds++];
 	c->kind = kind;
 	c->line = c->endline = line;

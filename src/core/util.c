@@ -57,6 +57,14 @@ xreallocarray(void *p, size_t n, size_t sz)
 	return xrealloc(p, n * sz);
 }
 
+void *
+grow_pow2(void *p, size_t n, size_t sz)
+{
+	if ((n & (n - 1)) == 0)
+		p = xreallocarray(p, n ? n * 2 : 1, sz);
+	return p;
+}
+
 char *
 xstrdup(const char *s)
 {

@@ -14,6 +14,13 @@ void	*xreallocarray(void *, size_t, size_t);
 char	*xstrdup(const char *);
 char	*xstrndup(const char *, size_t);
 char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Room for item n (0-based) of an array of items of sz bytes that only
+ * grow_pow2 sizes: it doubles when n is a power of two, so appending n
+ * items copies O(n) bytes, not one reallocation per item (which copies
+ * the whole array each time on an allocator that cannot grow in place).
+ */
+void	*grow_pow2(void *, size_t n, size_t sz);
 
 /* Growable byte buffer; always NUL-terminated once anything was added. */
 struct buf {

@@ -951,8 +951,7 @@ deployment_plan(const struct catalog *cat, const struct deployment *d,
 				struct result	rd;
 
 				result_init(&rd);
-				p->l = xreallocarray(p->l, p->n + 1,
-				    sizeof *p->l);
+				p->l = grow_pow2(p->l, p->n, sizeof *p->l);
 				nerr += build_launch(cat, d, &lay,
 				    (enum role)role, i, k, &p->l[p->n], &rd);
 				result_take(diags, &rd, (int)p->n);

@@ -60,7 +60,7 @@ use_add(struct uses *us, const struct launch *la, int lo, int hi, char *what,
 {
 	struct use	*u;
 
-	us->u = xreallocarray(us->u, us->n + 1, sizeof *us->u);
+	us->u = grow_pow2(us->u, us->n, sizeof *us->u);
 	u = &us->u[us->n++];
 	u->host = host_key(la->host);
 	u->lo = lo;

@@ -478,7 +478,7 @@ add_servers(const struct catalog *cat, const struct deployment *d,
 		for (k = 0; k < nn; k++) {
 			struct lay_server	*s;
 
-			l->s = xreallocarray(l->s, l->n + 1, sizeof *l->s);
+			l->s = grow_pow2(l->s, l->n, sizeof *l->s);
 			s = &l->s[l->n++];
 			memset(s, 0, sizeof *s);
 			s->role = r;

@@ -516,7 +516,7 @@ manifest_read(const char *name, const char *text, size_t len,
 	for (i = 0; i < len; i++)
 		if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == len ||
 		    text[i + 1] != '\n'))) {
-			w.m.lines = xreallocarray(w.m.lines, w.m.nlines + 1,
+			w.m.lines = grow_pow2(w.m.lines, w.m.nlines,
 			    sizeof *w.m.lines);
 			w.m.lines[w.m.nlines++] = i + 1;
 		}

@@ -180,7 +180,7 @@ block_node(struct md_node **nodes, size_t *n, size_t open, size_t close,
 {
 	if (*node == NULL)
 		return;
-	*nodes = xreallocarray(*nodes, *n + 1, sizeof **nodes);
+	*nodes = grow_pow2(*nodes, *n, sizeof **nodes);
 	(*nodes)[*n].from = (int)open + 1;
 	(*nodes)[*n].to = (int)close;
 	(*nodes)[*n].machine = *node;
@@ -216,8 +216,8 @@ markdown_shell(const char *text, size_t len, size_t *outlen, size_t *nblocks,
 		const char	*nl = memchr(p, '\n', (size_t)(end - p));
 		size_t		 l = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
-		line = xreallocarray(line, n + 1, sizeof *line);
-		llen = xreallocarray(llen, n + 1, sizeof *llen);
+		line = grow_pow2(line, n, sizeof *line);
+		llen = grow_pow2(llen, n, sizeof *llen);
 		line[n] = p;
 		llen[n++] = l;
 		p = nl ? nl + 1 : end;

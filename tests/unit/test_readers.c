@@ -156,6 +156,8 @@ test_ydoc_anchors(void **state)
 	    "c:\n  <<: [*a, *b]\n  p: 9\nd: *a\n\"<<\": {s: 1}\n";
 	static const char	 st[] = "\xEF\xBB\xBF---\nx: &v 1\n---\n---\n"
 	    "y: 2\n...\n";
+	static const char	 nest[] = "o: &o [&i [1, 2], *i, &s x]\np: *o\n"
+	    "m: &m {a: &n {b: 1}, c: *n}\nz: *m\nq: &o y\nr: *o\n";
 	char			 err[512] = "";
 	struct ynode		*n, *c;
 	size_t			 i;
@@ -185,6 +187,18 @@ test_ydoc_anchors(void **state)
 	n = ydoc_parse_stream("s.yaml", "x: *v\n---\ny: &v 1\n", 18, err,
 	    sizeof err);
 	assert_null(n);					/* anchors stay in their document */
+	/* Anchored collections inside anchored collections complete as they
+	 * close; an anchor named again is the newer one from there on. */
+	n = ydoc_parse("n.yaml", nest, strlen(nest), false, err, sizeof err);
+	assert_non_null(n);
+	c = ynode_get(n, "p");
+	assert_int_equal(c->nkids, 3);
+	assert_int_equal(c->kids[1]->nkids, 2);
+	assert_string_equal(c->kids[2]->str, "x");
+	assert_string_equal(ynode_get(ynode_get(ynode_get(n, "z"), "c"),
+	    "b")->str, "1");
+	assert_string_equal(ynode_get(n, "r")->str, "y");
+	ynode_free(n);
 	/* An alias bomb: nine levels of nine is 387 million nodes. */
 	{
 		struct buf	b = { 0 };
