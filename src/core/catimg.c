@@ -969,7 +969,8 @@ check_rule(struct imgr *r, const struct rule *ru)
 	    !imgr_str(r, ru->file, false) ||
 	    !imgr_array(r, ru->fixes, ru->nfixes, sizeof *ru->fixes,
 	    _Alignof(struct fix)) ||
-	    (ru->sev != SEV_OVERRIDE && (ru->nset > 0 || ru->nsetdefault > 0)) ||
+	    (ru->sev != SEV_OVERRIDE && (ru->nset > 0 ||
+	    ru->nsetdefault > 0)) ||
 	    !check_assigns(r, ru->set, ru->nset) ||
 	    !check_assigns(r, ru->setdefault, ru->nsetdefault) ||
 	    !imgr_array(r, ru->reads, ru->nreads, sizeof *ru->reads,
@@ -1059,7 +1060,8 @@ check_hist(struct imgr *r, const struct flag_history *h)
 		    !imgr_bool(r, &e->takes_value) ||
 		    !imgr_str(r, e->replaced_by, true) ||
 		    !imgr_str(r, e->message, true) ||
-		    !imgr_str(r, e->note, true) || !imgr_str(r, e->cite, true) ||
+		    !imgr_str(r, e->note, true) ||
+		    !imgr_str(r, e->cite, true) ||
 		    !imgr_str(r, e->cite_introduced, true))
 			return false;
 	}
@@ -1127,7 +1129,8 @@ check_image(const unsigned char *base, size_t size)
 		return "damaged (its catalog is out of bounds)";
 	for (i = 0; i < cat->nopts; i++)
 		if (!check_option(&r, &cat->opts[i]))
-			return "damaged (an option is out of bounds or malformed)";
+			return "damaged (an option is out of bounds or "
+			    "malformed)";
 	r.cat = cat;
 	if (!check_table(&r, cat->hash, cat->hcap, false) ||
 	    !check_table(&r, cat->fhash, cat->fcap, true))
@@ -1256,13 +1259,14 @@ open_image(unsigned char *base, size_t size)
 struct catalog *
 catimg_load(const char *datadir, char *why, size_t whylen)
 {
-	char			*path = xasprintf("%s/%s", datadir, CATIMG_FILE);
+	char			*path;
 	struct mapped		 m = { 0 };
 	struct img_hdr		 h;
 	const char		*bad;
 	char			*stale;
 	const struct catalog	*cat;
 
+	path = xasprintf("%s/%s", datadir, CATIMG_FILE);
 	if (live.base != NULL) {
 		if (strcmp(live.path, path) != 0) {
 			fail(why, whylen, "%s: another image is in use", path);
