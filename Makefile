@@ -140,13 +140,14 @@ ASAN_TESTS = $(TESTS:$(BUILD)/%=$(ASAN_BUILD)/%)
 # short ones fill in at the end.
 QUICK_SUITES = deploy cli verdict bad unit catimg layers realworld tools own-work
 ASAN_SUITES = asan-bad asan-deploy asan-unit asan-cli asan-tmux asan-catimg
-VG_SUITES = vg-wizard vg-cli vg-unit
-CHECK_SUITES = vg-wizard asan-bad asan-deploy vg-cli vg-unit asan-unit \
+VG_SUITES = vg-wizard vg-cli vg-unit vg-unit-b
+CHECK_SUITES = vg-unit vg-unit-b vg-wizard asan-unit asan-bad asan-deploy vg-cli \
 	   asan-cli asan-tmux $(QUICK_SUITES) tmux fuzz-smoke asan-catimg scale
 # What each suite needs built. The compiled catalog comes with ./pdwiz:
 # every build of the same sources (ASan's too) maps it.
 NEEDS_unit = $(TESTS) rules/catalog.img
 NEEDS_vg-unit = $(TESTS) rules/catalog.img
+NEEDS_vg-unit-b = $(TESTS) rules/catalog.img
 NEEDS_fuzz-smoke = fuzz-build
 NEEDS_layers =
 NEEDS_tools =
@@ -263,7 +264,9 @@ suite-own-work: $(call suite_needs,own-work)
 suite-scale: $(call suite_needs,scale)
 	@$(SUITE) scale sh tests/scale/run.sh
 suite-vg-unit: $(call suite_needs,vg-unit)
-	@$(SUITE) vg-unit env BUILD=$(BUILD) sh tests/valgrind.sh units
+	@$(SUITE) vg-unit env BUILD=$(BUILD) sh tests/valgrind.sh units-a
+suite-vg-unit-b: $(call suite_needs,vg-unit-b)
+	@$(SUITE) vg-unit-b env BUILD=$(BUILD) sh tests/valgrind.sh units-b
 suite-vg-cli: $(call suite_needs,vg-cli)
 	@$(SUITE) vg-cli sh tests/valgrind.sh cli
 suite-vg-wizard: $(call suite_needs,vg-wizard)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # valgrind.sh [units] [cli] [wizard] - under valgrind memcheck, zero errors
 # and zero leaks (definite, indirect, possible) required:
-#   units   the unit test programs ($BUILD/tests, default build/tests)
+#   units   the unit test programs ($BUILD/tests, default build/tests);
+#           units-a and units-b each half of them
 #   cli     representative runs of ./pdwiz check, explain, rules, import
 #   wizard  tmux scenarios (tests/tmux/run.sh) with pdwiz under memcheck: a
 #           representative subset (VG_SCENARIOS below: the quick start, the
@@ -31,10 +32,18 @@ run() {
 	fi
 }
 
+# The unit programs in two halves of about equal time under memcheck, so
+# that make check runs them side by side: units-b the longest ones,
+# units-a the rest (every program is in exactly one).
+UNITS_B="test_vm test_deploy_prop test_examples test_corpus test_shell test_quote_prop"
 units() {
 	_n=0
 	for t in "${BUILD:-build}"/tests/test_*; do
 		case $t in *.d) continue ;; esac
+		case " $UNITS_B " in
+		*" ${t##*/} "*) [ "${1:-all}" = a ] && continue ;;
+		*) [ "${1:-all}" = b ] && continue ;;
+		esac
 		[ -x "$t" ] && run "$t" "$t" && _n=$((_n + 1))
 	done
 	[ "$_n" -gt 0 ] || { fail=$((fail + 1)); echo "FAIL (valgrind): no unit test programs in ${BUILD:-build}/tests"; }
@@ -103,6 +112,8 @@ wizard() {
 for part in "$@"; do
 	case $part in
 	units|cli|wizard) $part ;;
+	units-a) units a ;;
+	units-b) units b ;;
 	*) echo "valgrind.sh: unknown part $part (units, cli, wizard)" >&2; exit 2 ;;
 	esac
 done
