@@ -14,7 +14,7 @@
 enum { E_FORMAT = 1, E_FORCE, E_OUTDIR, E_PIN };
 
 static const struct cliopt emit_opts[] = {
-	{ E_FORMAT, "format", 0, "shell|runbook|config|k8s|yaml",
+	{ E_FORMAT, "format", 0, EMIT_FORMAT_WORDS,
 	    "what to write", CLIOPT_REQUIRED },
 	{ E_FORCE, "force", 0, NULL, "emit despite errors (marked failing)",
 	    0 },

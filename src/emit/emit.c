@@ -11,19 +11,44 @@
 #include <stdlib.h>
 #include <string.h>
 
+const struct emit_format_info emit_formats[EMIT_NFORMATS] = {
+	[EMIT_SHELL] = { "shell", "shell script", "shell script",
+	    "launch script", "launch.sh", true },
+	[EMIT_RUNBOOK] = { "runbook", "runbook", "runbook", "runbook",
+	    "RUNBOOK.md", true },
+	[EMIT_CONFIG] = { "config", "per-role config", "per-role --config YAML",
+	    "--config YAML", "./", true },
+	[EMIT_K8S] = { "k8s", "k8s", "Kubernetes manifests", "Kubernetes",
+	    "pd-k8s.yaml", true },
+	[EMIT_YAML] = { "yaml", "deployment file", "deployment file",
+	    "deployment file", "pd.yaml", false },
+};
+
 int
 emit_format_parse(const char *s, enum emit_format *out)
 {
-	static const char *const names[] = { "shell", "runbook", "config",
-	    "k8s", "yaml" };
 	size_t	i;
 
-	for (i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcmp(s, names[i]) == 0) {
+	for (i = 0; i < EMIT_NFORMATS; i++)
+		if (strcmp(s, emit_formats[i].name) == 0) {
 			*out = (enum emit_format)i;
 			return 0;
 		}
 	return -1;
+}
+
+const char *
+emit_format_names(void)
+{
+	static char	names[128];
+	size_t		i;
+
+	if (names[0] == '\0')
+		for (i = 0; i < EMIT_NFORMATS; i++)
+			snprintf(names + strlen(names), sizeof names -
+			    strlen(names), "%s%s", i > 0 ? "|" : "",
+			    emit_formats[i].name);
+	return names;
 }
 
 static void
@@ -99,6 +124,10 @@ deployment_emit(const struct catalog *cat, const struct deployment *d,
 			y = t;
 		}
 		one(out, "deployment.yaml", y, EMIT_MODE_DATA);
+		break;
+	case EMIT_NFORMATS:
+		snprintf(err, errlen, "no such output format");
+		rc = -1;
 		break;
 	}
 	deployment_free(&pinned);

@@ -13,7 +13,8 @@
 #include "core/catalog.h"
 #include "deploy/deploy.h"
 
-enum emit_format { EMIT_SHELL, EMIT_RUNBOOK, EMIT_CONFIG, EMIT_K8S, EMIT_YAML };
+enum emit_format { EMIT_SHELL, EMIT_RUNBOOK, EMIT_CONFIG, EMIT_K8S, EMIT_YAML,
+	EMIT_NFORMATS };
 
 #define EMIT_FORCE	0x1	/* emit despite errors; output marked failing */
 #define EMIT_PIN	0x2	/* yaml: every derived value written out */
@@ -33,7 +34,27 @@ struct emission {
 	size_t			 n;
 };
 
+/*
+ * The output formats, one row each (emit.c): a new emitter is its file and
+ * one row here. Every view takes its words from this table: pdwiz emit's
+ * --format, the wizard's export keys, preview tabs and default paths.
+ */
+struct emit_format_info {
+	const char	*name;		/* --format word: "shell" */
+	const char	*key;		/* "shell script", by its key in the
+					   wizard's export question */
+	const char	*what;		/* "shell script": "export ... to:" */
+	const char	*tab;		/* "launch script": the preview's tab */
+	const char	*path;		/* the wizard's default export path */
+	bool		 wizard;	/* exported and previewed by the wizard */
+};
+extern const struct emit_format_info emit_formats[EMIT_NFORMATS];
 int	emit_format_parse(const char *, enum emit_format *);
+/* The --format words joined by "|", from the table: static. */
+const char *emit_format_names(void);
+/* The same words for the static option table of pdwiz emit
+ * (tests/unit/test_deploy.c holds it equal to emit_format_names()). */
+#define EMIT_FORMAT_WORDS	"shell|runbook|config|k8s|yaml"
 /*
  * Check, then emit. A deployment with errors is refused (-1, reason in
  * err) unless EMIT_FORCE. One file for every format but config (one YAML

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "core/util.h"
+#include "emit/emit.h"
 #include "tui/vm_deploy.h"
 
 int
@@ -241,25 +242,25 @@ vm_save(struct vm *vm, const char *path, bool force, struct buf *msg)
 	return 0;
 }
 
-static const char *const export_formats[] = { "shell", "runbook", "config",
-	"k8s", NULL };
-
+/* The i-th format the wizard exports (emit_formats rows marked wizard). */
 const char *
 vm_export_format(size_t i)
 {
-	return i < 4 ? export_formats[i] : NULL;
+	size_t	k;
+
+	for (k = 0; k < EMIT_NFORMATS; k++)
+		if (emit_formats[k].wizard && i-- == 0)
+			return emit_formats[k].name;
+	return NULL;
 }
 
 const char *
 vm_export_default_path(const char *format)
 {
-	if (strcmp(format, "shell") == 0)
-		return "launch.sh";
-	if (strcmp(format, "runbook") == 0)
-		return "RUNBOOK.md";
-	if (strcmp(format, "config") == 0)
-		return "./";
-	return "pd-k8s.yaml";
+	enum emit_format	e;
+
+	return emit_format_parse(format, &e) == 0 ? emit_formats[e].path :
+	    "pd-export";
 }
 
 /*

@@ -11,16 +11,18 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "emit/emit.h"
 #include "tui/vm_deploy.h"
 
-static const char *const preview_names[] = { "launch script", "runbook",
-	"--config YAML", "Kubernetes" };
-
+/* The preview's tabs: the wizard's export formats, in the table's order. */
 const char *
 vm_preview_name(size_t i)
 {
-	return i < sizeof preview_names / sizeof preview_names[0] ?
-	    preview_names[i] : NULL;
+	const char	*f = vm_export_format(i);
+	enum emit_format e;
+
+	return f != NULL && emit_format_parse(f, &e) == 0 ?
+	    emit_formats[e].tab : NULL;
 }
 
 char *
@@ -41,7 +43,7 @@ vm_preview_text(struct vm *vm, size_t i)
 
 		t = xasprintf("# Without PD disaggregation there is no %s to "
 		    "export (the emitters write PD deployments). The server's "
-		    "command:\n\n%s", preview_names[i], cmd);
+		    "command:\n\n%s", vm_preview_name(i), cmd);
 		free(cmd);
 		return t;
 	}
@@ -52,7 +54,7 @@ vm_preview_text(struct vm *vm, size_t i)
 		if (vmd_emit(vm->cat, &vm->dep, fmt, true, &em, msg,
 		    sizeof msg) != 0) {
 			emission_free(&em);
-			return xasprintf("(no %s: %s)\n", preview_names[i], msg);
+			return xasprintf("(no %s: %s)\n", vm_preview_name(i), msg);
 		}
 	}
 	if (failing)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "emit/emit.h"
 #include "tui/lineedit.h"
 #include "tui/wiz_keys.h"
 
@@ -592,20 +593,28 @@ export_to(struct ui *ui, const char *fmt, const char *path)
 void
 wiz_export(struct ui *ui)
 {
-	static const char *const names[] = { "shell script", "runbook",
-		"per-role --config YAML", "Kubernetes manifests" };
+	struct buf	 ask = { 0 };
 	char		*q, *path;
 	const char	*fmt;
+	enum emit_format e;
+	size_t		 n;
 	int		 c;
 
-	c = wiz_ask(ui, "export: 1 shell script  2 runbook  3 per-role config  "
-	    "4 k8s  (Esc cancels) ");
-	if (c < '1' || c > '4') {
+	/* The formats and their words come from the emitters' table. */
+	buf_puts(&ask, "export:");
+	for (n = 0; (fmt = vm_export_format(n)) != NULL && n < 9; n++)
+		if (emit_format_parse(fmt, &e) == 0)
+			buf_printf(&ask, " %zu %s ", n + 1, emit_formats[e].key);
+	buf_puts(&ask, " (Esc cancels) ");
+	c = wiz_ask(ui, ask.s);
+	buf_free(&ask);
+	if (c < '1' || c > '0' + (int)n) {
 		wiz_set_status(ui, "export cancelled");
 		return;
 	}
 	fmt = vm_export_format((size_t)(c - '1'));
-	q = xasprintf("export %s to: ", names[c - '1']);
+	(void)emit_format_parse(fmt, &e);
+	q = xasprintf("export %s to: ", emit_formats[e].what);
 	path = wiz_prompt(ui, q, vm_export_default_path(fmt));
 	free(q);
 	if (path == NULL || *path == '\0') {

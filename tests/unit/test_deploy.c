@@ -718,6 +718,30 @@ test_port_range(void **state)
 	deployment_free(&d);
 }
 
+/* The output formats' table is the one list: every row parses back to
+ * itself, the --format words of pdwiz emit are the table's, and the wizard
+ * exports and previews the rows marked for it, with a default path each. */
+static void
+test_format_table(void **state)
+{
+	enum emit_format	e;
+	size_t			i, nw = 0;
+
+	(void)state;
+	assert_string_equal(emit_format_names(), EMIT_FORMAT_WORDS);
+	for (i = 0; i < EMIT_NFORMATS; i++) {
+		assert_int_equal(emit_format_parse(emit_formats[i].name, &e), 0);
+		assert_int_equal((size_t)e, i);
+		assert_non_null(emit_formats[i].key);
+		assert_non_null(emit_formats[i].what);
+		assert_non_null(emit_formats[i].tab);
+		assert_non_null(emit_formats[i].path);
+		nw += emit_formats[i].wizard;
+	}
+	assert_int_equal(nw, 4);
+	assert_int_equal(emit_format_parse("nope", &e), -1);
+}
+
 int
 main(void)
 {
@@ -738,6 +762,7 @@ main(void)
 		cmocka_unit_test(test_wildcard_bind_hosts),
 		cmocka_unit_test(test_script_gpus_per_host),
 		cmocka_unit_test(test_port_range),
+		cmocka_unit_test(test_format_table),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
