@@ -180,8 +180,12 @@ opt_value(struct pctx *pc, const struct ynode *v, int o)
 		    "SGLang's default)", op->name);
 		return NULL;
 	}
-	if ((op->type == T_BOOL || op->type == T_BOOLOPT) && (v->quoted ||
-	    (strcmp(v->str, "true") != 0 && strcmp(v->str, "false") != 0))) {
+	/* A flag's boolean is YAML's true or false; an environment
+	 * variable's is text, in any spelling SGLang reads (1, yes, on...),
+	 * checked below as the script's would be. */
+	if (op->kind == OK_FLAG && (op->type == T_BOOL || op->type ==
+	    T_BOOLOPT) && (v->quoted || (strcmp(v->str, "true") != 0 &&
+	    strcmp(v->str, "false") != 0))) {
 		perr(pc, v, "%s: expected true or false, not %s%s%s", op->name,
 		    v->quoted ? "'" : "", v->str, v->quoted ? "'" : "");
 		return NULL;
@@ -346,7 +350,7 @@ read_router_opts(struct pctx *pc, const struct ynode *m, struct role_spec *r)
 	for (i = 0; i + 1 < m->nkids; i += 2) {
 		const struct ynode	*k = m->kids[i], *v = m->kids[i + 1];
 		const struct option	*ro = router_opt_find(pc->cat, k->str);
-		int			 iv;
+		struct value		 iv;
 
 		if (ro == NULL || strcmp(k->str, "policy") == 0) {
 			const char	*names[64];
@@ -369,9 +373,14 @@ read_router_opts(struct pctx *pc, const struct ynode *m, struct role_spec *r)
 			perr(pc, v, "%s: expected a scalar value", k->str);
 			continue;
 		}
-		if (ro->type == T_INT && get_int(pc, v, k->str, INT_MIN,
-		    INT_MAX, &iv) != 0)
+		/* The router's integers are 64-bit (a payload limit of 2 GiB
+		 * is common), as the reader of its command line takes them. */
+		if (ro->type == T_INT && (v->quoted ||
+		    val_parse(T_INT, v->str, &iv) != 0)) {
+			perr(pc, v, "%s must be an integer, not '%s'", k->str,
+			    v->str);
 			continue;
+		}
 		if (ro->type == T_BOOL && (v->quoted ||
 		    (strcmp(v->str, "true") != 0 && strcmp(v->str, "false") != 0))) {
 			perr(pc, v, "%s: expected true or false", k->str);

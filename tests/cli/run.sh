@@ -1128,6 +1128,14 @@ assert any(d["severity"] == "unknown" for d in fit), fit
 PY
 expect_rc "no --gpu: no estimate" 0 $PDWIZ check --format json -- $DSV3
 json_check "no --gpu: no fit rule" lacks fit-estimate
+# A deployment file takes an env boolean in any spelling SGLang reads, and
+# a router integer past 2^31 (a 2 GiB payload limit), as the import of a
+# real manifest writes them.
+sed 's|^shared:$|shared:\n  env:\n    SGLANG_DISAGG_STAGING_BUFFER: 1|; s|^  router: {}$|  router:\n    options:\n      max_payload_size: 2147483648|' share/examples/minimal-1p1d.yaml >"$T/envbool.yaml"
+grep -q 'max_payload_size: 2147483648' "$T/envbool.yaml" && grep -q 'STAGING_BUFFER: 1' "$T/envbool.yaml" && ok || bad "envbool fixture not made"
+expect_rc "env bool 1 and a 64-bit router integer in a deployment file" 0 $PDWIZ check "$T/envbool.yaml"
+sed 's/STAGING_BUFFER: 1/STAGING_BUFFER: maybe/' "$T/envbool.yaml" >"$T/envbool2.yaml"
+expect_rc "an env boolean SGLang does not read is still refused" 2 $PDWIZ check "$T/envbool2.yaml"
 # --gpu on a deployment file is not ignored, and wins over the file's fact.
 expect_rc "--gpu on a deployment file" 0 $PDWIZ check --gpu H200 share/examples/minimal-1p1d.yaml
 grep -q 'note: memory per GPU: meta-llama/Llama-3.1-8B-Instruct on H200-141GB' "$T/out" && ok || bad "--gpu on a deployment file is ignored: $(head -c 400 "$T/out")"
