@@ -910,11 +910,21 @@ deployment_import_script(const struct catalog *cat, const char *name,
 				    "command; only the first is placed");
 				continue;
 			}
+			if (c->gone != NULL)
+				note(notes, c->line, col0(c), "this router's "
+				    "entry point is gone from current SGLang "
+				    "(now %s); the deployment runs the current "
+				    "router", c->gone);
 			read_router(cat, c, d, notes);
 			continue;
 		}
 		if (c->kind != SH_SERVER)
 			continue;
+		if (c->wrapper != NULL)
+			note(notes, c->line, col0(c), "runs SGLang through %s; "
+			    "the deployment keeps SGLang's own command, not the "
+			    "wrapper (its network, devices and options are not "
+			    "in the exports)", c->wrapper);
 		x = &ic[nic++];
 		x->sc = c;
 		read_server(cat, x, base_dir, notes);

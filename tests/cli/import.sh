@@ -180,3 +180,10 @@ for f in tests/realworld/cases/*.sh "$RW"/*.txt; do
 	[ $rc = 0 ] && [ -s "$T/rw.yaml" ] && ok || { bad "$b: import exit $rc: $(head -c 400 "$T/err")"; continue; }
 	$PDWIZ check "$T/rw.yaml" >"$T/out" 2>&1 && ok || bad "$b: the imported file does not check back clean: $(grep error "$T/out" | head -c 600)"
 done
+
+# A wrapper import does not keep, and an entry point it replaces, are said.
+"$PDWIZ" import tests/realworld/cases/docker-run-prefill-container.sh >/dev/null 2>"$T/err"
+grep -q 'warning: runs SGLang through docker run; the deployment keeps' "$T/err" && ok || bad "import drops docker run without a word: $(head -c 400 "$T/err")"
+printf 'python3 -m sglang.srt.disaggregation.mini_lb --prefill http://10.0.0.1:30000 --decode http://10.0.0.2:30000\npython -m sglang.launch_server --model-path m --disaggregation-mode prefill --host 10.0.0.1\npython -m sglang.launch_server --model-path m --disaggregation-mode decode --host 10.0.0.2\n' >"$T/minilb.sh"
+"$PDWIZ" import "$T/minilb.sh" >/dev/null 2>"$T/err"
+grep -q "warning: this router's entry point is gone from current SGLang" "$T/err" && ok || bad "import replaces mini_lb without a word: $(head -c 400 "$T/err")"
