@@ -45,89 +45,13 @@ owned(struct words *ws, char *s)
 	return s;
 }
 
-/* A YAML 1.1 boolean as PyYAML reads an unquoted scalar: 1, 0, or -1. */
-static int
-yaml_bool(const struct ynode *v)
-{
-	static const char *const t[] = { "true", "True", "TRUE", "yes", "Yes",
-	    "YES", "on", "On", "ON", NULL };
-	static const char *const f[] = { "false", "False", "FALSE", "no", "No",
-	    "NO", "off", "Off", "OFF", NULL };
-	size_t	i;
-
-	if (v->kind != YN_SCALAR || v->quoted)
-		return -1;
-	for (i = 0; t[i] != NULL; i++)
-		if (strcmp(v->str, t[i]) == 0)
-			return 1;
-	for (i = 0; f[i] != NULL; i++)
-		if (strcmp(v->str, f[i]) == 0)
-			return 0;
-	return -1;
-}
-
-/* Keys srtctl sets itself and drops from the recipe's map. */
-static bool
-srtctl_owns(const char *flag)
-{
-	static const char *const k[] = { "--model-path", "--served-model-name",
-	    "--nccl-port", "--grpc-port", NULL };
-	size_t	i;
-
-	for (i = 0; k[i] != NULL; i++)
-		if (strcmp(flag, k[i]) == 0)
-			return true;
-	return false;
-}
-
-/*
- * The map as srtctl's _config_to_cli_args writes it (srt-slurm
- * src/srtctl/backends/sglang.py@00660c91): keys sorted, '_' as '-', true
- * a bare flag, false and null nothing, a list the flag and its items,
- * anything else the flag and its text.
- */
+/* recipe_words' callback: the word, copied (its text may be temporary). */
 static void
-map_words(struct words *ws, const struct ynode *m)
+put_word(void *arg, const char *text, int line, int col)
 {
-	const struct ynode	**keys;
-	size_t			  i, j, n = m->nkids / 2;
+	struct words	*ws = arg;
 
-	keys = xcalloc(n + 1, sizeof *keys);
-	for (i = 0; i < n; i++)
-		keys[i] = m->kids[2 * i];
-	for (i = 1; i < n; i++)		/* insertion sort: small maps */
-		for (j = i; j > 0 && strcmp(keys[j - 1]->str, keys[j]->str) > 0;
-		    j--) {
-			const struct ynode	*t = keys[j];
-
-			keys[j] = keys[j - 1];
-			keys[j - 1] = t;
-		}
-	for (i = 0; i < n; i++) {
-		const struct ynode	*k = keys[i], *v = ynode_get(m, k->str);
-		char			*flag = xasprintf("--%s", k->str), *c;
-		int			 b = yaml_bool(v);
-
-		for (c = flag + 2; *c != '\0'; c++)
-			if (*c == '_')
-				*c = '-';
-		if (srtctl_owns(flag) || b == 0 || ynode_is_null(v)) {
-			free(flag);
-			continue;
-		}
-		word(ws, owned(ws, flag), k->line, k->col);
-		if (v->kind == YN_SEQ) {
-			for (j = 0; j < v->nkids; j++)
-				if (v->kids[j]->kind == YN_SCALAR)
-					word(ws, v->kids[j]->str, v->kids[j]->line,
-					    v->kids[j]->col);
-		} else if (v->kind == YN_SCALAR && b < 0)
-			word(ws, v->str, v->line, v->col);
-		else if (v->kind == YN_MAP) {
-			word(ws, "${JSON}", v->line, v->col);	/* a JSON dump */
-		}
-	}
-	free(keys);
+	word(ws, owned(ws, xstrdup(text)), line, col);
 }
 
 /* The mode's environment map. */
@@ -186,34 +110,10 @@ check_role(struct check *ck, const struct config *base,
 	struct config	 cfg = { 0 };
 	struct result	 diags, res;
 	const char	**text;
-	char		 nn[32];
 	size_t		 j;
 	int		 k, line = r->config->line;
 
-	word(&ws, "python3", line, 1);
-	word(&ws, "-m", line, 1);
-	word(&ws, rc->dynamo ? "dynamo.sglang" : "sglang.launch_server", line,
-	    1);
-	word(&ws, "--model-path", line, 1);
-	word(&ws, rc->model != NULL ? rc->model : "${MODEL}", line, 1);
-	word(&ws, "--host", line, 1);
-	word(&ws, "0.0.0.0", line, 1);
-	if (strcmp(r->mode, "null") != 0) {
-		word(&ws, "--disaggregation-mode", line, 1);
-		word(&ws, r->mode, line, 1);
-	}
-	if (r->nodes_per_worker > 1) {
-		/* srtctl's own rendezvous: the worker's head node, chosen
-		 * when the job runs. */
-		snprintf(nn, sizeof nn, "%ld", r->nodes_per_worker);
-		word(&ws, "--nnodes", line, 1);
-		word(&ws, owned(&ws, xstrdup(nn)), line, 1);
-		word(&ws, "--dist-init-addr", line, 1);
-		word(&ws, "${HEAD_NODE}:${DIST_PORT}", line, 1);
-		word(&ws, "--node-rank", line, 1);
-		word(&ws, "${NODE_RANK}", line, 1);
-	}
-	map_words(&ws, r->config);
+	recipe_words(rc, r, put_word, &ws);
 	c.kind = SH_SERVER;
 	c.words = ws.w;
 	c.nwords = ws.n;

@@ -356,7 +356,10 @@ build_role(const struct catalog *cat, struct deployment *d, enum role role,
 		bool		 okp = col != NULL && end != col + 1 &&
 		    *end == '\0' && v > 0 && v <= 65535;
 
-		if (r->nodes_per_instance > 1)
+		if (c0->dist != NULL && strchr(col != NULL ? col + 1 :
+		    c0->dist, '$') != NULL)
+			r->port_unstated = true;	/* chosen at run time */
+		else if (r->nodes_per_instance > 1)
 			r->dist_init_port = okp ? (int)v : 0;
 		else if (okp)
 			r->dist_init_port = (int)v;
@@ -778,7 +781,7 @@ deployment_import(const struct catalog *cat, const char *name,
 
 	deployment_init(d);
 	/* What pdwiz check reads, read the same way: a script, a pasted
-	 * transcript, a Markdown document's blocks, a manifest. */
+	 * transcript, a Markdown document's blocks, a manifest, a recipe. */
 	in.text = xmalloc(len + 1);
 	memcpy(in.text, text, len);
 	in.text[len] = '\0';
@@ -788,11 +791,11 @@ deployment_import(const struct catalog *cat, const char *name,
 	else if (in.kind == K_DEPLOY)
 		snprintf(err, errlen, "%s: a deployment file already (open or "
 		    "check it; nothing to import)", name);
-	else if (in.kind == K_SGCONFIG || in.kind == K_RECIPE)
-		snprintf(err, errlen, "%s: %s: pdwiz import reads launch "
-		    "scripts, documents and Kubernetes manifests (pdwiz check "
-		    "reads this one)", name, in.kind == K_RECIPE ?
-		    "an srt-slurm recipe" : "one server's SGLang --config file");
+	else if (in.kind == K_SGCONFIG)
+		snprintf(err, errlen, "%s: one server's SGLang --config file: "
+		    "pdwiz import reads launch scripts, documents, Kubernetes "
+		    "manifests and srt-slurm recipes (pdwiz check reads this "
+		    "one)", name);
 	else if (input_script(name, &in, &sc, notes, &why) != 0)
 		snprintf(err, errlen, "%s", why.s);
 	else {

@@ -505,7 +505,10 @@ read_role(struct pctx *pc, const struct ynode *m, enum role role,
 		    "a prefill setting (the decode contacts the prefill's)");
 	get_int(pc, ynode_get(m, "bootstrap_port"), "bootstrap_port", 1, 65535,
 	    &r->bootstrap_port);
-	get_int(pc, ynode_get(m, "dist_init_port"), "dist_init_port", 1, 65535,
+	/* 0: the multi-node instance has no usable rendezvous port (as the
+	 * import of a script that gives none writes it); xs-dist-init-addr
+	 * reports it. */
+	get_int(pc, ynode_get(m, "dist_init_port"), "dist_init_port", 0, 65535,
 	    &r->dist_init_port);
 	get_int(pc, ynode_get(m, "base_gpu_id"), "base_gpu_id", 0, 1023,
 	    &r->base_gpu_id);

@@ -326,6 +326,9 @@ input_script(const char *name, const struct input *in, struct sh_script *sc,
 		if (manifest_read(name, in->text, in->len, in->yaml, sc, notes,
 		    err, sizeof err) != 0)
 			return input_fail(why, "%s", err);
+	} else if (in->kind == K_RECIPE) {
+		if (recipe_script(name, in->yaml, sc, err, sizeof err) != 0)
+			return input_fail(why, "%s", err);
 	} else if (in->kind != K_SHELL) {
 		return input_fail(why, "%s: not a launch script or manifest",
 		    name);

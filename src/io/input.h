@@ -48,8 +48,8 @@ int	input_read(const char *file, const char *name, struct input *,
  * name). */
 int	input_classify(const struct catalog *, const char *name,
 	    enum input_mode, struct input *, struct buf *why);
-/* The launch commands of a shell script, a document or a manifest as one
- * shell view (a document's commands placed on the nodes its prose names);
+/* The launch commands of a shell script, a document, a manifest or an
+ * srt-slurm recipe (the commands srtctl builds) as one shell view (a document's commands placed on the nodes its prose names);
  * the manifest reader's notes into notes. 0, or -1 with the reason in why
  * (sc then empty). */
 int	input_script(const char *name, const struct input *,

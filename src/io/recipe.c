@@ -3,6 +3,7 @@
 #include "io/recipe.h"
 #include "core/util.h"
 #include "core/ydoc.h"
+#include "io/shell.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,4 +159,188 @@ recipe_free(struct recipe *r)
 	free(r->roles);
 	free(r->sweeps);
 	memset(r, 0, sizeof *r);
+}
+
+/* A YAML 1.1 boolean as PyYAML reads an unquoted scalar: 1, 0, or -1. */
+static int
+yaml_bool(const struct ynode *v)
+{
+	static const char *const t[] = { "true", "True", "TRUE", "yes", "Yes",
+	    "YES", "on", "On", "ON", NULL };
+	static const char *const f[] = { "false", "False", "FALSE", "no", "No",
+	    "NO", "off", "Off", "OFF", NULL };
+	size_t	i;
+
+	if (v->kind != YN_SCALAR || v->quoted)
+		return -1;
+	for (i = 0; t[i] != NULL; i++)
+		if (strcmp(v->str, t[i]) == 0)
+			return 1;
+	for (i = 0; f[i] != NULL; i++)
+		if (strcmp(v->str, f[i]) == 0)
+			return 0;
+	return -1;
+}
+
+/* Keys srtctl sets itself and drops from the recipe's map. */
+static bool
+srtctl_owns(const char *flag)
+{
+	static const char *const k[] = { "--model-path", "--served-model-name",
+	    "--nccl-port", "--grpc-port", NULL };
+	size_t	i;
+
+	for (i = 0; k[i] != NULL; i++)
+		if (strcmp(flag, k[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The map as srtctl's _config_to_cli_args writes it (srt-slurm
+ * src/srtctl/backends/sglang.py@00660c91): keys sorted, '_' as '-', true
+ * a bare flag, false and null nothing, a list the flag and its items,
+ * anything else the flag and its text.
+ */
+static void
+map_words(const struct ynode *m, recipe_word_fn put, void *arg)
+{
+	const struct ynode	**keys;
+	size_t			  i, j, n = m->nkids / 2;
+
+	keys = xcalloc(n + 1, sizeof *keys);
+	for (i = 0; i < n; i++)
+		keys[i] = m->kids[2 * i];
+	for (i = 1; i < n; i++)		/* insertion sort: small maps */
+		for (j = i; j > 0 && strcmp(keys[j - 1]->str, keys[j]->str) > 0;
+		    j--) {
+			const struct ynode	*t = keys[j];
+
+			keys[j] = keys[j - 1];
+			keys[j - 1] = t;
+		}
+	for (i = 0; i < n; i++) {
+		const struct ynode	*k = keys[i], *v = ynode_get(m, k->str);
+		char			*flag = xasprintf("--%s", k->str), *c;
+		int			 b = yaml_bool(v);
+
+		for (c = flag + 2; *c != '\0'; c++)
+			if (*c == '_')
+				*c = '-';
+		if (srtctl_owns(flag) || b == 0 || ynode_is_null(v)) {
+			free(flag);
+			continue;
+		}
+		put(arg, flag, k->line, k->col);
+		free(flag);
+		if (v->kind == YN_SEQ) {
+			for (j = 0; j < v->nkids; j++)
+				if (v->kids[j]->kind == YN_SCALAR)
+					put(arg, v->kids[j]->str,
+					    v->kids[j]->line, v->kids[j]->col);
+		} else if (v->kind == YN_SCALAR && b < 0)
+			put(arg, v->str, v->line, v->col);
+		else if (v->kind == YN_MAP) {
+			put(arg, "${JSON}", v->line, v->col);	/* a JSON dump */
+		}
+	}
+	free(keys);
+}
+
+void
+recipe_words(const struct recipe *rc, const struct recipe_role *r,
+    recipe_word_fn put, void *arg)
+{
+	char	nn[32];
+	int	line = r->config->line;
+
+	put(arg, "python3", line, 1);
+	put(arg, "-m", line, 1);
+	put(arg, rc->dynamo ? "dynamo.sglang" : "sglang.launch_server", line,
+	    1);
+	put(arg, "--model-path", line, 1);
+	put(arg, rc->model != NULL ? rc->model : "${MODEL}", line, 1);
+	put(arg, "--host", line, 1);
+	put(arg, "0.0.0.0", line, 1);
+	if (strcmp(r->mode, "null") != 0) {
+		put(arg, "--disaggregation-mode", line, 1);
+		put(arg, r->mode, line, 1);
+	}
+	if (r->nodes_per_worker > 1) {
+		/* srtctl's own rendezvous: the worker's head node, chosen
+		 * when the job runs. */
+		snprintf(nn, sizeof nn, "%ld", r->nodes_per_worker);
+		put(arg, "--nnodes", line, 1);
+		put(arg, nn, line, 1);
+		put(arg, "--dist-init-addr", line, 1);
+		put(arg, "${HEAD_NODE}:${DIST_PORT}", line, 1);
+		put(arg, "--node-rank", line, 1);
+		put(arg, "${NODE_RANK}", line, 1);
+	}
+	map_words(r->config, put, arg);
+}
+
+/* recipe_script's callback: the word, quoted, onto the command line. */
+static void
+put_quoted(void *arg, const char *text, int line, int col)
+{
+	struct buf	*b = arg;
+	char		*q = sh_quote(text);
+
+	(void)line;
+	(void)col;
+	if (b->len > 0 && b->s[b->len - 1] != '\n')
+		buf_putc(b, ' ');
+	buf_puts(b, q);
+	free(q);
+}
+
+int
+recipe_script(const char *name, const struct ynode *root,
+    struct sh_script *out, char *err, size_t errlen)
+{
+	struct recipe	 rc;
+	char		 perr[512];
+	size_t		 i, j;
+
+	memset(out, 0, sizeof *out);
+	if (recipe_read(root, &rc, err, errlen) != 0)
+		return -1;
+	for (i = 0; i < rc.nroles; i++) {
+		const struct recipe_role	*r = &rc.roles[i];
+		struct sh_script		 one = { 0 };
+		struct buf			 b = { 0 };
+
+		/* The mode's environment, then its command. */
+		for (j = 0; r->env != NULL && j + 1 < r->env->nkids; j += 2) {
+			char	*q;
+
+			if (r->env->kids[j + 1]->kind != YN_SCALAR)
+				continue;
+			q = sh_quote(r->env->kids[j + 1]->str);
+			buf_printf(&b, "export %s=%s\n", r->env->kids[j]->str, q);
+			free(q);
+		}
+		recipe_words(&rc, r, put_quoted, &b);
+		buf_putc(&b, '\n');
+		if (sh_parse(b.s, b.len, &one, perr, sizeof perr) != 0) {
+			snprintf(err, errlen, "%s:%d:%d: the %s command srtctl "
+			    "builds: %s", name, r->config->line,
+			    r->config->col, r->mode, perr);
+			buf_free(&b);
+			sh_script_free(&one);
+			sh_script_free(out);
+			recipe_free(&rc);
+			return -1;
+		}
+		/* Every command at its mode's map: where its options are. */
+		for (j = 0; j < one.ncmds; j++)
+			one.cmds[j].line = one.cmds[j].endline =
+			    r->config->line;
+		sh_script_move(out, &one);
+		sh_script_free(&one);
+		buf_free(&b);
+	}
+	recipe_free(&rc);
+	return 0;
 }

@@ -51,4 +51,17 @@ int	recipe_read(const struct ynode *root, struct recipe *out, char *err,
 	    size_t errlen);
 void	recipe_free(struct recipe *);
 
+/* The words of the command srtctl runs for worker mode r, in order, each
+ * given to put with where it stands in the recipe (the text may be
+ * temporary: copy it). */
+typedef void (*recipe_word_fn)(void *arg, const char *text, int line,
+    int col);
+void	recipe_words(const struct recipe *, const struct recipe_role *r,
+	    recipe_word_fn put, void *arg);
+/* Those commands, one per worker mode with its environment exported, as a
+ * shell view at the modes' lines (for pdwiz import). 0, or -1 with err. */
+struct sh_script;
+int	recipe_script(const char *name, const struct ynode *root,
+	    struct sh_script *out, char *err, size_t errlen);
+
 #endif

@@ -470,7 +470,11 @@ python -m sglang_router.launch_router --pd-disaggregation --prefill http://10.0.
 S
 got=$("$PDWIZ" check --format json "$tmp/nodist.sh" | ids)
 [ "$got" = "xs-dist-init-addr" ] && ok || bad "script without --dist-init-addr: $got"
-"$PDWIZ" import "$tmp/nodist.sh" > /dev/null 2>&1 && bad "import of a script without --dist-init-addr succeeded" || ok
+# Import keeps what check found: the deployment has no usable rendezvous
+# port (dist_init_port 0), and its check gives the same error.
+"$PDWIZ" import -o "$tmp/nodist.yaml" "$tmp/nodist.sh" > /dev/null 2>&1 && ok || bad "import of a script without --dist-init-addr refused"
+got=$("$PDWIZ" check --format json "$tmp/nodist.yaml" | ids)
+[ "$got" = "xs-dist-init-addr" ] && ok || bad "imported deployment without a rendezvous port: $got"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
