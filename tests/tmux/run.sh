@@ -935,7 +935,9 @@ SH
 # A script that cannot be imported is refused with the reason and exit 2,
 # never a default deployment; a good one given as FILE is imported.
 import_failed_refused() {
-	printf 'python -m sglang.launch_server --model-path m --disaggregation-mode prefill --nnodes 2 --node-rank 0 --tp 16\n' > "$WORK/half.sh"
+	# A script pdwiz cannot read at all (check refuses it too): import
+	# refuses it. (One it reads is imported with what it lacks.)
+	printf 'python -m sglang.launch_server --model-path "m --disaggregation-mode prefill\n' > "$WORK/half.sh"
 	start -- half.sh || return 1
 	wait_for "half.sh: cannot import:" && wait_for "[exit 2]" &&
 	    ! screen | grep -q "0 errors" || return 1
