@@ -195,3 +195,14 @@ sh_word_line(struct buf *b, const char *s)
 	}
 	buf_putc(b, '\'');
 }
+
+bool
+env_name(const char *s)
+{
+	const char	*p;
+
+	for (p = s; *p == '_' || (*p >= 'a' && *p <= 'z') ||
+	    (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'); p++)
+		;
+	return *p == '\0' && p != s;
+}

@@ -42,5 +42,8 @@ void	one_line(struct buf *, const char *);
 void	md_code(struct buf *, const char *, bool cell);
 void	yaml_number(struct buf *, enum otype, const char *);
 void	sh_word_line(struct buf *, const char *);
+/* s can name an environment variable (PDWIZ_FACT_<s>): letters, digits,
+ * '_', not empty. */
+bool	env_name(const char *s);
 
 #endif

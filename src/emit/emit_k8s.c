@@ -104,18 +104,6 @@ meta(struct buf *b, const struct deployment *d, const char *name,
 	buf_putc(b, '\n');
 }
 
-/* A model fact's name as an environment variable name, or false. */
-static bool
-fact_env_name(const char *s)
-{
-	const char	*p;
-
-	for (p = s; *p == '_' || (*p >= 'a' && *p <= 'z') ||
-	    (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'); p++)
-		;
-	return *p == '\0' && p != s;
-}
-
 /*
  * The server's environment: the deployment's name and model facts first,
  * as PDWIZ_NAME and PDWIZ_FACT_NAME (no process reads them; pdwiz check and
@@ -131,7 +119,7 @@ env_list(struct buf *b, const struct deployment *d, enum role r,
 
 	role_env(d, r, &env, &n);
 	for (i = 0; i < d->nfacts; i++)
-		if (d->facts[i].value != NULL && fact_env_name(d->facts[i].name))
+		if (d->facts[i].value != NULL && env_name(d->facts[i].name))
 			nf++;
 	if (d->name != NULL && *d->name != '\0')
 		nf++;
@@ -147,7 +135,7 @@ env_list(struct buf *b, const struct deployment *d, enum role r,
 		buf_putc(b, '\n');
 	}
 	for (i = 0; i < d->nfacts; i++) {
-		if (d->facts[i].value == NULL || !fact_env_name(d->facts[i].name))
+		if (d->facts[i].value == NULL || !env_name(d->facts[i].name))
 			continue;
 		buf_printf(b, "%s  - name: \"PDWIZ_FACT_%s\"\n%s    value: ",
 		    ind, d->facts[i].name, ind);

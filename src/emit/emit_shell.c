@@ -166,7 +166,6 @@ static void
 script_facts(struct buf *b, const struct deployment *d)
 {
 	size_t		 i;
-	const char	*p;
 
 	if (d->name != NULL && *d->name != '\0') {
 		buf_puts(b, "# shellcheck disable=SC2034 # read by pdwiz import: "
@@ -177,11 +176,7 @@ script_facts(struct buf *b, const struct deployment *d)
 	for (i = 0; i < d->nfacts; i++) {
 		if (d->facts[i].value == NULL)
 			continue;
-		for (p = d->facts[i].name; *p != '\0' && (*p == '_' ||
-		    (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9')); p++)
-			;
-		if (*p != '\0' || p == d->facts[i].name)
+		if (!env_name(d->facts[i].name))
 			continue;	/* not a shell name: facts are */
 		buf_printf(b, "# shellcheck disable=SC2034 # read by pdwiz "
 		    "check and import: a model fact\nPDWIZ_FACT_%s=",
