@@ -809,46 +809,17 @@ deployment_import(const struct catalog *cat, const char *name,
 }
 
 /*
- * The GPUs of each machine, as pdwiz's shell emitter states them: the plain
- * assignment PDWIZ_GPUS_PER_HOST=N before the commands. The default count
- * stays unstated (0, as a deployment file leaves it); without the
- * assignment a script does not say (-1).
- */
-static void
-gpus_per_host(const struct sh_script *sc, struct deployment *d)
-{
-	size_t	i, j;
-	char	*end;
-	long	v;
-
-	for (i = 0; i < sc->ncmds; i++) {
-		if (sc->cmds[i].kind != SH_SERVER)
-			continue;
-		for (j = 0; j < sc->cmds[i].nenv; j++) {
-			const struct sh_env	*e = &sc->cmds[i].env[j];
-
-			if (strcmp(e->name, "PDWIZ_GPUS_PER_HOST") != 0 ||
-			    e->unresolved)
-				continue;
-			v = strtol(e->value, &end, 10);
-			if (end != e->value && *end == '\0' && v >= 1 &&
-			    v <= 1024)
-				d->gpus_per_host = v == LAY_GPUS_PER_HOST ? 0 :
-				    (int)v;
-		}
-		return;
-	}
-}
-
-/*
- * The deployment's name and model facts pdwiz's emitters state
- * (PDWIZ_NAME=..., PDWIZ_FACT_NAME=VALUE: plain assignments before the
- * commands of a script, env entries of a manifest's containers): back into
- * name and model.facts, so that a re-imported export keeps its accelerator. -1 on a fact pdwiz does not
+ * What pdwiz's emitters state beside the commands (plain assignments
+ * before the commands of a script, env entries of a manifest's
+ * containers), back into the deployment: PDWIZ_GPUS_PER_HOST=N the GPUs of
+ * each machine (the default count stays unstated, 0, as a deployment file
+ * leaves it; without it a script does not say, -1), PDWIZ_NAME the name,
+ * PDWIZ_FACT_NAME=VALUE model.facts, so that a re-imported export keeps
+ * its accelerator. -1 on a fact pdwiz does not
  * take (as pdwiz check of the script refuses it), message in err.
  */
 static int
-script_model_facts(const struct catalog *cat, const struct sh_script *sc,
+script_pdwiz_vars(const struct catalog *cat, const struct sh_script *sc,
     const char *name, struct deployment *d, char *err, size_t errlen)
 {
 	static const char	 pre[] = "PDWIZ_FACT_";
@@ -860,6 +831,17 @@ script_model_facts(const struct catalog *cat, const struct sh_script *sc,
 	for (j = 0; i < sc->ncmds && j < sc->cmds[i].nenv; j++) {
 		const struct sh_env	*e = &sc->cmds[i].env[j];
 
+		if (strcmp(e->name, "PDWIZ_GPUS_PER_HOST") == 0 &&
+		    !e->unresolved && e->value != NULL) {
+			char	*end;
+			long	 v = strtol(e->value, &end, 10);
+
+			if (end != e->value && *end == '\0' && v >= 1 &&
+			    v <= 1024)
+				d->gpus_per_host = v == LAY_GPUS_PER_HOST ? 0 :
+				    (int)v;
+			continue;
+		}
 		if (strcmp(e->name, "PDWIZ_NAME") == 0 && !e->unresolved &&
 		    e->value != NULL && *e->value != '\0' && d->name == NULL) {
 			d->name = xstrdup(e->value);
@@ -964,8 +946,7 @@ deployment_import_script(const struct catalog *cat, const char *name,
 	}
 	if (nby[0] > 0 && nby[1] > 0)
 		hoist_shared(d);
-	gpus_per_host(sc, d);
-	if (script_model_facts(cat, sc, name, d, err, errlen) != 0) {
+	if (script_pdwiz_vars(cat, sc, name, d, err, errlen) != 0) {
 		icmds_free(ic, nic);
 		free(byrole[0]);
 		free(byrole[1]);
