@@ -18,14 +18,18 @@
 #include "io/recipe.h"
 #include "io/server.h"
 #include "io/shell.h"
+#include "io/walk.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 
 
-enum { C_FORMAT = 1, C_INPUT, C_VERBOSE, C_SGVER };
+enum { C_FORMAT = 1, C_INPUT, C_VERBOSE, C_SGVER, C_QUIET, C_FAILON,
+	C_SHOWUNK, C_COLOR, C_STDINNAME, C_EXCLUDE, C_IGNORE };
 
 static const struct cliopt check_opts[] = {
 	{ C_FORMAT, "format", 0, "text|json|sarif|github",
@@ -35,20 +39,39 @@ static const struct cliopt check_opts[] = {
 	CLI_FACT_OPTS,
 	{ C_SGVER, "sglang-version", 0, "V",
 	    "the SGLang release the commands run (e.g. 0.4.8.post1)", 0 },
-	{ C_VERBOSE, "verbose", 'v', NULL, "also show SGLang's overrides", 0 },
+	{ C_FAILON, "fail-on", 0, "error|warning",
+	    "the least severity that fails the run (default error)", 0 },
+	{ C_IGNORE, "ignore", 0, "RULE[,RULE]", "leave these rules out", 0 },
+	{ C_EXCLUDE, "exclude", 0, "GLOB",
+	    "skip the files a glob matches (e.g. 'vendor/**')", 0 },
+	{ C_SHOWUNK, "show-unknown", 0, NULL,
+	    "list each could-not-check instead of counting them by what "
+	    "they lack", 0 },
+	{ C_QUIET, "quiet", 'q', NULL, "show only what fails the run", 0 },
+	{ C_COLOR, "color", 0, "auto|always|never",
+	    "colour the text report (default auto: on a terminal)", 0 },
+	{ C_STDINNAME, "stdin-filename", 0, "NAME",
+	    "the name standard input is reported under", 0 },
+	{ C_VERBOSE, "verbose", 'v', NULL, "also show SGLang's overrides and "
+	    "the files with nothing to check", 0 },
 	{ 0, NULL, 0, NULL, NULL, 0 }
 };
 
 const struct clicmd cli_check = {
-	"check", { "[FILE | -]", "-- CMD ARGS..." },
-	"lint launch commands, a script or YAML", check_opts, cmd_check, 0
+	"check", { "[FILE | DIR | -]...", "-- CMD ARGS..." },
+	"lint launch commands, scripts, manifests and YAML", check_opts,
+	cmd_check, 0
 };
 
 struct check_args {
 	enum check_format	 fmt;
-	bool			 verbose;
+	bool			 verbose, quiet, show_unknown;
+	int			 color;		/* -1 auto, 0 never, 1 always */
+	enum severity		 fail_on;
 	enum input_mode		 in;
-	const char		*file;
+	struct pathlist		 operands;	/* FILE, DIR or - */
+	struct pathlist		 excludes, ignores;
+	const char		*stdin_name;
 	const char		*sglang_version;
 	char			**cmdv;		/* the words after --, or NULL */
 	int			 cmdc;
@@ -56,9 +79,9 @@ struct check_args {
 };
 
 /*
- * Why nothing could be checked: said on stderr at once, and kept (the first
- * reason) for the machine formats, which print it as their one document.
- * Returns -1.
+ * Why an input could not be checked, or holds nothing to check: the first
+ * reason is kept; the report says it (and stderr, for an input that could
+ * not be read). Returns -1.
  */
 static int
 fail(struct buf *why, const char *fmt, ...)
@@ -82,7 +105,6 @@ fail(struct buf *why, const char *fmt, ...)
 	msg = xmalloc((size_t)n + 1);
 	vsnprintf(msg, (size_t)n + 1, fmt, again);
 	va_end(again);
-	fprintf(stderr, "%s\n", msg);
 	if (why->len == 0)
 		buf_puts(why, msg);
 	free(msg);
@@ -141,6 +163,31 @@ version_note(struct check *ck, sgver_t v)
 	free(msg);
 }
 
+/* --ignore a,b: each a rule id of the catalog's or a reader's (checked
+ * once the catalog is open). */
+static int
+add_ignores(struct check_args *a, const char *list, struct buf *why)
+{
+	const char	*p = list;
+
+	while (*p != '\0') {
+		size_t	 n = strcspn(p, ", ");
+		char	*id;
+
+		if (n > 0) {
+			id = xstrndup(p, n);
+			pathlist_add(&a->ignores, id);
+			free(id);
+		}
+		p += n;
+		p += strspn(p, ", ");
+	}
+	if (a->ignores.n == 0)
+		return fail(why, "pdwiz: --ignore takes rule ids (pdwiz rules "
+		    "lists them)");
+	return 0;
+}
+
 /* -1: go on; else the exit status (after --help or a usage error). */
 static int
 check_args(int argc, char **argv, struct check_args *a, struct buf *why)
@@ -149,6 +196,9 @@ check_args(int argc, char **argv, struct check_args *a, struct buf *why)
 	    "github", NULL };
 	static const char *const inputs[] = { "auto", "shell", "config",
 	    "markdown", "k8s", NULL };
+	static const char *const failons[] = { "error", "warning", NULL };
+	static const char *const colors[] = { "auto", "always", "never",
+	    NULL };
 	struct cliparse	p;
 	int		id, r;
 
@@ -188,12 +238,40 @@ check_args(int argc, char **argv, struct check_args *a, struct buf *why)
 				return EXIT_USAGE;
 			a->sglang_version = p.arg;
 			break;
-		case CLIOPT_OPERAND:
-			if (a->file != NULL) {
-				fail(why, "pdwiz check: only one FILE");
+		case C_QUIET:
+			a->quiet = true;
+			break;
+		case C_SHOWUNK:
+			a->show_unknown = true;
+			break;
+		case C_FAILON:
+			if ((r = cli_choice(p.arg, failons)) < 0) {
+				fail(why, "pdwiz: --fail-on takes error or "
+				    "warning");
 				return EXIT_USAGE;
 			}
-			a->file = p.arg;
+			a->fail_on = r == 0 ? SEV_ERROR : SEV_WARNING;
+			break;
+		case C_COLOR:
+			if ((r = cli_choice(p.arg, colors)) < 0) {
+				fail(why, "pdwiz: --color takes auto, always or "
+				    "never");
+				return EXIT_USAGE;
+			}
+			a->color = r == 0 ? -1 : r == 1 ? 1 : 0;
+			break;
+		case C_STDINNAME:
+			a->stdin_name = p.arg;
+			break;
+		case C_EXCLUDE:
+			pathlist_add(&a->excludes, p.arg);
+			break;
+		case C_IGNORE:
+			if (add_ignores(a, p.arg, why) != 0)
+				return EXIT_USAGE;
+			break;
+		case CLIOPT_OPERAND:
+			pathlist_add(&a->operands, p.arg);
 			break;
 		default:
 			if (cli_fact_opt(&a->facts, id, p.arg) < 0)
@@ -202,7 +280,7 @@ check_args(int argc, char **argv, struct check_args *a, struct buf *why)
 	}
 	if (p.dashdash < 0)
 		return -1;
-	if (a->file != NULL) {
+	if (a->operands.n > 0) {
 		fail(why, "pdwiz check: give FILE or -- CMD, not both");
 		return EXIT_USAGE;
 	}
@@ -779,30 +857,73 @@ check_shell(struct check *ck, const struct config *base,
 		return 0;
 	fail(&ck->why, "%s: no SGLang command found (expected python -m "
 	    "sglang.launch_server, sglang serve or "
-	    "python -m sglang_router.launch_router)", ck->name);
-	if (unclosed > 0)
-		fprintf(stderr, "%s:%d: the here-document started here is never "
-		    "closed: bash reads the rest of the file as its text, not "
-		    "as commands\n", ck->name, unclosed);
-	return -1;
+	    "python -m sglang_router.launch_router)%s", ck->name,
+	    unclosed > 0 ? "; a here-document started here is never closed, "
+	    "and bash reads the rest of the file as its text" : "");
+	return 1;
 }
 
-/* Read, classify, parse and check; 0, or -1 (exit 2, message printed). */
+/*
+ * Does the text claim to be SGLang's? It names SGLang, or a line starts
+ * with one of SGLang's multi-word options as a key ("tp-size:", "--tp-size"
+ * in a YAML list), or a deployment file's "roles:" or "pdwiz:" key. A
+ * file that claims so and cannot be read as what it looks like is an
+ * error (exit 2); one that does not, a file with nothing to check.
+ */
+static bool
+claims_sglang(const struct catalog *cat, const struct input *in)
+{
+	const char	*p, *end;
+
+	if (in->text == NULL)
+		return false;
+	for (p = in->text; (p = strchr(p, 'g')) != NULL; p++)
+		if (p >= in->text + 1 && (p[-1] == 's' || p[-1] == 'S') &&
+		    strncasecmp(p, "glang", 5) == 0)
+			return true;
+	end = in->text + in->len;
+	for (p = in->text; p < end; p++) {
+		const char	*k;
+		size_t		 n;
+		char		 flag[80];
+
+		if (p != in->text && p[-1] != '\n')
+			continue;
+		if (strncmp(p, "roles:", 6) == 0 || strncmp(p, "pdwiz:", 6) == 0)
+			return true;	/* a deployment file's */
+		p += strspn(p, " \t-");
+		k = p;
+		n = strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789_-");
+		if (n < 3 || n > sizeof flag - 3 || (k[n] != ':' && k[n] != ' ') ||
+		    memchr(k, '-', n) == NULL || k[0] == '-')
+			continue;
+		snprintf(flag, sizeof flag, "--%.*s", (int)n, k);
+		if (catalog_find_flag(cat, flag) >= 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Read, classify, parse and check one input (file "-": standard input;
+ * NULL: the words after --): 0 checked, 1 nothing to check, -1 not
+ * usable; the reason in ck->why.
+ */
 static int
 check_input(struct check *ck, const struct check_args *a,
-    const struct config *base, struct input *in)
+    const struct config *base, struct input *in, const char *file)
 {
-	if (a->cmdv != NULL) {
+	int	rc;
+
+	if (file == NULL) {
 		ck->name = "<command>";
 		input_command(a, in);
 	} else {
-		const char	*file = a->file != NULL ? a->file : "-";
-
-		ck->name = strcmp(file, "-") == 0 ? "<stdin>" : file;
-		if (input_read(file, ck->name, in, &ck->why) != 0 ||
-		    input_classify(ck->cat, ck->name, a->in, in,
-		    &ck->why) != 0)
-			return fail(&ck->why, "%s", ck->why.s);
+		if (input_read(file, ck->name, in, &ck->why) != 0)
+			return -1;
+		if ((rc = input_classify(ck->cat, ck->name, a->in, in,
+		    &ck->why)) != 0)
+			return rc > 0 || !claims_sglang(ck->cat, in) ? 1 : -1;
 	}
 	switch (in->kind) {
 	case K_DEPLOY:
@@ -811,73 +932,312 @@ check_input(struct check *ck, const struct check_args *a,
 		check_sgconfig(ck, base, in);
 		return 0;
 	case K_RECIPE:
-		return check_recipe(ck, base, in->yaml);
+		if (check_recipe(ck, base, in->yaml) == 0)
+			return 0;
+		return claims_sglang(ck->cat, in) ? -1 : 1;
 	default:
-		return check_shell(ck, base, in);
+		if ((rc = check_shell(ck, base, in)) < 0 &&
+		    !claims_sglang(ck->cat, in))
+			return 1;
+		return rc;
 	}
+}
+
+/* Is rule id one that --ignore may name: a catalog rule, or an id of
+ * pdwiz's own readers? Those are named in the readers' code, by family
+ * (argparse-choice, shell-brace-expansion, ...): an id of one of the
+ * families is taken. */
+static bool
+known_rule(const struct catalog *cat, const char *id)
+{
+	static const char *const families[] = { "argparse-", "argv-",
+	    "config-", "deploy-", "docker-", "document-", "env-", "flag-",
+	    "input-", "manifest-", "model-", "recipe-", "router-", "shell-",
+	    "sglang-version", "import", NULL };
+	size_t	i;
+
+	for (i = 0; i < cat->nrules; i++)
+		if (strcmp(cat->rules[i].id, id) == 0)
+			return true;
+	for (i = 0; i < cat->ndrules; i++)
+		if (strcmp(cat->drules[i].id, id) == 0)
+			return true;
+	for (i = 0; families[i] != NULL; i++)
+		if (strncmp(id, families[i], strlen(families[i])) == 0 &&
+		    strlen(id) > strlen(families[i]) + (families[i][strlen(
+		    families[i]) - 1] == '-' ? 0 : -1))
+			return true;
+	return false;
+}
+
+/* Drop what --ignore names; recount. */
+static void
+filter_diags(struct check *ck, const struct check_args *a)
+{
+	struct result	*res = &ck->all;
+	size_t		 i, j, k;
+
+	for (i = j = 0; i < res->n; i++) {
+		struct diag	*d = &res->d[i];
+		bool		 drop = false;
+
+		for (k = 0; k < a->ignores.n && !drop; k++)
+			drop = strcmp(a->ignores.p[k], d->id) == 0;
+		if (!drop) {
+			res->d[j++] = *d;
+			continue;
+		}
+		ck->nsuppressed++;
+		free(d->msg);
+		free(d->note);
+		free(d->hint);
+	}
+	res->n = j;
+	res->nerrors = res->nwarnings = res->nunknown = res->noverrides = 0;
+	for (i = 0; i < res->n; i++)
+		switch (res->d[i].sev) {
+		case SEV_ERROR:
+			res->nerrors++;
+			break;
+		case SEV_WARNING:
+			res->nwarnings++;
+			break;
+		case SEV_UNKNOWN:
+			res->nunknown++;
+			break;
+		case SEV_OVERRIDE:
+			res->noverrides++;
+			break;
+		default:
+			break;
+		}
+}
+
+static bool
+excluded(const struct check_args *a, const char *path)
+{
+	size_t	i;
+
+	for (i = 0; i < a->excludes.n; i++)
+		if (walk_glob(a->excludes.p[i], path))
+			return true;
+	return false;
+}
+
+/* The inputs the operands name: files as given, directories walked; "-"
+ * once. */
+static int
+expand_operands(const struct check_args *a, struct pathlist *out,
+    struct buf *why)
+{
+	struct stat	st;
+	size_t		i, j, from;
+	bool		stdin_seen = false;
+
+	if (a->operands.n == 0) {
+		pathlist_add(out, "-");
+		return 0;
+	}
+	for (i = 0; i < a->operands.n; i++) {
+		const char	*op = a->operands.p[i];
+
+		if (strcmp(op, "-") == 0) {
+			if (stdin_seen)
+				return fail(why, "pdwiz check: standard input "
+				    "(-) is named twice");
+			stdin_seen = true;
+			pathlist_add(out, op);
+			continue;
+		}
+		/* --input says how to read a FILE: a directory is then
+		 * refused as one. */
+		if (a->in == IN_AUTO && stat(op, &st) == 0 &&
+		    S_ISDIR(st.st_mode)) {
+			from = out->n;
+			if (walk_dir(op, out, why) != 0)
+				return -1;
+			/* Excluded files of a walk are not read at all. */
+			for (j = from; j < out->n; j++)
+				if (excluded(a, out->p[j])) {
+					free(out->p[j]);
+					out->p[j] = NULL;
+				}
+			continue;
+		}
+		if (!excluded(a, op))
+			pathlist_add(out, op);
+	}
+	return 0;
+}
+
+static struct check *
+check_new(const struct catalog *cat, const struct check_args *a)
+{
+	struct check	*ck = xcalloc(1, sizeof *ck);
+
+	ck->cat = cat;
+	ck->sglang_version = a->sglang_version;
+	ck->facts = &a->facts;
+	ck->fmt = a->fmt;
+	ck->verbose = a->verbose;
+	result_init(&ck->all);
+	return ck;
+}
+
+static void
+check_free(struct check *ck)
+{
+	size_t	k;
+
+	if (ck == NULL)
+		return;
+	for (k = 0; k < ck->ncmds; k++)
+		free(ck->cmds[k].text);
+	free(ck->cmds);
+	buf_free(&ck->why);
+	result_free(&ck->all);
+	free(ck->own_name);
+	free(ck);
+}
+
+/* Check one input into a new entry of the report. */
+static void
+check_one(struct report *r, const struct check_args *a,
+    const struct config *base, const char *file)
+{
+	struct check	*ck = check_new(r->cat, a);
+	struct input	 in = { 0 };
+	int		 rc;
+
+	ck->sgver = base->sgver;
+	if (file != NULL) {
+		if (strcmp(file, "-") == 0)
+			ck->own_name = xstrdup(a->stdin_name != NULL ?
+			    a->stdin_name : "<stdin>");
+		else
+			ck->own_name = xstrdup(file);
+		ck->name = ck->own_name;
+	}
+	rc = check_input(ck, a, base, &in, file);
+	input_free(&in);
+	if (rc > 0 && a->in != IN_AUTO)
+		rc = -1;	/* --input said what it is: it is not */
+	if (rc == 0) {
+		ck->status = CK_CHECKED;
+		version_note(ck, ck->sgver);
+		filter_diags(ck, a);
+	} else if (rc > 0) {
+		ck->status = CK_NOTHING;
+		result_free(&ck->all);
+		result_init(&ck->all);
+	} else {
+		ck->status = CK_FAILED;
+		ck->fail_id = "input";
+		fprintf(stderr, "%s\n", ck->why.len > 0 ? ck->why.s :
+		    "pdwiz check: nothing could be checked");
+	}
+	r->f = grow_pow2(r->f, r->n, sizeof *r->f);
+	r->f[r->n++] = ck;
+}
+
+static void
+report_print(struct report *r)
+{
+	check_report_sum(r);
+	if (r->fmt == FMT_JSON)
+		check_print_json(r);
+	else if (r->fmt == FMT_SARIF)
+		check_print_sarif(r);
+	else if (r->fmt == FMT_GITHUB)
+		check_print_github(r);
+	else
+		check_print_text(r);
 }
 
 int
 cmd_check(int argc, char **argv)
 {
-	struct check_args	 a = { 0 };
-	struct check		 ck = { 0 };
-	struct input		 in = { 0 };
+	struct check_args	 a = { .fail_on = SEV_ERROR, .color = -1 };
+	struct report		 r = { 0 };
+	struct pathlist		 files = { 0 };
 	struct catalog		*cat = NULL;
 	struct config		 base = { 0 };
-	size_t			 k;
+	struct buf		 why = { 0 };
+	size_t			 i;
 	int			 rc;
 	const char		*id = "usage";	/* of a failure, for machines */
 	char			 err[2048];
 
-	if ((rc = check_args(argc, argv, &a, &ck.why)) >= 0)
+	if ((rc = check_args(argc, argv, &a, &why)) >= 0)
 		goto out;
 	rc = EXIT_USAGE;
 	if ((cat = catalog_open_default(err, sizeof err)) == NULL) {
 		id = "rules";
-		fail(&ck.why, "pdwiz: %s", err);
+		fail(&why, "pdwiz: %s", err);
 		goto out;
 	}
 	if (a.verbose && cat->image == NULL)
 		fprintf(stderr, "pdwiz: rules read from the %s\n", cat->origin);
+	for (i = 0; i < a.ignores.n; i++)
+		if (!known_rule(cat, a.ignores.p[i])) {
+			fail(&why, "pdwiz: --ignore: no rule '%s' (pdwiz rules "
+			    "lists them)", a.ignores.p[i]);
+			goto out;
+		}
 	config_init(&base, cat);
 	base.sgver = sgver_parse(a.sglang_version, NULL, 0);
-	ck.cat = cat;
-	ck.sglang_version = a.sglang_version;
-	ck.sgver = base.sgver;
-	if (cli_facts_apply(cat, &base, &a.facts, &ck.why) != 0)
+	if (cli_facts_apply(cat, &base, &a.facts, &why) != 0)
 		goto out;
-	ck.facts = &a.facts;
-	ck.fmt = a.fmt;
-	ck.verbose = a.verbose;
-	ck.color = ck.fmt == FMT_TEXT && use_color(stdout);
-	result_init(&ck.all);
-	id = "input";
-	if (check_input(&ck, &a, &base, &in) != 0)
-		goto out;
-	version_note(&ck, ck.sgver);
-	if (ck.fmt == FMT_JSON)
-		check_print_json(&ck);
-	else if (ck.fmt == FMT_SARIF)
-		check_print_sarif(&ck);
-	else if (ck.fmt == FMT_GITHUB)
-		check_print_github(&ck);
-	else
-		check_print_text(&ck);
-	rc = ck.all.nerrors > 0 ? EXIT_FOUND : EXIT_OK;
+	r.cat = cat;
+	r.fmt = a.fmt;
+	r.verbose = a.verbose;
+	r.quiet = a.quiet;
+	r.show_unknown = a.show_unknown;
+	r.fail_on = a.fail_on;
+	r.color = a.fmt == FMT_TEXT && (a.color < 0 ? use_color(stdout) :
+	    a.color > 0);
+	if (a.cmdv != NULL)
+		check_one(&r, &a, &base, NULL);
+	else {
+		id = "input";
+		if (expand_operands(&a, &files, &why) != 0)
+			goto out;
+		for (i = 0; i < files.n; i++)
+			if (files.p[i] != NULL)
+				check_one(&r, &a, &base, files.p[i]);
+	}
+	report_print(&r);
+	rc = check_report_status(&r);
 out:
-	if (rc == EXIT_USAGE)
-		check_print_failure(&ck, a.fmt, id, ck.why.len > 0 ? ck.why.s :
+	if (rc == EXIT_USAGE && r.n == 0) {
+		/* Nothing was checked: the reason, as the one document. */
+		struct check	*ck = check_new(cat, &a);
+
+		if (why.len > 0)
+			fprintf(stderr, "%s\n", why.s);
+		ck->status = CK_FAILED;
+		ck->fail_id = id;
+		buf_puts(&ck->why, why.len > 0 ? why.s :
 		    "pdwiz check: nothing could be checked");
-	for (k = 0; k < ck.ncmds; k++)
-		free(ck.cmds[k].text);
-	free(ck.cmds);
-	buf_free(&ck.why);
-	result_free(&ck.all);
-	input_free(&in);
+		r.cat = cat;
+		r.fmt = a.fmt;
+		r.f = xcalloc(1, sizeof *r.f);
+		r.f[0] = ck;
+		r.n = 1;
+		if (a.fmt != FMT_TEXT)
+			report_print(&r);
+	}
+	for (i = 0; i < r.n; i++)
+		check_free(r.f[i]);
+	free(r.f);
+	pathlist_free(&files);
+	buf_free(&why);
 	if (cat != NULL)
 		config_free(&base);
 	catalog_free(cat);
 	cli_facts_free(&a.facts);
+	pathlist_free(&a.operands);
+	pathlist_free(&a.excludes);
+	pathlist_free(&a.ignores);
 	return rc;
 }

@@ -16,11 +16,27 @@ struct checked {
 	char		*text;		/* the command, one line */
 };
 
+/* The shape of the JSON document (share/check-json.md): raised when a
+ * field changes meaning or goes; new fields do not raise it. */
+#define CHECK_JSON_VERSION	1
+
 enum check_format { FMT_TEXT, FMT_JSON, FMT_SARIF, FMT_GITHUB };
 
+/* What became of one input. */
+enum check_status {
+	CK_CHECKED,		/* its commands were checked */
+	CK_NOTHING,		/* it holds nothing of SGLang's (why says what
+				   it is): exit 0 */
+	CK_FAILED		/* unreadable or malformed (why): exit 2 */
+};
+
+/* One input: a file, standard input or the words after --. */
 struct check {
 	const struct catalog	*cat;
 	const char		*name;		/* file name for messages */
+	char			*own_name;	/* name, when owned */
+	enum check_status	 status;
+	const char		*fail_id;	/* CK_FAILED: "input", ... */
 	struct result		 all;
 	struct checked		*cmds;
 	size_t			 ncmds;
@@ -30,7 +46,30 @@ struct check {
 	const char		*sglang_version;	/* --sglang-version, or NULL */
 	sgver_t			 sgver;		/* the release checked for, or 0 */
 	const struct cli_facts	*facts;		/* given on the command line */
+	size_t			 nsuppressed;	/* findings a suppression or an
+						   ignore list dropped */
 };
+
+/* The report of one run: every input, in the order given. */
+struct report {
+	const struct catalog	*cat;
+	struct check		**f;
+	size_t			  n;
+	enum check_format	  fmt;
+	bool			  verbose, color, quiet, show_unknown;
+	enum severity		  fail_on;	/* SEV_ERROR or SEV_WARNING */
+	/* Over all inputs (check_report_sum): */
+	size_t			  nerrors, nwarnings, nunknown, noverrides;
+	size_t			  ncmds, nchecked, nnothing, nfailed;
+};
+
+/* check_print.c: the totals of r; the exit status they give. */
+void	check_report_sum(struct report *);
+int	check_report_status(const struct report *);
+/* Does d fail the run (at or above --fail-on)? */
+bool	check_fails(const struct report *, const struct diag *);
+/* Is d shown one by one (not folded into the could-not-check summary)? */
+bool	check_listed(const struct report *, const struct diag *);
 
 /* check.c: the cross-role checks over the commands of sc; eff[r] is the
  * effective config of role r's first command (NULL: none), first[r] that
@@ -51,9 +90,9 @@ struct config;
 struct ynode;
 int	check_recipe(struct check *, const struct config *base,
 	    const struct ynode *root);
-/* check_print.c: the report, compiler-style text or one JSON object. */
-void	check_print_text(const struct check *);
-void	check_print_json(const struct check *);
+/* check_print.c: the report, compiler-style text or one JSON document. */
+void	check_print_text(const struct report *);
+void	check_print_json(const struct report *);
 /* A rule's SGLang source as a JSON object ({file, function, commit, stage}),
  * or null. */
 void	check_json_source(struct buf *, const struct rule *);
@@ -65,12 +104,10 @@ struct sh_script;
 void	check_shell_traps(struct check *, const struct sh_script *,
 	    const char *text, size_t len);
 /* check_formats.c: SARIF 2.1.0 and GitHub workflow annotations. */
-void	check_print_sarif(const struct check *);
-void	check_print_github(const struct check *);
-/* The one document a machine format prints when nothing could be checked
- * (exit 2): msg as an error diagnostic with rule id, at the line and
- * column it names. Nothing for FMT_TEXT. */
-void	check_print_failure(const struct check *, enum check_format,
-	    const char *id, const char *msg);
+void	check_print_sarif(const struct report *);
+void	check_print_github(const struct report *);
+/* Where a message of the form "NAME:LINE[:COL]: ..." points; 0 unknown. */
+void	check_message_pos(const char *name, const char *msg, int *line,
+	    int *col);
 
 #endif

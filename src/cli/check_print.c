@@ -56,15 +56,60 @@ check_would_report(const struct diag *d)
 	    strstr(d->msg, "<unknown>") == NULL;
 }
 
+/* The kind of diagnostic as a compiler's: overrides and could-not-checks
+ * are notes (the kind is said in the message). */
+static const char *
+gcc_severity(enum severity s)
+{
+	return s == SEV_ERROR ? "error" : s == SEV_WARNING ? "warning" :
+	    "note";
+}
+
+/* Where d is: its line and column, else its command's first line. */
 static void
-print_diag(const struct check *ck, const struct diag *d)
+diag_pos(const struct check *ck, const struct diag *d, int *line, int *col)
+{
+	*line = d->line;
+	*col = d->col > 0 ? d->col : 1;
+	if (*line <= 0 && d->cmd >= 0 && (size_t)d->cmd < ck->ncmds)
+		*line = ck->cmds[d->cmd].line;
+	if (*line <= 0)
+		*line = 1;
+}
+
+bool
+check_fails(const struct report *r, const struct diag *d)
+{
+	return d->sev == SEV_ERROR || (r->fail_on == SEV_WARNING &&
+	    d->sev == SEV_WARNING);
+}
+
+bool
+check_listed(const struct report *r, const struct diag *d)
+{
+	if (r->quiet)
+		return check_fails(r, d);
+	if (d->sev == SEV_OVERRIDE)
+		return r->verbose;
+	if (d->sev == SEV_UNKNOWN && (r->fmt == FMT_TEXT || r->fmt ==
+	    FMT_GITHUB))
+		return r->show_unknown;
+	return true;
+}
+
+static void
+print_diag(const struct report *r, const struct check *ck,
+    const struct diag *d)
 {
 	size_t	j, shown;
+	int	line, col;
 
-	printf("%s:%d: %s%s%s: %s [%s]\n", term_text(0, ck->name), d->line,
-	    ck->color ? sev_color(d->sev) : "", severity_name(d->sev),
-	    ck->color ? "\033[0m" : "",
-	    term_text(1, d->sev == SEV_UNKNOWN ? d->note : d->msg), d->id);
+	diag_pos(ck, d, &line, &col);
+	printf("%s:%d:%d: %s%s%s: %s%s [%s]\n", term_text(0, ck->name), line,
+	    col, r->color ? sev_color(d->sev) : "", gcc_severity(d->sev),
+	    r->color ? "\033[0m" : "", d->sev == SEV_OVERRIDE ? "override: " :
+	    "", term_text(1, d->sev == SEV_UNKNOWN && d->note != NULL ?
+	    d->note : d->msg), d->id);
 	if (check_would_report(d))
 		printf("    would report: %s\n", term_text(1, d->msg));
 	if (ck->ncmds > 1 && d->cmd >= 0 && (size_t)d->cmd < ck->ncmds)
@@ -91,24 +136,189 @@ print_diag(const struct check *ck, const struct diag *d)
 }
 
 void
-check_print_text(const struct check *ck)
+check_report_sum(struct report *r)
 {
-	const struct result	*a = &ck->all;
-	size_t			 i;
+	size_t	i;
 
-	for (i = 0; i < a->n; i++)
-		if (a->d[i].sev != SEV_OVERRIDE || ck->verbose)
-			print_diag(ck, &a->d[i]);
-	if (a->nerrors + a->nwarnings + a->nunknown > 0 || ck->verbose)
+	r->nerrors = r->nwarnings = r->nunknown = r->noverrides = 0;
+	r->ncmds = r->nchecked = r->nnothing = r->nfailed = 0;
+	for (i = 0; i < r->n; i++) {
+		const struct check	*ck = r->f[i];
+
+		r->nerrors += ck->all.nerrors;
+		r->nwarnings += ck->all.nwarnings;
+		r->nunknown += ck->all.nunknown;
+		r->noverrides += ck->all.noverrides;
+		r->ncmds += ck->ncmds;
+		if (ck->status == CK_CHECKED)
+			r->nchecked++;
+		else if (ck->status == CK_NOTHING)
+			r->nnothing++;
+		else
+			r->nfailed++;
+	}
+}
+
+int
+check_report_status(const struct report *r)
+{
+	if (r->nfailed > 0)
+		return EXIT_USAGE;
+	if (r->nerrors > 0 || (r->fail_on == SEV_WARNING && r->nwarnings > 0))
+		return EXIT_FOUND;
+	return EXIT_OK;
+}
+
+/*
+ * The could-not-checks not listed one by one, folded by what they lack:
+ * the fact a rule needed ("12 need the model architecture: give
+ * --model-arch ..."), else the rule (a cross-role check's reason).
+ */
+struct unknown_group {
+	int		 lacks;		/* option + 1, or 0: by rule */
+	const char	*id;		/* lacks 0: the rule */
+	const char	*first;		/* the first one's note */
+	size_t		 n;
+	const char	*rules[4];
+	size_t		 nrules;
+};
+
+static void
+group_add(struct unknown_group **g, size_t *n, const struct diag *d)
+{
+	size_t	i, j;
+
+	for (i = 0; i < *n; i++)
+		if ((*g)[i].lacks == d->lacks && (d->lacks != 0 ||
+		    strcmp((*g)[i].id, d->id) == 0))
+			break;
+	if (i == *n) {
+		*g = grow_pow2(*g, *n, sizeof **g);
+		memset(&(*g)[i], 0, sizeof **g);
+		(*g)[i].lacks = d->lacks;
+		(*g)[i].id = d->id;
+		(*g)[i].first = d->note != NULL ? d->note : d->msg;
+		(*n)++;
+	}
+	(*g)[i].n++;
+	for (j = 0; j < (*g)[i].nrules; j++)
+		if (strcmp((*g)[i].rules[j], d->id) == 0)
+			return;
+	if ((*g)[i].nrules < 4)
+		(*g)[i].rules[(*g)[i].nrules++] = d->id;
+}
+
+static void
+print_unknown_groups(const struct report *r)
+{
+	struct unknown_group	*g = NULL;
+	size_t			 n = 0, i, j, k, total = 0;
+
+	for (i = 0; i < r->n; i++)
+		for (j = 0; j < r->f[i]->all.n; j++) {
+			const struct diag	*d = &r->f[i]->all.d[j];
+
+			if (d->sev == SEV_UNKNOWN && !check_listed(r, d)) {
+				group_add(&g, &n, d);
+				total++;
+			}
+		}
+	if (n == 0)
+		return;
+	printf("%zu check%s could not be run (--show-unknown lists each):\n",
+	    total, total == 1 ? "" : "s");
+	for (i = 0; i < n; i++) {
+		const char	*why = g[i].first;
+
+		if (strncmp(why, "could not check: ", 17) == 0)
+			why += 17;
+		if (g[i].lacks > 0) {
+			const struct option	*o = &r->cat->opts[g[i].lacks - 1];
+
+			printf("  %zu need%s %s%s%s", g[i].n, g[i].n == 1 ?
+			    "s" : "", o->label != NULL ? o->label : o->name,
+			    o->hint != NULL ? ": " : "", o->hint != NULL ?
+			    term_text(1, o->hint) : "");
+		} else
+			printf("  %zu: %s", g[i].n, term_text(1, why));
+		printf(" [");
+		for (k = 0; k < g[i].nrules; k++)
+			printf("%s%s", k > 0 ? ", " : "", g[i].rules[k]);
+		printf("%s]\n", g[i].lacks > 0 && g[i].n > g[i].nrules &&
+		    g[i].nrules == 4 ? ", ..." : "");
+	}
+	free(g);
+}
+
+/* "FILE:L:C: note: nothing to check: why" (-v). */
+static void
+print_nothing(const struct check *ck)
+{
+	const char	*why = ck->why.len > 0 ? ck->why.s : "no SGLang "
+	    "command";
+	size_t		 n = strlen(ck->name);
+	int		 line, col;
+
+	check_message_pos(ck->name, why, &line, &col);
+	if (strncmp(why, ck->name, n) == 0 && why[n] == ':') {
+		why += n + 1;
+		while (*why >= '0' && *why <= '9')
+			why++;
+		while (*why == ':' || (*why >= '0' && *why <= '9'))
+			why++;
+		while (*why == ' ')
+			why++;
+	} else if (strncmp(why, "pdwiz: ", 7) == 0)
+		why += 7;
+	printf("%s:%d:%d: note: nothing to check: %s [nothing-to-check]\n",
+	    term_text(0, ck->name), line > 0 ? line : 1, col > 0 ? col : 1,
+	    term_text(1, why));
+}
+
+void
+check_print_text(const struct report *r)
+{
+	size_t	i, j;
+
+	for (i = 0; i < r->n; i++) {
+		const struct check	*ck = r->f[i];
+
+		if (ck->status == CK_NOTHING && r->verbose && !r->quiet)
+			print_nothing(ck);
+		for (j = 0; j < ck->all.n; j++)
+			if (check_listed(r, &ck->all.d[j]))
+				print_diag(r, ck, &ck->all.d[j]);
+	}
+	if (r->quiet)
+		return;
+	print_unknown_groups(r);
+	if (r->nchecked == 0) {
+		if (r->verbose && r->nnothing > 0)
+			printf("nothing to check in %zu file%s\n", r->nnothing,
+			    r->nnothing == 1 ? "" : "s");
+	} else if (r->nerrors + r->nwarnings + r->nunknown > 0 ||
+	    r->verbose) {
 		printf("%zu error%s, %zu warning%s, %zu not checked, in %zu "
-		    "command%s\n", a->nerrors, a->nerrors == 1 ? "" : "s",
-		    a->nwarnings, a->nwarnings == 1 ? "" : "s", a->nunknown,
-		    ck->ncmds, ck->ncmds == 1 ? "" : "s");
-	if (a->nerrors > 1)
+		    "command%s", r->nerrors, r->nerrors == 1 ? "" : "s",
+		    r->nwarnings, r->nwarnings == 1 ? "" : "s", r->nunknown,
+		    r->ncmds, r->ncmds == 1 ? "" : "s");
+		if (r->n > 1)
+			printf(" of %zu file%s", r->nchecked, r->nchecked == 1 ?
+			    "" : "s");
+		if (r->nnothing > 0)
+			printf("; %zu file%s with nothing to check", r->nnothing,
+			    r->nnothing == 1 ? "" : "s");
+		if (r->nfailed > 0)
+			printf("; %zu could not be read", r->nfailed);
+		printf("\n");
+	}
+	for (i = j = 0; i < r->n; i++)
+		if (r->f[i]->all.nerrors > 1)
+			j = 1;
+	if (j)
 		printf("(SGLang would stop at the first error of each server "
 		    "and report only that one; pdwiz reports them all)\n");
 }
-
 static void
 json_fix(struct buf *b, const struct catalog *cat, const struct fix *f)
 {
@@ -140,15 +350,18 @@ json_fix(struct buf *b, const struct catalog *cat, const struct fix *f)
 }
 
 static void
-json_commands(struct buf *b, const struct check *ck)
+json_commands(struct buf *b, const struct check *ck, bool *first)
 {
 	size_t	i;
 
 	for (i = 0; i < ck->ncmds; i++) {
 		const struct checked	*c = &ck->cmds[i];
 
-		buf_printf(b, "%s{\"index\":%zu,\"line\":%d,\"kind\":", i ? "," :
-		    "", i, c->line);
+		buf_puts(b, *first ? "{\"file\":" : ",{\"file\":");
+		*first = false;
+		json_str(b, ck->name);
+		buf_printf(b, ",\"index\":%zu,\"line\":%d,\"kind\":", i,
+		    c->line);
 		json_str(b, c->kind == SH_ROUTER ? "router" : c->kind == -1 ?
 		    "config" : "server");
 		buf_puts(b, ",\"mode\":");
@@ -183,7 +396,9 @@ json_diag(struct buf *b, const struct check *ck, const struct diag *d)
 	const struct rule	*r = d->rule;
 	size_t			 j, shown;
 
-	buf_puts(b, "{\"rule\":");
+	buf_puts(b, "{\"file\":");
+	json_str(b, ck->name);
+	buf_puts(b, ",\"rule\":");
 	json_str(b, d->id);
 	buf_puts(b, ",\"severity\":");
 	json_str(b, severity_name(d->sev));
@@ -221,27 +436,106 @@ json_diag(struct buf *b, const struct check *ck, const struct diag *d)
 	buf_putc(b, '}');
 }
 
+/* A file that could not be checked: its reason as an error diagnostic at
+ * the line and column the reason names. */
+static void
+json_failure(struct buf *b, const struct check *ck)
+{
+	const char	*msg = ck->why.len > 0 ? ck->why.s :
+	    "pdwiz check: nothing could be checked";
+	int		 line, col;
+
+	check_message_pos(ck->name, msg, &line, &col);
+	buf_puts(b, "{\"file\":");
+	if (ck->name != NULL)
+		json_str(b, ck->name);
+	else
+		buf_puts(b, "null");
+	buf_puts(b, ",\"rule\":");
+	json_str(b, ck->fail_id != NULL ? ck->fail_id : "input");
+	buf_puts(b, ",\"severity\":\"error\",\"message\":");
+	json_str(b, msg);
+	buf_printf(b, ",\"explanation\":null,\"fixes\":[],\"source\":null,"
+	    "\"command\":-1,\"line\":%d,\"column\":%d}", line, col);
+}
+
+static const char *
+status_name(enum check_status s)
+{
+	return s == CK_CHECKED ? "checked" : s == CK_NOTHING ? "nothing" :
+	    "unusable";
+}
+
+/*
+ * One document for every input (share/check-json.md): the version of its
+ * shape, the totals, one entry per file, and every command and
+ * diagnostic with the file it is in.
+ */
 void
-check_print_json(const struct check *ck)
+check_print_json(const struct report *r)
 {
 	struct buf	b = { 0 };
-	size_t		i;
+	size_t		i, j;
+	bool		first;
 
-	buf_printf(&b, "{\"valid\":%s,\"file\":", ck->all.nerrors ? "false" :
-	    "true");
-	json_str(&b, ck->name);
+	buf_printf(&b, "{\"version\":%d,\"valid\":%s,\"file\":", CHECK_JSON_VERSION,
+	    r->nerrors > 0 || r->nfailed > 0 ? "false" : "true");
+	if (r->n == 1 && r->f[0]->name != NULL)
+		json_str(&b, r->f[0]->name);
+	else
+		buf_puts(&b, "null");
 	buf_printf(&b, ",\"summary\":{\"errors\":%zu,\"warnings\":%zu,"
-	    "\"unknown\":%zu,\"overrides\":%zu},\"commands\":[",
-	    ck->all.nerrors, ck->all.nwarnings, ck->all.nunknown,
-	    ck->all.noverrides);
-	json_commands(&b, ck);
-	buf_puts(&b, "],\"diagnostics\":[");
-	for (i = 0; i < ck->all.n; i++) {
-		if (i > 0)
-			buf_putc(&b, ',');
-		json_diag(&b, ck, &ck->all.d[i]);
+	    "\"unknown\":%zu,\"overrides\":%zu,\"files\":%zu,\"checked\":%zu,"
+	    "\"nothing\":%zu,\"unusable\":%zu},\"files\":[",
+	    r->nerrors + r->nfailed, r->nwarnings, r->nunknown,
+	    r->noverrides, r->n, r->nchecked, r->nnothing, r->nfailed);
+	for (i = 0; i < r->n; i++) {
+		const struct check	*ck = r->f[i];
+
+		buf_puts(&b, i > 0 ? ",{\"file\":" : "{\"file\":");
+		if (ck->name != NULL)
+			json_str(&b, ck->name);
+		else
+			buf_puts(&b, "null");
+		buf_puts(&b, ",\"status\":");
+		json_str(&b, status_name(ck->status));
+		if (ck->status != CK_CHECKED) {
+			buf_puts(&b, ",\"reason\":");
+			json_str(&b, ck->why.len > 0 ? ck->why.s : "");
+		}
+		buf_printf(&b, ",\"commands\":%zu,\"errors\":%zu,"
+		    "\"warnings\":%zu,\"unknown\":%zu,\"suppressed\":%zu}",
+		    ck->ncmds, ck->all.nerrors + (ck->status == CK_FAILED),
+		    ck->all.nwarnings, ck->all.nunknown, ck->nsuppressed);
 	}
-	buf_puts(&b, "]}\n");
+	buf_puts(&b, "],\"commands\":[");
+	first = true;
+	for (i = 0; i < r->n; i++)
+		json_commands(&b, r->f[i], &first);
+	buf_puts(&b, "],\"diagnostics\":[");
+	first = true;
+	for (i = 0; i < r->n; i++) {
+		const struct check	*ck = r->f[i];
+
+		if (ck->status == CK_FAILED) {
+			if (!first)
+				buf_putc(&b, ',');
+			first = false;
+			json_failure(&b, ck);
+		}
+		for (j = 0; j < ck->all.n; j++) {
+			if (!check_listed(r, &ck->all.d[j]))
+				continue;
+			if (!first)
+				buf_putc(&b, ',');
+			first = false;
+			json_diag(&b, ck, &ck->all.d[j]);
+		}
+	}
+	buf_puts(&b, "]");
+	if (r->nfailed > 0)
+		buf_puts(&b, ",\"unusable\":true");
+	buf_puts(&b, "}\n");
 	cli_puts(b.s);
 	buf_free(&b);
 }

@@ -184,6 +184,7 @@ report(struct runner *rn, const struct rule *r, enum severity sev,
 		const struct option	*o = &rn->cat->opts[slot_opt(
 		    rn->cat->nopts, unknown_slot)];
 
+		d.lacks = slot_opt(rn->cat->nopts, unknown_slot) + 1;
 		d.note = xasprintf("could not check: %s unknown%s%s",
 		    o->label ? o->label : o->name, o->hint ? "; " : "",
 		    o->hint ? o->hint : "");

@@ -23,6 +23,8 @@ struct diag {
 	char			*msg;	/* SGLang's message, rendered; owned */
 	char			*note;	/* "could not check: ..." for unknown; owned or NULL */
 	int			 opt;	/* option the diagnostic is best attached to, or -1 */
+	int			 lacks;	/* SEV_UNKNOWN: the option (index + 1) whose
+					   value was unknown; 0: not one */
 	int			 line, col;	/* where that option was given, 0 if unknown */
 	int			 cmd;	/* caller's command / role index */
 	bool			 fixes_verified;	/* fix_ok is meaningful */

@@ -158,11 +158,32 @@ not_a_config(const struct catalog *cat, const char *name,
 	}
 	if (root->nkids == 0)
 		return 0;
-	return input_fail(why, "%s:%d:%d: not an SGLang --config file: none of its "
+	input_fail(why, "%s:%d:%d: not an SGLang --config file: none of its "
 	    "keys ('%s'%s) is an SGLang option, and it is not a pdwiz "
 	    "deployment file (no roles:)", name, root->kids[0]->line,
 	    root->kids[0]->col, root->kids[0]->str, root->nkids > 2 ?
 	    ", ..." : "");
+	return 1;
+}
+
+/*
+ * YAML that does not parse. A Helm template ({{ ... }} actions) is YAML
+ * only once rendered: said so, at its first action. Returns -1.
+ */
+static int
+yaml_fail(const char *name, const struct input *in, const char *err,
+    struct buf *why)
+{
+	const char	*act = strstr(in->text, "{{");
+	int		 line, col;
+
+	if (act != NULL && strstr(act, "}}") != NULL) {
+		text_pos(in->text, (size_t)(act - in->text), &line, &col);
+		return input_fail(why, "%s:%d:%d: a Helm template ({{ ... }}): "
+		    "render it first with `helm template`, then check the "
+		    "output (pdwiz check -)", name, line, col);
+	}
+	return input_fail(why, "%s", err);
 }
 
 /* YAML with a Kubernetes object (apiVersion, kind) in any of its
@@ -181,7 +202,7 @@ is_manifest(const char *name, const struct input *in, struct buf *why)
 		return false;
 	if ((docs = ydoc_parse_stream(name, in->text, in->len, err,
 	    sizeof err)) == NULL) {
-		input_fail(why, "%s", err);
+		yaml_fail(name, in, err, why);
 		return false;
 	}
 	yes = false;
@@ -198,7 +219,7 @@ as_manifest(const char *name, struct input *in, struct buf *why)
 
 	if ((in->yaml = ydoc_parse_stream(name, in->text, in->len, err,
 	    sizeof err)) == NULL)
-		return input_fail(why, "%s", err);
+		return yaml_fail(name, in, err, why);
 	in->kind = K_MANIFEST;
 	return 0;
 }
@@ -250,9 +271,11 @@ as_markdown(const char *name, struct input *in, struct buf *why)
 	in->text = sh;
 	in->len = n;
 	in->kind = K_SHELL;
-	if (blocks == 0)
-		return input_fail(why, "%s: no fenced shell block (```bash, ```sh, "
+	if (blocks == 0) {
+		input_fail(why, "%s: no fenced shell block (```bash, ```sh, "
 		    "```shell, ```console) in this Markdown file", name);
+		return 1;
+	}
 	return 0;
 }
 
@@ -276,12 +299,14 @@ input_classify(const struct catalog *cat, const char *name,
 		return -1;
 	if ((in->yaml = ydoc_parse(name, in->text, in->len, false, err,
 	    sizeof err)) == NULL)
-		return input_fail(why, "%s", err);
-	if (in->yaml->kind != YN_MAP)
-		return input_fail(why, "%s:%d:%d: expected a mapping (an SGLang "
+		return yaml_fail(name, in, err, why);
+	if (in->yaml->kind != YN_MAP) {
+		input_fail(why, "%s:%d:%d: expected a mapping (an SGLang "
 		    "--config file or a deployment file), not a %s", name,
 		    in->yaml->line, in->yaml->col, in->yaml->kind == YN_SEQ ?
 		    "list" : "single value");
+		return 1;
+	}
 	in->kind = input_is_deployment(in->yaml) ? K_DEPLOY :
 	    mode == IN_AUTO && recipe_sniff(in->yaml) ? K_RECIPE : K_SGCONFIG;
 	if (in->kind == K_SGCONFIG && mode == IN_AUTO)

@@ -43,9 +43,11 @@ struct input {
 int	input_read(const char *file, const char *name, struct input *,
 	    struct buf *why);
 /* What the text of in is, by mode: sets kind (and the YAML tree, the
- * document's shell view); 0, or -1 with the reason in why (a YAML file
- * that is no deployment, manifest, recipe or --config file is refused by
- * name). */
+ * document's shell view); 0; 1 when it holds nothing of SGLang's (YAML
+ * that is no deployment, manifest, recipe or --config file; Markdown
+ * without a shell block), the reason in why; -1 when it cannot be read
+ * as what it looks like (a YAML syntax error, a Helm template), the
+ * reason in why. */
 int	input_classify(const struct catalog *, const char *name,
 	    enum input_mode, struct input *, struct buf *why);
 /* The launch commands of a shell script, a document, a manifest or an

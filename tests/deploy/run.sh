@@ -56,11 +56,11 @@ done
 # dist-init ports): an error at the role's line
 c=$top/tests/deploy/corpus
 out=$("$PDWIZ" check "$c/xs-port-range.http-step.fire.yaml")
-echo "$out" | grep -qF "xs-port-range.http-step.fire.yaml:16: error: bind(): port must be 0-65535 (decode 1 rank 0: --port 65536) [xs-port-range]" && ok || bad "HTTP port past 65535: $out"
+echo "$out" | grep -qF "xs-port-range.http-step.fire.yaml:16:1: error: bind(): port must be 0-65535 (decode 1 rank 0: --port 65536) [xs-port-range]" && ok || bad "HTTP port past 65535: $out"
 out=$("$PDWIZ" check "$c/xs-port-range.fire.yaml")
-echo "$out" | grep -qF "xs-port-range.fire.yaml:12: error: bind(): port must be 0-65535 (prefill 1 rank 0: --disaggregation-bootstrap-port 65536) [xs-port-range]" && ok || bad "bootstrap port past 65535: $out"
+echo "$out" | grep -qF "xs-port-range.fire.yaml:12:1: error: bind(): port must be 0-65535 (prefill 1 rank 0: --disaggregation-bootstrap-port 65536) [xs-port-range]" && ok || bad "bootstrap port past 65535: $out"
 out=$("$PDWIZ" check "$c/xs-dist-init-addr.port-step.fire.yaml")
-echo "$out" | grep -qF "xs-dist-init-addr.port-step.fire.yaml:16: error: please provide --dist-init-addr as host:port of head node (decode 1 rank 0 runs with --nnodes 2" && ok || bad "dist-init port past 65535: $out"
+echo "$out" | grep -qF "xs-dist-init-addr.port-step.fire.yaml:16:1: error: please provide --dist-init-addr as host:port of head node (decode 1 rank 0 runs with --nnodes 2" && ok || bad "dist-init port past 65535: $out"
 # ---- 1b. cross-role checks, table-driven (tests/deploy/cross/expect.tsv):
 # the exact cross-role diagnostics of each script, and the texts (findings
 # and "could not check" reasons) they must carry

@@ -1,0 +1,137 @@
+# tests/cli/lint.sh - `pdwiz check` as a CI linter: many files and
+# directories in one run, nothing-to-check, thresholds, formats. Sourced by
+# tests/cli/run.sh (uses its PDWIZ, T, ok, bad, expect_rc).
+
+L=$T/lint
+PDWIZ_ABS=$(cd "$(dirname "$PDWIZ")" && pwd)/$(basename "$PDWIZ")
+mkdir -p "$L/repo/deploy" "$L/repo/docs" "$L/repo/ignored" "$L/repo/vendor/x"
+LS="python -m sglang.launch_server --model-path m"
+printf '#!/bin/sh\n%s --tp-size 2\n' "$LS" >"$L/repo/deploy/good.sh"
+printf '#!/bin/sh\n%s --tp-sizee 2\n' "$LS" >"$L/repo/deploy/bad.sh"
+printf '#!/bin/sh\n%s --disaggregation-mode prefill --disaggregation-transfer-backend mooncake\n' "$LS" >"$L/repo/deploy/warn.sh"
+printf '# Notes\n\nNothing to run.\n' >"$L/repo/docs/README.md"
+printf 'name: ci\non: [push]\njobs: {}\n' >"$L/repo/docs/workflow.yml"
+printf '%s --tp-sizee 9\n' "$LS" >"$L/repo/ignored/bad.sh"
+printf '%s --tp-sizee 8\n' "$LS" >"$L/repo/vendor/x/bad.sh"
+printf 'binary \0 file' >"$L/repo/deploy/blob.bin"
+printf '#!/usr/bin/env bash\n%s --tp-sizee 7\n' "$LS" >"$L/repo/deploy/launch"
+printf 'ignored/\n' >"$L/repo/.gitignore"
+
+# --- several files in one run: one report, exit over all of them ---
+expect_rc "two files, one bad" 1 $PDWIZ check "$L/repo/deploy/good.sh" "$L/repo/deploy/bad.sh"
+grep -q "^$L/repo/deploy/bad.sh:2:[0-9]*: error: unrecognized arguments: --tp-sizee 2 \[argparse-unrecognized\]$" "$T/out" && ok || bad "two files: the bad one's error: $(cat "$T/out")"
+grep -q "in 2 commands of 2 files" "$T/out" && ok || bad "two files: one summary over both: $(tail -2 "$T/out")"
+expect_rc "two good files" 0 $PDWIZ check "$L/repo/deploy/good.sh" "$L/repo/deploy/warn.sh"
+
+# --- a directory: walked; without git every candidate file ---
+expect_rc "a directory (no git)" 1 $PDWIZ check --format json "$L/repo"
+python3 - "$T/out" "$L/repo" <<'PY' && ok || bad "directory walk (no git): $(head -c 600 "$T/out")"
+import json, sys
+o = json.load(open(sys.argv[1])); r = sys.argv[2] + "/"
+files = {f["file"][len(r):]: f["status"] for f in o["files"]}
+# by name: .sh, .md, .yml, and the extensionless script by its #! line;
+# not the binary blob (its name says nothing), nothing under .git
+assert files == {"deploy/bad.sh": "checked", "deploy/good.sh": "checked",
+    "deploy/launch": "checked", "deploy/warn.sh": "checked",
+    "docs/README.md": "nothing", "docs/workflow.yml": "nothing",
+    "ignored/bad.sh": "checked", "vendor/x/bad.sh": "checked"}, files
+assert o["version"] == 1 and o["file"] is None
+assert sorted(o["files"], key=lambda f: f["file"]) == o["files"], "not sorted"
+assert all("file" in d for d in o["diagnostics"])
+errs = sorted(d["file"][len(r):] for d in o["diagnostics"] if d["severity"] == "error")
+assert errs == ["deploy/bad.sh", "deploy/launch", "ignored/bad.sh", "vendor/x/bad.sh"], errs
+s = o["summary"]
+assert (s["files"], s["checked"], s["nothing"], s["unusable"]) == (8, 6, 2, 0), s
+PY
+# --exclude: a glob on the path, "**" across folders, a bare name anywhere
+expect_rc "--exclude" 1 $PDWIZ check --format json --exclude 'vendor' --exclude '**/ignored/*.sh' --exclude 'launch' "$L/repo"
+python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); f=sorted(x["file"].rsplit("/",2)[-2]+"/"+x["file"].rsplit("/",1)[-1] for x in o["files"]); assert f==["deploy/bad.sh","deploy/good.sh","deploy/warn.sh","docs/README.md","docs/workflow.yml"], f' "$T/out" && ok || bad "--exclude: $(head -c 400 "$T/out")"
+# In a git work tree: what git would commit (ignored files left out).
+if command -v git >/dev/null 2>&1; then
+	git -C "$L/repo" init -q 2>/dev/null
+	mkdir -p "$L/repo/.git/hooks"
+	printf '%s --tp-sizee 5\n' "$LS" >"$L/repo/.git/hooks/pre-push.sh"
+	expect_rc "a git work tree" 1 $PDWIZ check --format json "$L/repo"
+	python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); f=[x["file"] for x in o["files"]]; assert not [x for x in f if "/ignored/" in x or "/.git/" in x], f; assert len(f)==7, f' "$T/out" && ok || bad "git work tree: ignored and .git files read: $(head -c 600 "$T/out")"
+	(cd "$L/repo" && $PDWIZ_ABS check --format json . >"$T/out" 2>&1)
+	python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); f=[x["file"] for x in o["files"]]; assert "deploy/bad.sh" in f and not [x for x in f if x.startswith("./")], f' "$T/out" && ok || bad "check . names files as git does: $(head -c 300 "$T/out")"
+else
+	ok; ok
+fi
+
+# --- nothing to check: exit 0, a note under -v only ---
+expect_rc "only files with nothing to check" 0 $PDWIZ check "$L/repo/docs"
+[ ! -s "$T/out" ] && ok || bad "nothing to check prints nothing: $(cat "$T/out")"
+expect_rc "only files with nothing to check, -v" 0 $PDWIZ check -v "$L/repo/docs"
+grep -q "README.md:1:1: note: nothing to check: no fenced shell block" "$T/out" && grep -q "nothing to check in 2 files" "$T/out" && ok || bad "nothing to check, -v: $(cat "$T/out")"
+# A named file that is unreadable stays exit 2, the others are reported.
+expect_rc "a missing file among good ones" 2 $PDWIZ check --format json "$L/repo/deploy/good.sh" "$L/nope.sh"
+python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); s={f["file"].rsplit("/",1)[1]: f["status"] for f in o["files"]}; assert s=={"good.sh":"checked","nope.sh":"unusable"}, s; assert o["unusable"] is True and o["valid"] is False' "$T/out" && ok || bad "missing file among good: $(head -c 400 "$T/out")"
+grep -q "nope.sh: No such file or directory" "$T/err" && ok || bad "missing file: stderr: $(cat "$T/err")"
+# A Helm template: render it first.
+printf 'apiVersion: apps/v1\nkind: Deployment\nspec:\n  replicas: {{ .Values.replicas }}\n  template:\n    spec:\n      containers:\n        - image: lmsysorg/sglang:latest\n          command: [python3, -m, sglang.launch_server]\n' >"$L/helm.yaml"
+expect_rc "a Helm template" 2 $PDWIZ check "$L/helm.yaml"
+grep -q "helm.yaml:4:13: a Helm template ({{ ... }}): render it first with \`helm template\`" "$T/err" && ok || bad "Helm template message: $(cat "$T/err")"
+
+# --- thresholds: --fail-on, --quiet, --ignore ---
+expect_rc "a warning does not fail by default" 0 $PDWIZ check "$L/repo/deploy/warn.sh"
+expect_rc "--fail-on warning" 1 $PDWIZ check --fail-on warning "$L/repo/deploy/warn.sh"
+expect_rc "--fail-on bogus" 2 $PDWIZ check --fail-on note "$L/repo/deploy/warn.sh"
+expect_rc "--quiet" 1 $PDWIZ check --quiet "$L/repo/deploy/warn.sh" "$L/repo/deploy/bad.sh"
+[ "$(grep -c . "$T/out")" = 2 ] && grep -q "^$L/repo/deploy/bad.sh:2:.*error" "$T/out" && ! grep -q "warning\|not checked\|could not" "$T/out" && ok || bad "--quiet shows only what fails: $(cat "$T/out")"
+expect_rc "--quiet, nothing fails" 0 $PDWIZ check -q "$L/repo/deploy/warn.sh"
+[ ! -s "$T/out" ] && ok || bad "--quiet with nothing failing prints nothing: $(cat "$T/out")"
+expect_rc "--ignore the rule that fails" 0 $PDWIZ check --format json --ignore argparse-unrecognized "$L/repo/deploy/bad.sh"
+python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); assert o["files"][0]["suppressed"]==1 and not [d for d in o["diagnostics"] if d["rule"]=="argparse-unrecognized"]' "$T/out" && ok || bad "--ignore: $(head -c 300 "$T/out")"
+expect_rc "--ignore an unknown rule" 2 $PDWIZ check --ignore no-such-rule "$L/repo/deploy/bad.sh"
+grep -q "ignore: no rule 'no-such-rule'" "$T/err" && ok || bad "--ignore unknown rule message: $(cat "$T/err")"
+
+# --- could-not-check: counted by what it lacks; --show-unknown lists each ---
+$PDWIZ check "$L/repo/deploy/warn.sh" >"$T/out" 2>&1
+grep -q "^1 check could not be run (--show-unknown lists each):$" "$T/out" && grep -q "^  1 needs model architecture: pass --model-arch" "$T/out" && ! grep -q ": note: could not check" "$T/out" && ok || bad "could-not-check grouped: $(cat "$T/out")"
+$PDWIZ check --show-unknown "$L/repo/deploy/warn.sh" >"$T/out" 2>&1
+grep -q ":2:[0-9]*: note: could not check: model architecture unknown" "$T/out" && ! grep -q "could not be run" "$T/out" && ok || bad "--show-unknown lists each: $(cat "$T/out")"
+# overrides are notes, the kind in the message
+$PDWIZ check -v "$L/repo/deploy/warn.sh" >"$T/out" 2>&1
+grep -q ":[0-9]*:[0-9]*: note: override: " "$T/out" && ! grep -qE ':[0-9]+: (unknown|override): ' "$T/out" && ok || bad "overrides as notes: $(head -5 "$T/out")"
+
+# --- colour: auto (a terminal, NO_COLOR), always, never ---
+$PDWIZ check --color always "$L/repo/deploy/bad.sh" >"$T/out" 2>&1
+grep -q "$(printf '\033')" "$T/out" && ok || bad "--color always"
+NO_COLOR=1 $PDWIZ check --color never "$L/repo/deploy/bad.sh" >"$T/out" 2>&1
+grep -q "$(printf '\033')" "$T/out" && bad "--color never" || ok
+expect_rc "--color bogus" 2 $PDWIZ check --color sometimes "$L/repo/deploy/bad.sh"
+
+# --- SARIF: one run for all inputs; could-not-check is kind open; stdin has a place ---
+$PDWIZ check --format sarif "$L/repo/deploy" >"$T/out" 2>&1
+python3 - "$T/out" <<'PY' && ok || bad "SARIF over a directory: $(head -c 600 "$T/out")"
+import json, sys
+o = json.load(open(sys.argv[1]))
+assert len(o["runs"]) == 1
+res = o["runs"][0]["results"]
+uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].rsplit("/", 1)[1] for r in res}
+assert {"bad.sh", "launch", "warn.sh"} <= uris, uris
+opens = [r for r in res if r.get("kind") == "open"]
+assert opens and all(r["level"] == "none" for r in opens), opens
+assert all(r.get("kind", "fail") == "fail" or r["level"] == "none" for r in res)
+rules = o["runs"][0]["tool"]["driver"]["rules"]
+assert [r["id"] for r in rules].count("argparse-unrecognized") <= 1
+withsrc = [r for r in rules if "sglangSource" in r.get("properties", {})]
+assert withsrc and all(r["helpUri"].startswith("https://github.com/sgl-project/sglang/blob/") for r in withsrc), rules
+assert all("pdwiz explain " + r["id"] in r["help"]["text"] for r in rules if "help" in r)
+PY
+printf '%s --tp-sizee 2\n' "$LS" | $PDWIZ check --format sarif - >"$T/out" 2>&1
+python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); r=o["runs"][0]["results"]; assert r and all(x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]=="stdin" for x in r), r' "$T/out" && ok || bad "SARIF from stdin has a location: $(head -c 400 "$T/out")"
+printf '%s --tp-sizee 2\n' "$LS" | $PDWIZ check --format sarif --stdin-filename 'deploy/a b.sh' - >"$T/out" 2>&1
+python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); r=o["runs"][0]["results"]; assert r and all(x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]=="deploy/a%20b.sh" for x in r), r' "$T/out" && ok || bad "SARIF --stdin-filename: $(head -c 400 "$T/out")"
+printf '%s --tp-sizee 2\n' "$LS" | $PDWIZ check --stdin-filename deploy/s.sh - >"$T/out" 2>&1
+grep -q "^deploy/s.sh:1:[0-9]*: error: " "$T/out" && ok || bad "text --stdin-filename: $(cat "$T/out")"
+expect_rc "stdin named twice" 2 $PDWIZ check - - </dev/null
+
+# --- GitHub annotations over many files; could-not-checks folded per file ---
+$PDWIZ check --format github "$L/repo/deploy" >"$T/out" 2>&1
+grep -q "^::error file=$L/repo/deploy/bad.sh,line=2,col=[0-9]*,title=pdwiz argparse-unrecognized::" "$T/out" && grep -q "^::notice file=$L/repo/deploy/warn.sh,line=2,title=pdwiz not-checked::1 check could not be run" "$T/out" && ok || bad "github over a directory: $(cat "$T/out")"
+
+# --- JSON over several inputs: one document ---
+$PDWIZ check --format json "$L/repo/deploy/bad.sh" "$L/repo/deploy/warn.sh" >"$T/out" 2>&1
+python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); assert o["version"]==1 and len(o["files"])==2 and {c["file"] for c in o["commands"]}=={f["file"] for f in o["files"]}' "$T/out" && ok || bad "JSON over two files: $(head -c 300 "$T/out")"
