@@ -25,6 +25,7 @@ if [ "$what" = all ]; then
 	# The suites use /usr/bin/python3 where it exists (tests/suite.sh).
 	py=python3; [ -x /usr/bin/python3 ] && py=/usr/bin/python3
 	$py -c 'import yaml' >/dev/null 2>&1 || add python3-yaml
+	$py -c "import jsonschema" >/dev/null 2>&1 || add python3-jsonschema
 	command -v man >/dev/null 2>&1 || add man-db
 	command -v bash >/dev/null 2>&1 || add bash
 	command -v script >/dev/null 2>&1 || add bsdutils

@@ -135,3 +135,27 @@ grep -q "^::error file=$L/repo/deploy/bad.sh,line=2,col=[0-9]*,title=pdwiz argpa
 # --- JSON over several inputs: one document ---
 $PDWIZ check --format json "$L/repo/deploy/bad.sh" "$L/repo/deploy/warn.sh" >"$T/out" 2>&1
 python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); assert o["version"]==1 and len(o["files"])==2 and {c["file"] for c in o["commands"]}=={f["file"] for f in o["files"]}' "$T/out" && ok || bad "JSON over two files: $(head -c 300 "$T/out")"
+
+# --- every JSON document matches the schema in share/ (share/check.schema.json) ---
+k=0
+for args in "$L/repo" "$L/repo/deploy/bad.sh" "$L/repo/docs" "$L/nope.sh" "$L/helm.yaml" \
+    "--ignore argparse-unrecognized $L/repo/deploy/bad.sh" "-v $L/repo/deploy/warn.sh" \
+    "--frobnicate" "share/examples" "-- python -m sglang.launch_server --model-path m --tp-size 3"; do
+	k=$((k + 1))
+	# shellcheck disable=SC2086 # the words of args, split on purpose
+	$PDWIZ check --format json $args >"$L/doc$k.json" 2>/dev/null
+done
+python3 - share/check.schema.json "$L"/doc*.json <<'PY' && ok || bad "JSON documents against share/check.schema.json"
+import json, sys
+try:
+    import jsonschema
+except ImportError:
+    sys.exit("python3-jsonschema is not installed (tests/deps.sh installs it)")
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator.check_schema(schema)
+v = jsonschema.Draft202012Validator(schema)
+for f in sys.argv[2:]:
+    doc = json.load(open(f))
+    errs = sorted(v.iter_errors(doc), key=str)
+    assert not errs, "%s: %s" % (f, errs[0])
+PY
