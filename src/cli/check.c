@@ -806,9 +806,9 @@ check_shell(struct check *ck, const struct config *base,
 	int			unclosed, sf;
 
 	result_init(&notes);
-	if (input_script(ck->name, in, &sc, &notes, &ck->why) != 0) {
+	if ((sf = input_script(ck->name, in, &sc, &notes, &ck->why)) != 0) {
 		result_free(&notes);
-		return fail(&ck->why, "%s", ck->why.s);
+		return sf;
 	}
 	if ((sf = script_facts(ck, &sc, base, &sbase)) < 0) {
 		sh_script_free(&sc);

@@ -173,6 +173,14 @@ sglang_version_from_image(const char *image, char *why, size_t whylen)
 		    image);
 		return SGVER_UNKNOWN;
 	}
+	/* The router's images (lmsysorg/sglang-router, sgl-router) and other
+	 * projects' SGLang runtimes (ai-dynamo/sglang-runtime) carry their own
+	 * release numbers, not SGLang's. */
+	if (strstr(repo, "router") != NULL || strstr(repo, "runtime") != NULL) {
+		say(why, whylen, "the tag of '%s' is that image's own release, "
+		    "not SGLang's", image);
+		return SGVER_UNKNOWN;
+	}
 	if (colon == NULL) {
 		say(why, whylen, "the image '%s' has no tag (latest): it names "
 		    "no SGLang release", image);

@@ -348,9 +348,13 @@ input_script(const char *name, const struct input *in, struct sh_script *sc,
 
 	memset(sc, 0, sizeof *sc);
 	if (in->kind == K_MANIFEST) {
-		if (manifest_read(name, in->text, in->len, in->yaml, sc, notes,
-		    err, sizeof err) != 0)
-			return input_fail(why, "%s", err);
+		int	rc = manifest_read(name, in->text, in->len, in->yaml,
+		    sc, notes, err, sizeof err);
+
+		if (rc != 0) {
+			input_fail(why, "%s", err);
+			return rc;
+		}
 	} else if (in->kind == K_RECIPE) {
 		if (recipe_script(name, in->yaml, sc, err, sizeof err) != 0)
 			return input_fail(why, "%s", err);

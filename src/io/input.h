@@ -52,8 +52,9 @@ int	input_classify(const struct catalog *, const char *name,
 	    enum input_mode, struct input *, struct buf *why);
 /* The launch commands of a shell script, a document, a manifest or an
  * srt-slurm recipe (the commands srtctl builds) as one shell view (a document's commands placed on the nodes its prose names);
- * the manifest reader's notes into notes. 0, or -1 with the reason in why
- * (sc then empty). */
+ * the manifest reader's notes into notes. 0; 1 when it launches nothing
+ * (a manifest without an SGLang container), or -1 when it cannot be read,
+ * the reason in why (sc then empty). */
 int	input_script(const char *name, const struct input *,
 	    struct sh_script *, struct result *notes, struct buf *why);
 void	input_free(struct input *);

@@ -539,7 +539,7 @@ manifest_read(const char *name, const char *text, size_t len,
 			    "serve or python -m sglang_router.launch_router in "
 			    "a container's command and args)", name, ks, w.pods,
 			    w.pods == 1 ? "" : "s");
-		w.rc = -1;
+		w.rc = 1;
 	}
 	if (w.rc != 0)
 		sh_script_free(out);

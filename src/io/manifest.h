@@ -49,8 +49,8 @@ bool	manifest_sniff(const char *text, size_t len);
 /*
  * Read the documents of docs (a sequence, as ydoc_parse_stream gives it)
  * parsed from text. Returns 0 and the commands in *out (sh_script_free
- * it), or -1 with "name:line:col: what" in err: no SGLang command in any
- * container, more than MANIFEST_MAX_PODS pods, $(VAR) expansions past
+ * it); 1 with the reason in err when no container has an SGLang command
+ * (nothing to check); or -1 with "name:line:col: what" in err: more than MANIFEST_MAX_PODS pods, $(VAR) expansions past
  * MANIFEST_MAX_EXPAND, a sh -c script the shell reader refuses. What the reader sees wrong in a container itself (a
  * whole command line in one command item, which Kubernetes execs as the
  * name of a program) goes into notes (NULL: not wanted), at its line.

@@ -123,7 +123,13 @@ test_image(void **state)
 	expect_image("registry.local:5000/lmsysorg/sglang", NULL);
 	expect_image("nvcr.io/nvidia/pytorch:24.05-py3", NULL);
 	expect_image("vllm/vllm-openai:v0.5.3", NULL);
+	expect_image("nvcr.io/nvidia/ai-dynamo/sglang-runtime:0.4.1", NULL);
+	expect_image("lmsysorg/sglang-router:v0.1.4", NULL);
+	expect_image("ghcr.io/moirai-internal/sgl-router:v0.2.1", NULL);
 	expect_image("", NULL);
+	sglang_version_from_image("nvcr.io/nvidia/ai-dynamo/sglang-runtime:0.4.1",
+	    why, sizeof why);
+	assert_non_null(strstr(why, "own release"));
 	sglang_version_from_image("lmsysorg/sglang", why, sizeof why);
 	assert_non_null(strstr(why, "no tag"));
 	sglang_version_from_image("vllm/vllm-openai:v0.5.3", why, sizeof why);
