@@ -239,13 +239,16 @@ print_unknown_groups(const struct report *r)
 			    "s" : "", o->label != NULL ? o->label : o->name,
 			    o->hint != NULL ? ": " : "", o->hint != NULL ?
 			    term_text(1, o->hint) : "");
-		} else
-			printf("  %zu: %s", g[i].n, term_text(1, why));
+		} else {
+			printf("  %zu of %s, the first: %s\n", g[i].n, g[i].id,
+			    term_text(1, why));
+			continue;
+		}
 		printf(" [");
 		for (k = 0; k < g[i].nrules; k++)
 			printf("%s%s", k > 0 ? ", " : "", g[i].rules[k]);
-		printf("%s]\n", g[i].lacks > 0 && g[i].n > g[i].nrules &&
-		    g[i].nrules == 4 ? ", ..." : "");
+		printf("%s]\n", g[i].n > g[i].nrules && g[i].nrules == 4 ?
+		    ", ..." : "");
 	}
 	free(g);
 }
