@@ -78,3 +78,21 @@ if command -v valgrind >/dev/null 2>&1; then
 	printf '   instructions, from the YAML:              %s\n' \
 	    "$(sed -n 's/.*Collected : //p' "$T/cg.err")"
 fi
+
+# Many files in one process (a repository in CI): 200 scripts and
+# deployment files, against 200 processes of one file each.
+mkdir -p "$T/many"
+i=0
+for k in $(seq 1 14); do for f in share/examples/*.sh share/examples/*.yaml; do
+	i=$((i + 1)); [ $i -le 200 ] || break 2
+	case $f in *.sh) e=sh ;; *) e=yaml ;; esac
+	cp "$f" "$T/many/f$i.$e"
+done; done
+cat > "$T/each.sh" <<SH
+for f in $T/many/*; do $PWD/pdwiz check "\$f" >/dev/null 2>&1; done
+SH
+echo "== $(ls "$T/many" | wc -l) files: one process (pdwiz check DIR) against one process per file"
+$B race 10 "pdwiz check DIR" "$PWD/pdwiz check $T/many" \
+    "200 x pdwiz check FILE" "sh $T/each.sh" \
+    "/bin/true" "/bin/true"
+echo "   goal: one process under 0.5 s"

@@ -234,6 +234,42 @@ grow pods           256    65536
 grow commands       300    65536
 grow markdown       150    65536
 
+# --- many files in one process (check DIR, as CI runs it on a repository):
+# N and 4N files cost about 4 times the work, and 200 files stay far under
+# what half a second of one core runs (instructions: 1.5e9, at a low 3e9/s;
+# 200 files measure about 1e8).
+files() {
+	mkdir -p "$2"
+	awk -v n="$1" -v d="$2" -v s="$SERVER" 'BEGIN { for (i = 0; i < n; i++) {
+	    f = sprintf("%s/f%03d.%s", d, i, i % 2 ? "sh" : "yaml")
+	    if (i % 2) printf "#!/bin/sh\n%s --tp-size 2 --port %d\n", s, 20000 + i >f
+	    else printf "pdwiz: 1\nname: \"f%d\"\nmodel:\n  path: \"meta-llama/Llama-3.1-8B-Instruct\"\nroles:\n  prefill: {instances: 1}\n  decode: {instances: 1}\n  router: {}\n", i >f
+	    close(f) } }'
+}
+files 50 "$T/files.1"
+files 200 "$T/files.4"
+run "$T/files.4" check
+rc=$?
+read -r t4 rss <"$T/usage"
+if [ "$rc" -ge 2 ]; then
+	bad "files: 200 files: exit $rc: $(head -c 300 "$T/err")"
+elif [ $mode = ir ]; then
+	i1=$(ir "$T/files.1" files)
+	i4=$(ir "$T/files.4" files)
+	r=$(awk -v a="$i1" -v b="$i4" -v z="$BASE" \
+	    'BEGIN { printf "%.2f", (b - z) / (a > z ? a - z : 1) }')
+	line="files: 50 -> 200 in one process: Ir $i1 -> $i4 (x$r, at most x$RATIO; 200 files at most 1500000000), max RSS $rss KB"
+	if [ -n "$i4" ] && awk -v r="$r" -v m="$RATIO" -v i="$i4" \
+	    'BEGIN { exit !(r <= m && i <= 1500000000) }'; then
+		ok "$line"
+	else
+		bad "$line"
+	fi
+else
+	line="files: 200 files in one process: CPU ${t4}s (at most 0.5 s)"
+	if awk -v t="$t4" 'BEGIN { exit !(t <= 0.5) }'; then ok "$line"; else bad "$line"; fi
+fi
+
 # --- the limits: read at the cap in bounded time and memory, refused past it
 # limit NAME FILE BOUND_KB SECONDS WANT_MESSAGE_PAST
 limit() {
