@@ -375,6 +375,51 @@ test_families_admit_table(void **state)
 	assert_true(checked >= 50);
 }
 
+/*
+ * A could-not-check offers a fix only when applying it changes the
+ * configuration and the rule is then decided (not unknown, not firing):
+ * not "use TP 2" on a server that runs TP 2, nor a TP that leaves the
+ * heads unknown.
+ */
+static void
+test_unknown_fixes(void **state)
+{
+	struct result		 r;
+	struct config		 c;
+	const struct diag	*d;
+	size_t			 i;
+
+	(void)state;
+	run(LAUNCH "--tp-size 2 --disaggregation-mode prefill", NULL, &r, &c);
+	engine_verify_fixes(cat, &c, &r);
+	d = find(&r, "model-tp-heads");
+	assert_non_null(d);
+	assert_int_equal(d->sev, SEV_UNKNOWN);
+	assert_true(d->rule->nfixes >= 3);
+	assert_true(d->fixes_verified);
+	for (i = 0; i < d->rule->nfixes; i++)
+		assert_false(diag_fix_ok(d, i));
+	/* a fix that decides the rule whatever the unknown fact is kept */
+	d = find(&r, "ms-minicpm-sparse-pd");
+	assert_non_null(d);
+	assert_int_equal(d->sev, SEV_UNKNOWN);
+	assert_true(d->fixes_verified);
+	assert_true(diag_fix_ok(d, 0));		/* SGLANG_MINICPM_FORCE_DENSE=1 */
+	assert_true(diag_fix_ok(d, 1));		/* no PD disaggregation */
+	result_free(&r);
+	config_free(&c);
+	/* the heads known, the TP size not: a TP that divides them decides it */
+	run("python -m sglang.launch_server --model-path "
+	    "meta-llama/Llama-3.1-8B-Instruct --tp-size $TP", NULL, &r, &c);
+	engine_verify_fixes(cat, &c, &r);
+	d = find(&r, "model-tp-heads");
+	assert_non_null(d);
+	assert_int_equal(d->sev, SEV_UNKNOWN);
+	assert_true(diag_fix_ok(d, 0));		/* TP 4: 32 heads split */
+	result_free(&r);
+	config_free(&c);
+}
+
 int
 main(void)
 {
@@ -389,6 +434,7 @@ main(void)
 		cmocka_unit_test(test_family_not_applicable),
 		cmocka_unit_test(test_family_not_in),
 		cmocka_unit_test(test_families_admit_table),
+		cmocka_unit_test(test_unknown_fixes),
 	};
 	int	rc;
 
