@@ -510,6 +510,79 @@ load_options_file(struct loadctx *lc, const struct ynode *root)
 
 /* ---- models ---- */
 
+/* A list of globs, in lower case; NULL (and *rc -1) when not a non-empty
+ * list of strings. */
+static const char **
+glob_list(struct loadctx *lc, const struct ynode *map, const char *key,
+    size_t *count, int *rc)
+{
+	const struct ynode	 *n = ynode_get(map, key);
+	const char		**v;
+	size_t			  i, j;
+
+	if (n == NULL || n->kind != YN_SEQ || n->nkids == 0) {
+		ynode_err(lc->err, lc->errlen, lc->file, n ? n : map,
+		    "'%s' must be a list of globs", key);
+		*rc = -1;
+		return NULL;
+	}
+	v = str_list(lc, n, count, rc);
+	for (i = 0; v != NULL && i < *count; i++) {
+		char	*lower = xstrdup(v[i]);
+
+		for (j = 0; lower[j] != '\0'; j++)
+			if (lower[j] >= 'A' && lower[j] <= 'Z')
+				lower[j] = (char)(lower[j] + 32);
+		v[i] = intern(lower);
+		free(lower);
+	}
+	return v;
+}
+
+/* The families: which model ids name one, which architectures it has. */
+static int
+load_families(struct loadctx *lc, const struct ynode *root)
+{
+	static const char *const keys[] = { "family", "ids", "archs", "note",
+	    NULL };
+	const struct ynode	*fs = ynode_get(root, "families");
+	size_t			 i, j;
+
+	if (fs == NULL)
+		return 0;
+	if (fs->kind != YN_SEQ) {
+		ynode_err(lc->err, lc->errlen, lc->file, fs,
+		    "expected a list under 'families'");
+		return -1;
+	}
+	for (i = 0; i < fs->nkids; i++) {
+		const struct ynode	*f = fs->kids[i];
+		struct model_family	 e = { 0 };
+		int			 rc = 0;
+
+		if (ynode_check_keys(f, keys, lc->file, lc->err, lc->errlen))
+			return -1;
+		e.name = opt_str(lc, f, "family", true, &rc);
+		if (rc != 0)
+			return -1;
+		for (j = 0; j < lc->cat->nfamilies; j++)
+			if (strcmp(lc->cat->families[j].name, e.name) == 0) {
+				ynode_err(lc->err, lc->errlen, lc->file, f,
+				    "family '%s' is listed twice", e.name);
+				return -1;
+			}
+		e.ids = glob_list(lc, f, "ids", &e.nids, &rc);
+		if (rc == 0)
+			e.archs = glob_list(lc, f, "archs", &e.narchs, &rc);
+		lc->cat->families = xreallocarray(lc->cat->families,
+		    lc->cat->nfamilies + 1, sizeof *lc->cat->families);
+		lc->cat->families[lc->cat->nfamilies++] = e;
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int
 load_models(struct loadctx *lc, const struct ynode *root)
 {
@@ -517,6 +590,8 @@ load_models(struct loadctx *lc, const struct ynode *root)
 	const struct ynode	*ms = ynode_get(root, "models");
 	size_t			 i, j;
 
+	if (load_families(lc, root) != 0)
+		return -1;
 	if (ms == NULL || ms->kind != YN_SEQ) {
 		ynode_err(lc->err, lc->errlen, lc->file, ms ? ms : root,
 		    "expected a list under 'models'");
@@ -611,6 +686,94 @@ config_heads(const struct catalog *cat, const struct ynode *root,
 	return n;
 }
 
+/* The model families whose ids match the last component of model (a path
+ * or an id; a trailing slash aside), in lower case, as arch_family. */
+static int
+model_families(const struct catalog *cat, const char *model,
+    struct config *cfg)
+{
+	const char	*end = model + strlen(model), *start;
+	char		 name[256];
+	struct buf	 b = { 0 };
+	size_t		 i, j, len;
+
+	if (cat->o_family < 0 || cfg->s[cat->o_family].src == SRC_USER)
+		return 0;
+	while (end > model && end[-1] == '/')
+		end--;
+	for (start = end; start > model && start[-1] != '/'; start--)
+		;
+	len = (size_t)(end - start);
+	if (len == 0 || len >= sizeof name)
+		return 0;
+	for (i = 0; i < len; i++)
+		name[i] = (char)(start[i] >= 'A' && start[i] <= 'Z' ?
+		    start[i] + 32 : start[i]);
+	name[len] = '\0';
+	for (i = 0; i < cat->nfamilies; i++)
+		for (j = 0; j < cat->families[i].nids; j++)
+			if (fnmatch(cat->families[i].ids[j], name, 0) == 0) {
+				if (b.len > 0)
+					buf_putc(&b, '\x1f');
+				buf_puts(&b, cat->families[i].name);
+				break;
+			}
+	if (b.len == 0)
+		return 0;
+	config_set(cfg, cat->o_family, (struct value){ .t = V_LIST,
+	    .u.s = intern(b.s) }, SRC_MODEL, 0, 0);
+	buf_free(&b);
+	return 1;
+}
+
+static const struct model_family *
+family_named(const struct catalog *cat, const char *name, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; i < cat->nfamilies; i++)
+		if (strlen(cat->families[i].name) == len &&
+		    strncmp(cat->families[i].name, name, len) == 0)
+			return &cat->families[i];
+	return NULL;
+}
+
+bool
+catalog_arch_excluded(const struct catalog *cat, const struct config *cfg,
+    int opt, const char *arch)
+{
+	struct value	 fam;
+	const char	*p;
+	char		 a[256];
+	size_t		 i, len = strlen(arch);
+	bool		 named = false;
+
+	if (opt < 0 || opt != cat->o_arch || cat->o_family < 0 ||
+	    len >= sizeof a)
+		return false;
+	fam = cfg->s[cat->o_family].v;
+	if (fam.t != V_LIST && fam.t != V_STR)
+		return false;
+	for (i = 0; i <= len; i++)
+		a[i] = (char)(arch[i] >= 'A' && arch[i] <= 'Z' ? arch[i] + 32 :
+		    arch[i]);
+	for (p = fam.u.s; *p != '\0'; ) {
+		const char			*e = strchr(p, '\x1f');
+		size_t				 n = e ? (size_t)(e - p) :
+		    strlen(p);
+		const struct model_family	*f = family_named(cat, p, n);
+
+		if (f == NULL)
+			return false;	/* a family pdwiz does not know */
+		for (i = 0; i < f->narchs; i++)
+			if (fnmatch(f->archs[i], a, 0) == 0)
+				return false;
+		named = true;
+		p += n + (e != NULL);
+	}
+	return named;
+}
+
 int
 catalog_model_facts(const struct catalog *cat, const char *model,
     struct config *cfg)
@@ -622,6 +785,7 @@ catalog_model_facts(const struct catalog *cat, const char *model,
 
 	if (model == NULL || *model == '\0')
 		return 0;
+	count += model_families(cat, model, cfg);
 	cj = xasprintf("%s/config.json", model);
 	if (stat(model, &st) == 0 && S_ISDIR(st.st_mode) &&
 	    stat(cj, &st) == 0) {
@@ -1090,6 +1254,18 @@ load_one(struct loadctx *lc, const char *path,
 	return rc;
 }
 
+/* The facts the model families speak for (options.yaml may lack them). */
+static void
+catalog_model_slots(struct catalog *cat)
+{
+	cat->o_arch = catalog_find(cat, "model_arch");
+	cat->o_family = catalog_find(cat, "arch_family");
+	if (cat->o_arch >= 0 && cat->opts[cat->o_arch].kind != OK_FACT)
+		cat->o_arch = -1;
+	if (cat->o_family >= 0 && cat->opts[cat->o_family].kind != OK_FACT)
+		cat->o_family = -1;
+}
+
 struct catalog *
 catalog_load(const char *datadir, char *err, size_t errlen)
 {
@@ -1098,6 +1274,7 @@ catalog_load(const char *datadir, char *err, size_t errlen)
 	char		*p;
 	int		 rc;
 
+	cat->o_arch = cat->o_family = -1;
 	cat->dir = intern(datadir);
 	p = xasprintf("YAML in %s/rules", datadir);
 	cat->origin = intern(p);
@@ -1107,6 +1284,7 @@ catalog_load(const char *datadir, char *err, size_t errlen)
 	free(p);
 	if (rc != 0)
 		goto fail;
+	catalog_model_slots(cat);
 	/* Deployment-level options first, so per-server rules can't see them. */
 	p = xasprintf("%s/rules/models.yaml", datadir);
 	rc = load_one(&lc, p, load_models);
@@ -1158,7 +1336,10 @@ catalog_check_text(const struct catalog *base, enum catalog_text what,
 		cat->nrules = cat->ndrules = 0;
 		cat->models = NULL;
 		cat->nmodels = 0;
-	}
+		cat->families = NULL;
+		cat->nfamilies = 0;
+	} else
+		cat->o_arch = cat->o_family = -1;
 	if (len > DATA_MAX)
 		snprintf(err, errlen, "%s: file is larger than %d bytes", name,
 		    DATA_MAX);
@@ -1214,6 +1395,11 @@ catalog_free(struct catalog *cat)
 		free(cat->models[i].val);
 	}
 	free(cat->models);
+	for (i = 0; i < cat->nfamilies; i++) {
+		free(cat->families[i].ids);
+		free(cat->families[i].archs);
+	}
+	free(cat->families);
 	free(cat->commits);
 	free(cat->hash);
 	free(cat->fhash);

@@ -40,6 +40,19 @@ struct model_entry {
 	size_t		 n;
 };
 
+/*
+ * A model family of rules/models.yaml: the model ids that name it (globs
+ * on the last component of the model path, lower case) and the
+ * architectures a model of the family may have (globs, lower case).
+ */
+struct model_family {
+	const char	 *name;
+	const char	**ids;
+	size_t		  nids;
+	const char	**archs;
+	size_t		  narchs;
+};
+
 /* SEV_NOTE: information a check derived (an estimate), never a problem. */
 enum severity { SEV_ERROR, SEV_WARNING, SEV_OVERRIDE, SEV_UNKNOWN, SEV_NOTE };
 enum stage { ST_LAUNCH, ST_STARTUP, ST_FIRST_REQUEST };
@@ -142,6 +155,10 @@ struct catalog {
 	size_t			 nroles;	/* deploy name space: see deploy.h */
 	struct flag_history	*hist;		/* rules/flag-history.yaml, or NULL
 						 * (in the image when there is one) */
+	struct model_family	*families;	/* rules/models.yaml families */
+	size_t			 nfamilies;
+	int			 o_arch;	/* the model_arch fact, or -1 */
+	int			 o_family;	/* the arch_family fact, or -1 */
 };
 
 /*
@@ -168,10 +185,21 @@ int		 catalog_find_flag(const struct catalog *, const char *flag);
 const struct rule *catalog_rule(const struct catalog *, const char *id);
 /* Closest flag spelling for "did you mean", or NULL. */
 const char	*catalog_suggest_flag(const struct catalog *, const char *flag);
-/* Facts for a model id or local directory (config.json). Returns count set. */
+/*
+ * Facts for a model id or local directory (config.json). Returns count set.
+ * Also arch_family: the families whose ids match the last component of the
+ * model path (set even when the model itself is not known).
+ */
 struct config;
 int		 catalog_model_facts(const struct catalog *, const char *model,
 		    struct config *);
+/*
+ * Does cfg settle that option opt is not arch, though its value is
+ * unknown? True when opt is model_arch and every family arch_family names
+ * is one of the catalog's, none of whose architectures matches arch.
+ */
+bool		 catalog_arch_excluded(const struct catalog *,
+		    const struct config *, int opt, const char *arch);
 
 /*
  * Read one data file from memory as catalog_load would, against the options

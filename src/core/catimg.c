@@ -38,7 +38,7 @@
 #endif
 
 #define IMG_MAGIC	"PDWZCAT"
-#define IMG_VERSION	2
+#define IMG_VERSION	3
 #define IMG_MAX		(64u * 1024 * 1024)
 #define SRC_MAX		(8u * 1024 * 1024)
 #define OPTS_MAX	100000	/* as catalog_load allows */
@@ -50,7 +50,8 @@ _Static_assert(sizeof(struct rule) == 216, "catimg: update put_rule");
 _Static_assert(sizeof(struct fix) == 32, "catimg: update put_fixes");
 _Static_assert(sizeof(struct model_entry) == 32, "catimg: update put_models");
 _Static_assert(sizeof(struct commit_ref) == 24, "catimg: update put_commits");
-_Static_assert(sizeof(struct catalog) == 160, "catimg: update put_catalog");
+_Static_assert(sizeof(struct catalog) == 184, "catimg: update put_catalog");
+_Static_assert(sizeof(struct model_family) == 40, "catimg: update put_families");
 #endif
 
 struct img_hdr {
@@ -522,6 +523,28 @@ put_models(struct imgw *w, const struct model_entry *v, size_t n)
 }
 
 static size_t
+put_families(struct imgw *w, const struct model_family *v, size_t n)
+{
+	size_t	arr = n ? imgw_alloc(w, n * sizeof *v) : 0, i;
+
+	for (i = 0; i < n; i++) {
+		size_t			off = arr + i * sizeof *v;
+		struct model_family	c;
+
+		memset(&c, 0, sizeof c);
+		c.nids = v[i].nids;
+		c.narchs = v[i].narchs;
+		memcpy(imgw_at(w, off), &c, sizeof c);
+		PTR(off, struct model_family, name, imgw_str(w, v[i].name));
+		PTR(off, struct model_family, ids,
+		    put_strs(w, v[i].ids, v[i].nids));
+		PTR(off, struct model_family, archs,
+		    put_strs(w, v[i].archs, v[i].narchs));
+	}
+	return arr;
+}
+
+static size_t
 put_commits(struct imgw *w, const struct commit_ref *v, size_t n)
 {
 	size_t	arr = n ? imgw_alloc(w, n * sizeof *v) : 0, i;
@@ -595,6 +618,9 @@ put_catalog(struct imgw *w, const struct catalog *cat, const char *datadir)
 	c.fcap = cat->fcap;
 	c.nflags = cat->nflags;
 	c.nroles = cat->nroles;
+	c.nfamilies = cat->nfamilies;
+	c.o_arch = cat->o_arch;
+	c.o_family = cat->o_family;
 	off = imgw_copy(w, &c, sizeof c);
 	PTR(off, struct catalog, opts, put_options(w, cat->opts, cat->nopts));
 	PTR(off, struct catalog, rules,
@@ -608,6 +634,8 @@ put_catalog(struct imgw *w, const struct catalog *cat, const char *datadir)
 	PTR(off, struct catalog, hash, imgw_ints(w, cat->hash, cat->hcap));
 	PTR(off, struct catalog, fhash, imgw_ints(w, cat->fhash, cat->fcap));
 	PTR(off, struct catalog, hist, put_hist(w, cat->hist));
+	PTR(off, struct catalog, families,
+	    put_families(w, cat->families, cat->nfamilies));
 	return off;
 }
 
@@ -1028,6 +1056,29 @@ check_models(struct imgr *r, const struct model_entry *v, size_t n)
 }
 
 static bool
+check_families(struct imgr *r, const struct model_family *v, size_t n)
+{
+	size_t	i;
+
+	if (!imgr_array(r, v, n, sizeof *v, _Alignof(struct model_family)))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!imgr_str(r, v[i].name, false) ||
+		    !check_strs(r, v[i].ids, v[i].nids) ||
+		    !check_strs(r, v[i].archs, v[i].narchs))
+			return false;
+	return true;
+}
+
+/* A fact the families speak for: -1, or a fact of the catalog. */
+static bool
+fact_index(const struct catalog *cat, int o)
+{
+	return o == -1 || (o >= 0 && (size_t)o < cat->nopts &&
+	    cat->opts[o].kind == OK_FACT);
+}
+
+static bool
 check_commits(struct imgr *r, const struct commit_ref *v, size_t n)
 {
 	size_t	i;
@@ -1142,6 +1193,9 @@ check_image(const unsigned char *base, size_t size)
 		    "malformed)";
 	if (!check_models(&r, cat->models, cat->nmodels))
 		return "damaged (a model entry is out of bounds or malformed)";
+	if (!check_families(&r, cat->families, cat->nfamilies) ||
+	    !fact_index(cat, cat->o_arch) || !fact_index(cat, cat->o_family))
+		return "damaged (a model family is out of bounds or malformed)";
 	if (!check_commits(&r, cat->commits, cat->ncommits))
 		return "damaged (its commits are out of bounds)";
 	if (!check_hist(&r, cat->hist))

@@ -424,6 +424,25 @@ no_new_error(const struct result *before, const struct result *after)
 	return true;
 }
 
+/* Does fix i of r give some option a value other than cfg's? (null: the
+ * option's default, as engine_apply_fix sets it.) */
+static bool
+fix_changes(const struct rule *r, size_t i, const struct config *cfg)
+{
+	const struct fix	*f = &r->fixes[i];
+	size_t			 j, nopts = cfg->cat->nopts;
+
+	for (j = 0; j < f->n; j++) {
+		int		o = slot_opt(nopts, f->opt[j]);
+		struct value	v = f->val[j].t == V_NULL ?
+		    cfg->cat->opts[o].def : f->val[j];
+
+		if (!val_equal(v, cfg->s[o].v))
+			return true;
+	}
+	return false;
+}
+
 void
 engine_verify_fixes(const struct catalog *cat, const struct config *in,
     struct result *res)
@@ -436,7 +455,7 @@ engine_verify_fixes(const struct catalog *cat, const struct config *in,
 
 		if (r == NULL || r->deploy || r->nfixes == 0 ||
 		    (d->sev != SEV_ERROR && d->sev != SEV_WARNING &&
-		    d->sev != SEV_NOTE))
+		    d->sev != SEV_NOTE && d->sev != SEV_UNKNOWN))
 			continue;
 		d->fixes_verified = true;
 		d->fix_ok = 0;
@@ -444,11 +463,17 @@ engine_verify_fixes(const struct catalog *cat, const struct config *in,
 			struct config	tmp = { 0 };
 			struct result	again;
 
+			/* A could-not-check: only a fix that changes
+			 * something, and then decides the rule. */
+			if (d->sev == SEV_UNKNOWN && !fix_changes(r, j, in))
+				continue;
 			config_copy(&tmp, in);
 			engine_apply_fix(r, j, &tmp);
 			result_init(&again);
 			engine_run(cat, &tmp, &again);
 			if (!has_rule(&again, r, d->sev) &&
+			    (d->sev != SEV_UNKNOWN ||
+			    !has_rule(&again, r, r->sev)) &&
 			    no_new_error(res, &again))
 				d->fix_ok |= 1u << j;
 			result_free(&again);

@@ -76,10 +76,12 @@ void	rule_slots(const struct rule *, void (*fn)(void *, int), void *);
 /* Apply fix number i of rule r to cfg (per-server rules). */
 void	engine_apply_fix(const struct rule *, size_t i, struct config *);
 /*
- * For every error and warning of res (engine_run's result for in) whose
- * rule has fixes: apply each fix to a copy of in, run the rules again, and
- * keep the fix (bit in fix_ok) only when the diagnostic is gone and no
- * error appears that was not there. Sets fixes_verified.
+ * For every error, warning, note and could-not-check of res (engine_run's
+ * result for in) whose rule has fixes: apply each fix to a copy of in, run
+ * the rules again, and keep the fix (bit in fix_ok) only when the
+ * diagnostic is gone and no error appears that was not there. For a
+ * could-not-check, gone means decided (neither unknown nor firing), and a
+ * fix that gives no option a new value is not tried. Sets fixes_verified.
  */
 void	engine_verify_fixes(const struct catalog *, const struct config *in,
 	    struct result *res);

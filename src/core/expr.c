@@ -922,6 +922,38 @@ member(const struct expr *list, struct value a, struct value b,
 	return val_bool(false);
 }
 
+/*
+ * x, a name whose value is unknown, compared with the known value v: do
+ * the facts of its configuration settle that it is not v? (The model's
+ * architecture, when the model id names families none of whose
+ * architectures v is: catalog_arch_excluded.)
+ */
+static bool
+excluded(const struct expr *x, struct value v, struct evalctx *c)
+{
+	const struct config	*cfg;
+
+	if (x->k != E_NAME || v.t != V_STR)
+		return false;
+	cfg = c->cfgs[slot_scope(c->nopts, x->slot)];
+	return cfg != NULL && catalog_arch_excluded(cfg->cat, cfg,
+	    slot_opt(c->nopts, x->slot), v.u.s);
+}
+
+/* The same for every item of a list literal. */
+static bool
+excluded_all(const struct expr *x, const struct expr *list, struct evalctx *c)
+{
+	size_t	i;
+
+	if (list->k != E_LIST || x->k != E_NAME)
+		return false;
+	for (i = 0; i < list->nkids; i++)
+		if (!excluded(x, expr_eval(list->kids[i], c), c))
+			return false;
+	return true;
+}
+
 static struct value
 call(const struct expr *e, struct evalctx *c)
 {
@@ -1026,6 +1058,7 @@ struct value
 expr_eval(const struct expr *e, struct evalctx *c)
 {
 	struct value	a, b;
+	int		u = c->unknown_slot;
 
 	switch (e->k) {
 	case E_LIT:
@@ -1067,6 +1100,12 @@ expr_eval(const struct expr *e, struct evalctx *c)
 	case E_CMP:
 		a = expr_eval(e->kids[0], c);
 		b = expr_eval(e->kids[1], c);
+		if ((e->op == OP_EQ || e->op == OP_NE) &&
+		    ((a.t == V_UNKNOWN && excluded(e->kids[0], b, c)) ||
+		    (b.t == V_UNKNOWN && excluded(e->kids[1], a, c)))) {
+			c->unknown_slot = u;	/* settled: not unknown */
+			return val_bool(e->op == OP_NE);
+		}
 		if (a.t == V_UNKNOWN || b.t == V_UNKNOWN)
 			return VAL_UNKNOWN;
 		return compare(e->op, a, b);
@@ -1081,6 +1120,11 @@ expr_eval(const struct expr *e, struct evalctx *c)
 		a = expr_eval(e->kids[0], c);
 		b = e->kids[1]->k == E_LIST ? VAL_NULL :
 		    expr_eval(e->kids[1], c);
+		if (a.t == V_UNKNOWN && excluded_all(e->kids[0], e->kids[1],
+		    c)) {
+			c->unknown_slot = u;	/* settled: not unknown */
+			return val_bool(e->k == E_NOTIN);
+		}
 		if (a.t == V_UNKNOWN || b.t == V_UNKNOWN)
 			return VAL_UNKNOWN;
 		b = member(e->kids[1], a, b, c);

@@ -1,7 +1,8 @@
 /*
  * deploy_cross_fix.c - applying and verifying the fixes of the deployment
  * rules: a fix is offered only when applying it to a copy of the
- * deployment clears its diagnostic without a new error.
+ * deployment clears its diagnostic (decides a could-not-check) without a
+ * new error.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "deploy/deploy.h"
@@ -288,6 +289,8 @@ fix_works(const struct catalog *cat, const struct deployment *d,
 	}
 	cross_eval(cat, &d2, ep, &x);
 	ok = ok && !has_rule_sev(&x.res, dg->rule, dg->sev) &&
+	    (dg->sev != SEV_UNKNOWN ||
+	    !has_rule_sev(&x.res, dg->rule, dg->rule->sev)) &&
 	    no_new_error(res, &x.res);
 	cross_free(&x);
 	for (r = 0; r < NPD_ROLE; r++)
@@ -297,8 +300,10 @@ fix_works(const struct catalog *cat, const struct deployment *d,
 	return ok;
 }
 
-/* Verify the fixes of every error, warning and note (see the comment
- * above). */
+/* Verify the fixes of every error, warning, note and could-not-check (see
+ * the comment above): a could-not-check offers a fix that decides it,
+ * neither unknown nor firing in the fixed copy; one that changes nothing
+ * leaves it unknown. */
 void
 verify_fixes(const struct catalog *cat, const struct deployment *d,
     const struct config *eff[NPD_ROLE], struct result *res)
@@ -310,7 +315,7 @@ verify_fixes(const struct catalog *cat, const struct deployment *d,
 
 		if (dg->rule == NULL || dg->rule->nfixes == 0 ||
 		    (dg->sev != SEV_ERROR && dg->sev != SEV_WARNING &&
-		    dg->sev != SEV_NOTE))
+		    dg->sev != SEV_NOTE && dg->sev != SEV_UNKNOWN))
 			continue;
 		dg->fixes_verified = true;
 		dg->fix_ok = 0;

@@ -85,6 +85,45 @@ PY
 done < "$tmp/cross.tsv"
 [ "$ncross" -ge 12 ] && ok || bad "only $ncross table-driven cross-role cases"
 
+# ---- 1c. a could-not-check offers only fixes that change something and
+# then decide it: RULE=A;B (the changes of the fixes offered, in order;
+# RULE= for none) for every unknown diagnostic of RULE in a file
+unknown_fixes() {
+	"$PDWIZ" check --format json "$1" > "$tmp/uf.json"
+	shift
+	python3 - "$tmp/uf.json" "$@" <<'PY'
+import json, sys
+ds = json.load(open(sys.argv[1]))["diagnostics"]
+bad = 0
+for want in sys.argv[2:]:
+    rule, fixes = want.split("=", 1)
+    got = [";".join(f.get("change") or f["label"] for f in d.get("fixes", []))
+           for d in ds if d["rule"] == rule and d["severity"] == "unknown"]
+    if not got or any(g != fixes for g in got):
+        print("  %s: want fixes %r, got %r" % (rule, fixes, got)); bad = 1
+sys.exit(bad)
+PY
+}
+cat > "$tmp/tp2.sh" <<'S'
+python -m sglang.launch_server --model-path /models/foo --disaggregation-mode prefill --tp-size 2 --disaggregation-ib-device mlx5_0
+S
+# the server runs TP 2 already (use TP 2 changes nothing); TP 4 or 8
+# leaves the heads of an unknown model unknown
+unknown_fixes "$tmp/tp2.sh" model-tp-heads= \
+    "ms-minicpm-sparse-pd=SGLANG_MINICPM_FORCE_DENSE=1;remove --disaggregation-mode" &&
+    ok || bad "fixes of could-not-checks on a TP 2 server"
+# TP unknown: --nnodes 2 leaves it unknown; a TP that divides Llama-8B's
+# 32 heads decides model-tp-heads
+unknown_fixes "$top/tests/deploy/cross/unknown-tp.sh" par-tp-pp-nnodes= \
+    "model-tp-heads=--tp-size 4;--tp-size 2;--tp-size 8" &&
+    ok || bad "fixes of could-not-checks with an unknown TP"
+# service discovery: the router has no lists to drop (a fix that changes
+# nothing); leaving the ports to pdwiz decides the port collision
+unknown_fixes "$top/tests/deploy/cross/service-discovery.sh" xs-router-missing= \
+    xs-router-unknown= xs-router-bootstrap-port= xs-router-local-url= \
+    "xs-port-collision=prefill: remove --port, decode: remove --port;pdwiz works them out" &&
+    ok || bad "fixes of cross-role could-not-checks under service discovery"
+
 # ---- 2. acceptance: page size and bootstrap port on a 1P1D script
 cat > "$tmp/pd.sh" <<'S'
 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct \

@@ -232,6 +232,194 @@ test_fix_applies(void **state)
 	config_free(&c);
 }
 
+/*
+ * A model pdwiz does not know, whose id names a model family: rules that
+ * need an architecture of another family do not apply (not "could not
+ * check"); what the family does not settle stays unknown.
+ */
+static void
+test_family_not_applicable(void **state)
+{
+	struct result		 r;
+	struct config		 c;
+	const struct diag	*d;
+
+	(void)state;
+	/* Qwen, Llama, DeepSeek ids: the MiniCPM rules do not apply */
+	run("python -m sglang.launch_server --model-path /models/qwen3-32b "
+	    "--disaggregation-mode prefill --tp-size 8", NULL, &r, &c);
+	assert_null(find(&r, "ms-minicpm-sparse-pd"));
+	/* which Qwen architecture (and its heads) is not settled */
+	d = find(&r, "model-tp-heads");
+	assert_non_null(d);
+	assert_int_equal(d->sev, SEV_UNKNOWN);
+	result_free(&r);
+	config_free(&c);
+	run("python -m sglang.launch_server --model-path "
+	    "/raid/models/meta-llama/Llama-3.1-8B-Instruct/ --tp-size 2 "
+	    "--dp-size 2 --enable-dp-attention --disaggregation-mode decode",
+	    NULL, &r, &c);
+	assert_null(find(&r, "ms-minicpm-dp-attention"));
+	assert_null(find(&r, "ms-minicpm-sparse-pd"));
+	result_free(&r);
+	config_free(&c);
+	run("python -m sglang.launch_server --model-path "
+	    "/data/DeepSeek-Custom-671B --disaggregation-mode prefill",
+	    NULL, &r, &c);
+	assert_null(find(&r, "ms-minicpm-sparse-pd"));
+	result_free(&r);
+	config_free(&c);
+	/* an id that names no family: unknown as before */
+	run("python -m sglang.launch_server --model-path /models/foo "
+	    "--disaggregation-mode prefill", NULL, &r, &c);
+	d = find(&r, "ms-minicpm-sparse-pd");
+	assert_non_null(d);
+	assert_int_equal(d->sev, SEV_UNKNOWN);
+	assert_non_null(strstr(d->note, "model architecture unknown"));
+	result_free(&r);
+	config_free(&c);
+	/* a MiniCPM the table does not know: SALA or not is not settled */
+	run("python -m sglang.launch_server --model-path /models/minicpm-x "
+	    "--disaggregation-mode prefill", NULL, &r, &c);
+	d = find(&r, "ms-minicpm-sparse-pd");
+	assert_non_null(d);
+	assert_int_equal(d->sev, SEV_UNKNOWN);
+	result_free(&r);
+	config_free(&c);
+	/* two families named: either's architectures may be the model's */
+	run("python -m sglang.launch_server --model-path "
+	    "/models/llama-minicpm-merge --disaggregation-mode prefill",
+	    NULL, &r, &c);
+	assert_non_null(find(&r, "ms-minicpm-sparse-pd"));
+	result_free(&r);
+	config_free(&c);
+	/* a name that settles no architecture (a brand over many) */
+	run("python -m sglang.launch_server --model-path "
+	    "/models/Qwen-Nemotron-Custom --disaggregation-mode prefill",
+	    NULL, &r, &c);
+	assert_non_null(find(&r, "ms-minicpm-sparse-pd"));
+	result_free(&r);
+	config_free(&c);
+	/* --model-arch still decides */
+	run("python -m sglang.launch_server --model-path /models/qwen3-32b "
+	    "--disaggregation-mode prefill", "MiniCPMSALAForCausalLM", &r, &c);
+	d = find(&r, "ms-minicpm-sparse-pd");
+	assert_non_null(d);
+	assert_int_equal(d->sev, SEV_ERROR);
+	result_free(&r);
+	config_free(&c);
+}
+
+/* Negated membership is settled too: a Qwen is neither Llama nor Grok, so
+ * SGLang's automatic EAGLE parameters are the chain ones. */
+static void
+test_family_not_in(void **state)
+{
+	struct result	r;
+	struct config	c;
+
+	(void)state;
+	run("python -m sglang.launch_server --model-path /models/qwen3-32b "
+	    "--speculative-algorithm EAGLE", NULL, &r, &c);
+	assert_non_null(find(&r, "spec-eagle-auto-params"));
+	assert_null(find(&r, "spec-eagle-auto-params-tree"));
+	result_free(&r);
+	config_free(&c);
+	run("python -m sglang.launch_server --model-path /models/foo "
+	    "--speculative-algorithm EAGLE", NULL, &r, &c);
+	assert_null(find(&r, "spec-eagle-auto-params"));
+	assert_null(find(&r, "spec-eagle-auto-params-tree"));
+	result_free(&r);
+	config_free(&c);
+}
+
+/*
+ * The families of rules/models.yaml never exclude the architecture the
+ * model table gives an id they name: every entry's id (its glob with the
+ * wildcards dropped) is checked against its own model_arch.
+ */
+static void
+test_families_admit_table(void **state)
+{
+	int	arch = catalog_find(cat, "model_arch");
+	size_t	i, j, checked = 0;
+
+	(void)state;
+	assert_true(arch >= 0);
+	assert_true(cat->nfamilies >= 10);
+	for (i = 0; i < cat->nmodels; i++) {
+		const struct model_entry	*m = &cat->models[i];
+		struct config			 cfg;
+		char				 id[256];
+		size_t				 k = 0;
+		const char			*p;
+
+		for (p = m->match; *p != '\0' && k + 1 < sizeof id; p++)
+			if (*p != '*')
+				id[k++] = *p;
+		id[k] = '\0';
+		for (j = 0; j < m->n; j++)
+			if (m->opt[j] == arch)
+				break;
+		if (j == m->n)
+			continue;
+		config_init(&cfg, cat);
+		catalog_model_facts(cat, id, &cfg);
+		if (catalog_arch_excluded(cat, &cfg, arch, m->val[j].u.s))
+			fail_msg("%s: its families exclude %s", m->match,
+			    m->val[j].u.s);
+		if (cfg.s[cat->o_family].v.t != V_UNKNOWN)
+			checked++;
+		config_free(&cfg);
+	}
+	assert_true(checked >= 50);
+}
+
+/*
+ * A could-not-check offers a fix only when applying it changes the
+ * configuration and the rule is then decided (not unknown, not firing):
+ * not "use TP 2" on a server that runs TP 2, nor a TP that leaves the
+ * heads unknown.
+ */
+static void
+test_unknown_fixes(void **state)
+{
+	struct result		 r;
+	struct config		 c;
+	const struct diag	*d;
+	size_t			 i;
+
+	(void)state;
+	run(LAUNCH "--tp-size 2 --disaggregation-mode prefill", NULL, &r, &c);
+	engine_verify_fixes(cat, &c, &r);
+	d = find(&r, "model-tp-heads");
+	assert_non_null(d);
+	assert_int_equal(d->sev, SEV_UNKNOWN);
+	assert_true(d->rule->nfixes >= 3);
+	assert_true(d->fixes_verified);
+	for (i = 0; i < d->rule->nfixes; i++)
+		assert_false(diag_fix_ok(d, i));
+	/* a fix that decides the rule whatever the unknown fact is kept */
+	d = find(&r, "ms-minicpm-sparse-pd");
+	assert_non_null(d);
+	assert_int_equal(d->sev, SEV_UNKNOWN);
+	assert_true(d->fixes_verified);
+	assert_true(diag_fix_ok(d, 0));		/* SGLANG_MINICPM_FORCE_DENSE=1 */
+	assert_true(diag_fix_ok(d, 1));		/* no PD disaggregation */
+	result_free(&r);
+	config_free(&c);
+	/* the heads known, the TP size not: a TP that divides them decides it */
+	run("python -m sglang.launch_server --model-path "
+	    "meta-llama/Llama-3.1-8B-Instruct --tp-size $TP", NULL, &r, &c);
+	engine_verify_fixes(cat, &c, &r);
+	d = find(&r, "model-tp-heads");
+	assert_non_null(d);
+	assert_int_equal(d->sev, SEV_UNKNOWN);
+	assert_true(diag_fix_ok(d, 0));		/* TP 4: 32 heads split */
+	result_free(&r);
+	config_free(&c);
+}
+
 int
 main(void)
 {
@@ -243,6 +431,10 @@ main(void)
 		cmocka_unit_test(test_blocks),
 		cmocka_unit_test(test_unknown_fact),
 		cmocka_unit_test(test_fix_applies),
+		cmocka_unit_test(test_family_not_applicable),
+		cmocka_unit_test(test_family_not_in),
+		cmocka_unit_test(test_families_admit_table),
+		cmocka_unit_test(test_unknown_fixes),
 	};
 	int	rc;
 
