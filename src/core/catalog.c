@@ -842,7 +842,7 @@ catalog_model_facts(const struct catalog *cat, const char *model,
 		if (lower[i] >= 'A' && lower[i] <= 'Z')
 			lower[i] = (char)(lower[i] + 32);
 	for (i = 0; i < cat->nmodels; i++) {
-		if (fnmatch(cat->models[i].match, lower, 0) != 0)
+		if (!model_id_match(cat->models[i].match, lower))
 			continue;
 		for (j = 0; j < cat->models[i].n; j++) {
 			int	o = cat->models[i].opt[j];

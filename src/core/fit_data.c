@@ -577,7 +577,7 @@ fit_model_find(const struct fit_db *db, const char *id)
 			lower[i] = (char)(lower[i] + 32);
 	for (i = 0; i < db->nmodels && found == NULL; i++)
 		for (j = 0; j < db->nmatch[i]; j++)
-			if (fnmatch(db->match[i][j], lower, 0) == 0) {
+			if (model_id_match(db->match[i][j], lower)) {
 				found = &db->models[i];
 				break;
 			}

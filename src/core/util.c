@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -672,4 +673,20 @@ intern_free_all(void)
 	free(itab);
 	itab = NULL;
 	icap = icount = 0;
+}
+
+bool
+model_id_match(const char *pat, const char *id)
+{
+	const char	*p;
+
+	if (fnmatch(pat, id, 0) == 0)
+		return true;
+	if (id[0] != '/' && strncmp(id, "./", 2) != 0 &&
+	    strncmp(id, "~/", 2) != 0)
+		return false;	/* a Hub id: as written */
+	for (p = strchr(id, '/'); p != NULL; p = strchr(p + 1, '/'))
+		if (p[1] != '\0' && fnmatch(pat, p + 1, 0) == 0)
+			return true;
+	return false;
 }

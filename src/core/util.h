@@ -79,6 +79,13 @@ int	 output_check(const char *path, char *err, size_t errlen);
 /* Line and column (1-based, the column in bytes) of byte offset off of
  * text, lines ending at LF. */
 void	 text_pos(const char *text, size_t off, int *line, int *col);
+/*
+ * Does the glob pat (fnmatch, '*' across '/') match the model id, or the
+ * end of a local path after one of its slashes? A model table names Hub
+ * ids (meta-llama/Llama-3.1-8B*); a server may load the same model from
+ * /raid/models/meta-llama/Llama-3.1-8B-Instruct. id is lower case.
+ */
+bool	 model_id_match(const char *pat, const char *id);
 
 /*
  * Offset of the first byte of text[0..len) that is not part of a

@@ -210,40 +210,70 @@ walk_dir(const char *dir, struct pathlist *out, struct buf *why)
 	return 0;
 }
 
-/* Does pat (up to pe) match s (up to se), "**" spanning slashes? */
+#define GLOB_MAX	1024	/* a longer glob matches nothing */
+
+/* Add state i of pat (n long) and the states it reaches without reading:
+ * a star matching nothing, "**" followed by "/" matching no component. */
+static void
+glob_enter(const char *pat, size_t n, bool *set, size_t i)
+{
+	while (i <= n && !set[i]) {
+		set[i] = true;
+		if (i == n || pat[i] != '*')
+			return;
+		if (i + 1 < n && pat[i + 1] == '*')
+			i += (i + 2 < n && pat[i + 2] == '/') ? 3 : 2;
+		else
+			i++;
+	}
+}
+
+/*
+ * Does pat (up to pe) match s (up to se)? "**" followed by "/" matches any
+ * number of whole components, another "**" anything; "*" and "?" stay
+ * within a component. The pattern's states are followed all at once over
+ * s: time |pat| * |s|, whatever the stars.
+ */
 static bool
 glob_at(const char *pat, const char *pe, const char *s, const char *se)
 {
-	const char	*star_p = NULL, *star_s = NULL;
-	bool		 deep = false;
+	bool	cur[GLOB_MAX + 1], nxt[GLOB_MAX + 1];
+	size_t	n = (size_t)(pe - pat), i;
+	bool	any;
 
-	/* Iterative with one backtrack point: linear for "*" and "**" alike
-	 * (a later star supersedes an earlier one). */
-	while (s < se) {
-		if (pat < pe && pat + 1 < pe && pat[0] == '*' && pat[1] == '*') {
-			pat += 2;
-			if (pat < pe && *pat == '/')
-				pat++;
-			star_p = pat;
-			star_s = s;
-			deep = true;
-		} else if (pat < pe && *pat == '*') {
-			star_p = ++pat;
-			star_s = s;
-			deep = false;
-		} else if (pat < pe && (*pat == *s || (*pat == '?' &&
-		    *s != '/'))) {
-			pat++;
-			s++;
-		} else if (star_p != NULL && (deep || *star_s != '/')) {
-			pat = star_p;
-			s = ++star_s;
-		} else
+	if (n > GLOB_MAX)
+		return false;
+	memset(cur, 0, (n + 1) * sizeof *cur);
+	glob_enter(pat, n, cur, 0);
+	for (; s < se; s++) {
+		memset(nxt, 0, (n + 1) * sizeof *nxt);
+		any = false;
+		for (i = 0; i < n; i++) {
+			if (!cur[i])
+				continue;
+			if (pat[i] == '*' && i + 1 < n && pat[i + 1] == '*' &&
+			    i + 2 < n && pat[i + 2] == '/') {
+				/* Inside the components "**" / stands for: on
+				 * after a whole one only. */
+				nxt[i] = true;
+				if (*s == '/')
+					glob_enter(pat, n, nxt, i + 3);
+			} else if (pat[i] == '*' && i + 1 < n && pat[i + 1] == '*') {
+				glob_enter(pat, n, nxt, i);	/* any byte */
+			} else if (pat[i] == '*') {
+				if (*s != '/')
+					glob_enter(pat, n, nxt, i);
+			} else if (pat[i] == '?' ? *s != '/' : pat[i] == *s)
+				glob_enter(pat, n, nxt, i + 1);
+			else
+				continue;
+			any = true;
+		}
+		if (!any)
 			return false;
+		memcpy(cur, nxt, (n + 1) * sizeof *cur);
 	}
-	while (pat < pe && *pat == '*')
-		pat++;
-	return pat == pe;
+	return cur[n];
 }
 
 bool

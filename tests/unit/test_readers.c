@@ -10,6 +10,10 @@
 #include "core/engine.h"
 #include "core/ydoc.h"
 #include "io/argv.h"
+#include "io/walk.h"
+
+#include <stdlib.h>
+#include <unistd.h>
 
 static struct catalog	*cat;
 
@@ -463,12 +467,107 @@ test_sgconfig(void **state)
 	result_free(&r);
 }
 
+/* A model table's Hub id matches the id, and a local path ending in it. */
+static void
+test_model_id_match(void **state)
+{
+	(void)state;
+	assert_true(model_id_match("meta-llama/*llama-3*-8b*",
+	    "meta-llama/llama-3.1-8b-instruct"));
+	assert_true(model_id_match("meta-llama/*llama-3*-8b*",
+	    "/raid/models/meta-llama/llama-3.1-8b-instruct"));
+	assert_true(model_id_match("meta-llama/*llama-3*-8b*",
+	    "./meta-llama/llama-3.1-8b-instruct"));
+	assert_true(model_id_match("*/glm-5*", "/data/zai/glm-5-fp8"));
+	/* A Hub id is matched as written, not by its tail. */
+	assert_false(model_id_match("meta-llama/*llama-3*-8b*",
+	    "mirror/meta-llama/llama-3.1-8b-instruct"));
+	assert_false(model_id_match("meta-llama/*llama-3*-8b*",
+	    "/models/llama-3.1-8b-instruct"));
+	assert_false(model_id_match("deepseek-ai/deepseek-v3*", "/models/"));
+}
+
+static void
+test_walk_glob(void **state)
+{
+	static const struct { const char *pat, *path; bool want; } t[] = {
+		{ "vendor", "vendor/a.sh", true },
+		{ "vendor", "x/vendor/y/a.sh", true },
+		{ "vendor", "vendors/a.sh", false },
+		{ "vendor/", "x/vendor/a.sh", true },
+		{ "*.md", "docs/a.md", true },
+		{ "*.md", "docs/a.md.sh", false },
+		{ "docs/*.md", "docs/a.md", true },
+		{ "docs/*.md", "docs/x/a.md", false },
+		{ "docs/**/*.md", "docs/x/y/a.md", true },
+		{ "docs/**/*.md", "docs/a.md", true },
+		{ "**/ignored/*.sh", "r/ignored/b.sh", true },
+		{ "**/ignored/*.sh", "ignored/b.sh", true },
+		{ "**/ignored/*.sh", "r/ignored/x/b.sh", false },
+		{ "./deploy/*.sh", "deploy/a.sh", true },
+		{ "deploy/*.sh", "./deploy/a.sh", true },
+		{ "a?c", "abc", true },
+		{ "a?c", "a/c", false },
+		{ "deploy", "deploy/a.sh", true },
+		{ "deploy/a.sh", "deploy/a.sh", true },
+		{ "*", "x/y", true },
+		{ "x/*", "x/y/z", true },	/* the folder x/y, and what is in it */
+		{ "docs/**/b.md", "docs/xb.md", false },
+		{ "docs/**/b.md", "docs/x/b.md", true },
+		{ "**", "a/b/c", true },
+		{ "a/**", "a/b/c", true },
+		{ "*a*a*a*a*a*a*a*a*b", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaac", false },
+	};
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (walk_glob(t[i].pat, t[i].path) != t[i].want)
+			fail_msg("walk_glob(%s, %s) is %d, want %d", t[i].pat,
+			    t[i].path, !t[i].want, t[i].want);
+}
+
+/* Candidates by name, or by a "#!" line naming a shell. */
+static void
+test_walk_candidate(void **state)
+{
+	char	dir[] = "/tmp/pdwiz-walk-XXXXXX", path[256];
+	FILE	*f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_true(walk_candidate("a/b.sh"));
+	assert_true(walk_candidate("a/b.yml"));
+	assert_true(walk_candidate("README.markdown"));
+	assert_false(walk_candidate("a/b.py"));
+	assert_false(walk_candidate("a/b.sh.orig"));
+	snprintf(path, sizeof path, "%s/launch", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("#!/usr/bin/env bash\npython -m sglang.launch_server\n", f);
+	fclose(f);
+	assert_true(walk_candidate(path));
+	assert_non_null(f = fopen(path, "w"));
+	fputs("#!/usr/bin/python3\nprint(1)\n", f);
+	fclose(f);
+	assert_false(walk_candidate(path));
+	assert_non_null(f = fopen(path, "w"));
+	fputs("plain text\n", f);
+	fclose(f);
+	assert_false(walk_candidate(path));
+	unlink(path);
+	rmdir(dir);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest	tests[] = {
 		cmocka_unit_test(test_ydoc_bad),
 		cmocka_unit_test(test_ydoc_limits),
+		cmocka_unit_test(test_model_id_match),
+		cmocka_unit_test(test_walk_glob),
+		cmocka_unit_test(test_walk_candidate),
 		cmocka_unit_test(test_ydoc_anchors),
 		cmocka_unit_test(test_edit_distance),
 		cmocka_unit_test(test_utf8_invalid_at),
