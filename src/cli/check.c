@@ -993,24 +993,7 @@ filter_diags(struct check *ck, const struct check_args *a)
 		free(d->hint);
 	}
 	res->n = j;
-	res->nerrors = res->nwarnings = res->nunknown = res->noverrides = 0;
-	for (i = 0; i < res->n; i++)
-		switch (res->d[i].sev) {
-		case SEV_ERROR:
-			res->nerrors++;
-			break;
-		case SEV_WARNING:
-			res->nwarnings++;
-			break;
-		case SEV_UNKNOWN:
-			res->nunknown++;
-			break;
-		case SEV_OVERRIDE:
-			res->noverrides++;
-			break;
-		default:
-			break;
-		}
+	result_recount(res);
 }
 
 static bool

@@ -28,15 +28,11 @@ result_free(struct result *r)
 	memset(r, 0, sizeof *r);
 }
 
+/* Count a diagnostic of severity sev in r's totals. */
 static void
-add_diag(struct result *r, struct diag d)
+count_sev(struct result *r, enum severity sev)
 {
-	if (r->n == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 16;
-		r->d = xreallocarray(r->d, r->cap, sizeof *r->d);
-	}
-	r->d[r->n++] = d;
-	switch (d.sev) {
+	switch (sev) {
 	case SEV_ERROR:
 		r->nerrors++;
 		break;
@@ -52,6 +48,27 @@ add_diag(struct result *r, struct diag d)
 	case SEV_NOTE:
 		break;
 	}
+}
+
+static void
+add_diag(struct result *r, struct diag d)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 16;
+		r->d = xreallocarray(r->d, r->cap, sizeof *r->d);
+	}
+	r->d[r->n++] = d;
+	count_sev(r, d.sev);
+}
+
+void
+result_recount(struct result *r)
+{
+	size_t	i;
+
+	r->nerrors = r->nwarnings = r->nunknown = r->noverrides = 0;
+	for (i = 0; i < r->n; i++)
+		count_sev(r, r->d[i].sev);
 }
 
 void

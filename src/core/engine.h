@@ -46,6 +46,9 @@ void	result_take(struct result *dst, struct result *src, int cmd);
  * result whose diagnostics were all moved so is released with n = 0, then
  * result_free. */
 void	result_take_one(struct result *dst, struct diag *d, int cmd);
+/* The totals of r again, from its diagnostics (after some were dropped or
+ * their severity changed). */
+void	result_recount(struct result *);
 /* Add a reader diagnostic (not from a rule); msg and hint are copied. */
 void	result_add(struct result *, const char *id, enum severity,
 	    const char *msg, const char *hint, int line, int col);
