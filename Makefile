@@ -19,6 +19,8 @@ PREFIX	?= /usr/local
 DESTDIR	?=
 BINDIR	 = $(PREFIX)/bin
 DATADIR	 = $(PREFIX)/share/pdwiz
+# The compiled catalog is specific to the architecture: not under share/.
+LIBDIR	 = $(PREFIX)/lib/pdwiz
 MANDIR	 = $(PREFIX)/share/man/man1
 COMPDIR	 = $(PREFIX)/share/bash-completion/completions
 
@@ -38,7 +40,8 @@ CFLAGS	?= -O2 -g
 CPPFLAGS ?=
 LDFLAGS	?=
 ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -Isrc $(PKG_CFLAGS) \
-	   -DPDWIZ_DATADIR_DEFAULT='"$(DATADIR)"' $(CPPFLAGS)
+	   -DPDWIZ_DATADIR_DEFAULT='"$(DATADIR)"' \
+	   -DPDWIZ_LIBDIR_DEFAULT='"$(LIBDIR)"' $(CPPFLAGS)
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS)
 # Each object's header dependencies, written next to it by the compiler.
 DEPFLAGS = -MMD -MP
@@ -292,9 +295,10 @@ coverage: pdwiz
 install: pdwiz rules/catalog.img
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/rules/checks \
 	    $(DESTDIR)$(DATADIR)/rules/deploy $(DESTDIR)$(DATADIR)/forms \
-	    $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR)
+	    $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR) $(DESTDIR)$(LIBDIR)
 	install -m 755 pdwiz $(DESTDIR)$(BINDIR)/pdwiz
-	install -m 644 rules/*.yaml rules/sglang-state.tsv rules/catalog.img $(DESTDIR)$(DATADIR)/rules/
+	install -m 644 rules/*.yaml rules/sglang-state.tsv $(DESTDIR)$(DATADIR)/rules/
+	install -m 644 rules/catalog.img $(DESTDIR)$(LIBDIR)/catalog.img
 	install -m 644 rules/checks/*.yaml $(DESTDIR)$(DATADIR)/rules/checks/
 	if ls rules/deploy/*.yaml >/dev/null 2>&1; then \
 	    install -m 644 rules/deploy/*.yaml $(DESTDIR)$(DATADIR)/rules/deploy/; fi
@@ -306,7 +310,7 @@ install: pdwiz rules/catalog.img
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pdwiz $(DESTDIR)$(MANDIR)/pdwiz.1 \
 	    $(DESTDIR)$(COMPDIR)/pdwiz
-	rm -rf $(DESTDIR)$(DATADIR)
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(LIBDIR)
 
 clean:
 	rm -rf build build-asan build-fuzz pdwiz rules/catalog.img
