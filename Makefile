@@ -24,6 +24,8 @@ DATADIR	 = $(PREFIX)/share/pdwiz
 LIBDIR	 = $(PREFIX)/lib/pdwiz
 MANDIR	 = $(PREFIX)/share/man/man1
 COMPDIR	 = $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR = $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR = $(PREFIX)/share/fish/vendor_completions.d
 
 # The one version string: VERSION (the man page and debian/changelog are
 # held to it by tests/pkg/run.sh).
@@ -314,7 +316,8 @@ coverage: pdwiz
 install: pdwiz rules/catalog.img
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/rules/checks \
 	    $(DESTDIR)$(DATADIR)/rules/deploy $(DESTDIR)$(DATADIR)/forms \
-	    $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR) $(DESTDIR)$(LIBDIR)
+	    $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR) $(DESTDIR)$(LIBDIR) \
+	    $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 755 pdwiz $(DESTDIR)$(BINDIR)/pdwiz
 	install -m 644 rules/*.yaml rules/sglang-state.tsv $(DESTDIR)$(DATADIR)/rules/
 	install -m 644 rules/catalog.img $(DESTDIR)$(LIBDIR)/catalog.img
@@ -325,10 +328,13 @@ install: pdwiz rules/catalog.img
 	    install -m 644 forms/*.yaml $(DESTDIR)$(DATADIR)/forms/; fi
 	install -m 644 share/pdwiz.1 $(DESTDIR)$(MANDIR)/pdwiz.1
 	install -m 644 share/bash-completion/pdwiz $(DESTDIR)$(COMPDIR)/pdwiz
+	install -m 644 share/zsh/_pdwiz $(DESTDIR)$(ZSHCOMPDIR)/_pdwiz
+	install -m 644 share/fish/pdwiz.fish $(DESTDIR)$(FISHCOMPDIR)/pdwiz.fish
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pdwiz $(DESTDIR)$(MANDIR)/pdwiz.1 \
-	    $(DESTDIR)$(COMPDIR)/pdwiz
+	    $(DESTDIR)$(COMPDIR)/pdwiz $(DESTDIR)$(ZSHCOMPDIR)/_pdwiz \
+	    $(DESTDIR)$(FISHCOMPDIR)/pdwiz.fish
 	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(LIBDIR)
 
 clean:

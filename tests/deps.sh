@@ -35,6 +35,10 @@ if [ "$what" = all ]; then
 		add "libclang-rt-$(clang -dumpversion | cut -d. -f1)-dev"
 	fi
 	locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || add locales
+	# tests/pkg: the shells the completions are for.
+	[ -f /usr/share/bash-completion/bash_completion ] || add bash-completion
+	command -v zsh >/dev/null 2>&1 || add zsh
+	command -v fish >/dev/null 2>&1 || add fish
 fi
 if [ -z "$need" ]; then
 	echo "deps: the packages for $what are installed (NO_DEPS=1 skips this check)"

@@ -1,7 +1,9 @@
 #!/bin/sh
 # The packaging of pdwiz, what a user or a CI gets besides the binary: the
-# licence, one version string, warnings as errors only in CI. Prints
-# "pkg: N passed, N failed".
+# licence, one version string, warnings as errors only in CI, the install
+# layout (the compiled catalog under lib/), shell completion for every
+# option of every command (bash, zsh and fish, each run for real where the
+# shell is installed). Prints "pkg: N passed, N failed".
 # PDWIZ may point at another build of ./pdwiz.
 cd "$(dirname "$0")/../.." || exit 2
 PDWIZ=${PDWIZ:-$PWD/pdwiz}
@@ -60,6 +62,110 @@ fresh_make -s NO_DEPS=1 WERROR=1 BUILD="$T/b2" CPPFLAGS="-include $T/warn.h" "$T
 [ $? != 0 ] && grep -q 'Werror' "$T/out" && ok ||
     bad "WERROR=1 does not make a warning an error: $(tail -3 "$T/out")"
 grep -q '^make check WERROR=1' .ci/run && ok || bad ".ci/run does not build with WERROR=1"
+
+# --- make install: where each file goes ---
+make -s NO_DEPS=1 install PREFIX=/usr DESTDIR="$T/root" >"$T/out" 2>&1 || bad "make install: $(cat "$T/out")"
+for f in usr/bin/pdwiz usr/lib/pdwiz/catalog.img usr/share/pdwiz/rules/options.yaml \
+    usr/share/man/man1/pdwiz.1 usr/share/bash-completion/completions/pdwiz \
+    usr/share/zsh/site-functions/_pdwiz usr/share/fish/vendor_completions.d/pdwiz.fish; do
+	[ -f "$T/root/$f" ] && ok || bad "make install: no $f"
+done
+[ ! -e "$T/root/usr/share/pdwiz/rules/catalog.img" ] && ok ||
+    bad "make install: the compiled catalog (architecture-specific) is under share/"
+make -s NO_DEPS=1 install PREFIX="$T/pfx" >"$T/out" 2>&1 || bad "make install PREFIX: $(cat "$T/out")"
+o=$(cd / && env -u PDWIZ_DATADIR "$T/pfx/bin/pdwiz" --version | sed -n 's/^catalog: //p')
+[ "$o" = "compiled image $T/pfx/lib/pdwiz/catalog.img" ] && ok ||
+    bad "installed pdwiz does not use its installed image: catalog: $o"
+(cd / && env -u PDWIZ_DATADIR "$T/pfx/bin/pdwiz" check -- --model-path m --tp-sizee 2 >"$T/out" 2>&1)
+[ $? = 1 ] && grep -q argparse-unrecognized "$T/out" && ok || bad "installed pdwiz check: $(head -3 "$T/out")"
+# Touched but unchanged rules (a reinstall) keep the image; a rule file of
+# another size does not.
+touch "$T/pfx/share/pdwiz/rules/checks/"*.yaml
+o=$(cd / && "$T/pfx/bin/pdwiz" --version | sed -n 's/^catalog: //p')
+[ "$o" = "compiled image $T/pfx/lib/pdwiz/catalog.img" ] && ok || bad "installed, rules touched: catalog: $o"
+printf '# edited\n' >>"$T/pfx/share/pdwiz/rules/checks/10-pd.yaml"
+o=$(cd / && "$T/pfx/bin/pdwiz" --version | sed -n 's/^catalog: //p')
+case $o in "YAML in $T/pfx/share/pdwiz/rules (image not used: rules/checks/10-pd.yaml changed"*) ok ;;
+*) bad "installed, a rule file edited: catalog: $o" ;; esac
+make -s NO_DEPS=1 uninstall PREFIX="$T/pfx" >/dev/null 2>&1
+left=$(find "$T/pfx" -type f | head -3)
+[ -z "$left" ] && ok || bad "make uninstall leaves $left"
+
+# --- shell completion: every option of every command ---
+$PY tests/pkg/helpopts.py "$PDWIZ" >"$T/opts" || bad "cannot read the options from --help"
+[ "$(grep -c '^long ' "$T/opts")" -gt 20 ] && ok || bad "only $(grep -c '^long ' "$T/opts") options read from --help"
+# Each file names every option (fish: -l NAME / -s X).
+while read -r kind cmd opt rest; do
+	case $kind in long|short) ;; *) continue ;; esac
+	for f in share/bash-completion/pdwiz share/zsh/_pdwiz; do
+		grep -q -- "$opt\\b" "$f" || echo "$f: $cmd $opt"
+	done
+	case $kind in
+	long) grep -q -- "-l ${opt#--}\\b" share/fish/pdwiz.fish || echo "share/fish/pdwiz.fish: $cmd $opt" ;;
+	short) grep -q -- "-s ${opt#-}\\b" share/fish/pdwiz.fish || echo "share/fish/pdwiz.fish: $cmd $opt" ;;
+	esac
+	[ "$cmd" = - ] || grep -q -- "$cmd" share/fish/pdwiz.fish || echo "share/fish/pdwiz.fish: no $cmd"
+done <"$T/opts" >"$T/missing"
+[ ! -s "$T/missing" ] && ok || bad "options missing from completion files:$(sed 's/^/ /' "$T/missing" | tr '\n' ';')"
+
+# The cases to complete for real, and what each must offer: per command
+# its long options after "--", its short ones after "-", the values of an
+# option whose argument is a|b|c; and a few of the rest.
+: >"$T/cases"
+: >"$T/want"
+while read -r kind cmd opt rest; do
+	case $cmd in -) line="pdwiz " ;; *) line="pdwiz $cmd " ;; esac
+	case $kind in
+	long) printf '%s--\t%s\n' "$line" "$opt" >>"$T/want" ;;
+	short) printf '%s-\t%s\n' "$line" "$opt" >>"$T/want" ;;
+	values) for v in $rest; do printf '%s%s \t%s\n' "$line" "$opt" "$v" >>"$T/want"; done ;;
+	esac
+done <"$T/opts"
+printf 'pdwiz \tcheck\npdwiz \tcompile-catalog\npdwiz help \tcoverage\n' >>"$T/want"
+printf 'pdwiz explain stg-b\tstg-backend\npdwiz check --gpu H1\tH100\n' >>"$T/want"
+printf 'pdwiz check --platform \tnpu\npdwiz check -- --model-path m --tp-s\t--tp-size\n' >>"$T/want"
+cut -f1 "$T/want" | awk '!seen[$0]++' >"$T/cases"
+# check_offers SHELL OUTPUT: every wanted word offered in its case.
+check_offers() {
+	awk -F'\t' -v sh="$1" '
+	    FILENAME == ARGV[1] { got[$1] = " " $2 " "; seen[$1] = 1; next }
+	    !($1 in seen) { print sh ": no answer for \"" $1 "\""; next }
+	    index(got[$1], " " $2 " ") == 0 { print sh ": \"" $1 "\" does not offer " $2 }
+	' "$2" "$T/want" >"$T/$1.miss"
+	[ ! -s "$T/$1.miss" ] && ok || bad "$(wc -l <"$T/$1.miss") completions missing: $(head -8 "$T/$1.miss" | tr '\n' ';')"
+}
+PATH=$(dirname "$PDWIZ"):$PATH
+export PATH
+if [ -f /usr/share/bash-completion/bash_completion ]; then
+	bash tests/pkg/bashcomp.bash share/bash-completion/pdwiz <"$T/cases" >"$T/bash.out" 2>"$T/bash.err" &&
+	    ok || bad "bash completion: $(head -3 "$T/bash.err")"
+	check_offers bash "$T/bash.out"
+	# Exactly the values, nothing else, where a|b|c is given.
+	grep '^values ' "$T/opts" | while read -r kind cmd opt rest; do
+		got=$(grep -F "pdwiz $cmd $opt 	" "$T/bash.out" | cut -f2)
+		[ "$got" = "$rest" ] || echo "bash: pdwiz $cmd $opt offers '$got', want '$rest'"
+	done >"$T/bash.exact"
+	[ ! -s "$T/bash.exact" ] && ok || bad "$(cat "$T/bash.exact")"
+else
+	bash -n share/bash-completion/pdwiz && ok || bad "bash completion: syntax"
+	note "bash-completion is not installed: its cases not run (tests/deps.sh installs it)"
+fi
+if command -v zsh >/dev/null 2>&1; then
+	zsh -n share/zsh/_pdwiz && ok || bad "zsh completion: syntax"
+	timeout 120 zsh -f tests/pkg/zcomp.zsh "$PWD/share/zsh" <"$T/cases" >"$T/zsh.out" 2>"$T/zsh.err" &&
+	    ok || bad "zsh completion: $(head -3 "$T/zsh.err")"
+	check_offers zsh "$T/zsh.out"
+else
+	note "zsh is not installed: its completion not run (tests/deps.sh installs it)"
+fi
+if command -v fish >/dev/null 2>&1; then
+	fish -n share/fish/pdwiz.fish && ok || bad "fish completion: syntax"
+	fish --no-config -c 'source share/fish/pdwiz.fish; while read -l line; printf "%s\t%s\n" "$line" (string join -- " " (complete -C "$line" | cut -f1)); end' \
+	    <"$T/cases" >"$T/fish.out" 2>"$T/fish.err" && ok || bad "fish completion: $(head -3 "$T/fish.err")"
+	check_offers fish "$T/fish.out"
+else
+	note "fish is not installed: its completion not run (tests/deps.sh installs it)"
+fi
 
 echo "pkg: $pass passed, $fail failed"
 [ "$fail" = 0 ]
