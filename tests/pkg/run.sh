@@ -3,7 +3,9 @@
 # licence, one version string, warnings as errors only in CI, the install
 # layout (the compiled catalog under lib/), shell completion for every
 # option of every command (bash, zsh and fish, each run for real where the
-# shell is installed). Prints "pkg: N passed, N failed".
+# shell is installed), the GitHub problem matcher and the composite
+# Action. The Debian package is tests/deb/, the pre-commit hook
+# tests/precommit/. Prints "pkg: N passed, N failed".
 # PDWIZ may point at another build of ./pdwiz.
 cd "$(dirname "$0")/../.." || exit 2
 PDWIZ=${PDWIZ:-$PWD/pdwiz}
@@ -166,6 +168,70 @@ if command -v fish >/dev/null 2>&1; then
 else
 	note "fish is not installed: its completion not run (tests/deps.sh installs it)"
 fi
+
+# --- the GitHub problem matcher of the text format ---
+cp tests/pkg/bad.sh "$T/bad launch:1.sh"
+"$PDWIZ" check "$T/bad launch:1.sh" >"$T/text.out" 2>&1
+$PY tests/pkg/matcher.py share/pdwiz-problem-matcher.json "$T/text.out" >"$T/out" 2>&1 && ok ||
+    bad "problem matcher: $(grep -v '^problem matcher:' "$T/out" | head -5 | tr '\n' ';')"
+tail -1 "$T/out"
+
+# --- the composite Action (action.yml), its run steps executed here ---
+W=$T/ws
+mkdir -p "$W/sub dir"
+cp share/examples/mooncake-llama-1p1d.sh "$W/good.sh"
+cp tests/pkg/bad.sh "$W/bad.sh"
+cp share/examples/config.yaml "$W/sub dir/config.yaml"
+printf '# Notes\n\nNothing to launch here.\n' >"$W/notes.md"
+# action NAME INPUT=VALUE...: run it; $T/NAME.json says what happened.
+action() {
+	n=$1
+	shift
+	$PY tests/pkg/action.py "$PWD" "$W" "$T/$n.json" "$@" >"$T/$n.log" 2>&1 ||
+	    bad "action $n: the harness failed: $(tail -3 "$T/$n.log")"
+}
+# expect_action NAME PYTHON-CONDITION: on r (the result) and sarif (the
+# parsed SARIF it would upload, or None).
+expect_action() {
+	$PY - "$T/$1.json" "$2" <<'EOF' >"$T/cond" 2>&1 && ok || bad "action $1: $(cat "$T/cond"); log: $(grep -v '^    ' "$T/$1.log" | tail -6 | tr '\n' ';')"
+import json, os, sys
+r = json.load(open(sys.argv[1]))
+st = {s["name"]: s["status"] for s in r["steps"]}
+up = r["upload"]
+sarif = None
+if up and os.path.isfile(up.get("sarif_file", "")):
+    sarif = json.load(open(up["sarif_file"]))
+res = [x for run in (sarif or {}).get("runs", []) for x in run.get("results", [])]
+def where(x):
+    return x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+if not eval(sys.argv[2]):
+    print("not true: " + sys.argv[2] + "; steps " + repr(st) + "; outputs " + repr(r["outputs"]) + "; results " + repr([(x["ruleId"], where(x)) for x in res]))
+    sys.exit(1)
+EOF
+}
+# One clean script, as a single path: the SARIF is written, valid, empty
+# of errors; the upload would get it.
+action one paths=good.sh
+expect_action one 'r["status"] == "success" and r["outputs"]["exit-code"] == "0" and st["Upload the SARIF report"] == "not run" and sarif is not None and sarif["version"] == "2.1.0" and not [x for x in res if x["level"] == "error"]'
+# The default: the whole workspace (".") in one run; bad.sh's error in the
+# report, the upload gets it, then the action fails.
+action all
+expect_action all 'sarif is not None and sarif["version"] == "2.1.0" and r["outputs"]["exit-code"] == "1" and any(x["ruleId"] == "argparse-unrecognized" and where(x).endswith("bad.sh") for x in res) and st["Upload the SARIF report"] == "not run" and st["Fail on errors"] == "failure" and r["status"] == "failure"'
+# Several paths, one with a space, and fail-on-error off.
+action several 'paths=good.sh
+sub dir/config.yaml
+bad.sh' fail-on-error=false
+expect_action several 'r["outputs"]["exit-code"] == "1" and st["Fail on errors"] == "skipped" and r["status"] == "success" and any(where(x).endswith("bad.sh") for x in res)'
+# The text format: the problem matcher is registered, and exists; no upload.
+action text format=text paths=bad.sh
+expect_action text 'st["Upload the SARIF report"] == "skipped" and up is None and r["outputs"]["exit-code"] == "1"'
+m=$(sed -n 's/^::add-matcher:://p' "$T/text.log")
+[ -n "$m" ] && [ -f "$m" ] && [ "$m" = "$PWD/share/pdwiz-problem-matcher.json" ] && ok ||
+    bad "action text: no ::add-matcher:: of the matcher file ('$m')"
+grep -q '^::remove-matcher owner=pdwiz::$' "$T/text.log" && ok || bad "action text: the matcher is not removed after the check"
+# A format it does not know fails the check step.
+action nonsense format=xml paths=good.sh
+expect_action nonsense 'st["Check"] == "failure" and r["status"] == "failure"'
 
 echo "pkg: $pass passed, $fail failed"
 [ "$fail" = 0 ]
