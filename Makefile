@@ -158,7 +158,7 @@ ASAN_TESTS = $(TESTS:$(BUILD)/%=$(ASAN_BUILD)/%)
 # The suites, each in the order it starts: the longest first, so that the
 # short ones fill in at the end.
 QUICK_SUITES = deploy cli verdict bad unit catimg layers realworld tools own-work \
-	   pkg
+	   pkg precommit
 ASAN_SUITES = asan-bad asan-deploy asan-unit asan-cli asan-tmux asan-catimg
 VG_SUITES = vg-wizard vg-cli vg-unit vg-unit-b
 CHECK_SUITES = vg-unit vg-unit-b vg-wizard asan-unit asan-bad asan-deploy vg-cli \
@@ -174,8 +174,8 @@ NEEDS_tools =
 NEEDS_own-work =
 $(foreach n,cli deploy verdict bad tmux vg-cli vg-wizard catimg realworld scale,$(eval NEEDS_$(n) = pdwiz rules/catalog.img))
 $(foreach n,$(ASAN_SUITES),$(eval NEEDS_$(n) = asan-build rules/catalog.img))
-# The packaging (tests/pkg).
-$(foreach n,pkg,$(eval NEEDS_$(n) = pdwiz rules/catalog.img))
+# The packaging (tests/pkg), the pre-commit hook.
+$(foreach n,pkg precommit,$(eval NEEDS_$(n) = pdwiz rules/catalog.img))
 
 # suite-NAME needs $(NEEDS_NAME), except when run_suites has built it all
 # first (SUITES_ONLY=1): then no prerequisite holds a suite back, and the
@@ -287,6 +287,8 @@ suite-scale: $(call suite_needs,scale)
 	@$(SUITE) scale sh tests/scale/run.sh
 suite-pkg: $(call suite_needs,pkg)
 	@$(SUITE) pkg env PDWIZ=$(CURDIR)/pdwiz sh tests/pkg/run.sh
+suite-precommit: $(call suite_needs,precommit)
+	@$(SUITE) precommit env PDWIZ=$(CURDIR)/pdwiz sh tests/precommit/run.sh
 suite-vg-unit: $(call suite_needs,vg-unit)
 	@$(SUITE) vg-unit env BUILD=$(BUILD) sh tests/valgrind.sh units-a
 suite-vg-unit-b: $(call suite_needs,vg-unit-b)
