@@ -161,7 +161,7 @@ QUICK_SUITES = deploy cli verdict bad unit catimg layers realworld tools own-wor
 	   pkg precommit
 ASAN_SUITES = asan-bad asan-deploy asan-unit asan-cli asan-tmux asan-catimg
 VG_SUITES = vg-wizard vg-cli vg-unit vg-unit-b
-CHECK_SUITES = vg-unit vg-unit-b vg-wizard asan-unit asan-bad asan-deploy vg-cli \
+CHECK_SUITES = vg-unit vg-unit-b vg-wizard deb asan-unit asan-bad asan-deploy vg-cli \
 	   asan-cli asan-tmux $(QUICK_SUITES) tmux fuzz-smoke asan-catimg scale
 # What each suite needs built. The compiled catalog comes with ./pdwiz:
 # every build of the same sources (ASan's too) maps it.
@@ -174,8 +174,9 @@ NEEDS_tools =
 NEEDS_own-work =
 $(foreach n,cli deploy verdict bad tmux vg-cli vg-wizard catimg realworld scale,$(eval NEEDS_$(n) = pdwiz rules/catalog.img))
 $(foreach n,$(ASAN_SUITES),$(eval NEEDS_$(n) = asan-build rules/catalog.img))
-# The packaging (tests/pkg), the pre-commit hook.
-$(foreach n,pkg precommit,$(eval NEEDS_$(n) = pdwiz rules/catalog.img))
+# The packaging (tests/pkg), the pre-commit hook, the Debian package (it
+# builds its own, and compares its catalog image with the tree's).
+$(foreach n,pkg precommit deb,$(eval NEEDS_$(n) = pdwiz rules/catalog.img))
 
 # suite-NAME needs $(NEEDS_NAME), except when run_suites has built it all
 # first (SUITES_ONLY=1): then no prerequisite holds a suite back, and the
@@ -289,6 +290,8 @@ suite-pkg: $(call suite_needs,pkg)
 	@$(SUITE) pkg env PDWIZ=$(CURDIR)/pdwiz sh tests/pkg/run.sh
 suite-precommit: $(call suite_needs,precommit)
 	@$(SUITE) precommit env PDWIZ=$(CURDIR)/pdwiz sh tests/precommit/run.sh
+suite-deb: $(call suite_needs,deb)
+	@$(SUITE) deb env BUILD=$(BUILD) sh tests/deb/run.sh
 suite-vg-unit: $(call suite_needs,vg-unit)
 	@$(SUITE) vg-unit env BUILD=$(BUILD) sh tests/valgrind.sh units-a
 suite-vg-unit-b: $(call suite_needs,vg-unit-b)

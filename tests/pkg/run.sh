@@ -43,6 +43,8 @@ th=$(sed -n '1s/^\.TH .*"pdwiz \([^"]*\)".*/\1/p' share/pdwiz.1)
 if [ -f debian/changelog ]; then
 	dv=$(sed -n '1s/^pdwiz (\([^)]*\)).*/\1/p' debian/changelog)
 	[ "${dv%-*}" = "$V" ] && ok || bad "debian/changelog: version '$dv', VERSION says $V"
+else
+	bad "no debian/changelog"
 fi
 # No other place states a version of its own: a fallback in C must agree.
 git ls-files 'src/*.c' 'src/*.h' | xargs grep -n 'define PDWIZ_VERSION "' |
