@@ -95,8 +95,9 @@ installed_image(const char *datadir)
 
 /*
  * The image of datadir: its own rules/catalog.img when there is one (a
- * source tree, a copy given compile-catalog), held to its sources; else
- * the installed one, trusted with them. Without either, the first.
+ * source tree, a copy given compile-catalog), held to its sources; else,
+ * for an installed data directory, the installed one (trusted with them),
+ * which is the one named when neither is there.
  */
 static struct catalog *
 open_image(const char *datadir, char **path, char *why, size_t whylen)
@@ -109,12 +110,9 @@ open_image(const char *datadir, char **path, char *why, size_t whylen)
 	*path = xasprintf("%s/%s", datadir, CATIMG_FILE);
 	if (stat(*path, &st) != 0 && (inst = installed_image(datadir)) !=
 	    NULL) {
-		if (stat(inst, &st) == 0) {
-			free(*path);
-			*path = inst;
-			trust = CATIMG_INSTALLED;
-		} else
-			free(inst);
+		free(*path);
+		*path = inst;
+		trust = CATIMG_INSTALLED;
 	}
 	cat = catimg_load(datadir, *path, trust, why, whylen);
 	if (cat == NULL) {

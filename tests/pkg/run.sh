@@ -91,6 +91,10 @@ printf '# edited\n' >>"$T/pfx/share/pdwiz/rules/checks/10-pd.yaml"
 o=$(cd / && "$T/pfx/bin/pdwiz" --version | sed -n 's/^catalog: //p')
 case $o in "YAML in $T/pfx/share/pdwiz/rules (image not used: rules/checks/10-pd.yaml changed"*) ok ;;
 *) bad "installed, a rule file edited: catalog: $o" ;; esac
+rm "$T/pfx/lib/pdwiz/catalog.img"
+o=$(cd / && "$T/pfx/bin/pdwiz" --version | sed -n 's/^catalog: //p')
+case $o in "YAML in $T/pfx/share/pdwiz/rules (image not used: $T/pfx/lib/pdwiz/catalog.img: No such file"*) ok ;;
+*) bad "installed, no image: catalog: $o" ;; esac
 make -s NO_DEPS=1 uninstall PREFIX="$T/pfx" >/dev/null 2>&1
 left=$(find "$T/pfx" -type f | head -3)
 [ -z "$left" ] && ok || bad "make uninstall leaves $left"
