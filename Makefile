@@ -8,6 +8,7 @@
 # make check-full the same suites with every count at full size (nightly)
 # make deps       install the Debian packages the build and tests need
 # make bench      rule engine and whole-process benchmarks
+# WERROR=1        warnings are errors (CI: .ci/run); off by default
 #
 # run, test and check first check the packages (make deps: installed as
 # root, else the apt-get command is printed); NO_DEPS=1 skips that step.
@@ -19,8 +20,16 @@ PREFIX	?= /usr/local
 DESTDIR	?=
 BINDIR	 = $(PREFIX)/bin
 DATADIR	 = $(PREFIX)/share/pdwiz
+# The compiled catalog is specific to the architecture: not under share/.
+LIBDIR	 = $(PREFIX)/lib/pdwiz
 MANDIR	 = $(PREFIX)/share/man/man1
 COMPDIR	 = $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR = $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR = $(PREFIX)/share/fish/vendor_completions.d
+
+# The one version string: VERSION (the man page and debian/changelog are
+# held to it by tests/pkg/run.sh).
+VERSION	:= $(shell cat VERSION)
 
 CC	?= cc
 PKGS	 = ncursesw yaml-0.1
@@ -33,12 +42,20 @@ CMOCKA_LIBS = $(eval CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null
 
 WARN	 = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	   -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral \
-	   -Wwrite-strings -Wvla -Werror
+	   -Wwrite-strings -Wvla
+# Warnings are errors where the compiler is known (CI: .ci/run gives
+# WERROR=1), not in a user's build with a newer compiler.
+WERROR	?=
+ifneq ($(filter-out 0,$(WERROR)),)
+WARN	+= -Werror
+endif
 CFLAGS	?= -O2 -g
 CPPFLAGS ?=
 LDFLAGS	?=
 ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -Isrc $(PKG_CFLAGS) \
-	   -DPDWIZ_DATADIR_DEFAULT='"$(DATADIR)"' $(CPPFLAGS)
+	   -DPDWIZ_DATADIR_DEFAULT='"$(DATADIR)"' \
+	   -DPDWIZ_LIBDIR_DEFAULT='"$(LIBDIR)"' \
+	   -DPDWIZ_VERSION='"$(VERSION)"' $(CPPFLAGS)
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS)
 # Each object's header dependencies, written next to it by the compiler.
 DEPFLAGS = -MMD -MP
@@ -82,6 +99,8 @@ $(BUILD)/libpdwiz.a: $(LIB_OBJ)
 $(BUILD)/%.o: %.c $(BUILD)/%.d
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(LIB_OBJ) $(MAIN_OBJ): VERSION
 
 $(BUILD)/src/%.d: ;
 .PRECIOUS: $(BUILD)/src/%.d
@@ -138,10 +157,11 @@ ASAN_TESTS = $(TESTS:$(BUILD)/%=$(ASAN_BUILD)/%)
 
 # The suites, each in the order it starts: the longest first, so that the
 # short ones fill in at the end.
-QUICK_SUITES = deploy cli verdict bad unit catimg layers realworld tools own-work
+QUICK_SUITES = deploy cli verdict bad unit catimg layers realworld tools own-work \
+	   pkg precommit
 ASAN_SUITES = asan-bad asan-deploy asan-unit asan-cli asan-tmux asan-catimg
 VG_SUITES = vg-wizard vg-cli vg-unit vg-unit-b
-CHECK_SUITES = vg-unit vg-unit-b vg-wizard asan-unit asan-bad asan-deploy vg-cli \
+CHECK_SUITES = vg-unit vg-unit-b vg-wizard deb asan-unit asan-bad asan-deploy vg-cli \
 	   asan-cli asan-tmux $(QUICK_SUITES) tmux fuzz-smoke asan-catimg scale
 # What each suite needs built. The compiled catalog comes with ./pdwiz:
 # every build of the same sources (ASan's too) maps it.
@@ -154,6 +174,9 @@ NEEDS_tools =
 NEEDS_own-work =
 $(foreach n,cli deploy verdict bad tmux vg-cli vg-wizard catimg realworld scale,$(eval NEEDS_$(n) = pdwiz rules/catalog.img))
 $(foreach n,$(ASAN_SUITES),$(eval NEEDS_$(n) = asan-build rules/catalog.img))
+# The packaging (tests/pkg), the pre-commit hook, the Debian package (it
+# builds its own, and compares its catalog image with the tree's).
+$(foreach n,pkg precommit deb,$(eval NEEDS_$(n) = pdwiz rules/catalog.img))
 
 # suite-NAME needs $(NEEDS_NAME), except when run_suites has built it all
 # first (SUITES_ONLY=1): then no prerequisite holds a suite back, and the
@@ -263,6 +286,12 @@ suite-own-work: $(call suite_needs,own-work)
 	@$(SUITE) own-work sh tests/own-work.sh
 suite-scale: $(call suite_needs,scale)
 	@$(SUITE) scale sh tests/scale/run.sh
+suite-pkg: $(call suite_needs,pkg)
+	@$(SUITE) pkg env PDWIZ=$(CURDIR)/pdwiz sh tests/pkg/run.sh
+suite-precommit: $(call suite_needs,precommit)
+	@$(SUITE) precommit env PDWIZ=$(CURDIR)/pdwiz sh tests/precommit/run.sh
+suite-deb: $(call suite_needs,deb)
+	@$(SUITE) deb env BUILD=$(BUILD) sh tests/deb/run.sh
 suite-vg-unit: $(call suite_needs,vg-unit)
 	@$(SUITE) vg-unit env BUILD=$(BUILD) sh tests/valgrind.sh units-a
 suite-vg-unit-b: $(call suite_needs,vg-unit-b)
@@ -292,9 +321,11 @@ coverage: pdwiz
 install: pdwiz rules/catalog.img
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/rules/checks \
 	    $(DESTDIR)$(DATADIR)/rules/deploy $(DESTDIR)$(DATADIR)/forms \
-	    $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR)
+	    $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR) $(DESTDIR)$(LIBDIR) \
+	    $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 755 pdwiz $(DESTDIR)$(BINDIR)/pdwiz
-	install -m 644 rules/*.yaml rules/sglang-state.tsv rules/catalog.img $(DESTDIR)$(DATADIR)/rules/
+	install -m 644 rules/*.yaml rules/sglang-state.tsv $(DESTDIR)$(DATADIR)/rules/
+	install -m 644 rules/catalog.img $(DESTDIR)$(LIBDIR)/catalog.img
 	install -m 644 rules/checks/*.yaml $(DESTDIR)$(DATADIR)/rules/checks/
 	if ls rules/deploy/*.yaml >/dev/null 2>&1; then \
 	    install -m 644 rules/deploy/*.yaml $(DESTDIR)$(DATADIR)/rules/deploy/; fi
@@ -302,11 +333,14 @@ install: pdwiz rules/catalog.img
 	    install -m 644 forms/*.yaml $(DESTDIR)$(DATADIR)/forms/; fi
 	install -m 644 share/pdwiz.1 $(DESTDIR)$(MANDIR)/pdwiz.1
 	install -m 644 share/bash-completion/pdwiz $(DESTDIR)$(COMPDIR)/pdwiz
+	install -m 644 share/zsh/_pdwiz $(DESTDIR)$(ZSHCOMPDIR)/_pdwiz
+	install -m 644 share/fish/pdwiz.fish $(DESTDIR)$(FISHCOMPDIR)/pdwiz.fish
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pdwiz $(DESTDIR)$(MANDIR)/pdwiz.1 \
-	    $(DESTDIR)$(COMPDIR)/pdwiz
-	rm -rf $(DESTDIR)$(DATADIR)
+	    $(DESTDIR)$(COMPDIR)/pdwiz $(DESTDIR)$(ZSHCOMPDIR)/_pdwiz \
+	    $(DESTDIR)$(FISHCOMPDIR)/pdwiz.fish
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(LIBDIR)
 
 clean:
 	rm -rf build build-asan build-fuzz pdwiz rules/catalog.img

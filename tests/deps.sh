@@ -36,6 +36,16 @@ if [ "$what" = all ]; then
 		add "libclang-rt-$(clang -dumpversion | cut -d. -f1)-dev"
 	fi
 	locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || add locales
+	# tests/pkg: the shells the completions are for; tests/precommit:
+	# pre-commit and git; tests/deb: the Debian package tools.
+	[ -f /usr/share/bash-completion/bash_completion ] || add bash-completion
+	command -v zsh >/dev/null 2>&1 || add zsh
+	command -v fish >/dev/null 2>&1 || add fish
+	command -v git >/dev/null 2>&1 || add git
+	command -v pre-commit >/dev/null 2>&1 || add pre-commit
+	command -v dh >/dev/null 2>&1 || add debhelper
+	command -v dpkg-buildpackage >/dev/null 2>&1 || add dpkg-dev
+	command -v fakeroot >/dev/null 2>&1 || add fakeroot
 fi
 if [ -z "$need" ]; then
 	echo "deps: the packages for $what are installed (NO_DEPS=1 skips this check)"

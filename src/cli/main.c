@@ -9,8 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* From the file VERSION, given by the Makefile. */
 #ifndef PDWIZ_VERSION
-#define PDWIZ_VERSION "0.1.0"
+#error "PDWIZ_VERSION is not defined: build with make (it reads VERSION)"
 #endif
 
 const char	*pdwiz_argv0 = "pdwiz";

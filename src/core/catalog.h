@@ -173,7 +173,10 @@ struct catalog	*catalog_load(const char *datadir, char *err, size_t errlen);
 /*
  * The catalog of datadir: its compiled image (catimg.h) when that is
  * usable, else the YAML (always the YAML when PDWIZ_NO_IMAGE is set).
- * cat->origin says which, and why the image was not used.
+ * The image is datadir/rules/catalog.img when there is one; else, for an
+ * installed data directory (PREFIX/share/pdwiz), the installed image
+ * PREFIX/lib/pdwiz/catalog.img. cat->origin says which, and why the image
+ * was not used.
  */
 struct catalog	*catalog_open(const char *datadir, char *err, size_t errlen);
 /* The same for the data directory catalog_find_datadir finds. */

@@ -6,9 +6,12 @@
  * The file is a header, the objects in their native layout with offsets
  * for pointers, a relocation list, the table of its strings (adopted by
  * intern()), and the list of the YAML files it was compiled from with the
- * size and hash of each. An image is used only when everything agrees:
- * magic, format, the build of pdwiz that wrote it, its checksum, every
- * relocation in bounds, and the same source files with the same contents.
+ * size and hash of each, and nothing else: no time, no path of the data
+ * directory, so that the same sources give the same bytes (a reproducible
+ * build). An image is used only when everything agrees: magic, format,
+ * the build of pdwiz that wrote it, its checksum, every relocation in
+ * bounds, and the same source files with the same contents (how closely
+ * that is checked: catimg.h, enum catimg_trust).
  * The checksum tells damage, not intent: past it the image is read as
  * untrusted input, and every count, offset, pointer and string of the
  * catalog is checked against the mapping (and every index, kind and
@@ -31,6 +34,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef PDWIZ_SRC_ID
@@ -71,7 +75,6 @@ struct img_src {
 	uint64_t	path;		/* offset of its path below datadir */
 	uint64_t	size;
 	uint64_t	hash;		/* of its contents */
-	int64_t		mtime_s, mtime_ns;	/* when last seen */
 };
 
 /* ---- checksums ---- */
@@ -167,35 +170,42 @@ free_list(char **v, size_t n)
 	free(v);
 }
 
-/* Size, contents hash and mtime of datadir/rel; -1 when it cannot be read. */
+/* Size and contents hash of datadir/rel; -1 when it cannot be read. */
 static int
 hash_source(const char *datadir, const char *rel, struct img_src *out)
 {
 	char		*p = xasprintf("%s/%s", datadir, rel), err[256];
 	size_t		 len;
 	char		*text = read_file(p, SRC_MAX, &len, err, sizeof err);
-	struct stat	 st;
 
-	if (text == NULL || stat(p, &st) != 0) {
-		free(p);
-		free(text);
-		return -1;
-	}
 	free(p);
+	if (text == NULL)
+		return -1;
 	out->size = len;
 	out->hash = sum64((const unsigned char *)text, len);
-	out->mtime_s = st.st_mtim.tv_sec;
-	out->mtime_ns = st.st_mtim.tv_nsec;
 	free(text);
 	return 0;
 }
 
+/* Is a older than b? */
+static bool
+older(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec &&
+	    a->tv_nsec < b->tv_nsec);
+}
+
 /*
- * Is datadir/rel still what s describes? The same size and mtime say so
- * at the cost of a stat; otherwise (a copy, an install) its contents do.
+ * Is datadir/rel still what s describes? Its size first, at the cost of a
+ * stat. Then, for an image beside its sources, its contents, unless the
+ * file is older than the image (make's rule: written before the image
+ * was, so the image was compiled from it); a file as new as the image or
+ * newer (an edit, a checkout, a touch, a copy) is hashed. An installed
+ * image is not hashed against: its sizes must agree, no more.
  */
 static bool
-source_same(const char *datadir, const char *rel, const struct img_src *s)
+source_same(const char *datadir, const char *rel, const struct img_src *s,
+    enum catimg_trust trust, const struct timespec *img_mtime)
 {
 	char		*p = xasprintf("%s/%s", datadir, rel);
 	struct stat	 st;
@@ -205,8 +215,7 @@ source_same(const char *datadir, const char *rel, const struct img_src *s)
 	free(p);
 	if (rc != 0 || (uint64_t)st.st_size != s->size)
 		return false;
-	if (st.st_mtim.tv_sec == s->mtime_s && st.st_mtim.tv_nsec ==
-	    s->mtime_ns)
+	if (trust == CATIMG_INSTALLED || older(&st.st_mtim, img_mtime))
 		return true;
 	return hash_source(datadir, rel, &now) == 0 && now.size == s->size &&
 	    now.hash == s->hash;
@@ -713,6 +722,7 @@ struct mapped {
 	size_t		 size;
 	char		*path;
 	bool		 adopted;
+	struct timespec	 mtime;		/* of the image file */
 	/* The rules with their files made whole: copies, so that nothing
 	 * writes to the image once it is checked. */
 	struct rule	*rules, *drules;
@@ -1205,7 +1215,8 @@ check_image(const unsigned char *base, size_t size)
 
 /* Same files, same contents as when it was written? NULL or which not. */
 static char *
-stale_source(const unsigned char *base, const char *datadir)
+stale_source(const unsigned char *base, const char *datadir,
+    enum catimg_trust trust, const struct timespec *img_mtime)
 {
 	struct img_hdr		 h;
 	const struct img_src	*s;
@@ -1224,7 +1235,7 @@ stale_source(const unsigned char *base, const char *datadir)
 			    i < n ? now[i] : was ? was : "?");
 			break;
 		}
-		if (!source_same(datadir, now[i], &s[i])) {
+		if (!source_same(datadir, now[i], &s[i], trust, img_mtime)) {
 			why = xasprintf("%s changed since it was compiled",
 			    now[i]);
 			break;
@@ -1256,6 +1267,7 @@ map_file(const char *path, struct mapped *m, char *why, size_t whylen)
 		return fail(why, whylen, "%s: %s", path, strerror(errno));
 	m->base = p;
 	m->size = (size_t)st.st_size;
+	m->mtime = st.st_mtim;
 	return 0;
 }
 
@@ -1311,7 +1323,8 @@ open_image(unsigned char *base, size_t size)
 }
 
 struct catalog *
-catimg_load(const char *datadir, char *why, size_t whylen)
+catimg_load(const char *datadir, const char *path_in, enum catimg_trust trust,
+    char *why, size_t whylen)
 {
 	char			*path;
 	struct mapped		 m = { 0 };
@@ -1320,7 +1333,7 @@ catimg_load(const char *datadir, char *why, size_t whylen)
 	char			*stale;
 	const struct catalog	*cat;
 
-	path = xasprintf("%s/%s", datadir, CATIMG_FILE);
+	path = xstrdup(path_in);
 	if (live.base != NULL) {
 		if (strcmp(live.path, path) != 0) {
 			fail(why, whylen, "%s: another image is in use", path);
@@ -1328,7 +1341,8 @@ catimg_load(const char *datadir, char *why, size_t whylen)
 			return NULL;
 		}
 		free(path);
-		if ((stale = stale_source(live.base, datadir)) != NULL) {
+		if ((stale = stale_source(live.base, datadir, trust,
+		    &live.mtime)) != NULL) {
 			fail(why, whylen, "%s", stale);
 			free(stale);
 			return NULL;
@@ -1344,7 +1358,8 @@ catimg_load(const char *datadir, char *why, size_t whylen)
 		mprotect(m.base, m.size, PROT_READ);
 		bad = check_image(m.base, m.size);
 	}
-	if (bad != NULL || (stale = stale_source(m.base, datadir)) != NULL) {
+	if (bad != NULL || (stale = stale_source(m.base, datadir, trust,
+	    &m.mtime)) != NULL) {
 		if (bad != NULL)
 			fail(why, whylen, "%s: %s", path, bad);
 		else {

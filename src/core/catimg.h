@@ -20,11 +20,25 @@ int		 catimg_write(const struct catalog *, const char *datadir,
 		    const char *path, char *err, size_t errlen);
 
 /*
- * The catalog from datadir's image, or NULL and why it cannot be used
- * (missing, damaged, written by another build, older than its sources).
- * The image stays mapped for the life of the process.
+ * How an image is held to its sources (the YAML files below datadir it
+ * was compiled from; the same set of files, of the same sizes, always):
+ *   CATIMG_BESIDE     an image in datadir itself (a source tree, a copy
+ *                     compiled with compile-catalog): each file older than
+ *                     the image is taken as compiled into it, any other is
+ *                     hashed and must have the contents it had.
+ *   CATIMG_INSTALLED  an image installed with its data directory (make
+ *                     install, a package): installed together, replaced
+ *                     together; no file is read or hashed.
  */
-struct catalog	*catimg_load(const char *datadir, char *why, size_t whylen);
+enum catimg_trust { CATIMG_BESIDE, CATIMG_INSTALLED };
+
+/*
+ * The catalog of datadir from the image at path, or NULL and why it cannot
+ * be used (missing, damaged, written by another build, not what its
+ * sources now say). The image stays mapped for the life of the process.
+ */
+struct catalog	*catimg_load(const char *datadir, const char *path,
+		    enum catimg_trust, char *why, size_t whylen);
 
 /*
  * For the tests and the fuzz harness. catimg_check: relocate the image

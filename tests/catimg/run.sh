@@ -79,6 +79,31 @@ cp "$D/rules/catalog.img" "$T/good.img"
 touch "$D"/rules/checks/*.yaml
 expect_origin "touched sources, same contents" "$D" "compiled image*"
 
+# Reproducible: the same sources give the same bytes, whatever their
+# mtimes and wherever the data directory is.
+PDWIZ_DATADIR=$D "$PDWIZ" compile-catalog -o "$T/again.img" >"$T/out" 2>&1 &&
+    cmp -s "$T/good.img" "$T/again.img" && ok ||
+    bad "touched sources: the image differs: $(cmp "$T/good.img" "$T/again.img" 2>&1)"
+D2=$T/data2
+mkdir -p "$D2"
+cp -R rules forms "$D2"/
+touch -d '2001-02-03 04:05:06' "$D2"/rules/*.yaml "$D2"/rules/checks/*.yaml
+PDWIZ_DATADIR=$D2 "$PDWIZ" compile-catalog -o "$T/elsewhere.img" >"$T/out" 2>&1 &&
+    cmp -s "$T/good.img" "$T/elsewhere.img" && ok ||
+    bad "another directory, other mtimes: the image differs: $(cmp "$T/good.img" "$T/elsewhere.img" 2>&1)"
+rm -rf "$D2"
+
+# An edit that keeps the size: newer than the image, so its contents are
+# compared.
+sed 's/^# /#_/' rules/checks/10-pd.yaml >"$D/rules/checks/10-pd.yaml"
+if cmp -s rules/checks/10-pd.yaml "$D/rules/checks/10-pd.yaml"; then
+	bad "same-size edit: nothing edited"
+else
+	expect_origin "same-size edit" "$D" "YAML in*rules/checks/10-pd.yaml changed since it was compiled)"
+fi
+cp rules/checks/10-pd.yaml "$D/rules/checks/10-pd.yaml"
+expect_origin "same-size edit undone" "$D" "compiled image*"
+
 # An edited source makes the image stale: the YAML is read, and says why.
 printf '# edited\n' >>"$D/rules/checks/10-pd.yaml"
 expect_origin "edited source" "$D" "YAML in*rules/checks/10-pd.yaml changed since it was compiled)"
