@@ -335,6 +335,8 @@ install: pdwiz rules/catalog.img
 	install -m 644 share/bash-completion/pdwiz $(DESTDIR)$(COMPDIR)/pdwiz
 	install -m 644 share/zsh/_pdwiz $(DESTDIR)$(ZSHCOMPDIR)/_pdwiz
 	install -m 644 share/fish/pdwiz.fish $(DESTDIR)$(FISHCOMPDIR)/pdwiz.fish
+	install -m 644 share/check.schema.json share/pdwiz-problem-matcher.json \
+	    $(DESTDIR)$(DATADIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pdwiz $(DESTDIR)$(MANDIR)/pdwiz.1 \

@@ -47,6 +47,13 @@ complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_d
 complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l gpu -x -a "$pdwiz_gpus" -d 'accelerator'
 complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l fact -x -d 'any other fact (NAME=VALUE)'
 complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l sglang-version -x -d 'the SGLang release the commands run'
+complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l fail-on -x -a 'error warning' -d 'the least severity that fails the run'
+complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l ignore -x -a "(__pdwiz_rule_ids)" -d 'leave these rules out'
+complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l exclude -x -d 'skip the files a glob matches'
+complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l show-unknown -d 'list each could-not-check'
+complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -s q -l quiet -d 'show only what fails the run'
+complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l color -x -a 'auto always never' -d 'colour the text report'
+complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l stdin-filename -r -F -d 'the name standard input is reported under'
 complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -s v -l verbose -d "also show SGLang's overrides"
 complete -c pdwiz -n "__fish_seen_subcommand_from check; and __pdwiz_after_dashdash" -f -a '(__pdwiz_sglang_flags)' -d 'SGLang flag'
 

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #ifndef PDWIZ_VERSION
-#define PDWIZ_VERSION "0.1.0"
+#error "PDWIZ_VERSION comes from the file VERSION (the Makefile)"
 #endif
 
 void

@@ -1188,7 +1188,7 @@ if [ "$PDWIZ" = ./pdwiz ]; then
 	make -s install PREFIX="$T/pfx" >/dev/null 2>&1
 	(cd / && env -u PDWIZ_DATADIR "$T/pfx/bin/pdwiz" check -- --model-path m --tp-size 2 >/dev/null 2>&1) && ok || bad "installed pdwiz does not find its rules"
 	(cd / && env -u PDWIZ_DATADIR "$T/pfx/bin/pdwiz" --version | grep -q "checks") && ok || bad "installed --version"
-	(cd / && env -u PDWIZ_DATADIR "$T/pfx/bin/pdwiz" --version | grep -q "^catalog: compiled image $T/pfx/share/pdwiz/rules/catalog.img") && ok || bad "installed pdwiz does not use its compiled catalog"
+	(cd / && env -u PDWIZ_DATADIR "$T/pfx/bin/pdwiz" --version | grep -q "^catalog: compiled image $T/pfx/lib/pdwiz/catalog.img") && ok || bad "installed pdwiz does not use its compiled catalog"
 	make -s uninstall PREFIX="$T/pfx" >/dev/null 2>&1
 	[ ! -e "$T/pfx/bin/pdwiz" ] && [ ! -e "$T/pfx/share/pdwiz" ] && ok || bad "make uninstall leaves files"
 	man -l share/pdwiz.1 >/dev/null 2>&1 && ok || bad "man page does not render"
