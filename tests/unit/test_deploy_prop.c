@@ -528,7 +528,7 @@ json_ids(const char *json, const char *sev)
 	char		*out;
 
 	result_init(&r);
-	while ((p = strstr(p, "{\"rule\":\"")) != NULL) {
+	while ((p = strstr(p, ",\"rule\":\"")) != NULL) {
 		p += 9;
 		if ((e = strchr(p, '"')) == NULL || (size_t)(e - p) >= sizeof id)
 			break;
