@@ -58,6 +58,7 @@ struct scan {
 	bool		 fence;		/* in a fenced block (Markdown) */
 	char		 fch;		/* its fence character and length */
 	size_t		 flen;
+	bool		 full;		/* SUPP_MAX_ENTRIES reached */
 };
 
 static const char *
@@ -104,9 +105,16 @@ problem(struct scan *sc, size_t k, const char *fmt, ...)
 	char			 msg[512];
 	va_list			 ap;
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
+	if (s->nbad > SUPP_MAX_PROBLEMS)
+		return;
+	if (s->nbad == SUPP_MAX_PROBLEMS)
+		snprintf(msg, sizeof msg, "more than %d malformed directives: "
+		    "the rest are not reported", SUPP_MAX_PROBLEMS);
+	else {
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof msg, fmt, ap);
+		va_end(ap);
+	}
 	s->bad = grow_pow2(s->bad, s->nbad, sizeof *s->bad);
 	p = &s->bad[s->nbad++];
 	p->line = sc->line;
@@ -135,12 +143,20 @@ rule_number(struct supp_index *ix, const char *s, size_t len)
 	return ix->nrules++;
 }
 
-static void
+/* false when there are SUPP_MAX_ENTRIES already (said once). */
+static bool
 add_entry(struct scan *sc, const char *id, size_t len, size_t k, bool file)
 {
 	struct suppress		*s = sc->s;
 	struct supp_entry	*e;
 
+	if (s->n >= SUPP_MAX_ENTRIES) {
+		if (!sc->full)
+			problem(sc, k, "more than %d rule ids in directives: "
+			    "the rest are not read", SUPP_MAX_ENTRIES);
+		sc->full = true;
+		return false;
+	}
 	s->e = grow_pow2(s->e, s->n, sizeof *s->e);
 	e = &s->e[s->n++];
 	memset(e, 0, sizeof *e);
@@ -153,6 +169,7 @@ add_entry(struct scan *sc, const char *id, size_t len, size_t k, bool file)
 		e->from = 1;
 		e->to = INT_MAX;
 	}
+	return true;
 }
 
 /* The line entries of e[from, to) cover up to line last. */
@@ -316,7 +333,8 @@ directive(struct scan *sc, const char *l, size_t n, size_t k, size_t start,
 			    k - t0), l + t0);
 			goto bad;
 		}
-		add_entry(sc, l + t0, k - t0, t0, file);
+		if (!add_entry(sc, l + t0, k - t0, t0, file))
+			goto bad;
 		nids++;
 		k = skip_blanks(l, n, k);
 		if (k < n && l[k] == ',') {

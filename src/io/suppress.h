@@ -55,6 +55,13 @@
 
 enum supp_style { SUPP_HASH, SUPP_MARKDOWN };
 
+/* What one text may hold, so that no file can make the scan take memory
+ * out of proportion: the rule ids past the first SUPP_MAX_ENTRIES are not
+ * read (one problem says so), the problems past SUPP_MAX_PROBLEMS are not
+ * listed (one more says so). */
+#define SUPP_MAX_ENTRIES	1000000
+#define SUPP_MAX_PROBLEMS	100
+
 /* One rule id of one directive. */
 struct supp_entry {
 	const char	*rule;		/* the id (owned by the struct suppress) */

@@ -527,6 +527,49 @@ test_large(void **state)
 	buf_free(&b);
 }
 
+/* What a text can make the scan keep is bounded: past SUPP_MAX_PROBLEMS
+ * problems one more says the rest are not listed; past SUPP_MAX_ENTRIES
+ * ids one problem says the rest are not read. */
+static void
+test_limits(void **state)
+{
+	struct buf	 b = { 0 };
+	struct suppress	 s;
+	size_t		 i, k;
+
+	(void)state;
+	for (i = 0; i < 3 * SUPP_MAX_PROBLEMS; i++)
+		buf_puts(&b, "# pdwiz: disabel=a\n");
+	suppress_init(&s);
+	suppress_scan(&s, b.s, b.len, SUPP_HASH);
+	assert_int_equal(s.nbad, SUPP_MAX_PROBLEMS + 1);
+	assert_int_equal(s.bad[SUPP_MAX_PROBLEMS].line, SUPP_MAX_PROBLEMS + 1);
+	assert_non_null(strstr(s.bad[SUPP_MAX_PROBLEMS].msg,
+	    "the rest are not reported"));
+	suppress_free(&s);
+	buf_free(&b);
+
+	/* Lines of 1,000 ids, one line more than the limit holds. */
+	for (i = 0; i <= SUPP_MAX_ENTRIES / 1000; i++) {
+		buf_puts(&b, "# pdwiz: disable-file=r0");
+		for (k = 1; k < 1000; k++)
+			buf_printf(&b, ",r%zu", k);
+		buf_putc(&b, '\n');
+	}
+	buf_puts(&b, "# pdwiz: disable=late\ncmd\n");
+	suppress_init(&s);
+	suppress_scan(&s, b.s, b.len, SUPP_HASH);
+	assert_int_equal(s.n, SUPP_MAX_ENTRIES);
+	assert_int_equal(s.nbad, 1);
+	assert_int_equal(s.bad[0].line, SUPP_MAX_ENTRIES / 1000 + 1);
+	assert_int_equal(s.bad[0].col, 23);
+	assert_non_null(strstr(s.bad[0].msg, "the rest are not read"));
+	assert_true(suppress_match(&s, "r999", 5));
+	assert_false(suppress_match(&s, "late", SUPP_MAX_ENTRIES / 1000 + 3));
+	suppress_free(&s);
+	buf_free(&b);
+}
+
 int
 main(void)
 {
@@ -545,6 +588,7 @@ main(void)
 		cmocka_unit_test(test_markdown_bad),
 		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_large),
+		cmocka_unit_test(test_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
