@@ -45,6 +45,9 @@ static const char *const sev_words[] = { "error", "warning", "note", "off",
     NULL };
 static const char *const fail_words[] = { "error", "warning", NULL };
 
+#define SHOWN_MAX	60		/* bytes of a value a message shows */
+#define SHOWN_BUF	(SHOWN_MAX * 4 + 8)
+
 /* ---- paths ---- */
 
 /* The current directory, owned; NULL when it cannot be had. */
@@ -318,11 +321,44 @@ perr(struct rcparse *p, const struct ynode *at, const char *fmt, ...)
 	p->nerr++;
 }
 
-/* How much of a scalar a message shows. */
-static int
-shown(const struct ynode *n)
+/*
+ * s[0..n) for a message: at most 60 bytes of it (then "..."), control
+ * bytes (CR, ESC, DEL ...) as \xNN, so that a message stays one line and
+ * no byte of the file reaches a terminal as a control. Written into out.
+ */
+static const char *
+shown(const char *s, size_t n, char *out, size_t outlen)
 {
-	return n->len > 60 ? 60 : (int)n->len;
+	size_t	i, o = 0;
+
+	for (i = 0; i < n && i < SHOWN_MAX && o + 8 < outlen; i++) {
+		unsigned char	c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == 0x7f)
+			o += (size_t)snprintf(out + o, outlen - o, "\\x%02x", c);
+		else
+			out[o++] = (char)c;
+	}
+	if (i < n && o + 4 <= outlen) {
+		memcpy(out + o, "...", 3);
+		o += 3;
+	}
+	out[o] = '\0';
+	return out;
+}
+/* A message of another reader (ydoc's, read_file's) as one line of why:
+ * its control bytes as \xNN, as shown writes them. */
+static void
+put_line(struct buf *why, const char *msg)
+{
+	const unsigned char	*p;
+
+	for (p = (const unsigned char *)msg; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			buf_printf(why, "\\x%02x", *p);
+		else
+			buf_putc(why, (char)*p);
+	buf_putc(why, '\n');
 }
 
 /* What a node is, for "..., not a list". */
@@ -381,10 +417,12 @@ good_chars(const char *s, size_t n, bool fact)
 static bool
 rule_id_ok(struct rcparse *p, const struct ynode *n)
 {
+	char	b[SHOWN_BUF];
+
 	if (good_chars(n->str, n->len, false))
 		return true;
-	perr(p, n, "bad rule id '%.*s' (rule ids are a-z, 0-9 and '-')",
-	    shown(n), n->str);
+	perr(p, n, "bad rule id '%s' (rule ids are a-z, 0-9 and '-')",
+	    shown(n->str, n->len, b, sizeof b));
 	return false;
 }
 
@@ -445,6 +483,7 @@ static void
 read_severity(struct rcparse *p, const struct ynode *k,
     const struct ynode *v)
 {
+	char		 b[SHOWN_BUF];
 	struct rcfile	*rc = p->rc;
 	const char	*best;
 	size_t		 i;
@@ -463,18 +502,20 @@ read_severity(struct rcparse *p, const struct ynode *k,
 		bool			 ok = rule_id_ok(p, r);
 
 		if (s->kind != YN_SCALAR || ynode_is_null(s)) {
-			perr(p, s, "the severity of '%.*s' is error, warning, "
-			    "note or off, not %s", shown(r), r->str,
-			    kind_name(s));
+			perr(p, s, "the severity of '%s' is error, warning, "
+			    "note or off, not %s", shown(r->str, r->len, b,
+			    sizeof b), kind_name(s));
 			continue;
 		}
 		if ((w = word_index(s->str, sev_words)) < 0) {
 			if ((best = closest(s->str, sev_words)) != NULL)
-				perr(p, s, "unknown severity '%.*s' (did you "
-				    "mean '%s'?)", shown(s), s->str, best);
+				perr(p, s, "unknown severity '%s' (did you "
+				    "mean '%s'?)", shown(s->str, s->len, b,
+				    sizeof b), best);
 			else
-				perr(p, s, "unknown severity '%.*s' (error, "
-				    "warning, note or off)", shown(s), s->str);
+				perr(p, s, "unknown severity '%s' (error, "
+				    "warning, note or off)", shown(s->str, s->len,
+				    b, sizeof b));
 			continue;
 		}
 		if (ok)
@@ -486,6 +527,7 @@ read_severity(struct rcparse *p, const struct ynode *k,
 static void
 read_facts(struct rcparse *p, const struct ynode *k, const struct ynode *v)
 {
+	char		 b[SHOWN_BUF];
 	struct rcfile	*rc = p->rc;
 	size_t		 i;
 
@@ -500,8 +542,9 @@ read_facts(struct rcparse *p, const struct ynode *k, const struct ynode *v)
 		const struct ynode	*f = v->kids[i], *x = v->kids[i + 1];
 
 		if (!good_chars(f->str, f->len, true)) {
-			perr(p, f, "bad fact name '%.*s' (letters, digits, "
-			    "'-', '_' and '.')", shown(f), f->str);
+			perr(p, f, "bad fact name '%s' (letters, digits, "
+			    "'-', '_' and '.')", shown(f->str, f->len, b,
+			    sizeof b));
 			continue;
 		}
 		if (x->kind != YN_SCALAR || ynode_is_null(x)) {
@@ -517,6 +560,7 @@ read_facts(struct rcparse *p, const struct ynode *k, const struct ynode *v)
 static void
 read_fail_on(struct rcparse *p, const struct ynode *k, const struct ynode *v)
 {
+	char		 b[SHOWN_BUF];
 	const char	*best;
 	int		 w;
 
@@ -527,11 +571,12 @@ read_fail_on(struct rcparse *p, const struct ynode *k, const struct ynode *v)
 	}
 	if ((w = word_index(v->str, fail_words)) < 0) {
 		if ((best = closest(v->str, fail_words)) != NULL)
-			perr(p, v, "'%s' is error or warning, not '%.*s' (did "
-			    "you mean '%s'?)", k->str, shown(v), v->str, best);
+			perr(p, v, "'%s' is error or warning, not '%s' (did "
+			    "you mean '%s'?)", k->str, shown(v->str, v->len, b,
+			    sizeof b), best);
 		else
-			perr(p, v, "'%s' is error or warning, not '%.*s'",
-			    k->str, shown(v), v->str);
+			perr(p, v, "'%s' is error or warning, not '%s'",
+			    k->str, shown(v->str, v->len, b, sizeof b));
 		return;
 	}
 	p->rc->fail_on = w == 0 ? RC_FAIL_ERROR : RC_FAIL_WARNING;
@@ -542,6 +587,7 @@ read_fail_on(struct rcparse *p, const struct ynode *k, const struct ynode *v)
 static void
 read_root(struct rcparse *p, const struct ynode *root)
 {
+	char		 b[SHOWN_BUF];
 	struct rcfile	*rc = p->rc;
 	const char	*best;
 	size_t		 i;
@@ -575,12 +621,14 @@ read_root(struct rcparse *p, const struct ynode *root)
 			break;
 		default:
 			if ((best = closest(k->str, rc_keys)) != NULL)
-				perr(p, k, "unknown key '%.*s' (did you mean "
-				    "'%s'?)", shown(k), k->str, best);
+				perr(p, k, "unknown key '%s' (did you mean "
+				    "'%s'?)", shown(k->str, k->len, b, sizeof b),
+				    best);
 			else
-				perr(p, k, "unknown key '%.*s' (the keys are "
+				perr(p, k, "unknown key '%s' (the keys are "
 				    "ignore, severity, facts, exclude and "
-				    "fail-on)", shown(k), k->str);
+				    "fail-on)", shown(k->str, k->len, b,
+				    sizeof b));
 			break;
 		}
 	}
@@ -646,7 +694,7 @@ rcfile_parse(const char *name, const char *dir, const char *text,
 	free(cwd);
 	if ((root = ydoc_parse(name, text, len, true, err, sizeof err)) ==
 	    NULL) {
-		buf_printf(why, "%s\n", err);
+		put_line(why, err);
 		return -1;
 	}
 	memset(&p, 0, sizeof p);
@@ -669,7 +717,7 @@ rcfile_load(const char *path, struct rcfile *rc, struct buf *why)
 	/* "-" is a file here: standard input is what is being checked. */
 	if ((text = read_file(strcmp(path, "-") == 0 ? "./-" : path, RC_MAX,
 	    &len, err, sizeof err)) == NULL) {
-		buf_printf(why, "%s\n", err);
+		put_line(why, err);
 		return -1;
 	}
 	copy = xstrdup(path);

@@ -27,6 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define SHOWN_MAX	40		/* bytes of a word a message shows */
+#define SHOWN_BUF	(SHOWN_MAX * 4 + 8)
+
 struct supp_rule {
 	size_t	 off, len;	/* its id in names */
 	size_t	 first, count;	/* its line entries: order[first ..
@@ -249,15 +252,41 @@ near(const char *word, size_t n, const char *name)
 	return edit_distance_within(w, name, 2) <= 2;
 }
 
-/* At most 40 bytes of the text from k to a blank, for a message. */
-static int
-word_len(const char *l, size_t n, size_t k)
+/*
+ * s[0..n) for a message: at most 40 bytes of it (then "..."), control
+ * bytes (CR, ESC, DEL ...) as \xNN, so that a message stays one line and
+ * no byte of the file reaches a terminal as a control. Written into out.
+ */
+static const char *
+shown(const char *s, size_t n, char *out, size_t outlen)
+{
+	size_t	i, o = 0;
+
+	for (i = 0; i < n && i < SHOWN_MAX && o + 8 < outlen; i++) {
+		unsigned char	c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == 0x7f)
+			o += (size_t)snprintf(out + o, outlen - o, "\\x%02x", c);
+		else
+			out[o++] = (char)c;
+	}
+	if (i < n && o + 4 <= outlen) {
+		memcpy(out + o, "...", 3);
+		o += 3;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* The text from k to a blank, for a message. */
+static const char *
+word_at(const char *l, size_t n, size_t k, char *out, size_t outlen)
 {
 	size_t	e = k;
 
-	while (e < n && e - k < 40 && !blank(l[e]))
+	while (e < n && !blank(l[e]))
 		e++;
-	return (int)(e - k);
+	return shown(l + k, e - k, out, outlen);
 }
 
 /*
@@ -273,6 +302,7 @@ directive(struct scan *sc, const char *l, size_t n, size_t k, size_t start,
 	struct suppress	*s = sc->s;
 	size_t		 n0 = s->n, w0 = k, w, t0, nids = 0;
 	bool		 file;
+	char		 b[SHOWN_BUF];
 
 	while (k < n && (isalpha((unsigned char)l[k]) || l[k] == '_' ||
 	    (l[k] == '-' && !(md && at(l, n, k, "-->")))))
@@ -328,9 +358,9 @@ directive(struct scan *sc, const char *l, size_t n, size_t k, size_t start,
 			goto bad;
 		}
 		if (!good_id(l + t0, k - t0)) {
-			problem(sc, t0, "bad rule id '%.*s' (rule ids are "
-			    "a-z, 0-9 and '-')", (int)(k - t0 > 40 ? 40 :
-			    k - t0), l + t0);
+			problem(sc, t0, "bad rule id '%s' (rule ids are "
+			    "a-z, 0-9 and '-')", shown(l + t0, k - t0, b,
+			    sizeof b));
 			goto bad;
 		}
 		if (!add_entry(sc, l + t0, k - t0, t0, file))
@@ -357,15 +387,15 @@ directive(struct scan *sc, const char *l, size_t n, size_t k, size_t start,
 			problem(sc, k, "expected '-->' to close the comment "
 			    "on its line");
 		else
-			problem(sc, k, "unexpected '%.*s' after the rule ids "
+			problem(sc, k, "unexpected '%s' after the rule ids "
 			    "(rule ids are separated by ',')",
-			    word_len(l, n, k), l + k);
+			    word_at(l, n, k, b, sizeof b));
 		goto bad;
 	}
 	if (k >= n)
 		return k;
-	problem(sc, k, "unexpected '%.*s' after the rule ids (rule ids are "
-	    "separated by ',')", word_len(l, n, k), l + k);
+	problem(sc, k, "unexpected '%s' after the rule ids (rule ids are "
+	    "separated by ',')", word_at(l, n, k, b, sizeof b));
 bad:
 	s->n = n0;	/* a malformed directive suppresses nothing */
 	return k > start ? k : start + 1;

@@ -11,8 +11,9 @@
  * covers its own line, the next line that is neither blank nor only a
  * comment (directives stack: several lines of them cover the same line)
  * and the blank and comment lines between, and when that line ends in '\'
- * the lines that continue it: the whole command. A directive after code ("CMD  # pdwiz: disable=x", YAML
- * "key: v  # pdwiz: disable=x") covers its own line only.
+ * the lines that continue it: the whole command. A directive after code
+ * ("CMD  # pdwiz: disable=x", YAML "key: v  # pdwiz: disable=x") covers
+ * its own line only.
  *
  * In Markdown (SUPP_MARKDOWN) the directive is an HTML comment,
  * "<!-- pdwiz: disable=RULE,... -->" (or disable-file=), outside fenced
@@ -22,10 +23,11 @@
  * fenced block the '#' form is read as in a script (a block's shell is
  * checked as a script is), and "<!--" is the block's text, not a comment.
  *
- * A directive begins at a '#' (or "<!--") that starts the line or follows
- * a blank, then "pdwiz", ':', the word, '=' and the rule ids, blanks
- * allowed around each (#pdwiz:disable=a, b). After the ids may come a
- * reason, from a '#': "# pdwiz: disable=x # the GPUs are set by Slurm".
+ * A directive begins at a '#' that starts the line or follows a blank (in
+ * Markdown prose at any "<!--"), then "pdwiz", ':', the word, '=' and the
+ * rule ids, blanks allowed around each (#pdwiz:disable=a, b). After the
+ * ids may come a reason, from a blank and a '#': "# pdwiz: disable=x # the
+ * GPUs are set by Slurm" (in Markdown, up to the "-->").
  * The scan does not parse the file's language: a '#' after a blank inside
  * a quoted string or a here-document begins a directive too.
  *

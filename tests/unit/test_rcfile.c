@@ -123,6 +123,11 @@ test_empty(void **state)
 		assert_false(rcfile_excluded(&rc, "/r/x.sh"));
 		rcfile_free(&rc);
 	}
+	assert_int_equal(parse(&rc, "\nfail-on: 'error'\n", &why), 0);
+	assert_int_equal(rc.fail_on, RC_FAIL_ERROR);
+	assert_int_equal(rc.fail_line, 2);
+	assert_int_equal(rc.fail_col, 10);
+	rcfile_free(&rc);
 	/* A struct never read says nothing. */
 	rcfile_init(&rc);
 	assert_false(rcfile_rule(&rc, "a", &sev));
@@ -207,6 +212,17 @@ test_errors(void **state)
 		    "single value" },
 		{ "a: 1\n---\nb: 2\n", "rc.yaml:2:1: more than one YAML "
 		    "document in the file" },
+		/* A value in a message: one line, no control byte, at most
+		 * 60 bytes of it. */
+		{ "ignore: [\"a\\e[31mb\\nc\\rd\"]\n", "rc.yaml:1:10: bad rule "
+		    "id 'a\\x1b[31mb\\x0ac\\x0dd' (rule ids are a-z, 0-9 and "
+		    "'-')" },
+		{ "fail-on: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		    "xxxxxxxxxxxxxxxxxxxxxxxx\n", "rc.yaml:1:10: 'fail-on' is "
+		    "error or warning, not 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		    "xxxxxxxxxxxxxxxxxxxxxxxx...'" },
+		{ "\"a\\nb\": 1\n\"a\\nb\": 2\n", "rc.yaml:2:1: duplicate key "
+		    "'a\\x0ab' (first at line 1)" },
 	};
 	struct rcfile	rc;
 	struct buf	why = { 0 };

@@ -245,6 +245,12 @@ test_malformed(void **state)
 		{ "# pdwiz: disable=a b\n", 20, "unexpected 'b' after the rule "
 		    "ids" },
 		{ "# pdwiz: disable=a#b\n", 18, "bad rule id 'a#b'" },
+		{ "# pdwiz: disable=a\033]0;x\a\n", 18, "bad rule id "
+		    "'a\\x1b]0;x\\x07'" },
+		{ "# pdwiz: disable=a \r\rb\n", 20, "unexpected '\\x0d\\x0db'" },
+		{ "# pdwiz: disable=a,0123456789012345678901234567890123456789"
+		    "0123456789_\n", 20, "bad rule id '0123456789012345678901"
+		    "234567890123456789...'" },
 	};
 	struct suppress	s;
 	size_t		i;
