@@ -336,6 +336,7 @@ install: pdwiz rules/catalog.img
 	install -m 644 share/zsh/_pdwiz $(DESTDIR)$(ZSHCOMPDIR)/_pdwiz
 	install -m 644 share/fish/pdwiz.fish $(DESTDIR)$(FISHCOMPDIR)/pdwiz.fish
 	install -m 644 share/check.schema.json share/pdwiz-problem-matcher.json \
+	    share/pdwiz-rc.md \
 	    $(DESTDIR)$(DATADIR)/
 
 uninstall:

@@ -54,6 +54,7 @@ complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_d
 complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -s q -l quiet -d 'show only what fails the run'
 complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l color -x -a 'auto always never' -d 'colour the text report'
 complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l stdin-filename -r -F -d 'the name standard input is reported under'
+complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l rcfile -r -F -d "the configuration to use instead of each input's .pdwiz.yaml"
 complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -s v -l verbose -d "also show SGLang's overrides"
 complete -c pdwiz -n "__fish_seen_subcommand_from check; and __pdwiz_after_dashdash" -f -a '(__pdwiz_sglang_flags)' -d 'SGLang flag'
 

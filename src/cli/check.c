@@ -15,9 +15,11 @@
 #include "io/input.h"
 #include "io/manifest.h"
 #include "io/markdown.h"
+#include "io/rcfile.h"
 #include "io/recipe.h"
 #include "io/server.h"
 #include "io/shell.h"
+#include "io/suppress.h"
 #include "io/walk.h"
 
 #include <stdarg.h>
@@ -29,7 +31,7 @@
 
 
 enum { C_FORMAT = 1, C_INPUT, C_VERBOSE, C_SGVER, C_QUIET, C_FAILON,
-	C_SHOWUNK, C_COLOR, C_STDINNAME, C_EXCLUDE, C_IGNORE };
+	C_SHOWUNK, C_COLOR, C_STDINNAME, C_EXCLUDE, C_IGNORE, C_RCFILE };
 
 static const struct cliopt check_opts[] = {
 	{ C_FORMAT, "format", 0, "text|json|sarif|github",
@@ -42,6 +44,8 @@ static const struct cliopt check_opts[] = {
 	{ C_FAILON, "fail-on", 0, "error|warning",
 	    "the least severity that fails the run (default error)", 0 },
 	{ C_IGNORE, "ignore", 0, "RULE[,RULE]", "leave these rules out", 0 },
+	{ C_RCFILE, "rcfile", 0, "FILE",
+	    "the configuration to use instead of each input's .pdwiz.yaml", 0 },
 	{ C_EXCLUDE, "exclude", 0, "GLOB",
 	    "skip the files a glob matches (e.g. 'vendor/**')", 0 },
 	{ C_SHOWUNK, "show-unknown", 0, NULL,
@@ -68,6 +72,8 @@ struct check_args {
 	bool			 verbose, quiet, show_unknown;
 	int			 color;		/* -1 auto, 0 never, 1 always */
 	enum severity		 fail_on;
+	bool			 fail_on_set;
+	const char		*rcfile;	/* --rcfile, or PDWIZ_RC */
 	enum input_mode		 in;
 	struct pathlist		 operands;	/* FILE, DIR or - */
 	struct pathlist		 excludes, ignores;
@@ -251,6 +257,10 @@ check_args(int argc, char **argv, struct check_args *a, struct buf *why)
 				return EXIT_USAGE;
 			}
 			a->fail_on = r == 0 ? SEV_ERROR : SEV_WARNING;
+			a->fail_on_set = true;
+			break;
+		case C_RCFILE:
+			a->rcfile = p.arg;
 			break;
 		case C_COLOR:
 			if ((r = cli_choice(p.arg, colors)) < 0) {
@@ -911,8 +921,10 @@ claims_sglang(const struct catalog *cat, const struct input *in)
  */
 static int
 check_input(struct check *ck, const struct check_args *a,
-    const struct config *base, struct input *in, const char *file)
+    const struct config *base, struct input *in, const char *file,
+    struct suppress *supp)
 {
+	size_t	n;
 	int	rc;
 
 	if (file == NULL) {
@@ -921,6 +933,13 @@ check_input(struct check *ck, const struct check_args *a,
 	} else {
 		if (input_read(file, ck->name, in, &ck->why) != 0)
 			return -1;
+		/* The comments of the text as written (a document's shell
+		 * view has none of its own). */
+		n = strlen(ck->name);
+		suppress_scan(supp, in->text, in->len, a->in == IN_MARKDOWN ||
+		    (a->in == IN_AUTO && ((n > 3 && strcmp(ck->name + n - 3,
+		    ".md") == 0) || (n > 9 && strcmp(ck->name + n - 9,
+		    ".markdown") == 0))) ? SUPP_MARKDOWN : SUPP_HASH);
 		if ((rc = input_classify(ck->cat, ck->name, a->in, in,
 		    &ck->why)) != 0)
 			return rc > 0 || !claims_sglang(ck->cat, in) ? 1 : -1;
@@ -943,75 +962,29 @@ check_input(struct check *ck, const struct check_args *a,
 	}
 }
 
-/* Is rule id one that --ignore may name: a catalog rule, or an id of
- * pdwiz's own readers? Those are named in the readers' code, by family
- * (argparse-choice, shell-brace-expansion, ...): an id of one of the
- * families is taken. */
+/* Is path excluded by --exclude, or by its .pdwiz.yaml? */
 static bool
-known_rule(const struct catalog *cat, const char *id)
+excluded(const struct check_args *a, struct rcset *rs, const char *path)
 {
-	static const char *const families[] = { "argparse-", "argv-",
-	    "config-", "deploy-", "docker-", "document-", "env-", "flag-",
-	    "input-", "manifest-", "model-", "recipe-", "router-", "shell-",
-	    "sglang-version", "import", NULL };
-	size_t	i;
+	const struct rcfile	*rc;
+	struct buf		 why = { 0 };
+	size_t			 i;
+	bool			 yes = false;
 
-	for (i = 0; i < cat->nrules; i++)
-		if (strcmp(cat->rules[i].id, id) == 0)
-			return true;
-	for (i = 0; i < cat->ndrules; i++)
-		if (strcmp(cat->drules[i].id, id) == 0)
-			return true;
-	for (i = 0; families[i] != NULL; i++)
-		if (strncmp(id, families[i], strlen(families[i])) == 0 &&
-		    strlen(id) > strlen(families[i]) + (families[i][strlen(
-		    families[i]) - 1] == '-' ? 0 : -1))
-			return true;
-	return false;
-}
-
-/* Drop what --ignore names; recount. */
-static void
-filter_diags(struct check *ck, const struct check_args *a)
-{
-	struct result	*res = &ck->all;
-	size_t		 i, j, k;
-
-	for (i = j = 0; i < res->n; i++) {
-		struct diag	*d = &res->d[i];
-		bool		 drop = false;
-
-		for (k = 0; k < a->ignores.n && !drop; k++)
-			drop = strcmp(a->ignores.p[k], d->id) == 0;
-		if (!drop) {
-			res->d[j++] = *d;
-			continue;
-		}
-		ck->nsuppressed++;
-		free(d->msg);
-		free(d->note);
-		free(d->hint);
-	}
-	res->n = j;
-	result_recount(res);
-}
-
-static bool
-excluded(const struct check_args *a, const char *path)
-{
-	size_t	i;
-
-	for (i = 0; i < a->excludes.n; i++)
-		if (walk_glob(a->excludes.p[i], path))
-			return true;
-	return false;
+	for (i = 0; i < a->excludes.n && !yes; i++)
+		yes = rc_glob_match(a->excludes.p[i], path);
+	/* A broken configuration is reported when the file is checked. */
+	if (!yes && rcset_for(rs, path, &rc, &why) == 0 && rc != NULL)
+		yes = rcfile_excluded(rc, path);
+	buf_free(&why);
+	return yes;
 }
 
 /* The inputs the operands name: files as given, directories walked; "-"
  * once. */
 static int
-expand_operands(const struct check_args *a, struct pathlist *out,
-    struct buf *why)
+expand_operands(const struct check_args *a, struct rcset *rs,
+    struct pathlist *out, struct buf *why)
 {
 	struct stat	st;
 	size_t		i, j, from;
@@ -1041,13 +1014,13 @@ expand_operands(const struct check_args *a, struct pathlist *out,
 				return -1;
 			/* Excluded files of a walk are not read at all. */
 			for (j = from; j < out->n; j++)
-				if (excluded(a, out->p[j])) {
+				if (excluded(a, rs, out->p[j])) {
 					free(out->p[j]);
 					out->p[j] = NULL;
 				}
 			continue;
 		}
-		if (!excluded(a, op))
+		if (!excluded(a, rs, op))
 			pathlist_add(out, op);
 	}
 	return 0;
@@ -1084,14 +1057,35 @@ check_free(struct check *ck)
 }
 
 /* Check one input into a new entry of the report. */
-static void
-check_one(struct report *r, const struct check_args *a,
-    const struct config *base, const char *file)
+/*
+ * Check one input into a new entry of the report, with its .pdwiz.yaml's
+ * facts, severities and ignore list and its own suppressions. 0, or -1
+ * when its configuration file is unusable (the run stops: why).
+ */
+static int
+check_one(struct report *r, const struct check_args *a, struct rcset *rs,
+    const struct config *base, const char *file, struct buf *why)
 {
-	struct check	*ck = check_new(r->cat, a);
-	struct input	 in = { 0 };
-	int		 rc;
+	struct check		*ck;
+	struct input		 in = { 0 };
+	struct suppress		 supp;
+	const struct rcfile	*rcf;
+	struct config		 fbase = { 0 };
+	int			 rc, own = 0;
 
+	if (rcset_for(rs, file, &rcf, why) != 0)
+		return -1;
+	ck = check_new(r->cat, a);
+	if (rcf != NULL && (rcf->nfacts > 0)) {
+		config_init(&fbase, r->cat);
+		config_copy(&fbase, base);
+		if ((own = rc_apply_facts(r->cat, rcf, &a->facts,
+		    a->sglang_version != NULL, &fbase)) > 0)
+			base = &fbase;
+	}
+	ck->fail_on = a->fail_on_set ? a->fail_on : rcf != NULL &&
+	    rcf->fail_on == RC_FAIL_WARNING ? SEV_WARNING : SEV_ERROR;
+	suppress_init(&supp);
 	ck->sgver = base->sgver;
 	if (file != NULL) {
 		if (strcmp(file, "-") == 0)
@@ -1101,14 +1095,18 @@ check_one(struct report *r, const struct check_args *a,
 			ck->own_name = xstrdup(file);
 		ck->name = ck->own_name;
 	}
-	rc = check_input(ck, a, base, &in, file);
+	rc = check_input(ck, a, base, &in, file, &supp);
 	input_free(&in);
+	if (rcf != NULL && rcf->nfacts > 0)
+		config_free(&fbase);
+	(void)own;
 	if (rc > 0 && a->in != IN_AUTO)
 		rc = -1;	/* --input said what it is: it is not */
 	if (rc == 0) {
 		ck->status = CK_CHECKED;
 		version_note(ck, ck->sgver);
-		filter_diags(ck, a);
+		check_filter(ck, rcf, &supp, (const char *const *)a->ignores.p,
+		    a->ignores.n, a->verbose);
 	} else if (rc > 0) {
 		ck->status = CK_NOTHING;
 		result_free(&ck->all);
@@ -1119,8 +1117,10 @@ check_one(struct report *r, const struct check_args *a,
 		fprintf(stderr, "%s\n", ck->why.len > 0 ? ck->why.s :
 		    "pdwiz check: nothing could be checked");
 	}
+	suppress_free(&supp);
 	r->f = grow_pow2(r->f, r->n, sizeof *r->f);
 	r->f[r->n++] = ck;
+	return 0;
 }
 
 static void
@@ -1146,6 +1146,7 @@ cmd_check(int argc, char **argv)
 	struct catalog		*cat = NULL;
 	struct config		 base = { 0 };
 	struct buf		 why = { 0 };
+	struct rcset		*rs = NULL;
 	size_t			 i;
 	int			 rc;
 	const char		*id = "usage";	/* of a failure, for machines */
@@ -1162,7 +1163,7 @@ cmd_check(int argc, char **argv)
 	if (a.verbose && cat->image == NULL)
 		fprintf(stderr, "pdwiz: rules read from the %s\n", cat->origin);
 	for (i = 0; i < a.ignores.n; i++)
-		if (!known_rule(cat, a.ignores.p[i])) {
+		if (!check_known_rule(cat, a.ignores.p[i])) {
 			fail(&why, "pdwiz: --ignore: no rule '%s' (pdwiz rules "
 			    "lists them)", a.ignores.p[i]);
 			goto out;
@@ -1176,21 +1177,34 @@ cmd_check(int argc, char **argv)
 	r.verbose = a.verbose;
 	r.quiet = a.quiet;
 	r.show_unknown = a.show_unknown;
-	r.fail_on = a.fail_on;
 	r.color = a.fmt == FMT_TEXT && (a.color < 0 ? use_color(stdout) :
 	    a.color > 0);
-	if (a.cmdv != NULL)
-		check_one(&r, &a, &base, NULL);
-	else {
+	rs = rcset_new(cat, a.rcfile != NULL ? a.rcfile : getenv("PDWIZ_RC"));
+	id = "rcfile";
+	if (a.cmdv != NULL) {
+		if (check_one(&r, &a, rs, &base, NULL, &why) != 0)
+			goto stop;
+	} else {
 		id = "input";
-		if (expand_operands(&a, &files, &why) != 0)
+		if (expand_operands(&a, rs, &files, &why) != 0)
 			goto out;
+		id = "rcfile";
 		for (i = 0; i < files.n; i++)
-			if (files.p[i] != NULL)
-				check_one(&r, &a, &base, files.p[i]);
+			if (files.p[i] != NULL && check_one(&r, &a, rs, &base,
+			    files.p[i], &why) != 0)
+				goto stop;
 	}
 	report_print(&r);
 	rc = check_report_status(&r);
+	goto out;
+stop:
+	/* An unusable configuration file: the run stops, nothing reported
+	 * but that. */
+	for (i = 0; i < r.n; i++)
+		check_free(r.f[i]);
+	free(r.f);
+	r.f = NULL;
+	r.n = 0;
 out:
 	if (rc == EXIT_USAGE && r.n == 0) {
 		/* Nothing was checked: the reason, as the one document. */
@@ -1200,6 +1214,10 @@ out:
 			fprintf(stderr, "%s\n", why.s);
 		ck->status = CK_FAILED;
 		ck->fail_id = id;
+		if (rcset_refused(rs) != NULL) {
+			ck->own_name = xstrdup(rcset_refused(rs));
+			ck->name = ck->own_name;
+		}
 		buf_puts(&ck->why, why.len > 0 ? why.s :
 		    "pdwiz check: nothing could be checked");
 		r.cat = cat;
@@ -1214,6 +1232,7 @@ out:
 		check_free(r.f[i]);
 	free(r.f);
 	pathlist_free(&files);
+	rcset_free(rs);
 	buf_free(&why);
 	if (cat != NULL)
 		config_free(&base);

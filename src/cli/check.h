@@ -48,6 +48,8 @@ struct check {
 	const struct cli_facts	*facts;		/* given on the command line */
 	size_t			 nsuppressed;	/* findings a suppression or an
 						   ignore list dropped */
+	enum severity		 fail_on;	/* SEV_ERROR or SEV_WARNING
+						   (--fail-on, .pdwiz.yaml) */
 };
 
 /* The report of one run: every input, in the order given. */
@@ -57,7 +59,6 @@ struct report {
 	size_t			  n;
 	enum check_format	  fmt;
 	bool			  verbose, color, quiet, show_unknown;
-	enum severity		  fail_on;	/* SEV_ERROR or SEV_WARNING */
 	/* Over all inputs (check_report_sum): */
 	size_t			  nerrors, nwarnings, nunknown, noverrides;
 	size_t			  ncmds, nchecked, nnothing, nfailed;
@@ -66,10 +67,42 @@ struct report {
 /* check_print.c: the totals of r; the exit status they give. */
 void	check_report_sum(struct report *);
 int	check_report_status(const struct report *);
-/* Does d fail the run (at or above --fail-on)? */
-bool	check_fails(const struct report *, const struct diag *);
-/* Is d shown one by one (not folded into the could-not-check summary)? */
-bool	check_listed(const struct report *, const struct diag *);
+/* Does d (of ck) fail the run (at or above its --fail-on)? */
+bool	check_fails(const struct check *, const struct diag *);
+/* Is d of ck shown one by one (not folded into the could-not-check
+ * summary)? */
+bool	check_listed(const struct report *, const struct check *,
+	    const struct diag *);
+
+/* check_rc.c: .pdwiz.yaml, inline suppressions and --ignore. */
+struct rcset;
+struct rcfile;
+struct suppress;
+struct cli_facts;
+struct config;
+/* May id be named (a rule of the catalog, or of pdwiz's readers)? */
+bool	check_known_rule(const struct catalog *, const char *id);
+/* The configuration files of a run: given (--rcfile, PDWIZ_RC: NULL or
+ * empty for none), else each input's own, found upward. */
+struct rcset *rcset_new(const struct catalog *, const char *given);
+void	rcset_free(struct rcset *);
+/* The configuration file rcset_for last refused, or NULL. */
+const char *rcset_refused(const struct rcset *);
+/* The .pdwiz.yaml for input (a path, "-" or NULL for standard input and a
+ * command line), loaded once and checked against the catalog; *out NULL
+ * when there is none. 0, or -1 with its problems in why. */
+int	rcset_for(struct rcset *, const char *input, const struct rcfile **out,
+	    struct buf *why);
+/* rc's facts the command line does not give, onto cfg (and its release
+ * onto cfg->sgver, unless version_given); 1 when any was set. */
+int	rc_apply_facts(const struct catalog *, const struct rcfile *,
+	    const struct cli_facts *given, bool version_given,
+	    struct config *cfg);
+/* Drop what --ignore, rc (ignore, severity off) and the inline
+ * suppressions name, apply rc's severities, recount; then the
+ * suppressions' own problems (always) and the unused ones (verbose). */
+void	check_filter(struct check *, const struct rcfile *, struct suppress *,
+	    const char *const *ignores, size_t nignores, bool verbose);
 
 /* check.c: the cross-role checks over the commands of sc; eff[r] is the
  * effective config of role r's first command (NULL: none), first[r] that

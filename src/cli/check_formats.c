@@ -109,7 +109,7 @@ seen_rule(const struct report *r, size_t fi, size_t i, const struct rule *ru)
 	for (f = 0; f <= fi; f++)
 		for (j = 0; j < (f < fi ? r->f[f]->all.n : i); j++)
 			if (r->f[f]->all.d[j].rule == ru &&
-			    check_listed(r, &r->f[f]->all.d[j]))
+			    check_listed(r, r->f[f], &r->f[f]->all.d[j]))
 				return true;
 	return false;
 }
@@ -127,7 +127,7 @@ sarif_rules(struct buf *b, const struct report *rep)
 			const struct diag	*d = &rep->f[f]->all.d[i];
 			const struct rule	*r = d->rule;
 
-			if (r == NULL || !check_listed(rep, d) ||
+			if (r == NULL || !check_listed(rep, rep->f[f], d) ||
 			    seen_rule(rep, f, i, r))
 				continue;
 			buf_puts(b, n++ ? ",{\"id\":" : "{\"id\":");
@@ -240,7 +240,7 @@ check_print_sarif(const struct report *r)
 		for (i = 0; i < r->f[f]->all.n; i++) {
 			const struct diag	*d = &r->f[f]->all.d[i];
 
-			if (!check_listed(r, d))
+			if (!check_listed(r, r->f[f], d))
 				continue;
 			sarif_result(&b, r->f[f], d, first);
 			first = false;
@@ -331,7 +331,7 @@ gh_unknown(struct buf *b, const struct report *r, const struct check *ck)
 	for (i = 0; i < ck->all.n; i++) {
 		const struct diag	*d = &ck->all.d[i];
 
-		if (d->sev != SEV_UNKNOWN || check_listed(r, d))
+		if (d->sev != SEV_UNKNOWN || check_listed(r, ck, d))
 			continue;
 		if (n++ == 0)
 			line = d->line;
@@ -380,7 +380,7 @@ check_print_github(const struct report *r)
 			const struct diag	*d = &ck->all.d[i];
 			struct buf		 title = { 0 }, msg = { 0 };
 
-			if (!check_listed(r, d))
+			if (!check_listed(r, ck, d))
 				continue;
 			buf_printf(&title, "pdwiz %s", d->id);
 			if (check_would_report(d))

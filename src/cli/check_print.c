@@ -78,17 +78,18 @@ diag_pos(const struct check *ck, const struct diag *d, int *line, int *col)
 }
 
 bool
-check_fails(const struct report *r, const struct diag *d)
+check_fails(const struct check *ck, const struct diag *d)
 {
-	return d->sev == SEV_ERROR || (r->fail_on == SEV_WARNING &&
+	return d->sev == SEV_ERROR || (ck->fail_on == SEV_WARNING &&
 	    d->sev == SEV_WARNING);
 }
 
 bool
-check_listed(const struct report *r, const struct diag *d)
+check_listed(const struct report *r, const struct check *ck,
+    const struct diag *d)
 {
 	if (r->quiet)
-		return check_fails(r, d);
+		return check_fails(ck, d);
 	if (d->sev == SEV_OVERRIDE)
 		return r->verbose;
 	if (d->sev == SEV_UNKNOWN && (r->fmt == FMT_TEXT || r->fmt ==
@@ -162,10 +163,14 @@ check_report_sum(struct report *r)
 int
 check_report_status(const struct report *r)
 {
+	size_t	i;
+
 	if (r->nfailed > 0)
 		return EXIT_USAGE;
-	if (r->nerrors > 0 || (r->fail_on == SEV_WARNING && r->nwarnings > 0))
-		return EXIT_FOUND;
+	for (i = 0; i < r->n; i++)
+		if (r->f[i]->all.nerrors > 0 || (r->f[i]->fail_on ==
+		    SEV_WARNING && r->f[i]->all.nwarnings > 0))
+			return EXIT_FOUND;
 	return EXIT_OK;
 }
 
@@ -218,7 +223,8 @@ print_unknown_groups(const struct report *r)
 		for (j = 0; j < r->f[i]->all.n; j++) {
 			const struct diag	*d = &r->f[i]->all.d[j];
 
-			if (d->sev == SEV_UNKNOWN && !check_listed(r, d)) {
+			if (d->sev == SEV_UNKNOWN && !check_listed(r, r->f[i],
+			    d)) {
 				group_add(&g, &n, d);
 				total++;
 			}
@@ -289,7 +295,7 @@ check_print_text(const struct report *r)
 		if (ck->status == CK_NOTHING && r->verbose && !r->quiet)
 			print_nothing(ck);
 		for (j = 0; j < ck->all.n; j++)
-			if (check_listed(r, &ck->all.d[j]))
+			if (check_listed(r, ck, &ck->all.d[j]))
 				print_diag(r, ck, &ck->all.d[j]);
 	}
 	if (r->quiet)
@@ -527,7 +533,7 @@ check_print_json(const struct report *r)
 			json_failure(&b, ck);
 		}
 		for (j = 0; j < ck->all.n; j++) {
-			if (!check_listed(r, &ck->all.d[j]))
+			if (!check_listed(r, ck, &ck->all.d[j]))
 				continue;
 			if (!first)
 				buf_putc(&b, ',');

@@ -54,6 +54,8 @@ walk_candidate(const char *path)
 	int		 fd;
 
 	base = base != NULL ? base + 1 : path;
+	if (strcmp(base, ".pdwiz.yaml") == 0)
+		return false;	/* pdwiz's own configuration */
 	for (i = 0; exts[i] != NULL; i++)
 		if (ends_with(base, exts[i]))
 			return true;
@@ -208,107 +210,4 @@ walk_dir(const char *dir, struct pathlist *out, struct buf *why)
 		return -1;
 	qsort(out->p + from, out->n - from, sizeof *out->p, cmp_path);
 	return 0;
-}
-
-#define GLOB_MAX	1024	/* a longer glob matches nothing */
-
-/* Add state i of pat (n long) and the states it reaches without reading:
- * a star matching nothing, "**" followed by "/" matching no component. */
-static void
-glob_enter(const char *pat, size_t n, bool *set, size_t i)
-{
-	while (i <= n && !set[i]) {
-		set[i] = true;
-		if (i == n || pat[i] != '*')
-			return;
-		if (i + 1 < n && pat[i + 1] == '*')
-			i += (i + 2 < n && pat[i + 2] == '/') ? 3 : 2;
-		else
-			i++;
-	}
-}
-
-/*
- * Does pat (up to pe) match s (up to se)? "**" followed by "/" matches any
- * number of whole components, another "**" anything; "*" and "?" stay
- * within a component. The pattern's states are followed all at once over
- * s: time |pat| * |s|, whatever the stars.
- */
-static bool
-glob_at(const char *pat, const char *pe, const char *s, const char *se)
-{
-	bool	cur[GLOB_MAX + 1], nxt[GLOB_MAX + 1];
-	size_t	n = (size_t)(pe - pat), i;
-	bool	any;
-
-	if (n > GLOB_MAX)
-		return false;
-	memset(cur, 0, (n + 1) * sizeof *cur);
-	glob_enter(pat, n, cur, 0);
-	for (; s < se; s++) {
-		memset(nxt, 0, (n + 1) * sizeof *nxt);
-		any = false;
-		for (i = 0; i < n; i++) {
-			if (!cur[i])
-				continue;
-			if (pat[i] == '*' && i + 1 < n && pat[i + 1] == '*' &&
-			    i + 2 < n && pat[i + 2] == '/') {
-				/* Inside the components "**" / stands for: on
-				 * after a whole one only. */
-				nxt[i] = true;
-				if (*s == '/')
-					glob_enter(pat, n, nxt, i + 3);
-			} else if (pat[i] == '*' && i + 1 < n && pat[i + 1] == '*') {
-				glob_enter(pat, n, nxt, i);	/* any byte */
-			} else if (pat[i] == '*') {
-				if (*s != '/')
-					glob_enter(pat, n, nxt, i);
-			} else if (pat[i] == '?' ? *s != '/' : pat[i] == *s)
-				glob_enter(pat, n, nxt, i + 1);
-			else
-				continue;
-			any = true;
-		}
-		if (!any)
-			return false;
-		memcpy(cur, nxt, (n + 1) * sizeof *cur);
-	}
-	return cur[n];
-}
-
-bool
-walk_glob(const char *pat, const char *path)
-{
-	const char	*p, *pe;
-	size_t		 plen;
-
-	while (strncmp(pat, "./", 2) == 0)
-		pat += 2;
-	while (strncmp(path, "./", 2) == 0)
-		path += 2;
-	plen = strlen(pat);
-	while (plen > 1 && pat[plen - 1] == '/')
-		plen--;		/* "vendor/": the folder */
-	pe = pat + plen;
-	if (memchr(pat, '/', plen) != NULL) {
-		/* Anchored: the whole path, or a leading run of components. */
-		if (glob_at(pat, pe, path, path + strlen(path)))
-			return true;
-		for (p = path; (p = strchr(p, '/')) != NULL; p++)
-			if (glob_at(pat, pe, path, p))
-				return true;
-		return false;
-	}
-	/* Any single component. */
-	for (p = path;;) {
-		const char	*end = strchr(p, '/');
-
-		if (end == NULL)
-			end = p + strlen(p);
-		if (glob_at(pat, pe, p, end))
-			return true;
-		if (*end == '\0')
-			return false;
-		p = end + 1;
-	}
 }

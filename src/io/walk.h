@@ -7,8 +7,8 @@
  * .git folders left out. Of those only the ones that can hold launch
  * commands by their name: shell scripts (.sh, .bash, or no extension and a
  * "#!" line naming a shell), YAML (.yaml, .yml) and Markdown (.md,
- * .markdown). A file named on the command line is always read, whatever
- * its name.
+ * .markdown); never .pdwiz.yaml, pdwiz's own configuration. A file named
+ * on the command line is always read, whatever its name.
  */
 #ifndef PDWIZ_WALK_H
 #define PDWIZ_WALK_H
@@ -31,13 +31,5 @@ int	walk_dir(const char *dir, struct pathlist *out, struct buf *why);
 bool	walk_candidate(const char *path);
 void	pathlist_add(struct pathlist *, const char *);
 void	pathlist_free(struct pathlist *);
-
-/*
- * Does the glob pat match path? "*" and "?" stay within a path component,
- * "**" spans any number of them ("**" / also none); a pattern without a
- * slash matches the last component, or any leading run of components
- * ("vendor" excludes vendor/a.sh). A leading "./" on either is ignored.
- */
-bool	walk_glob(const char *pat, const char *path);
 
 #endif

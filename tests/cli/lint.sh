@@ -168,3 +168,65 @@ grep -q "store.yaml:1:1: note: nothing to check: .*with no SGLang command" "$T/o
 printf 'python -m sglang.launch_server --model-path m --disaggregation-mode prefill --host 0.0.0.0 --port 30000\npython -m sglang.launch_server --model-path m --disaggregation-mode decode --host 0.0.0.0 --port 30001\npython -m sglang_router.launch_router --pd-disaggregation --prefill http://p0:30000 --decode http://d0:30001\n' >"$L/pd.sh"
 $PDWIZ check "$L/pd.sh" >"$T/out" 2>&1
 grep -q "^  1 of xs-router-unknown, the first: pdwiz cannot tell whether the router.s http://p0:30000 is prefill 0" "$T/out" && ok || bad "could-not-checks by rule: $(cat "$T/out")"
+
+# --- inline suppressions: # pdwiz: disable=RULE, disable-file, Markdown ---
+S=$L/supp
+mkdir -p "$S"
+printf '# pdwiz: disable=argparse-unrecognized\n%s \\\n  --tp-sizee 2\n' "$LS" >"$S/above.sh"
+expect_rc "a suppression above a command" 0 $PDWIZ check --format json "$S/above.sh"
+python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); assert o["files"][0]["suppressed"]==1 and not o["diagnostics"], o' "$T/out" && ok || bad "suppression above: $(head -c 300 "$T/out")"
+printf '%s --tp-sizee 2  # pdwiz: disable=argparse-unrecognized\n%s --tp-sizee 3\n' "$LS" "$LS" >"$S/same.sh"
+expect_rc "a suppression on its line only" 1 $PDWIZ check "$S/same.sh"
+grep -q "same.sh:2:.*--tp-sizee 3" "$T/out" && ! grep -q "same.sh:1:" "$T/out" && ok || bad "same-line suppression: $(cat "$T/out")"
+printf '%s --tp-sizee 2\n# pdwiz: disable-file=argparse-unrecognized\n%s --tp-sizee 3\n' "$LS" "$LS" >"$S/file.sh"
+expect_rc "disable-file" 0 $PDWIZ check "$S/file.sh"
+printf '# Guide\n\n<!-- pdwiz: disable=argparse-unrecognized -->\n```bash\n%s \\\n  --tp-sizee 2\n```\n\n```bash\n%s --tp-sizee 3\n```\n' "$LS" "$LS" >"$S/guide.md"
+expect_rc "a Markdown suppression before a block" 1 $PDWIZ check "$S/guide.md"
+grep -q "guide.md:10:.*--tp-sizee 3" "$T/out" && ! grep -q "tp-sizee 2" "$T/out" && ok || bad "Markdown suppression: $(cat "$T/out")"
+printf '# pdwiz: disable=xs-tp-non-mla\n%s --tp-size 2\n# pdwiz: disabel=x\n# pdwiz: disable=no-such-rule\n%s --tp-size 2\n' "$LS" "$LS" >"$S/stale.sh"
+expect_rc "an unused, a malformed and an unknown suppression" 0 $PDWIZ check -v "$S/stale.sh"
+grep -q "stale.sh:1:[0-9]*: note: the suppression of xs-tp-non-mla suppresses nothing: remove it \[suppression-unused\]" "$T/out" &&
+    grep -q "stale.sh:3:[0-9]*: warning: unknown pdwiz directive 'disabel' (did you mean 'disable'?) \[suppression-invalid\]" "$T/out" &&
+    grep -q "stale.sh:4:[0-9]*: warning: no rule 'no-such-rule'" "$T/out" && ok || bad "suppression reports: $(cat "$T/out")"
+expect_rc "an unused suppression is said under -v only" 0 $PDWIZ check "$S/stale.sh"
+! grep -q "suppression-unused" "$T/out" && grep -q "suppression-invalid" "$T/out" && ok || bad "unused suppression without -v: $(cat "$T/out")"
+
+# --- .pdwiz.yaml: found upward from each file, up to the repository root ---
+R=$L/rcrepo
+mkdir -p "$R/.git" "$R/a/b" "$R/vendor"
+printf '%s --tp-sizee 2\n' "$LS" >"$R/a/b/bad.sh"
+printf '#!/bin/sh\n%s --disaggregation-mode prefill --disaggregation-transfer-backend mooncake\n' "$LS" >"$R/a/warn.sh"
+printf '%s --tp-sizee 2\n' "$LS" >"$R/vendor/x.sh"
+printf 'ignore: [argparse-unrecognized]\n' >"$L/.pdwiz.yaml"	# above the repository: not used
+expect_rc "no .pdwiz.yaml in the repository (one above it is not read)" 1 $PDWIZ check "$R/a/b/bad.sh"
+printf '# the repository'"'"'s\nignore:\n  - argparse-unrecognized\nexclude: [vendor]\nfail-on: warning\n' >"$R/.pdwiz.yaml"
+expect_rc ".pdwiz.yaml: ignore, exclude, fail-on" 1 $PDWIZ check --format json "$R"
+python3 - "$T/out" <<'PY' && ok || bad ".pdwiz.yaml over a tree: $(head -c 500 "$T/out")"
+import json, sys
+o = json.load(open(sys.argv[1]))
+files = {f["file"].rsplit("/", 1)[1]: f for f in o["files"]}
+assert set(files) == {"bad.sh", "warn.sh"}, files           # vendor/ excluded
+assert files["bad.sh"]["suppressed"] == 1 and files["bad.sh"]["errors"] == 0
+assert files["warn.sh"]["warnings"] == 1                     # fails the run: fail-on warning
+PY
+expect_rc "--fail-on on the command line wins" 0 $PDWIZ check --fail-on error "$R"
+printf 'severity:\n  tb-ib-none: error\n' >"$R/a/.pdwiz.yaml"	# nearer: wins for a/
+expect_rc ".pdwiz.yaml: a severity made error" 1 $PDWIZ check "$R/a/warn.sh"
+grep -q "warn.sh:2:[0-9]*: error: No IB devices specified" "$T/out" && ok || bad "severity error: $(cat "$T/out")"
+printf 'severity:\n  tb-ib-none: "off"\nfacts:\n  gpu: H100\n  sglang-version: 0.5.3\n' >"$R/a/.pdwiz.yaml"
+printf '%s --model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --trust-remote-code\n' "python -m sglang.launch_server" >"$R/a/ds.sh"
+expect_rc ".pdwiz.yaml: facts (gpu H100)" 1 $PDWIZ check --format json "$R/a/ds.sh" "$R/a/warn.sh"
+python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); r=[d["rule"] for d in o["diagnostics"] if d["severity"]=="error"]; assert r==["fit-weights"], r; assert not [d for d in o["diagnostics"] if d["rule"]=="tb-ib-none"]' "$T/out" && ok || bad ".pdwiz.yaml facts: $(head -c 400 "$T/out")"
+expect_rc "the command line's --gpu wins over the file's" 0 $PDWIZ check --gpu B200 "$R/a/ds.sh"
+# --rcfile and PDWIZ_RC replace the search
+printf 'ignore: [fit-weights]\n' >"$L/other.yaml"
+expect_rc "--rcfile" 1 $PDWIZ check --rcfile "$L/other.yaml" "$R/a/b/bad.sh"
+expect_rc "PDWIZ_RC" 0 env PDWIZ_RC="$L/other.yaml" $PDWIZ check --gpu H100 "$R/a/ds.sh"
+# a broken configuration: every problem at FILE:LINE:COL, exit 2
+printf 'ignored: [x]\nseverity:\n  tb-ib-none: warn\n  no-such-rule: error\nfacts:\n  gpu: Z9000\n' >"$R/a/.pdwiz.yaml"
+expect_rc "a broken .pdwiz.yaml" 2 $PDWIZ check "$R/a/warn.sh"
+grep -q "a/.pdwiz.yaml:1:1: unknown key 'ignored' (did you mean 'ignore'?)" "$T/err" && grep -q "a/.pdwiz.yaml:3:15: unknown severity 'warn'" "$T/err" && ok || bad "broken .pdwiz.yaml: $(cat "$T/err")"
+printf 'severity:\n  no-such-rule: error\n' >"$R/a/.pdwiz.yaml"
+expect_rc "a .pdwiz.yaml naming no rule" 2 $PDWIZ check --format json "$R/a/warn.sh"
+grep -q "a/.pdwiz.yaml:2:3: no rule 'no-such-rule'" "$T/err" && python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); assert o["unusable"] and o["diagnostics"][0]["rule"]=="rcfile" and o["diagnostics"][0]["line"]==2' "$T/out" && ok || bad "unknown rule in .pdwiz.yaml: $(cat "$T/err" "$T/out")"
+rm -f "$L/.pdwiz.yaml"

@@ -10,6 +10,7 @@
 #include "core/engine.h"
 #include "core/ydoc.h"
 #include "io/argv.h"
+#include "io/rcfile.h"
 #include "io/walk.h"
 
 #include <stdlib.h>
@@ -487,8 +488,9 @@ test_model_id_match(void **state)
 	assert_false(model_id_match("deepseek-ai/deepseek-v3*", "/models/"));
 }
 
+/* --exclude globs as .pdwiz.yaml's (rc_glob_match). */
 static void
-test_walk_glob(void **state)
+test_exclude_glob(void **state)
 {
 	static const struct { const char *pat, *path; bool want; } t[] = {
 		{ "vendor", "vendor/a.sh", true },
@@ -523,8 +525,8 @@ test_walk_glob(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof t / sizeof t[0]; i++)
-		if (walk_glob(t[i].pat, t[i].path) != t[i].want)
-			fail_msg("walk_glob(%s, %s) is %d, want %d", t[i].pat,
+		if (rc_glob_match(t[i].pat, t[i].path) != t[i].want)
+			fail_msg("rc_glob_match(%s, %s) is %d, want %d", t[i].pat,
 			    t[i].path, !t[i].want, t[i].want);
 }
 
@@ -566,7 +568,7 @@ main(void)
 		cmocka_unit_test(test_ydoc_bad),
 		cmocka_unit_test(test_ydoc_limits),
 		cmocka_unit_test(test_model_id_match),
-		cmocka_unit_test(test_walk_glob),
+		cmocka_unit_test(test_exclude_glob),
 		cmocka_unit_test(test_walk_candidate),
 		cmocka_unit_test(test_ydoc_anchors),
 		cmocka_unit_test(test_edit_distance),
