@@ -149,11 +149,67 @@ def _import_sglang(tree, machine):
     return sa
 
 
+def _host_probes(machine):
+    """The InfiniBand devices SGLang looks up in sysfs: the machine's
+    (ib_devices, by default mlx5_0 .. mlx5_7)."""
+    ib = "/sys/class/infiniband"
+    devs = list(machine.get("ib_devices",
+                            ["mlx5_%d" % i for i in range(8)]))
+    isdir, listdir = os.path.isdir, os.listdir
+
+    def fake_isdir(p):
+        if os.path.normpath(str(p)) == ib:
+            return bool(devs) or isdir(p)
+        return isdir(p)
+
+    def fake_listdir(p="."):
+        if os.path.normpath(str(p)) == ib:
+            return list(devs)
+        return listdir(p)
+
+    os.path.isdir, os.listdir = fake_isdir, fake_listdir
+
+
+# Warm-up: command lines run once in the worker before it forks, so that
+# the modules SGLang imports on first use (the model config, the hooks,
+# the quantization methods) are imported once, not in every child.
+WARMUP = (
+    ["--disaggregation-mode", "prefill", "--tp-size", "2",
+     "--speculative-algorithm", "EAGLE", "--enable-hierarchical-cache"],
+    ["--disaggregation-mode", "decode", "--enable-dp-attention",
+     "--dp-size", "2", "--tp-size", "2", "--moe-a2a-backend", "deepep"],
+)
+
+
+def _warm_up(sa, tree, model_paths):
+    env = dict(os.environ)
+    for mp in model_paths:
+        for argv in WARMUP:
+            try:
+                run_case(sa, ["--model-path", mp] + list(argv), tree)
+            except BaseException:
+                pass
+    os.environ.clear()
+    os.environ.update(env)
+
+
+def _model_paths(cases):
+    seen = []
+    for c in cases:
+        argv = c.get("argv") or []
+        for i, w in enumerate(argv[:-1]):
+            if w in ("--model-path", "--model") and argv[i + 1] not in seen:
+                seen.append(argv[i + 1])
+    return seen[:8]
+
+
 def worker(tree, machine, cases, timeout, wout):
     """One process per machine: import SGLang once, fork a child per case."""
     _clean_env()
+    _host_probes(machine)
     try:
         sa = _import_sglang(tree, machine)
+        _warm_up(sa, tree, _model_paths(cases))
     except BaseException as e:
         fn, f, ln = _where(e.__traceback__, tree)
         for c in cases:

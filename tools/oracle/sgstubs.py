@@ -202,9 +202,19 @@ class StubModule(types.ModuleType):
         full = "%s.%s" % (self.__name__, name)
         if full in sys.modules:
             return sys.modules[full]
-        c = stub_class(full)
+        c = None
+        if CONFIG_BASE and self.__name__.split(".")[0] == "transformers" and \
+                name.endswith("Config") and name[:1].isupper():
+            # transformers' model configs: subclasses of the fake
+            # PretrainedConfig (SGLang subclasses some of them).
+            c = type(name, (CONFIG_BASE[0],), {"__module__": self.__name__})
+        if c is None:
+            c = stub_class(full)
         setattr(self, name, c)
         return c
+
+
+CONFIG_BASE = []    # the fake transformers' PretrainedConfig, once made
 
 
 class _StubLoader(importlib.abc.Loader):
@@ -421,6 +431,13 @@ class _TorchModule(StubModule):
 
 
 # ---------------------------------------------------------------- transformers
+# The fields of a config.json that transformers reads as configs of their
+# own (the rest, quantization_config among them, stay dicts).
+SUB_CONFIGS = {"text_config", "vision_config", "audio_config", "llm_config",
+               "language_config", "thinker_config", "talker_config",
+               "speech_config", "vision_tower_config"}
+
+
 def make_transformers():
     tr = StubModule("transformers")
     tr.__version__ = "4.57.1"
@@ -434,7 +451,7 @@ def make_transformers():
         def __init__(self, **kwargs):
             kwargs.pop("transformers_version", None)
             for k, v in kwargs.items():
-                if isinstance(v, dict) and k.endswith("_config"):
+                if isinstance(v, dict) and k in SUB_CONFIGS:
                     v = PretrainedConfig.from_dict(v)
                 try:
                     setattr(self, k, v)
@@ -538,6 +555,7 @@ def make_transformers():
         def from_pretrained(*a, **k):
             return _Stub()
 
+    CONFIG_BASE[:] = [PretrainedConfig]
     tr.PretrainedConfig = PretrainedConfig
     tr.PreTrainedConfig = PretrainedConfig
     tr.AutoConfig = AutoConfig
