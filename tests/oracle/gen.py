@@ -163,8 +163,12 @@ GPUS = {
 GPU_WEIGHTS = {"A100-40GB": 1, "A100-80GB": 2, "H100-SXM-80GB": 4,
                "H200-141GB": 3, "B200-180GB": 3, "MI300X": 2}
 
-# Flag names that a release renamed: the tree's spelling.
+# Flag names that releases spell otherwise: the tree's spelling. Before
+# main's --enable-prefill-cp / --cp-strategy, the releases had
+# --enable-nsa-prefill-context-parallel (DSA models) and
+# --enable-prefill-context-parallel; v0.5.9 named the DSA backends nsa.
 OLD_DSA = {"v0.5.9"}
+OLD_CP = {"v0.5.9", "v0.5.13.post2"}
 
 
 def write_models():
@@ -210,7 +214,7 @@ def gen_case(rng, tree):
             flag("--disaggregation-transfer-backend", tb)
         if tb in ("mooncake", "mori", None) and rng.random() < 0.3:
             flag("--disaggregation-ib-device",
-                 rng.choice(["mlx5_0", "mlx5_0,mlx5_1", "rdma0"]))
+                 wpick(rng, {"mlx5_0": 5, "mlx5_0,mlx5_1": 4, "rdma0": 1}))
     if mode == "prefill" and rng.random() < 0.3:
         flag("--disaggregation-bootstrap-port", rng.choice([8998, 9000, 70000 if wild else 8999]))
 
@@ -346,10 +350,19 @@ def gen_case(rng, tree):
 
     # Prefill context parallelism and DSA flags.
     if (kind == "dsa" or wild) and rng.random() < 0.25:
-        if tree in OLD_DSA:
-            flag("--enable-nsa-prefill-context-parallel")
+        if tree in OLD_CP:
+            if kind == "dsa" or tree in OLD_DSA or rng.random() < 0.5:
+                flag("--enable-nsa-prefill-context-parallel")
+            else:
+                flag("--enable-prefill-context-parallel")
+            if rng.random() < 0.5:
+                flag("--attn-cp-size", rng.choice([2, 4, tp]))
+            if rng.random() < 0.3:
+                flag("--nsa-prefill-cp-mode", rng.choice(["in-seq-split", "round-robin-split"]))
         else:
             flag("--enable-prefill-cp")
+            if rng.random() < 0.7:
+                flag("--cp-strategy", rng.choice(["zigzag", "interleave"]))
             if rng.random() < 0.5:
                 flag("--attn-cp-size", rng.choice([2, 4, tp]))
             if rng.random() < 0.3:

@@ -74,12 +74,16 @@ def _jsonable(v):
 
 
 def _where(tb, tree):
-    """The innermost frame of SGLang's own code: (function, file, line)."""
+    """The innermost frame of SGLang's own code: (function, file, line);
+    the function by its qualified name (ServerArgs._handle_page_size)."""
     best = None
-    for fs in traceback.extract_tb(tb):
-        f = os.path.abspath(fs.filename)
+    while tb is not None:
+        co = tb.tb_frame.f_code
+        f = os.path.abspath(co.co_filename)
         if f.startswith(tree + os.sep) and "/sglang/" in f:
-            best = (fs.name, os.path.relpath(f, tree), fs.lineno)
+            best = (getattr(co, "co_qualname", co.co_name),
+                    os.path.relpath(f, tree), tb.tb_lineno)
+        tb = tb.tb_next
     return best or (None, None, None)
 
 
@@ -297,32 +301,49 @@ def batch(tree, cases, jobs, timeout, out, progress):
     for key, cs in groups.items():
         for i in range(0, len(cs), 250):
             units.append((key, cs[i:i + 250]))
+    import threading
+
     answers = {}
-    running = []
+    lock = threading.Lock()
     me = os.path.abspath(__file__)
-    done = 0
-    while units or running:
-        while units and len(running) < jobs:
-            key, cs = units.pop(0)
-            p = subprocess.Popen(
-                [sys.executable, me, "--sglang", tree, "--worker", key,
-                 "--timeout", str(timeout)],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-            p.stdin.write("".join(json.dumps(c) + "\n" for c in cs))
-            p.stdin.close()
-            running.append((p, cs))
-        p, cs = running.pop(0)
+    done = [0]
+
+    def run_unit(key, cs):
+        p = subprocess.Popen(
+            [sys.executable, me, "--sglang", tree, "--worker", key,
+             "--timeout", str(timeout)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        p.stdin.write("".join(json.dumps(c) + "\n" for c in cs))
+        p.stdin.close()
         for line in p.stdout:
             a = json.loads(line)
-            answers[a["id"]] = a
-            done += 1
-            if progress and done % 50 == 0:
-                print("sgoracle: %d/%d" % (done, len(cases)), file=sys.stderr)
+            with lock:
+                answers[a["id"]] = a
+                done[0] += 1
+                if progress and done[0] % 100 == 0:
+                    print("sgoracle: %d/%d" % (done[0], len(cases)),
+                          file=sys.stderr)
         p.wait()
-        for c in cs:
-            answers.setdefault(c["id"], {"id": c["id"], "verdict": "error",
-                                         "exc_type": "WorkerDied",
-                                         "message": "exit %s" % p.returncode})
+        with lock:
+            for c in cs:
+                answers.setdefault(c["id"], {
+                    "id": c["id"], "verdict": "error",
+                    "exc_type": "WorkerDied",
+                    "message": "exit %s" % p.returncode})
+
+    def runner():
+        while True:
+            with lock:
+                if not units:
+                    return
+                key, cs = units.pop(0)
+            run_unit(key, cs)
+
+    threads = [threading.Thread(target=runner) for _ in range(jobs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
     for c in cases:
         out.write(json.dumps(answers[c["id"]], sort_keys=True) + "\n")
 

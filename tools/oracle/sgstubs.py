@@ -50,7 +50,8 @@ HEAVY = {
     "matplotlib", "wandb", "ray", "kt_kernel", "mlx", "pydantic_settings",
     "watchfiles", "websockets", "httpx", "multipart", "python_multipart",
     "orjson_stub", "py_spy", "nvidia_ml_py", "opentelemetry", "pytest",
-    "sentence_transformers", "lmcache", "hf_xet", "jiter",
+    "sentence_transformers", "lmcache", "hf_xet", "jiter", "json_repair",
+    "pybase64_stub", "xformers", "decord2", "torchcodec", "imageio",
 }
 
 
@@ -605,6 +606,7 @@ def install(machine, heavy=HEAVY):
         sys.modules[k] = v
     for k, v in make_transformers().items():
         sys.modules[k] = v
+    sys.modules.update(make_triton(machine))
     import pickle
     sys.modules.setdefault("dill", pickle)   # dill.dumps of a class: pickle's
     try:
@@ -614,6 +616,36 @@ def install(machine, heavy=HEAVY):
             sys.modules[k] = v
     sys.meta_path.append(StubFinder(set(heavy) | {"torch", "transformers"}))
     sys.meta_path.insert(0, PatchFinder(machine_patches(machine)))
+
+
+# ---------------------------------------------------------------- triton
+def make_triton(machine):
+    """triton: stubs, but the active driver's target names the machine's
+    backend (cuda or hip), which some modules read at import."""
+    hip = machine["platform"] == "hip"
+    tr = StubModule("triton")
+    tr.__version__ = "3.4.0"
+
+    class _Target:
+        backend = "hip" if hip else "cuda"
+        arch = machine.get("arch") or int(machine["sm"])
+        warp_size = 64 if hip else 32
+
+    class _Active:
+        @staticmethod
+        def get_current_target():
+            return _Target()
+
+        @staticmethod
+        def get_current_device():
+            return 0
+
+    rt = StubModule("triton.runtime")
+    drv = StubModule("triton.runtime.driver")
+    drv.active = _Active()
+    rt.driver = drv
+    tr.runtime = rt
+    return {"triton": tr, "triton.runtime": rt, "triton.runtime.driver": drv}
 
 
 # ---------------------------------------------------------------- packaging
