@@ -291,8 +291,8 @@ def load_reasons(path):
 
 def write_known(out, reasons_path, paths):
     """known.tsv for today's disagreements: each case's reason is the
-    first line of reasons.tsv (KIND, a pattern, the reason) whose kind is
-    the case's and whose pattern is found in SGLang's FUNCTION: MESSAGE
+    first line of reasons.tsv (KIND[|KIND], a pattern, the reason) whose
+    kinds include the case's and whose pattern is found in SGLang's FUNCTION: MESSAGE
     (for a false alarm: in "pdwiz RULE,RULE"). Cases no pattern explains
     are named on standard error, and the exit status is 1."""
     reasons = load_reasons(reasons_path)
@@ -309,7 +309,7 @@ def write_known(out, reasons_path, paths):
         text = ("pdwiz " + ",".join(sorted({d["rule"] for d in errs}))
                 if kind == "false-alarm" else sglang_text(c["sglang"]))
         for k, pat, why in reasons:
-            if k == kind and pat.search(text):
+            if kind in k.split("|") and pat.search(text):
                 lines.append("%s\t%s\t%s" % (c["id"], kind, why))
                 break
         else:

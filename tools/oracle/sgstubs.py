@@ -406,10 +406,16 @@ def make_torch(machine):
     mps.is_available = lambda: False
     mps.is_built = lambda: False
     backends.mps = mps
+    # cuDNN 9.15 (91500), what the images of torch 2.9.1 ship; SGLang
+    # refuses older ones for multimodal models on 2.9.1.
+    cudnn = StubModule("torch.backends.cudnn")
+    cudnn.version = lambda: None if hip else 91500
+    cudnn.is_available = lambda: not hip
+    backends.cudnn = cudnn
     t.backends = backends
     mods = {"torch": t, "torch.cuda": cuda, "torch.version": version,
             "torch.cpu": t.cpu, "torch.backends": backends,
-            "torch.backends.mps": mps}
+            "torch.backends.mps": mps, "torch.backends.cudnn": cudnn}
     return mods
 
 
