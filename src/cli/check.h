@@ -61,6 +61,7 @@ struct report {
 	bool			  verbose, color, quiet, show_unknown;
 	/* Over all inputs (check_report_sum): */
 	size_t			  nerrors, nwarnings, nunknown, noverrides;
+	size_t			  nnotes;
 	size_t			  ncmds, nchecked, nnothing, nfailed;
 };
 

@@ -139,9 +139,10 @@ print_diag(const struct report *r, const struct check *ck,
 void
 check_report_sum(struct report *r)
 {
-	size_t	i;
+	size_t	i, j;
 
 	r->nerrors = r->nwarnings = r->nunknown = r->noverrides = 0;
+	r->nnotes = 0;
 	r->ncmds = r->nchecked = r->nnothing = r->nfailed = 0;
 	for (i = 0; i < r->n; i++) {
 		const struct check	*ck = r->f[i];
@@ -150,6 +151,8 @@ check_report_sum(struct report *r)
 		r->nwarnings += ck->all.nwarnings;
 		r->nunknown += ck->all.nunknown;
 		r->noverrides += ck->all.noverrides;
+		for (j = 0; j < ck->all.n; j++)
+			r->nnotes += ck->all.d[j].sev == SEV_NOTE;
 		r->ncmds += ck->ncmds;
 		if (ck->status == CK_CHECKED)
 			r->nchecked++;
@@ -305,11 +308,12 @@ check_print_text(const struct report *r)
 		if (r->verbose && r->nnothing > 0)
 			printf("nothing to check in %zu file%s\n", r->nnothing,
 			    r->nnothing == 1 ? "" : "s");
-	} else if (r->nerrors + r->nwarnings + r->nunknown > 0 ||
-	    r->verbose) {
-		printf("%zu error%s, %zu warning%s, %zu not checked, in %zu "
-		    "command%s", r->nerrors, r->nerrors == 1 ? "" : "s",
-		    r->nwarnings, r->nwarnings == 1 ? "" : "s", r->nunknown,
+	} else {
+		/* Always a verdict, a clean run's too. */
+		printf("%zu error%s, %zu warning%s, %zu not checked, %zu "
+		    "note%s, in %zu command%s", r->nerrors, r->nerrors == 1 ?
+		    "" : "s", r->nwarnings, r->nwarnings == 1 ? "" : "s",
+		    r->nunknown, r->nnotes, r->nnotes == 1 ? "" : "s",
 		    r->ncmds, r->ncmds == 1 ? "" : "s");
 		if (r->n > 1)
 			printf(" of %zu file%s", r->nchecked, r->nchecked == 1 ?

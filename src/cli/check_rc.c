@@ -256,6 +256,78 @@ supp_note(struct check *ck, const char *id, enum severity sev, int line,
 	result_free(&r);
 }
 
+/* The order of diagnostics by what a reader sees of them: rule, severity,
+ * place and text (the command aside: the ranks of one instance stand at
+ * one line and say the same). */
+static const struct diag *dedup_base;
+
+static int
+same_cmp(const void *a, const void *b)
+{
+	const struct diag	*x = &dedup_base[*(const size_t *)a];
+	const struct diag	*y = &dedup_base[*(const size_t *)b];
+	int			 c;
+
+	if ((c = strcmp(x->id, y->id)) != 0)
+		return c;
+	if (x->sev != y->sev)
+		return x->sev < y->sev ? -1 : 1;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	if ((c = strcmp(x->msg != NULL ? x->msg : "", y->msg != NULL ?
+	    y->msg : "")) != 0)
+		return c;
+	if ((c = strcmp(x->note != NULL ? x->note : "", y->note != NULL ?
+	    y->note : "")) != 0)
+		return c;
+	/* Equal: the first stays first. */
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* A finding said twice in the same words at the same place is said once
+ * (the ranks of a 2-node instance gave two memory notes). O(n log n). */
+static void
+dedup(struct check *ck)
+{
+	struct result	*res = &ck->all;
+	size_t		*ix, i, j;
+	bool		*dup;
+
+	if (res->n < 2)
+		return;
+	ix = xcalloc(res->n, sizeof *ix);
+	dup = xcalloc(res->n, sizeof *dup);
+	for (i = 0; i < res->n; i++)
+		ix[i] = i;
+	dedup_base = res->d;
+	qsort(ix, res->n, sizeof *ix, same_cmp);
+	for (i = 1; i < res->n; i++) {
+		const struct diag	*x = &res->d[ix[i - 1]];
+		const struct diag	*y = &res->d[ix[i]];
+
+		if (strcmp(x->id, y->id) == 0 && x->sev == y->sev &&
+		    x->line == y->line && x->col == y->col &&
+		    strcmp(x->msg != NULL ? x->msg : "", y->msg != NULL ?
+		    y->msg : "") == 0 && strcmp(x->note != NULL ? x->note : "",
+		    y->note != NULL ? y->note : "") == 0)
+			dup[ix[i]] = true;
+	}
+	for (i = j = 0; i < res->n; i++) {
+		if (dup[i]) {
+			free(res->d[i].msg);
+			free(res->d[i].note);
+			free(res->d[i].hint);
+			continue;
+		}
+		res->d[j++] = res->d[i];
+	}
+	res->n = j;
+	free(ix);
+	free(dup);
+}
+
 void
 check_filter(struct check *ck, const struct rcfile *rc, struct suppress *supp,
     const char *const *ignores, size_t nignores, bool verbose)
@@ -292,6 +364,7 @@ check_filter(struct check *ck, const struct rcfile *rc, struct suppress *supp,
 		res->d[j++] = *d;
 	}
 	res->n = j;
+	dedup(ck);
 	result_recount(res);
 	if (supp == NULL)
 		return;

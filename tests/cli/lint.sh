@@ -230,3 +230,10 @@ printf 'severity:\n  no-such-rule: error\n' >"$R/a/.pdwiz.yaml"
 expect_rc "a .pdwiz.yaml naming no rule" 2 $PDWIZ check --format json "$R/a/warn.sh"
 grep -q "a/.pdwiz.yaml:2:3: no rule 'no-such-rule'" "$T/err" && python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); assert o["unusable"] and o["diagnostics"][0]["rule"]=="rcfile" and o["diagnostics"][0]["line"]==2' "$T/out" && ok || bad "unknown rule in .pdwiz.yaml: $(cat "$T/err" "$T/out")"
 rm -f "$L/.pdwiz.yaml"
+
+# --- a verdict line always, a clean run's too; a finding said once ---
+expect_rc "a clean file" 0 $PDWIZ check share/examples/minimal-1p1d.yaml
+[ "$(tail -1 "$T/out")" = "0 errors, 0 warnings, 0 not checked, 0 notes, in 3 commands" ] && ok || bad "clean run: no verdict line: $(cat "$T/out")"
+printf 'pdwiz: 1\nname: "t"\nmodel:\n  path: "meta-llama/Llama-3.1-70B-Instruct"\n  facts:\n    gpu: H100\nshared:\n  options:\n    disaggregation_transfer_backend: "mooncake"\n    disaggregation_ib_device: "mlx5_0"\nroles:\n  prefill:\n    instances: 1\n    nodes_per_instance: 2\n    hosts: ["10.0.0.1", "10.0.0.2"]\n    options:\n      tp_size: 16\n  decode:\n    instances: 1\n    hosts: ["10.0.0.3"]\n    options:\n      tp_size: 8\n  router: {}\n' >"$L/two-node.yaml"
+expect_rc "a 2-node instance" 0 $PDWIZ check "$L/two-node.yaml"
+[ "$(grep -c 'note: memory per GPU: .* tp 16' "$T/out")" = 1 ] && grep -q "2 notes, in 4 commands" "$T/out" && ok || bad "the ranks of a 2-node instance say their memory note once: $(cat "$T/out")"

@@ -402,7 +402,7 @@ grep -qxF '      served_model_name: "x\r\ny"' "$T/crlf2.yaml" && ok || bad "CR i
 top=$PWD
 case $PDWIZ in /*) apdwiz=$PDWIZ ;; *) apdwiz=$top/$PDWIZ ;; esac
 # the launch.sh of --format config reads its --config files next to itself ($(dirname "$0")/prefill.yaml)
-(cd "$T/modes022/cfg" && $apdwiz check launch.sh) >"$T/out" 2>&1 && ! grep -q "error" "$T/out" && ok || bad "check of the config launch.sh in its directory: $(cat "$T/out")"
+(cd "$T/modes022/cfg" && $apdwiz check launch.sh) >"$T/out" 2>&1 && ! grep -q ": error:" "$T/out" && ok || bad "check of the config launch.sh in its directory: $(cat "$T/out")"
 $PDWIZ check --format json "$T/modes022/cfg/launch.sh" >"$T/out" 2>&1
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["diagnostics"]; bad=[x["rule"] for x in d if x["severity"]=="error"]; assert not bad, bad' "$T/out" && ok || bad "check of the config launch.sh from elsewhere: $(head -c 600 "$T/out")"
 printf 'python -m sglang.launch_server --config "$CFG_DIR/p.yaml" --tp-size 2\n' > "$T/cfgvar.sh"
