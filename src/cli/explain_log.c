@@ -418,15 +418,29 @@ ord_cmp(const void *a, const void *b)
 	return p->opt - q->opt;
 }
 
-/* A server's configuration as the command that states it: its
- * environment, then every option set, in the order the operator gave
- * them (what a fix adds comes last). Owned. */
+/* A server's configuration as the command that states it: the
+ * command's environment (its assignments pdwiz has no option for as
+ * given), then every option set, in the order the operator gave them
+ * (what a fix adds comes last). Owned. */
 static char *
-render(const struct catalog *cat, const struct config *cfg)
+render(const struct catalog *cat, const struct config *cfg,
+    const struct sh_cmd *c)
 {
 	struct ord	*o = xcalloc(cat->nopts + 1, sizeof *o);
 	struct buf	 b = { 0 };
 	size_t		 i, n = 0;
+
+	for (i = 0; c != NULL && i < c->nenv; i++) {
+		int	k = catalog_find(cat, c->env[i].name);
+		char	*q;
+
+		if ((k >= 0 && cat->opts[k].kind == OK_ENV) ||
+		    c->env[i].value == NULL)
+			continue;
+		q = sh_quote(c->env[i].value);
+		buf_printf(&b, "%s=%s ", c->env[i].name, q);
+		free(q);
+	}
 
 	for (i = 0; i < cat->nopts; i++) {
 		enum source	src = (enum source)cfg->s[i].src;
@@ -512,7 +526,7 @@ check_server(struct ctx *x, struct srv *s)
 	config_copy(&s->res.eff, &rr.eff);
 	result_free(&rr);
 	s->mode = xstrdup(mode_of(x->cat, &s->cfg));
-	s->command = render(x->cat, &s->cfg);
+	s->command = render(x->cat, &s->cfg, s->cmd);
 }
 
 /* Where the server's line of the shell view came from. */
@@ -674,7 +688,7 @@ fixed_script(const struct ctx *x, const struct diag *d, size_t si,
 			changed = true;
 		}
 		keep_places(x->cat, &c, &s->cfg);
-		cmd = changed ? render(x->cat, &c) : xstrdup(s->command);
+		cmd = changed ? render(x->cat, &c, s->cmd) : xstrdup(s->command);
 		if (changed && *one == NULL)
 			*one = xstrdup(cmd);
 		buf_printf(&b, "%s\n", cmd);
@@ -925,8 +939,8 @@ fail_text(struct ctx *x, const struct fail *f)
 	fail_head(x, f);
 	if (!f->explained) {
 		printf("  not explained: no rule's message matches it.\n");
-		printf("  %s it: %s.\n", f->looks != NULL ? "Looks like "
-		    "configuration;" : "Does not look like configuration;",
+		printf("  %s: %s.\n", f->looks != NULL ? "Looks like "
+		    "configuration" : "Does not look like configuration",
 		    f->why);
 		for (i = 0; i < f->nnear; i++) {
 			if (i == 0)
@@ -1016,7 +1030,8 @@ config_text(const struct ctx *x)
 		if (s->dup)
 			continue;
 		printf("%s:%d: %s (%s, %s):\n  %s\n", x->f[s->file].name,
-		    s->line, s->router ? "router" : "server", s->mode,
+		    s->line, s->router ? "router" : "server",
+		    strcmp(s->mode, "null") == 0 ? "no PD mode" : s->mode,
 		    s->from_args ? "the configuration SGLang resolved, its "
 		    "server_args" : "the launch command the log shows",
 		    s->command);

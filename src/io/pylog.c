@@ -502,6 +502,8 @@ struct rdlog {
 	struct plfail	*open;		/* the last exception: its message
 					   may go on on the next lines */
 	int		 open_lines;
+	char		*tb_procs;	/* the process tags of the tracebacks
+					   begun since the last exception */
 };
 
 static const char *
@@ -757,9 +759,17 @@ read_line(struct rdlog *r, struct pline *l)
 		tb_reset(r);
 		r->in_tb = true;
 		r->open = NULL;
+		add_tag(&r->tb_procs, l->tag);
 		return;
 	}
-	if (r->in_tb && frame_line(s, n, &fr)) {
+	if (frame_line(s, n, &fr)) {
+		if (!r->in_tb) {
+			/* frames with no "Traceback" before them: a paste
+			 * trimmed to them */
+			tb_reset(r);
+			r->in_tb = true;
+			r->open = NULL;
+		}
 		r->fr = grow_pow2(r->fr, r->nfr, sizeof *r->fr);
 		r->fr[r->nfr++] = fr;
 		free(r->code);
@@ -787,6 +797,27 @@ read_line(struct rdlog *r, struct pline *l)
 		f = add_fail(r, PL_EXCEPTION, s, tl, s + mo, n - mo, l, l->off);
 		if (f != NULL && r->in_tb)
 			take_frames(r, f);
+		/* an exception line has no prefix of its own: the processes
+		 * are those whose tracebacks began */
+		if (f != NULL && r->tb_procs != NULL) {
+			char	*t = r->tb_procs, *c;
+
+			for (; t != NULL && *t != '\0'; t = c != NULL ? c + 1 :
+			    NULL) {
+				char	 tag[48];
+				size_t	 tl2;
+
+				c = strchr(t, ',');
+				tl2 = c != NULL ? (size_t)(c - t) : strlen(t);
+				if (tl2 >= sizeof tag)
+					tl2 = sizeof tag - 1;
+				memcpy(tag, t, tl2);
+				tag[tl2] = '\0';
+				add_tag(&f->procs, tag);
+			}
+		}
+		free(r->tb_procs);
+		r->tb_procs = NULL;
 		tb_reset(r);
 		r->in_tb = false;
 		r->tb_end = (int)r->log->nlines;
@@ -840,6 +871,18 @@ read_command(struct rdlog *r, const char *text, size_t len, size_t at,
 	struct buf	 b = { 0 };
 	int		 line = (int)r->log->nlines, end = line;
 
+	/* a shell's prompt or its xtrace ("$ ", "+ ", "++ ") */
+	if (n > 2 && s[0] == '$' && s[1] == ' ') {
+		s += 2;
+		n -= 2;
+	} else if (n > 2 && s[0] == '+') {
+		size_t	k = strspn(s, "+");
+
+		if (k < n && s[k] == ' ') {
+			s += k + 1;
+			n -= k + 1;
+		}
+	}
 	if (startsw(s, n, "export ") && n > 8 && memchr(s, '=', n) != NULL) {
 		add_cmd(r->log, xstrndup(s, n), line, line, false);
 		return at;
@@ -896,6 +939,7 @@ pylog_read(const char *text, size_t len, struct pylog *lg)
 		p = next;
 	}
 	tb_reset(&r);
+	free(r.tb_procs);
 	hidx_free(&r.seen);
 	for (p = 0; p < r.nkeys; p++)
 		free(r.keys[p]);
