@@ -138,7 +138,8 @@ ASAN_TESTS = $(TESTS:$(BUILD)/%=$(ASAN_BUILD)/%)
 
 # The suites, each in the order it starts: the longest first, so that the
 # short ones fill in at the end.
-QUICK_SUITES = deploy cli verdict bad unit catimg layers realworld tools own-work
+QUICK_SUITES = deploy cli verdict bad unit catimg layers realworld tools own-work \
+	   logs
 ASAN_SUITES = asan-bad asan-deploy asan-unit asan-cli asan-tmux asan-catimg
 VG_SUITES = vg-wizard vg-cli vg-unit vg-unit-b
 CHECK_SUITES = vg-unit vg-unit-b vg-wizard asan-unit asan-bad asan-deploy vg-cli \
@@ -152,7 +153,7 @@ NEEDS_fuzz-smoke = fuzz-build
 NEEDS_layers =
 NEEDS_tools =
 NEEDS_own-work =
-$(foreach n,cli deploy verdict bad tmux vg-cli vg-wizard catimg realworld scale,$(eval NEEDS_$(n) = pdwiz rules/catalog.img))
+$(foreach n,cli deploy verdict bad tmux vg-cli vg-wizard catimg realworld scale logs,$(eval NEEDS_$(n) = pdwiz rules/catalog.img))
 $(foreach n,$(ASAN_SUITES),$(eval NEEDS_$(n) = asan-build rules/catalog.img))
 
 # suite-NAME needs $(NEEDS_NAME), except when run_suites has built it all
@@ -261,6 +262,9 @@ suite-verdict: $(call suite_needs,verdict)
 	@$(SUITE) verdict env PDWIZ=$(CURDIR)/pdwiz sh tests/verdict/run.sh
 suite-own-work: $(call suite_needs,own-work)
 	@$(SUITE) own-work sh tests/own-work.sh
+# pdwiz explain: the corpus of failure logs (tests/logs/cases.tsv)
+suite-logs: $(call suite_needs,logs)
+	@$(SUITE) logs sh tests/logs/run.sh
 suite-scale: $(call suite_needs,scale)
 	@$(SUITE) scale sh tests/scale/run.sh
 suite-vg-unit: $(call suite_needs,vg-unit)

@@ -259,13 +259,78 @@ no_rule(const struct catalog *cat, const char *id)
  * The options: -1 to go on, else the exit status (after --help or a
  * usage error).
  */
+static int	explain_parse(char **, int, struct explain_req *,
+		    struct cli_facts *, const char **, const char **);
+
+/*
+ * Is a word a message rather than an option? SGLang's messages often
+ * start with a flag ("--enable-dsa-cache-layer-split currently only
+ * supports ..."): a word with a space that is no "--option=value" of
+ * explain's is the message.
+ */
+static bool
+message_word(const char *w)
+{
+	const struct cliopt	*o;
+	const char		*sp = strchr(w, ' '), *eq = strchr(w, '=');
+
+	if (w[0] != '-' || sp == NULL)
+		return false;
+	if (eq != NULL && eq < sp && strncmp(w, "--", 2) == 0)
+		for (o = explain_opts; o->id != 0; o++)
+			if (o->name != NULL && strlen(o->name) ==
+			    (size_t)(eq - w - 2) && strncmp(w + 2, o->name,
+			    (size_t)(eq - w - 2)) == 0)
+				return false;
+	return true;
+}
+
 static int
 explain_args(int argc, char **argv, struct explain_req *req,
     struct cli_facts *facts, const char **id)
 {
 	static const char *const formats[] = { "text", "json", NULL };
-	struct cliparse	 p;
 	const char	*fmt = "text";
+	char		**av = xcalloc((size_t)argc + 2, sizeof *av);
+	int		 rc, i, n = 0, nmsg = 0;
+	bool		 dashdash = false;
+
+	/* a message that starts like a flag goes after "--" */
+	for (i = 0; i < argc; i++)
+		dashdash = dashdash || strcmp(argv[i], "--") == 0;
+	for (i = 0; i < argc; i++)
+		if (dashdash || i == 0 || !message_word(argv[i]))
+			av[n++] = argv[i];
+	for (i = 1; !dashdash && i < argc; i++)
+		if (message_word(argv[i])) {
+			if (nmsg++ == 0)
+				av[n++] = (char *)"--";
+			av[n++] = argv[i];
+		}
+	rc = explain_parse(av, n, req, facts, id, &fmt);
+	free(av);
+	if (rc >= 0)
+		return rc;
+	if (cli_choice(fmt, formats) < 0) {
+		fprintf(stderr, "pdwiz explain: --format takes text or json\n");
+		return EXIT_USAGE;
+	}
+	req->json = strcmp(fmt, "json") == 0;
+	if ((*id == NULL) == (req->nlogs == 0)) {
+		if (*id != NULL)
+			fprintf(stderr, "pdwiz explain: a rule id or a message, "
+			    "or --log FILE: not both\n");
+		cli_usage(stderr, &cli_explain);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+static int
+explain_parse(char **argv, int argc, struct explain_req *req,
+    struct cli_facts *facts, const char **id, const char **fmt)
+{
+	struct cliparse	 p;
 	int		 opt, rc;
 
 	cliparse_init(&p, &cli_explain, argc, argv);
@@ -287,24 +352,12 @@ explain_args(int argc, char **argv, struct explain_req *req,
 		if (opt == CLIOPT_OPERAND)
 			*id = p.arg;
 		else if (opt == E_FORMAT)
-			fmt = p.arg;
+			*fmt = p.arg;
 		else if (opt == E_LOG) {
 			req->logs = xreallocarray(req->logs, req->nlogs + 1,
 			    sizeof *req->logs);
 			req->logs[req->nlogs++] = p.arg;
 		}
-	}
-	if (cli_choice(fmt, formats) < 0) {
-		fprintf(stderr, "pdwiz explain: --format takes text or json\n");
-		return EXIT_USAGE;
-	}
-	req->json = strcmp(fmt, "json") == 0;
-	if ((*id == NULL) == (req->nlogs == 0)) {
-		if (*id != NULL)
-			fprintf(stderr, "pdwiz explain: a rule id or a message, "
-			    "or --log FILE: not both\n");
-		cli_usage(stderr, &cli_explain);
-		return EXIT_USAGE;
 	}
 	return -1;
 }

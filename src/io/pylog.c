@@ -442,14 +442,20 @@ static size_t
 argparse_line(const char *s, size_t n)
 {
 	const char	*e = memmem_s(s, n, ": error: ");
-	size_t		 k;
+	size_t		 k, i;
 
 	if (e == NULL)
 		return 0;
 	k = (size_t)(e - s);
 	if (k == 0 || k > 80 || (memmem_s(s, k, ".py") == NULL &&
-	    memmem_s(s, k, "sglang") == NULL) || memchr(s, '[', k) != NULL)
+	    memmem_s(s, k, "sglang") == NULL))
 		return 0;
+	/* the program's name, nothing else (not an echo of one) */
+	for (i = 0; i < k; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' &&
+		    s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+		    strchr("_./- ", s[i]) != NULL))
+			return 0;
 	return k + 9;
 }
 
@@ -1232,6 +1238,35 @@ command_env(const char *cmd)
 	return b.len > 0 ? buf_steal(&b) : NULL;
 }
 
+/* A router's command: server_args never stands for it. */
+static bool
+is_router(const char *text)
+{
+	return strstr(text, "launch_router") != NULL ||
+	    strstr(text, "mini_lb") != NULL;
+}
+
+/* The last server command before line, on one line (its continuations
+ * joined), or NULL. */
+static char *
+command_before(const struct pylog *lg, int line)
+{
+	const struct plcmd	*c = NULL;
+	size_t			 i;
+	char			*t, *p;
+
+	for (i = 0; i < lg->nc; i++)
+		if (lg->c[i].server && lg->c[i].line < line &&
+		    !is_router(lg->c[i].text))
+			c = &lg->c[i];
+	if (c == NULL)
+		return NULL;
+	t = xstrdup(c->text);
+	for (p = t; (p = strstr(p, "\\\n")) != NULL; )
+		memcpy(p, "  ", 2);
+	return t;
+}
+
 char *
 pylog_script(const struct catalog *cat, const struct pylog *lg, size_t *len,
     struct plskip *skip)
@@ -1247,7 +1282,7 @@ pylog_script(const struct catalog *cat, const struct pylog *lg, size_t *len,
 		if (c->line < 1 || (size_t)c->line > lg->nlines ||
 		    at[c->line] != NULL)
 			continue;
-		if (!c->server || lg->na == 0) {
+		if (!c->server || lg->na == 0 || is_router(c->text)) {
 			char		*t = xstrdup(c->text), *s = t, *nl;
 
 			/* one line of the script per line of the log */
@@ -1264,11 +1299,25 @@ pylog_script(const struct catalog *cat, const struct pylog *lg, size_t *len,
 	}
 	for (i = 0; i < lg->na; i++) {
 		const struct plargs	*a = &lg->a[i];
+		char			*cmd, *was;
 
 		if (a->line < 1 || (size_t)a->line > lg->nlines)
 			continue;
 		free(at[a->line]);
-		at[a->line] = pylog_args_command(cat, a->args, skip);
+		cmd = pylog_args_command(cat, a->args, skip);
+		/* A server_args cut short lost the fields after the cut: the
+		 * command that asked for it says them, and the fields read
+		 * come after its words, so that they win (argparse keeps a
+		 * flag's last value). */
+		if (a->cut && (was = command_before(lg, a->line)) != NULL) {
+			char	*m = xasprintf("%s%s", was, cmd +
+			    strlen("python3 -m sglang.launch_server"));
+
+			free(cmd);
+			free(was);
+			cmd = m;
+		}
+		at[a->line] = cmd;
 	}
 	for (i = 1; i <= lg->nlines; i++) {
 		if (at[i] != NULL)
