@@ -921,10 +921,11 @@ fail_head(const struct ctx *x, const struct fail *f)
 	    "argparse error" : "", pf->type != NULL || pf->kind ==
 	    PL_ARGPARSE ? (*pf->msg != '\0' ? ": " : "") : "", pf->msg,
 	    pf->more != NULL ? " ..." : "");
-	if (pf->count > 1 || pf->procs != NULL)
-		printf(" (%s%zu time%s%s%s)", "", pf->count, pf->count > 1 ?
-		    "s" : "", pf->procs != NULL ? ", from " : "",
-		    pf->procs != NULL ? pf->procs : "");
+	if (pf->count > 1)
+		printf(" (%zu times%s%s)", pf->count, pf->procs != NULL ?
+		    ", from " : "", pf->procs != NULL ? pf->procs : "");
+	else if (pf->procs != NULL)
+		printf(" (from %s)", pf->procs);
 	putchar('\n');
 	if (*pf->msg == '\0' && pf->code != NULL)
 		printf("  (a bare %s at: %s)\n", pf->type != NULL ? pf->type :
@@ -1029,9 +1030,10 @@ config_text(const struct ctx *x)
 
 		if (s->dup)
 			continue;
-		printf("%s:%d: %s (%s, %s):\n  %s\n", x->f[s->file].name,
+		printf("%s:%d: %s (%s%s%s):\n  %s\n", x->f[s->file].name,
 		    s->line, s->router ? "router" : "server",
-		    strcmp(s->mode, "null") == 0 ? "no PD mode" : s->mode,
+		    s->router ? "" : strcmp(s->mode, "null") == 0 ?
+		    "no PD mode" : s->mode, s->router ? "" : ", ",
 		    s->from_args ? "the configuration SGLang resolved, its "
 		    "server_args" : "the launch command the log shows",
 		    s->command);
