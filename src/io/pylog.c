@@ -1053,12 +1053,14 @@ as_json(struct buf *b, const struct pyv *v, int depth)
 	}
 }
 
-/* The text of a scalar a flag takes, or NULL. */
+/* The text of a scalar a flag takes, or NULL: not one with a line end
+ * (the shell view keeps one line of the script per line of the log). */
 static const char *
 scalar(const struct pyv *v)
 {
 	if (v->k == PY_STR || v->k == PY_INT || v->k == PY_FLOAT)
-		return memchr(v->s, '\0', v->n) == NULL ? v->s : NULL;
+		return memchr(v->s, '\0', v->n) == NULL && strpbrk(v->s,
+		    "\n\r") == NULL ? v->s : NULL;
 	return NULL;
 }
 
