@@ -50,6 +50,8 @@ struct logf {
 	struct plskip	 skip;
 	char		*script;	/* the shell view */
 	size_t		 slen;
+	char		*sherr;		/* why the shell view could not be
+					   read, or NULL */
 };
 
 struct fail {
@@ -556,6 +558,7 @@ recheck(struct ctx *x)
 
 		if (sh_parse(x->f[i].script, x->f[i].slen, &one, err,
 		    sizeof err) != 0) {
+			x->f[i].sherr = xstrdup(err);
 			sh_script_free(&one);
 			continue;
 		}
@@ -799,7 +802,21 @@ argparse_text(const struct ctx *x, const struct mm_hit *h)
 
 			if (eq != NULL)
 				*eq = '\0';
-			if (strncmp(w, "--", 2) == 0) {
+			if (strncmp(w, "--", 2) == 0 && strcmp(h->id,
+			    "argparse-choice") == 0) {
+				int	o = catalog_find_flag(x->cat, w);
+				size_t	c;
+
+				if (o >= 0 && x->cat->opts[o].nchoices > 0) {
+					printf("  %s in the SGLang release pdwiz "
+					    "models takes:", w);
+					for (c = 0; c < x->cat->opts[o].nchoices;
+					    c++)
+						printf("%s %s", c ? "," : "",
+						    x->cat->opts[o].choices[c]);
+					printf("\n");
+				}
+			} else if (strncmp(w, "--", 2) == 0) {
 				int	o = catalog_find_flag(x->cat, w);
 
 				if ((fh = flaghist_find(x->cat, w)) != NULL) {
@@ -1018,6 +1035,10 @@ config_text(const struct ctx *x)
 			    "states (objects, None where an option has a "
 			    "value), skipped\n", lf->name, lf->skip.unsettable,
 			    lf->skip.unsettable == 1 ? "" : "s");
+		if (lf->sherr != NULL)
+			printf("%s:%s: the commands this log shows cannot be "
+			    "read as shell, so its configuration is not checked "
+			    "again\n", lf->name, lf->sherr);
 		for (j = 0; j < lf->lg.na; j++)
 			if (lf->lg.a[j].cut)
 				printf("%s:%d:%d: note: server_args is cut "
@@ -1315,6 +1336,7 @@ ctx_free(struct ctx *x)
 		pylog_free(&x->f[i].lg);
 		free(x->f[i].text);
 		free(x->f[i].script);
+		free(x->f[i].sherr);
 		buf_free(&x->f[i].skip.names);
 	}
 	free(x->f);
