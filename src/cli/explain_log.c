@@ -332,8 +332,11 @@ collect(struct ctx *x)
 	for (i = 0; i < x->nfl; i++) {
 		struct fail	*f = &x->fl[i];
 
+		/* a logged line is the failure when an error rule says it
+		 * (a warning SGLang logged on the way is not why it failed) */
 		f->primary = f->pf->kind != PL_LOGGED ? !f->pf->consequence ||
-		    f->explained : f->explained;
+		    f->explained : f->explained && f->nbest > 0 &&
+		    f->hits[0].rule != NULL && f->hits[0].rule->sev == SEV_ERROR;
 		nprim += f->primary;
 	}
 	if (nprim == 0)	/* only consequences: they are what there is */
@@ -1116,6 +1119,12 @@ report_text(struct ctx *x)
 				putchar(' ');
 				putchar(' ');
 				fail_head(x, &x->fl[i]);
+				if (x->fl[i].nbest > 0)
+					printf("    (%s: %s)\n",
+					    x->fl[i].hits[0].id,
+					    x->fl[i].hits[0].rule != NULL ?
+					    severity_name(
+					    x->fl[i].hits[0].rule->sev) : "");
 			}
 		putchar('\n');
 	}
