@@ -98,6 +98,9 @@ for r in rows:
     if hit["holes"] or "{" not in json.dumps(hit):
         ok("%s: the holes' values are given" % name)
     if fix == "-":
+        if doc["configurations"]:
+            bad("%s: the log holds a configuration, but the row names no "
+                "fix to check" % name)
         continue
     # the configuration of the log, checked again, reports the same rule
     rec = hit["recheck"]
