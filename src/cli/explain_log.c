@@ -41,6 +41,7 @@
 #define MAX_BEST	4
 #define MAX_NEAR	3
 #define MAX_LOGGED	5
+#define MAX_CLOSEST	64
 
 struct logf {
 	const char	*name;
@@ -97,6 +98,7 @@ struct ctx {
 	struct result		 xres;		/* cross-role findings */
 	bool			 cross;		/* the cross-role rules ran */
 	int			 first[NPD_ROLE];	/* server index per role */
+	size_t			 nclosest;	/* mm_closest calls so far */
 	const struct rule	**shown;	/* rules explained already */
 	size_t			 nshown;
 };
@@ -291,7 +293,10 @@ match_fail(struct ctx *x, struct fail *f)
 		f->nbare = mm_bare(x->idx, pf->frames[pf->nframes - 1].func,
 		    f->bare, MAX_BEST);
 	f->explained = f->nbest > 0 || f->nbare > 0;
-	if (!f->explained && pf->kind != PL_LOGGED && *pf->msg != '\0')
+	/* the closest messages of the first failures not explained (a log
+	 * of thousands of distinct ones costs no more than its length) */
+	if (!f->explained && pf->kind != PL_LOGGED && *pf->msg != '\0' &&
+	    x->nclosest++ < MAX_CLOSEST)
 		f->nnear = mm_closest(x->idx, pf->msg, f->near, MAX_NEAR);
 	classify(f);
 }

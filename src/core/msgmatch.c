@@ -617,17 +617,17 @@ mm_closest(const struct mm_index *x, const char *text, struct mm_near *out,
 	size_t		 cand[MM_CANDIDATES], ncand = 0, n, i, j, k, nout = 0;
 	struct mm_near	*all = NULL;
 
+	unsigned char	*seen = xcalloc(x->nw + 1, 1);
+
 	n = text_words(x, t, tw, MM_TEXT_WORDS);
 	for (i = 0; i < n; i++) {
-		if (tw[i] < 0 || x->w[tw[i]].nall > MM_COMMON)
+		if (tw[i] < 0 || x->w[tw[i]].nall > MM_COMMON || seen[tw[i]])
 			continue;
-		for (j = 0; j < i && tw[j] != tw[i]; j++)
-			;
-		if (j < i)
-			continue;	/* counted already */
+		seen[tw[i]] = 1;	/* each word counts once */
 		for (j = 0; j < x->w[tw[i]].nall; j++)
 			count[x->w[tw[i]].all[j]]++;
 	}
+	free(seen);
 	/* the templates sharing the most rare words */
 	for (i = 0; i < x->nt; i++) {
 		if (count[i] < 2 || !(x->t[i].kind & MM_RULES))
