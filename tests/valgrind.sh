@@ -55,6 +55,9 @@ cli() {
 	done
 	run "check --" ./pdwiz check -- --model-path m --tp-sizee 2 --disaggregation-transfer-backend rdma
 	run "explain" ./pdwiz explain stg-backend
+	run "explain --log: server_args, interleaved ranks" ./pdwiz explain --log tests/logs/cases/seed-004-staging-pp-nixl.log
+	run "explain --log x3: one deployment, --format json" ./pdwiz explain --format json --log tests/logs/cases/mine-page-size-prefill.log --log tests/logs/cases/mine-page-size-decode.log --log tests/logs/cases/mine-page-size-router.log
+	run "explain: not explained, the closest" ./pdwiz explain --log tests/logs/cases/sglang-pr14474-page-size-mismatch.log
 	run "rules" ./pdwiz rules
 	run "coverage" ./pdwiz coverage
 	printf 'python -m sglang.launch_server --model-path "x\n' > "$T/q"

@@ -70,6 +70,13 @@ complete -c pdwiz -n "__fish_seen_subcommand_from emit" -l pin -d 'with --format
 
 # explain
 complete -c pdwiz -n "__fish_seen_subcommand_from explain" -f -a '(__pdwiz_rule_ids)' -d 'rule id'
+complete -c pdwiz -n "__fish_seen_subcommand_from explain" -l log -r -F -d "a failed launch's log (- for standard input)"
+complete -c pdwiz -n "__fish_seen_subcommand_from explain" -l format -x -a 'text json' -d 'output format'
+complete -c pdwiz -n "__fish_seen_subcommand_from explain" -l model-arch -x -d 'model architecture'
+complete -c pdwiz -n "__fish_seen_subcommand_from explain" -l platform -x -a 'cuda hip npu musa xpu' -d 'platform'
+complete -c pdwiz -n "__fish_seen_subcommand_from explain" -l gpu-sm -x -d 'GPU generation (SM)'
+complete -c pdwiz -n "__fish_seen_subcommand_from explain" -l gpu -x -a "$pdwiz_gpus" -d 'accelerator'
+complete -c pdwiz -n "__fish_seen_subcommand_from explain" -l fact -x -d 'any other fact (NAME=VALUE)'
 
 # rules
 complete -c pdwiz -n "__fish_seen_subcommand_from rules" -f

@@ -6,14 +6,29 @@
 #include "core/util.h"
 #include "core/ydoc.h"
 #include "io/json.h"
+#include "cli/explain_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+enum { E_LOG = 1, E_FORMAT };
+
+static const struct cliopt explain_opts[] = {
+	{ E_LOG, "log", 0, "FILE",
+	    "a failed launch's log (repeatable; - for standard input): the "
+	    "failure, the rule that explains it, the configuration checked "
+	    "again and its fixes", 0 },
+	{ E_FORMAT, "format", 0, "text|json", "output format (default text)",
+	    0 },
+	CLI_FACT_OPTS,
+	{ 0, NULL, 0, NULL, NULL, 0 }
+};
+
 const struct clicmd cli_explain = {
-	"explain", { "RULE-ID", NULL }, "what a rule means and how to fix it",
-	NULL, cmd_explain, 0
+	"explain", { "RULE-ID | MESSAGE", "--log FILE [--log FILE]..." },
+	"what a rule or a failure means and how to fix it", explain_opts,
+	cmd_explain, 0
 };
 
 enum { R_FORMAT = 1 };
@@ -107,78 +122,291 @@ wrap(const char *indent, const char *text)
 	putchar('\n');
 }
 
-int
-cmd_explain(int argc, char **argv)
+void
+explain_print_rule(const struct catalog *cat, const struct rule *r,
+    const char *in)
 {
-	struct catalog		*cat;
-	const struct rule	*r;
-	const char		*id = NULL, *none = NULL;
-	size_t			 i;
-	int			 rc;
+	char	*in2 = xasprintf("%s  ", in);
+	size_t	 i;
 
-	if ((rc = simple_args(&cli_explain, argc, argv, true, &none, &id)) >= 0)
-		return rc;
-	if ((cat = cli_load_catalog()) == NULL)
-		return EXIT_USAGE;
-	if ((r = catalog_rule(cat, id)) == NULL) {
-		const char	*best = NULL;
-		size_t		 bestd = 4;
-
-		for (i = 0; i < cat->nrules + cat->ndrules; i++) {
-			const struct rule *x = i < cat->nrules ? &cat->rules[i] :
-			    &cat->drules[i - cat->nrules];
-			size_t	d = edit_distance(id, x->id);
-
-			if (d < bestd) {
-				bestd = d;
-				best = x->id;
-			}
-		}
-		fprintf(stderr, "pdwiz: no rule '%s'%s%s%s (pdwiz rules lists "
-		    "them)\n", id, best ? "; did you mean '" : "",
-		    best ? best : "", best ? "'?" : "");
-		catalog_free(cat);
-		return EXIT_USAGE;
-	}
-	printf("%s  (%s%s%s, at %s)\n\n", r->id, severity_name(r->sev),
+	printf("%s%s  (%s%s%s, at %s)\n\n", in, r->id, severity_name(r->sev),
 	    r->kind ? ", " : "", r->kind ? r->kind : "", stage_name(r->stage));
-	printf("Message\n");
-	wrap("  ", r->message_src);
-	printf("\nWhen (pdwiz's condition)\n");
-	wrap("  ", r->when_src);
+	printf("%sMessage\n", in);
+	wrap(in2, r->message_src);
+	printf("\n%sWhen (pdwiz's condition)\n", in);
+	wrap(in2, r->when_src);
 	putchar('\n');
 	if (r->explain != NULL) {
-		printf("What it means\n");
-		wrap("  ", r->explain);
+		printf("%sWhat it means\n", in);
+		wrap(in2, r->explain);
 	}
 	if (r->nfixes > 0) {
-		printf("\nFixes\n");
+		printf("\n%sFixes\n", in);
 		for (i = 0; i < r->nfixes; i++) {
 			struct buf	b = { 0 };
 
 			describe_fix(cat, &r->fixes[i], &b);
-			printf("  %zu. %s: %s\n", i + 1, r->fixes[i].label, b.s);
+			printf("%s  %zu. %s: %s\n", in, i + 1, r->fixes[i].label,
+			    b.s);
 			buf_free(&b);
 		}
 	}
 	if (r->before != NULL || r->after != NULL) {
-		printf("\nExample fix\n");
+		printf("\n%sExample fix\n", in);
 		if (r->before != NULL)
-			printf("  # before\n  %s\n", r->before);
+			printf("%s  # before\n%s  %s\n", in, in, r->before);
 		if (r->after != NULL)
-			printf("  # after\n  %s\n", r->after);
+			printf("%s  # after\n%s  %s\n", in, in, r->after);
 	}
 	if (r->src_file != NULL) {
-		printf("\nSource\n  sgl-project/sglang %s", r->src_file);
+		printf("\n%sSource\n%s  sgl-project/sglang %s", in, in,
+		    r->src_file);
 		if (r->src_func != NULL)
 			printf(" (%s)", r->src_func);
 		if (r->src_commit != NULL)
-			printf("\n  at commit %s", r->src_commit);
+			printf("\n%s  at commit %s", in, r->src_commit);
 		putchar('\n');
 	}
-	printf("\nDefined in %s:%d\n", r->file, r->line);
-	catalog_free(cat);
-	return EXIT_OK;
+	printf("\n%sDefined in %s:%d\n", in, r->file, r->line);
+	free(in2);
+}
+
+/* The rule as one JSON object: what explain RULE-ID prints. */
+static void
+rule_json(const struct catalog *cat, const struct rule *r)
+{
+	struct buf	b = { 0 };
+	size_t		i;
+
+	buf_puts(&b, "{\"version\":1,\"rule\":{\"id\":");
+	json_str(&b, r->id);
+	buf_puts(&b, ",\"severity\":");
+	json_str(&b, severity_name(r->sev));
+	buf_puts(&b, ",\"kind\":");
+	if (r->kind != NULL)
+		json_str(&b, r->kind);
+	else
+		buf_puts(&b, "null");
+	buf_puts(&b, ",\"stage\":");
+	json_str(&b, stage_name(r->stage));
+	buf_puts(&b, ",\"message\":");
+	json_str(&b, r->message_src);
+	buf_puts(&b, ",\"when\":");
+	json_str(&b, r->when_src);
+	buf_puts(&b, ",\"explain\":");
+	if (r->explain != NULL)
+		json_str(&b, r->explain);
+	else
+		buf_puts(&b, "null");
+	buf_puts(&b, ",\"fixes\":[");
+	for (i = 0; i < r->nfixes; i++) {
+		struct buf	d = { 0 };
+
+		describe_fix(cat, &r->fixes[i], &d);
+		buf_puts(&b, i ? ",{\"label\":" : "{\"label\":");
+		json_str(&b, r->fixes[i].label);
+		buf_puts(&b, ",\"change\":");
+		json_str(&b, d.s != NULL ? d.s : "");
+		buf_puts(&b, "}");
+		buf_free(&d);
+	}
+	buf_puts(&b, "],\"source\":");
+	if (r->src_file != NULL)
+		json_str(&b, r->src_file);
+	else
+		buf_puts(&b, "null");
+	buf_puts(&b, "}}\n");
+	cli_puts(b.s);
+	buf_free(&b);
+}
+
+/* A word that can only be a rule id: lower case, digits and dashes. */
+static bool
+id_like(const char *s)
+{
+	if (*s == '\0')
+		return false;
+	for (; *s != '\0'; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		    *s == '-'))
+			return false;
+	return true;
+}
+
+/* "no rule 'x'; did you mean 'y'?" for a word that can only be an id. */
+static void
+no_rule(const struct catalog *cat, const char *id)
+{
+	const char	*best = NULL;
+	size_t		 bestd = 4, i;
+
+	for (i = 0; i < cat->nrules + cat->ndrules; i++) {
+		const struct rule *x = i < cat->nrules ? &cat->rules[i] :
+		    &cat->drules[i - cat->nrules];
+		size_t	d = edit_distance(id, x->id);
+
+		if (d < bestd) {
+			bestd = d;
+			best = x->id;
+		}
+	}
+	fprintf(stderr, "pdwiz: no rule '%s'%s%s%s (pdwiz rules lists them; a "
+	    "message to explain has spaces)\n", id, best ? "; did you mean '" :
+	    "", best ? best : "", best ? "'?" : "");
+}
+
+/*
+ * The options: -1 to go on, else the exit status (after --help or a
+ * usage error).
+ */
+static int	explain_parse(char **, int, struct explain_req *,
+		    struct cli_facts *, const char **, const char **);
+
+/*
+ * Is a word a message rather than an option? SGLang's messages often
+ * start with a flag ("--enable-dsa-cache-layer-split currently only
+ * supports ..."): a word with a space that is no "--option=value" of
+ * explain's is the message.
+ */
+static bool
+message_word(const char *w)
+{
+	const struct cliopt	*o;
+	const char		*sp = strchr(w, ' '), *eq = strchr(w, '=');
+
+	if (w[0] != '-' || sp == NULL)
+		return false;
+	if (eq != NULL && eq < sp && strncmp(w, "--", 2) == 0)
+		for (o = explain_opts; o->id != 0; o++)
+			if (o->name != NULL && strlen(o->name) ==
+			    (size_t)(eq - w - 2) && strncmp(w + 2, o->name,
+			    (size_t)(eq - w - 2)) == 0)
+				return false;
+	return true;
+}
+
+static int
+explain_args(int argc, char **argv, struct explain_req *req,
+    struct cli_facts *facts, const char **id)
+{
+	static const char *const formats[] = { "text", "json", NULL };
+	const char	*fmt = "text";
+	char		**av = xcalloc((size_t)argc + 2, sizeof *av);
+	int		 rc, i, n = 0, nmsg = 0;
+	bool		 dashdash = false;
+
+	/* a message that starts like a flag goes after "--" */
+	for (i = 0; i < argc; i++)
+		dashdash = dashdash || strcmp(argv[i], "--") == 0;
+	for (i = 0; i < argc; i++)
+		if (dashdash || i == 0 || !message_word(argv[i]))
+			av[n++] = argv[i];
+	for (i = 1; !dashdash && i < argc; i++)
+		if (message_word(argv[i])) {
+			if (nmsg++ == 0)
+				av[n++] = (char *)"--";
+			av[n++] = argv[i];
+		}
+	rc = explain_parse(av, n, req, facts, id, &fmt);
+	free(av);
+	if (rc >= 0)
+		return rc;
+	if (cli_choice(fmt, formats) < 0) {
+		fprintf(stderr, "pdwiz explain: --format takes text or json\n");
+		return EXIT_USAGE;
+	}
+	req->json = strcmp(fmt, "json") == 0;
+	if ((*id == NULL) == (req->nlogs == 0)) {
+		if (*id != NULL)
+			fprintf(stderr, "pdwiz explain: a rule id or a message, "
+			    "or --log FILE: not both\n");
+		cli_usage(stderr, &cli_explain);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+static int
+explain_parse(char **argv, int argc, struct explain_req *req,
+    struct cli_facts *facts, const char **id, const char **fmt)
+{
+	struct cliparse	 p;
+	int		 opt, rc;
+
+	cliparse_init(&p, &cli_explain, argc, argv);
+	while ((opt = cliparse_next(&p)) != CLIOPT_END) {
+		if (opt == CLIOPT_HELP) {
+			cli_help(stdout, &cli_explain);
+			return EXIT_OK;
+		}
+		if (opt == CLIOPT_ERROR)
+			return EXIT_USAGE;
+		if (opt == CLIOPT_OPERAND && *id != NULL) {
+			cli_usage(stderr, &cli_explain);
+			return EXIT_USAGE;
+		}
+		if ((rc = cli_fact_opt(facts, opt, p.arg)) < 0)
+			return EXIT_USAGE;
+		if (rc > 0)
+			continue;
+		if (opt == CLIOPT_OPERAND)
+			*id = p.arg;
+		else if (opt == E_FORMAT)
+			*fmt = p.arg;
+		else if (opt == E_LOG) {
+			req->logs = xreallocarray(req->logs, req->nlogs + 1,
+			    sizeof *req->logs);
+			req->logs[req->nlogs++] = p.arg;
+		}
+	}
+	return -1;
+}
+
+int
+cmd_explain(int argc, char **argv)
+{
+	struct explain_req	 req = { 0 };
+	struct cli_facts	 facts = { 0 };
+	struct catalog		*cat = NULL;
+	struct config		 probe;
+	const struct rule	*r;
+	const char		*id = NULL;
+	int			 rc;
+
+	if ((rc = explain_args(argc, argv, &req, &facts, &id)) >= 0)
+		goto out;
+	rc = EXIT_USAGE;
+	if ((cat = cli_load_catalog()) == NULL)
+		goto out;
+	if (id != NULL && (r = catalog_rule(cat, id)) != NULL) {
+		if (req.json)
+			rule_json(cat, r);
+		else
+			explain_print_rule(cat, r, "");
+		rc = EXIT_OK;
+		goto out;
+	}
+	if (id != NULL && id_like(id)) {
+		no_rule(cat, id);
+		goto out;
+	}
+	/* a fact refused is refused before anything is read */
+	config_init(&probe, cat);
+	rc = cli_facts_apply(cat, &probe, &facts, NULL);
+	config_free(&probe);
+	if (rc != 0) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	req.message = id;
+	req.facts = &facts;
+	rc = explain_failures(cat, &req);
+out:
+	cli_facts_free(&facts);
+	free(req.logs);
+	if (cat != NULL)
+		catalog_free(cat);
+	return rc;
 }
 
 int

@@ -1,7 +1,8 @@
 /*
  * input.c - the one input classifier: what a file is (a shell script or a
  * pasted transcript, a Markdown document, an SGLang --config file, a
- * Kubernetes manifest, an srt-slurm recipe, a pdwiz deployment file), read
+ * Kubernetes manifest, an srt-slurm recipe, a pdwiz deployment file, a
+ * failed launch's log), read
  * once, and the launch commands it holds as one shell view. Every entry
  * point that reads an input (check, import, the wizard's open) goes
  * through it, so that they read the same thing the same way.
@@ -10,6 +11,7 @@
 #include "io/input.h"
 #include "io/manifest.h"
 #include "io/markdown.h"
+#include "io/pylog.h"
 #include "io/recipe.h"
 #include "io/shell.h"
 #include "core/util.h"
@@ -279,6 +281,46 @@ as_markdown(const char *name, struct input *in, struct buf *why)
 	return 0;
 }
 
+/*
+ * A failed launch's log: named *.log, or (any name but YAML's) a text with
+ * a Python traceback, argparse's error line or SGLang's server_args line.
+ */
+static bool
+looks_like_log(const char *name, const struct input *in)
+{
+	size_t	len = strlen(name);
+
+	if (len > 4 && strcmp(name + len - 4, ".log") == 0)
+		return true;
+	if ((len > 5 && strcmp(name + len - 5, ".yaml") == 0) ||
+	    (len > 4 && strcmp(name + len - 4, ".yml") == 0) ||
+	    (len > 5 && strcmp(name + len - 5, ".json") == 0))
+		return false;
+	return pylog_sniff(in->text, in->len);
+}
+
+/* A log as the shell script of the configuration it shows (each
+ * server_args as the command that states it), line for line. */
+static int
+as_log(const struct catalog *cat, struct input *in)
+{
+	struct pylog	lg;
+	struct plskip	skip = { 0 };
+	size_t		n;
+	char		*sh;
+
+	pylog_read(in->text, in->len, &lg);
+	sh = pylog_script(cat, &lg, &n, &skip);
+	pylog_free(&lg);
+	buf_free(&skip.names);
+	in->log = in->text;
+	in->loglen = in->len;
+	in->text = sh;
+	in->len = n;
+	in->kind = K_LOG;
+	return 0;
+}
+
 int
 input_classify(const struct catalog *cat, const char *name,
     enum input_mode mode, struct input *in, struct buf *why)
@@ -288,6 +330,8 @@ input_classify(const struct catalog *cat, const char *name,
 	if (mode == IN_MARKDOWN || (mode == IN_AUTO &&
 	    looks_like_markdown(name)))
 		return as_markdown(name, in, why);
+	if (mode == IN_AUTO && looks_like_log(name, in))
+		return as_log(cat, in);
 	if (mode == IN_SHELL || (mode == IN_AUTO &&
 	    !looks_like_yaml(name, in->text))) {
 		as_shell(in);
@@ -358,7 +402,7 @@ input_script(const char *name, const struct input *in, struct sh_script *sc,
 	} else if (in->kind == K_RECIPE) {
 		if (recipe_script(name, in->yaml, sc, err, sizeof err) != 0)
 			return input_fail(why, "%s", err);
-	} else if (in->kind != K_SHELL) {
+	} else if (in->kind != K_SHELL && in->kind != K_LOG) {
 		return input_fail(why, "%s: not a launch script or manifest",
 		    name);
 	} else if (sh_parse(in->text, in->len, sc, err, sizeof err) != 0)
@@ -378,6 +422,7 @@ input_free(struct input *in)
 	ynode_free(in->yaml);
 	md_nodes_free(in->nodes, in->nnodes);
 	free(in->text);
+	free(in->log);
 	free(in->path);
 	memset(in, 0, sizeof *in);
 }

@@ -29,20 +29,28 @@ struct input {
 	size_t		 len;
 	char		*path;		/* copy of FILE for dirname(); NULL */
 	const char	*base_dir;	/* --config paths are relative to it */
-	enum { K_SHELL, K_SGCONFIG, K_DEPLOY, K_MANIFEST, K_RECIPE } kind;
+	enum { K_SHELL, K_SGCONFIG, K_DEPLOY, K_MANIFEST, K_RECIPE,
+		K_LOG } kind;		/* K_LOG: text is the log's shell view */
 	bool		 document;	/* Markdown: examples, not one deployment */
 	struct md_node	*nodes;		/* a document's blocks that say which
 					   node they run on */
 	size_t		 nnodes;
 	struct ynode	*yaml;		/* the YAML kinds: the tree (a manifest:
 					   its documents) */
+	char		*log;		/* K_LOG: the log itself (text is the
+					   shell script it stands for, line
+					   for line: io/pylog.h) */
+	size_t		 loglen;
 };
 
 /* Read FILE ("-": standard input) as name; 0, or -1 with the reason
  * (FILE:LINE:COL where there is one) in why. */
 int	input_read(const char *file, const char *name, struct input *,
 	    struct buf *why);
-/* What the text of in is, by mode: sets kind (and the YAML tree, the
+/* What the text of in is, by mode: sets kind (a failed launch's log,
+ * by a name ending in .log or by its traceback, argparse error or
+ * server_args line, is K_LOG: its text becomes the shell view of the
+ * configuration it shows) (and the YAML tree, the
  * document's shell view); 0; 1 when it holds nothing of SGLang's (YAML
  * that is no deployment, manifest, recipe or --config file; Markdown
  * without a shell block), the reason in why; -1 when it cannot be read

@@ -305,6 +305,18 @@ SH
 	    wait_for "tensor parallel (TP)               2"
 }
 
+# A failed launch's logs, one file: the deployment they describe (each
+# server_args as the command that states it, the router's command), with
+# the page sizes that failed it.
+import_log() {
+	cat "$ROOT/tests/logs/cases/mine-page-size-prefill.log" \
+	    "$ROOT/tests/logs/cases/mine-page-size-decode.log" \
+	    "$ROOT/tests/logs/cases/mine-page-size-router.log" > "$WORK/pd.log"
+	start -- --import pd.log || return 1
+	wait_for "pd.yaml (from pd.log" && wait_for " 1 error" &&
+	    goto_page "KV cache (decode)" && wait_for "page size                          1 !! ERROR"
+}
+
 # A prefill node's script alone: the decode and router start from the
 # defaults (the status line says so) and what is saved reads back.
 import_partial_saves() {
@@ -1029,6 +1041,7 @@ run "SIGINT restores and exits" sigint_restores
 run "SIGTERM restores and exits" sigterm_restores
 run "open a file with errors" open_file_with_errors
 run "import a launch script" import_script
+run "import a failed launch's log: the deployment it describes" import_log
 run "import a prefill-only script, save, it reads back" import_partial_saves
 run "import one node of a two-node instance: imported, says what is missing" import_one_node_partial
 run "SIGHUP restores the terminal" sighup_restores
