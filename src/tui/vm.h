@@ -338,6 +338,8 @@ struct vm_quick {
 	char	*hosts;		/* comma-separated, one per node (nodes > 1) */
 	char	*backend;
 	int	 nprefill, ndecode;
+	char	*gpu;		/* the accelerator (fact gpu), a name of
+				   rules/hardware.yaml */
 };
 void		 vm_quick_init(struct vm *, struct vm_quick *);
 void		 vm_quick_free(struct vm_quick *);
@@ -350,5 +352,15 @@ int		 vm_quick_check(const struct vm *, const struct vm_quick *,
 		    int *tp, int *nodes_per_instance, char *err, size_t errlen);
 int		 vm_quick_apply(struct vm *, const struct vm_quick *,
 		    struct buf *msg);
+/* The accelerators offered (the named values of the form's gpu field,
+ * rules/hardware.yaml's), in order; NULL past the end. */
+const struct vm_named *vm_quick_accel(const struct vm *, size_t i);
+/* Type-ahead: the first accelerator whose name or an alias begins with
+ * typed (case, and every character that is not a letter or a digit,
+ * ignored: "h1" and "h100" find H100-SXM-80GB); -1 when none. */
+int		 vm_quick_accel_find(const struct vm *, const char *typed);
+/* Does text begin with typed, case and punctuation ignored? The match of
+ * every list's type-ahead. */
+bool		 vm_typeahead_match(const char *text, const char *typed);
 
 #endif

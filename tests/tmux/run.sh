@@ -814,7 +814,7 @@ quick_1p1d() {
 	start_quick || return 1
 	text "meta-llama/Llama-3.1-8B-Instruct" && KS=0 &&
 	    wait_for "1P1D: each instance TP 4 on 4 GPUs" &&
-	    keys Enter Enter Enter Enter Enter && wait_for "11/11  Review" &&
+	    keys Enter Enter Enter Enter Enter Enter && wait_for "11/11  Review" &&
 	    wait_for " 0 errors" &&
 	    wait_re '^ 127\.0\.0\.1 +P0 P0 P0 P0 D0 D0 D0 D0' &&
 	    keys e && wait_for "export:" && keys 1 && wait_for "to: launch.sh" &&
@@ -827,7 +827,7 @@ quick_1p1d() {
 # reason; Esc skips to the full pages.
 quick_refuses_skip() {
 	start_quick || return 1
-	keys Down && text "81" && keys Enter &&
+	keys Down Down && text "81" && keys Enter &&
 	    wait_for "GPUs per node: a number from 1 to 16 (got '81')" &&
 	    keys C-u && text "8" && keys Enter Enter Enter && text "3P2D" &&
 	    wait_for "5 instances do not share 1 node of 8 GPUs evenly" &&
@@ -840,10 +840,45 @@ quick_refuses_skip() {
 # default is replaced), so 4, Down, Up, 2 is 2, not 42.
 quick_retype() {
 	start_quick || return 1
-	keys Down && text "4" && wait_re '^> GPUs per node \(1-16\) +4 *$' &&
+	keys Down Down && text "4" && wait_re '^> GPUs per node \(1-16\) +4 *$' &&
 	    keys Down && wait_re '^> number of nodes' && keys Up &&
 	    text "2" && wait_re '^> GPUs per node \(1-16\) +2 *$' &&
 	    wait_for "each instance TP 1 on 1 GPU"
+}
+
+# The quick start asks the accelerator: a list with type-ahead (b2 is
+# B200, h100 an alias of H100-SXM-80GB); GPUs per node is the machine
+# size of the placement and the export (1 GPU per node: hosts of 1 GPU,
+# PDWIZ_GPUS_PER_HOST=1); the accelerator is the fact gpu, so the memory
+# estimate runs (a 70B model on one A100-40GB each: the fit error).
+quick_accelerator() {
+	rm -f "$WORK/launch.sh" "$WORK/qa.yaml"
+	start_quick || return 1
+	keys Down && wait_re '^> accelerator +. H100-SXM-80GB' &&
+	    text "b2" && wait_re '^> accelerator +. B200-180GB .*\(typed: b2\)' &&
+	    keys BSpace BSpace && text "h100" &&
+	    wait_re '^> accelerator +. H100-SXM-80GB .*\(typed: h100\)' &&
+	    text "q" && wait_for "none of rules/hardware.yaml's names begins with 'h100q'" &&
+	    keys Enter && text "1" && keys Enter && text "2" && keys Enter &&
+	    wait_for "each instance TP 1 on 1 GPU of H100-SXM-80GB" &&
+	    keys Enter Enter Enter && wait_for "11/11  Review" &&
+	    wait_for "Placement: 2 hosts of 1 GPUs" && wait_for " 0 errors" &&
+	    keys e && wait_for "export:" && keys 1 && wait_for "to: launch.sh" &&
+	    keys Enter && wait_for "exported shell" &&
+	    keys s && wait_for "save deployment to:" && keys C-u &&
+	    text "$WORK/qa.yaml" && keys Enter && wait_for "saved" || return 1
+	grep -q '^PDWIZ_GPUS_PER_HOST=1$' "$WORK/launch.sh" &&
+	    grep -q '^PDWIZ_FACT_gpu=H100-SXM-80GB$' "$WORK/launch.sh" &&
+	    grep -q 'gpu: "H100-SXM-80GB"' "$WORK/qa.yaml" &&
+	    grep -q '^gpus_per_host: 1$' "$WORK/qa.yaml" ||
+	    { echo "  the export or the file lacks the machine"; return 1; }
+	check_clean qa.yaml && check_clean launch.sh || return 1
+	start_quick || return 1
+	keys C-u && text "meta-llama/Llama-3.1-70B-Instruct" && keys Enter &&
+	    text "a100-40" && wait_re '^> accelerator +. A100-40GB' &&
+	    keys Enter && text "1" && keys Enter && text "2" &&
+	    keys Enter Enter Enter Enter && wait_for "11/11  Review" &&
+	    wait_for " 2 errors" && wait_for "The weights need about"
 }
 
 # Done when (a): 1P1D Llama-3.1-8B-Instruct, TP 2 each, one 8-GPU node,
@@ -853,7 +888,7 @@ done_a_llama_tp2() {
 	rm -f "$WORK/launch.sh"
 	start_quick || return 1
 	KS=0
-	keys Enter Enter Enter Enter Enter && wait_for "11/11  Review" &&
+	keys Enter Enter Enter Enter Enter Enter && wait_for "11/11  Review" &&
 	    keys Tab Tab Tab && wait_for "3/11  Parallelism (prefill)" &&
 	    wait_focused "tensor parallel" && set_row 2 &&
 	    wait_re '^> tensor parallel \(TP\) +2' &&
@@ -871,10 +906,13 @@ done_a_llama_tp2() {
 # attention and DeepEP on decode, nixl: saved, Kubernetes exported; the
 # saved file, the exported script and the exported manifests check with 0
 # errors, and the manifests are pdwiz emit's bytes for the saved file.
+# The accelerator is B200: on H100 the memory estimate finds no room for
+# the KV cache of DP attention's decode (fit-kv-none).
 done_b_deepseek() {
 	rm -f "$WORK/ds.yaml" "$WORK/pd-k8s.yaml" "$WORK/launch.sh"
 	start_quick || return 1
-	text "deepseek-ai/DeepSeek-V3" && keys Enter Enter && text 4 &&
+	text "deepseek-ai/DeepSeek-V3" && keys Enter && text b2 &&
+	    wait_re '^> accelerator +. B200' && keys Enter Enter && text 4 &&
 	    keys Enter && wait_for "node1,node2,node3,node4" && keys Enter &&
 	    keys Right && wait_for "nixl" && keys Enter &&
 	    wait_for "TP 16 over 2 nodes of 8 GPUs" && keys Enter &&
@@ -1003,6 +1041,7 @@ fix_side_effects() {
 run "done (d): quick start to an exportable 1P1D, <= 15 keys (80x24)" quick_1p1d
 run "quick start refuses bad answers with the reason, Esc skips" quick_refuses_skip
 run "quick start: typing over an earlier answer replaces it" quick_retype
+run "quick start asks the accelerator (type-ahead); GPUs per node is the machine" quick_accelerator
 run "done (a): 1P1D Llama TP 2 each, mooncake, export checks (80x24)" done_a_llama_tp2
 run "done (b): DeepSeek-V3 2+2 nodes, DP attention + DeepEP, nixl, k8s (80x24)" done_b_deepseek
 run "done (c): import page-size 64 + wrong bootstrap port, f fixes both (80x24)" done_c_import_fix
