@@ -26,6 +26,9 @@ struct ui {
 	char		*save_path;
 	char		*cut;			/* owned: the status text last
 						   drawn cut short, or NULL */
+	int		 key;			/* the key being handled */
+	int		 back_page;		/* r on the review: the page r
+						   came from; -1 none */
 };
 
 /* Lines of wrapped text, each owned. */

@@ -4,6 +4,7 @@
  */
 #include "tui/wiz.h"
 
+#include <ctype.h>
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,11 +214,15 @@ choice_line(const struct vm_row *row, int i, int cur)
 
 /* The box of values at the right, cur highlighted, as wide as its widest
  * line needs (40 columns at least, the screen at most: at 80 columns
- * "Hopper: H100, H200, H20, H800" is not cut); returns its height. */
+ * "Hopper: H100, H200, H20, H800" is not cut); returns its height. A box
+ * too short for every value says how many are above and below; typed is
+ * the type-ahead so far. */
 static int
-choice_box(const struct vm_row *row, int cur, int h, int w, int *bx)
+choice_box(const struct vm_row *row, int cur, int h, int w, int *bx,
+    const char *typed)
 {
 	int	bh = (int)row->nchoices + 2, bw = 40, by = 3, i, first;
+	char	*hint;
 
 	for (i = 0; i < (int)row->nchoices; i++) {
 		char	*l = choice_line(row, i, cur);
@@ -231,11 +236,14 @@ choice_box(const struct vm_row *row, int cur, int h, int w, int *bx)
 		bw = (int)wiz_text_cols(row->f->label) + 2;
 	if (bw > w - 4)
 		bw = w - 4 > 10 ? w - 4 : 10;
-	if (bh > h - 4)
-		bh = h - 4;
+	/* Above the message rows and the footer (choice_message). */
+	if (bh > h - 6)
+		bh = h - 6;
 	*bx = w - bw - 2 < 2 ? 2 : w - bw - 2;
+	/* Erase what is under the box, and a column either side. */
 	for (i = 0; i < bh; i++)
-		mvhline(by + i, *bx, ' ', bw);
+		mvhline(by + i, *bx - 1, ' ', bw + 2 <= w - *bx + 1 ?
+		    bw + 2 : w - *bx + 1);
 	attron(A_BOLD);
 	wiz_put(by, *bx + 1, bw - 2, row->f->label);
 	attroff(A_BOLD);
@@ -253,6 +261,36 @@ choice_box(const struct vm_row *row, int cur, int h, int w, int *bx)
 		attroff(a);
 		free(l);
 	}
+	/* The last row: what is out of view, and the type-ahead. */
+	{
+		int	above = first, below = (int)row->nchoices - first -
+		    (bh - 2);
+
+		if (below < 0)
+			below = 0;
+		if (above > 0 && below > 0)
+			hint = xasprintf("%s %d above, %d below (scroll)",
+			    wiz_utf8 ? "↕" : "+-", above, below);
+		else if (above > 0)
+			hint = xasprintf("%s %d more above", wiz_utf8 ? "↑" :
+			    "^", above);
+		else if (below > 0)
+			hint = xasprintf("%s %d more below", wiz_utf8 ? "↓" :
+			    "v", below);
+		else
+			hint = xstrdup("");
+		if (typed != NULL && typed[0] != '\0') {
+			char	*t = xasprintf("%s%stype-ahead: %s", hint,
+			    hint[0] != '\0' ? "  " : "", typed);
+
+			free(hint);
+			hint = t;
+		}
+		attron(A_DIM);
+		wiz_put(by + bh - 1, *bx + 1, bw - 2, hint);
+		attroff(A_DIM);
+		free(hint);
+	}
 	return bh;
 }
 
@@ -267,7 +305,8 @@ choice_message(const char *msg, int h, int w)
 	mvhline(h - 2, 0, ' ', w);
 	mvhline(h - 3, 0, ' ', w);
 	if (msg[0] == '\0') {
-		wiz_put(h - 2, 0, w, "Enter choose  f fix  ? help  Esc back");
+		wiz_put(h - 2, 0, w, "Enter choose  type to jump  f fix  ? help  "
+		    "Esc back");
 		return;
 	}
 	wiz_wrap(msg, w - 1, (size_t)-1, &ls);
@@ -308,7 +347,7 @@ choice_help(struct ui *ui, int cur, const char *refused)
 /* Draw the choice box; false when the screen is too small for it. */
 static bool
 choice_draw(struct ui *ui, const struct vm_row *row, int cur,
-    const char *refused)
+    const char *refused, const char *typed)
 {
 	struct buf	msg = { 0 };
 	int		h, w, bx, bh;
@@ -317,7 +356,7 @@ choice_draw(struct ui *ui, const struct vm_row *row, int cur,
 	getmaxyx(stdscr, h, w);
 	if (w < MIN_W || h < MIN_H)
 		return false;
-	bh = choice_box(row, cur, h, w, &bx);
+	bh = choice_box(row, cur, h, w, &bx, typed);
 	if (refused != NULL)
 		buf_puts(&msg, refused);
 	else
@@ -329,14 +368,42 @@ choice_draw(struct ui *ui, const struct vm_row *row, int cur,
 	return true;
 }
 
-/* Pick one of the focused field's values. */
+/* Type-ahead: the first value from the top whose text begins with typed,
+ * else one with a word that does ("hopper" finds "90  Hopper: H100");
+ * case and punctuation ignored. -1 when none. */
+static int
+choice_find(const struct vm_row *row, const char *typed)
+{
+	int		 i;
+	const char	*p;
+
+	for (i = 0; i < (int)row->nchoices; i++)
+		if (vm_typeahead_match(row->choices[i].text, typed))
+			return i;
+	for (i = 0; i < (int)row->nchoices; i++)
+		for (p = strchr(row->choices[i].text, ' '); p != NULL;
+		    p = strchr(p + 1, ' '))
+			if (vm_typeahead_match(p + 1, typed))
+				return i;
+	return -1;
+}
+
+/*
+ * Pick one of the focused field's values. Up/Down (j/k), Home/End,
+ * PgUp/PgDn move; typing letters or digits jumps to the first value that
+ * begins with them (Backspace takes one back, Esc clears them first). A
+ * letter that is a key of the box (j k q, and f on an unavailable value)
+ * is that key unless typing has begun or a value begins with it (f on an
+ * unavailable value always fixes).
+ */
 static void
 pick_choice(struct ui *ui)
 {
 	const struct vm_row	*row = vm_focused(ui->vm);
-	int			 cur = 0, c, i;
+	int			 cur = 0, c, i, page;
 	struct buf		 msg = { 0 };
-	char			*refused = NULL;
+	char			*refused = NULL, typed[32] = "";
+	size_t			 tl;
 
 	if (row == NULL || row->nchoices == 0)
 		return;
@@ -349,7 +416,7 @@ pick_choice(struct ui *ui)
 			break;
 		if (cur >= (int)row->nchoices)
 			cur = (int)row->nchoices - 1;
-		if (!choice_draw(ui, row, cur, refused)) {
+		if (!choice_draw(ui, row, cur, refused, typed)) {
 			c = wiz_getkey();
 			if (c == -2 || c == 27 || c == 'q')
 				break;
@@ -358,12 +425,55 @@ pick_choice(struct ui *ui)
 		free(refused);
 		refused = NULL;
 		c = wiz_getkey();
-		if (c == -2 || c == 27 || c == 'q')
+		tl = strlen(typed);
+		page = LINES - 6 > 1 ? LINES - 6 : 1;
+		if (c == 27 && tl > 0) {
+			typed[0] = '\0';
+			continue;
+		}
+		if (c == -2 || c == 27 || (c == 'q' && tl == 0 &&
+		    choice_find(row, "q") < 0))
 			break;
+		if (is_backspace(c) && tl > 0) {
+			typed[tl - 1] = '\0';
+			if (tl > 1 && (i = choice_find(row, typed)) >= 0)
+				cur = i;
+			continue;
+		}
+		if (c == 'f' && tl == 0 && row->choices[cur].blocker != NULL) {
+			wiz_fix(ui, cur);
+			break;
+		}
+		if (c < 128 && c > ' ' && (isalnum(c) || c == '-' ||
+		    c == '_' || c == '.') && (tl > 0 || ((c != 'j' &&
+		    c != 'k' && c != 'f') || choice_find(row,
+		    (char[]){ (char)c, '\0' }) >= 0))) {
+			if (tl + 1 < sizeof typed) {
+				typed[tl] = (char)c;
+				typed[tl + 1] = '\0';
+			}
+			if ((i = choice_find(row, typed)) >= 0)
+				cur = i;
+			else
+				refused = xasprintf("no value begins with '%s' "
+				    "(Backspace takes a letter back, Esc "
+				    "clears)", typed);
+			continue;
+		}
+		typed[0] = '\0';
 		if ((c == KEY_DOWN || c == 'j') && cur + 1 < (int)row->nchoices)
 			cur++;
 		else if ((c == KEY_UP || c == 'k') && cur > 0)
 			cur--;
+		else if (c == KEY_HOME)
+			cur = 0;
+		else if (c == KEY_END)
+			cur = (int)row->nchoices - 1;
+		else if (c == KEY_NPAGE)
+			cur = cur + page < (int)row->nchoices ? cur + page :
+			    (int)row->nchoices - 1;
+		else if (c == KEY_PPAGE)
+			cur = cur - page > 0 ? cur - page : 0;
 		else if (c == '?' || c == KEY_F(1)) {
 			if (c == '?')
 				choice_help(ui, cur, refused);

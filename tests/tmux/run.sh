@@ -233,6 +233,38 @@ quit_dirty_asks() {
 	    keys n && wait_for "[exit 0]"
 }
 
+# Conventions of menuconfig, nconf, k9s, htop: type-ahead in a list popup
+# (with Home/End and a scroll hint when it is clipped), F10 quits through
+# the unsaved-changes dialog, r jumps to the review and back, digits to a
+# page, Esc then another key is that key (no quit, no Alt-key), Esc Esc
+# quits.
+conventions() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	focus "accelerator (GPU model)" && keys Enter && wait_for "Enter choose" &&
+	    wait_for "7 more below" && text "mi" &&
+	    wait_re '^ +> \( \) MI300X' && wait_for "type-ahead: mi" &&
+	    wait_for "1 above, 6 below (scroll)" &&
+	    keys End && wait_re '> \( \) Ascend-910C' && wait_for "7 more above" &&
+	    keys Home && wait_re '> \(\*\) unknown' &&
+	    text "zz" && wait_for "no value begins with 'zz'" &&
+	    keys Escape && wait_gone "type-ahead:" && wait_for "Enter choose" &&
+	    text "b2" && wait_re '> \( \) B200-180GB' && keys Enter &&
+	    wait_re '^> accelerator \(GPU model\) +<B200-180GB>' &&
+	    keys r && wait_for "11/11  Review" && wait_for "r again goes back to Model" &&
+	    keys r && wait_for "1/11  Model & hardware" &&
+	    keys 4 && wait_for "4/11  Parallelism (decode)" &&
+	    keys 1 && wait_for "1/11  Model & hardware" &&
+	    keys g && wait_focused "model path" &&
+	    keys Escape j && wait_focused "model architecture" &&
+	    ! screen | grep -q "Unsaved changes" &&
+	    keys F10 && wait_for "Unsaved changes" && keys c &&
+	    wait_for "quit cancelled" &&
+	    keys Escape && wait_for "press Esc again to quit" &&
+	    keys Escape && wait_for "Unsaved changes" && keys n &&
+	    wait_for "[exit 0]"
+}
+
 quit_clean_no_question() {
 	start -- || return 1
 	keys q && wait_for "[exit 0]" && ! screen | grep -q "Unsaved"
@@ -1063,6 +1095,7 @@ run "resize 60x15, too small, back" resize
 run "footer and ? key help from the key table" footer_and_keys
 run "quit with changes asks" quit_dirty_asks
 run "quit without changes does not ask" quit_clean_no_question
+run "conventions: popup type-ahead, Home/End, scroll hint, F10, r, digits, Esc" conventions
 run "NO_COLOR" no_color
 run "SIGINT restores and exits" sigint_restores
 run "SIGTERM restores and exits" sigterm_restores
