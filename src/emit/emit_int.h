@@ -30,9 +30,11 @@ char	*shell_script(const struct catalog *, const struct deployment *,
  * the plan need PDWIZ_NODE_HOST before a command whose bind names no
  * machine. shell_launch: one launch, its environment as assignments on
  * the command, lead before it ("exec", "nohup"), tail after its last word
- * (" >log 2>&1 &").
+ * (" >log 2>&1 &"). oneline: every word on one line ($'...'), as a fenced
+ * Markdown block needs it; shell_launch is always so.
  */
-void	shell_facts(struct buf *, const struct deployment *, bool gpus);
+void	shell_facts(struct buf *, const struct deployment *, bool gpus,
+	    bool oneline);
 bool	shell_node_hosts(const struct plan *);
 void	shell_launch(struct buf *, const struct catalog *,
 	    const struct plan *, const struct launch *, const char *lead,

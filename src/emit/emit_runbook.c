@@ -248,7 +248,7 @@ static void
 block_head(struct buf *b, const struct deployment *d)
 {
 	buf_puts(b, "```bash\nmkdir -p logs\n");
-	shell_facts(b, d, true);
+	shell_facts(b, d, true, true);
 }
 
 /* Section 2: each host's servers, side by side in the background. */

@@ -23,6 +23,18 @@ put_q(struct buf *b, const char *s)
 	free(q);
 }
 
+/* A word quoted; oneline: on one line ($'...' for control characters),
+ * as a fenced Markdown block needs it (a line break in a value could
+ * close the fence). */
+static void
+put_w(struct buf *b, const char *s, bool oneline)
+{
+	if (oneline)
+		sh_word_line(b, s);
+	else
+		put_q(b, s);
+}
+
 static void
 node_id(struct buf *b, const struct launch *l, char sep)
 {
@@ -55,7 +67,7 @@ static void
 shell_command(struct buf *b, const struct catalog *cat,
     const struct launch *l, const char *indent,
     bool (*skip)(void *, const struct launch *, const char *), void *arg,
-    const char *extra, const char *lead, const char *tail)
+    const char *extra, const char *lead, const char *tail, bool oneline)
 {
 	size_t	i = 0, j;
 
@@ -63,7 +75,7 @@ shell_command(struct buf *b, const struct catalog *cat,
 	buf_puts(b, lead);
 	for (; i < l->argstart && i < l->argc; i++) {
 		buf_putc(b, ' ');
-		put_q(b, l->argv[i]);
+		put_w(b, l->argv[i], oneline);
 	}
 	if (extra != NULL) {
 		buf_printf(b, " \\\n%s\t", indent);
@@ -78,7 +90,7 @@ shell_command(struct buf *b, const struct catalog *cat,
 			for (; i < j; i++) {
 				if (i > 0 && !starts_group(cat, l, i))
 					buf_putc(b, ' ');
-				put_q(b, l->argv[i]);
+				put_w(b, l->argv[i], oneline);
 			}
 		}
 		i = j;
@@ -167,11 +179,12 @@ script_head(struct buf *b, const struct deployment *d, bool failing,
 static void
 script_facts(struct buf *b, const struct deployment *d)
 {
-	shell_facts(b, d, false);
+	shell_facts(b, d, false, false);
 }
 
 void
-shell_facts(struct buf *b, const struct deployment *d, bool gpus)
+shell_facts(struct buf *b, const struct deployment *d, bool gpus,
+    bool oneline)
 {
 	size_t		 i;
 
@@ -183,7 +196,7 @@ shell_facts(struct buf *b, const struct deployment *d, bool gpus)
 	if (d->name != NULL && *d->name != '\0') {
 		buf_puts(b, "# shellcheck disable=SC2034 # read by pdwiz import: "
 		    "the deployment's name\nPDWIZ_NAME=");
-		put_q(b, d->name);
+		put_w(b, d->name, oneline);
 		buf_putc(b, '\n');
 	}
 	for (i = 0; i < d->nfacts; i++) {
@@ -194,7 +207,7 @@ shell_facts(struct buf *b, const struct deployment *d, bool gpus)
 		buf_printf(b, "# shellcheck disable=SC2034 # read by pdwiz "
 		    "check and import: a model fact\nPDWIZ_FACT_%s=",
 		    d->facts[i].name);
-		put_q(b, d->facts[i].value);
+		put_w(b, d->facts[i].value, oneline);
 		buf_putc(b, '\n');
 	}
 }
@@ -243,7 +256,7 @@ static void
 launch_lines(struct buf *b, const struct catalog *cat, const struct launch *l,
     bool node_hosts, const char *indent,
     bool (*skip)(void *, const struct launch *, const char *), void *arg,
-    const char *extra, const char *lead, const char *tail)
+    const char *extra, const char *lead, const char *tail, bool oneline)
 {
 	size_t	k;
 
@@ -251,7 +264,7 @@ launch_lines(struct buf *b, const struct catalog *cat, const struct launch *l,
 		buf_printf(b, "%s# shellcheck disable=SC2034 # read by "
 		    "pdwiz import: the machine, which --host does not "
 		    "name\n%sPDWIZ_NODE_HOST=", indent, indent);
-		put_q(b, l->host);
+		put_w(b, l->host, oneline);
 		buf_putc(b, '\n');
 	}
 	/* Environment as assignments on the command: exported to this
@@ -260,10 +273,11 @@ launch_lines(struct buf *b, const struct catalog *cat, const struct launch *l,
 		if (l->env[k].value == NULL)
 			continue;
 		buf_printf(b, "%s%s=", indent, l->env[k].name);
-		put_q(b, l->env[k].value);
+		put_w(b, l->env[k].value, oneline);
 		buf_puts(b, " \\\n");
 	}
-	shell_command(b, cat, l, indent, skip, arg, extra, lead, tail);
+	shell_command(b, cat, l, indent, skip, arg, extra, lead, tail,
+	    oneline);
 }
 
 bool
@@ -282,7 +296,7 @@ shell_launch(struct buf *b, const struct catalog *cat, const struct plan *p,
     const struct launch *l, const char *lead, const char *tail)
 {
 	launch_lines(b, cat, l, shell_node_hosts(p), "", NULL, NULL, NULL,
-	    lead, tail);
+	    lead, tail, true);
 }
 
 char *
@@ -326,7 +340,7 @@ shell_script(const struct catalog *cat, const struct deployment *d,
 		node_id(&b, l, '_');
 		buf_puts(&b, "() {\n");
 		launch_lines(&b, cat, l, node_hosts, "\t", skip, arg, x,
-		    "exec", NULL);
+		    "exec", NULL, false);
 		buf_puts(&b, "}\n");
 	}
 	script_case(&b, &p);
