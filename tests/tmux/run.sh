@@ -882,7 +882,8 @@ quick_retype() {
 # B200, h100 an alias of H100-SXM-80GB); GPUs per node is the machine
 # size of the placement and the export (1 GPU per node: hosts of 1 GPU,
 # PDWIZ_GPUS_PER_HOST=1); the accelerator is the fact gpu, so the memory
-# estimate runs (a 70B model on one A100-40GB each: the fit error).
+# estimate runs (a 70B model on one A100-40GB each: the fit error). The
+# router runs on the first prefill host (node1), not 127.0.0.1.
 quick_accelerator() {
 	rm -f "$WORK/launch.sh" "$WORK/qa.yaml"
 	start_quick || return 1
@@ -895,10 +896,14 @@ quick_accelerator() {
 	    wait_for "each instance TP 1 on 1 GPU of H100-SXM-80GB" &&
 	    keys Enter Enter Enter && wait_for "11/11  Review" &&
 	    wait_for "Placement: 2 hosts of 1 GPUs" && wait_for " 0 errors" &&
+	    wait_for "router: node1:8000" &&
 	    keys e && wait_for "export:" && keys 1 && wait_for "to: launch.sh" &&
 	    keys Enter && wait_for "exported shell" &&
 	    keys s && wait_for "save deployment to:" && keys C-u &&
 	    text "$WORK/qa.yaml" && keys Enter && wait_for "saved" || return 1
+	# The router on a host of the deployment: the first prefill's.
+	(cd "$WORK" && bash launch.sh list) | grep -qx 'router on node1' ||
+	    { echo "  launch.sh list: $(cd "$WORK" && bash launch.sh list | tr '\n' ';')"; return 1; }
 	grep -q '^PDWIZ_GPUS_PER_HOST=1$' "$WORK/launch.sh" &&
 	    grep -q '^PDWIZ_FACT_gpu=H100-SXM-80GB$' "$WORK/launch.sh" &&
 	    grep -q 'gpu: "H100-SXM-80GB"' "$WORK/qa.yaml" &&
