@@ -46,6 +46,8 @@ extern bool			 wiz_utf8;	/* the locale is UTF-8 */
 int	 wiz_attr(int pair, int fallback);
 /* Put s at (y, x), at most cols columns, UTF-8 aware; columns used. */
 int	 wiz_put(int y, int x, int cols, const char *s);
+/* The same; a text that does not fit ends with "…" ("~" without UTF-8). */
+int	 wiz_put_cut(int y, int x, int cols, const char *s);
 /* Wrap text into at most max lines of at most width columns. */
 void	 wiz_wrap(const char *text, int width, size_t max, struct lines *);
 void	 wiz_lines_free(struct lines *);

@@ -245,7 +245,7 @@ choice_box(const struct vm_row *row, int cur, int h, int w, int *bx,
 		mvhline(by + i, *bx - 1, ' ', bw + 2 <= w - *bx + 1 ?
 		    bw + 2 : w - *bx + 1);
 	attron(A_BOLD);
-	wiz_put(by, *bx + 1, bw - 2, row->f->label);
+	wiz_put_cut(by, *bx + 1, bw - 2, row->f->label);
 	attroff(A_BOLD);
 	first = choice_first(cur, bh);
 	for (i = first; i < (int)row->nchoices && i - first < bh - 2; i++) {
@@ -257,7 +257,7 @@ choice_box(const struct vm_row *row, int cur, int h, int w, int *bx,
 			a |= wiz_attr(C_BLOCKED, A_DIM);
 		attron(a);
 		mvhline(by + 1 + i - first, *bx, ' ', bw);
-		wiz_put(by + 1 + i - first, *bx + 1, bw - 2, l);
+		wiz_put_cut(by + 1 + i - first, *bx + 1, bw - 2, l);
 		attroff(a);
 		free(l);
 	}

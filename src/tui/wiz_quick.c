@@ -133,7 +133,7 @@ quick_draw(struct ui *ui, struct quick *qs, const char *summary)
 			    qs->typed, qs->typed[0] != '\0' ? ")" : "");
 		} else
 			v = xstrdup(le_text(&qs->le[q]));
-		x = wiz_put(y, 28, w - 29, v);
+		x = wiz_put_cut(y, 28, w - 29, v);
 		if (q == qs->cur) {
 			attroff(A_BOLD);
 			cy = y;

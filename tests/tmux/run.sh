@@ -265,6 +265,25 @@ conventions() {
 	    wait_for "[exit 0]"
 }
 
+# Text is never cut without saying so: a row that does not fit ends with
+# "…" ("~" in the C locale), the focused one is shown whole on the lines
+# under it (80x24, the decode's KV cache page).
+cut_marked() {
+	start -- "$ROOT/share/examples/llama-1p1d-mooncake.yaml" || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	keys 7 && wait_for "7/11  KV cache (decode)" &&
+	    wait_re '^  radix cache +\[ \] off \(forced: KV cache is forced as chu…$' &&
+	    focus "radix cache" &&
+	    wait_re '^> radix cache +\[ \] off \(forced: KV cache is forced as$' &&
+	    wait_re '^ +chunk cache for decode server\) *$' &&
+	    keys Down && wait_focused "decode radix cache" &&
+	    wait_re '^  radix cache +.*chu…$' || return 1
+	start LANG=C LC_ALL=C -- "$ROOT/share/examples/llama-1p1d-mooncake.yaml" || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	keys 7 && wait_for "7/11  KV cache (decode)" &&
+	    wait_re '^  radix cache +\[ \] off \(forced: KV cache is forced as chu~$'
+}
+
 quit_clean_no_question() {
 	start -- || return 1
 	keys q && wait_for "[exit 0]" && ! screen | grep -q "Unsaved"
@@ -1101,6 +1120,7 @@ run "footer and ? key help from the key table" footer_and_keys
 run "quit with changes asks" quit_dirty_asks
 run "quit without changes does not ask" quit_clean_no_question
 run "conventions: popup type-ahead, Home/End, scroll hint, F10, r, digits, Esc" conventions
+run "text never cut without saying so: … (~ in C), the focused row whole (80x24)" cut_marked
 run "NO_COLOR" no_color
 run "SIGINT restores and exits" sigint_restores
 run "SIGTERM restores and exits" sigterm_restores
