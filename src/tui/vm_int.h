@@ -157,6 +157,9 @@ void		 vmi_build_rows(struct vm *);
 void		 vmi_rows_clear(struct vm *);
 bool		 vmi_same_value(struct value, struct value);
 /* Does a diagnostic of role s point at this field? */
+/* The option a diagnostic is about (vm_rows.c): its own; tp_size for a
+ * memory error. */
+int		 vmi_diag_opt(const struct vm *, const struct diag *);
 bool		 vmi_diag_hits(const struct vm *, const struct vm_field *,
 		    enum vm_scope s, const struct diag *);
 

@@ -242,6 +242,21 @@ compute_choices(struct vm *vm, struct vm_row *row)
 }
 
 /* Does a diagnostic point at this field? */
+/*
+ * The option a diagnostic is about: its own, or for a memory error (the
+ * weights do not fit, no KV cache) tensor parallelism, which the estimate
+ * reads through facts no field shows - so the error is shown on the TP
+ * field, the review goes there, and f fixes it there.
+ */
+int
+vmi_diag_opt(const struct vm *vm, const struct diag *d)
+{
+	if (d->rule != NULL && (strcmp(d->rule->id, "fit-weights") == 0 ||
+	    strcmp(d->rule->id, "fit-kv-none") == 0))
+		return catalog_find(vm->cat, "tp_size");
+	return d->opt;
+}
+
 bool
 vmi_diag_hits(const struct vm *vm, const struct vm_field *f, enum vm_scope s,
     const struct diag *d)
@@ -249,7 +264,7 @@ vmi_diag_hits(const struct vm *vm, const struct vm_field *f, enum vm_scope s,
 	enum vm_scope	r[2];
 	size_t		n, i;
 
-	if (VM_IS_DKEY(f->key) || d->opt != f->key)
+	if (VM_IS_DKEY(f->key) || vmi_diag_opt(vm, d) != f->key)
 		return false;
 	if (s == SC_DEPLOY && d->rule != NULL && d->rule->deploy)
 		return true;

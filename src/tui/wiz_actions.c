@@ -6,6 +6,7 @@
 
 #include <curses.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/util.h"
 #include "tui/wiz_keys.h"
@@ -113,6 +114,16 @@ act_fix(struct ui *ui)
 			return;
 		}
 		vm_goto(ui->vm, it[cur].page, it[cur].field);
+		wiz_fix(ui, -1);
+		/* Fixed from the review: one key goes back to it. */
+		if (ui->status != NULL && strncmp(ui->status, "applied", 7) ==
+		    0) {
+			char	*st = xstrdup(ui->status);
+
+			wiz_set_status(ui, "%s  [r: back to the review]", st);
+			free(st);
+		}
+		return;
 	}
 	wiz_fix(ui, -1);
 }

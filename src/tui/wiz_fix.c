@@ -29,20 +29,29 @@ confirm(struct ui *ui, const char *what, const char *changes)
 			free(head);
 			return false;
 		}
-		wiz_wrap(changes, w - 6, (size_t)(h - 8), &ls);
-		bh = (int)ls.n + 4;
-		for (i = 0; i < bh; i++)
-			mvhline(3 + i, 0, ' ', w);
-		attron(A_BOLD);
-		wiz_put(3, 2, w - 4, head);
-		attroff(A_BOLD);
-		for (i = 0; i < (int)ls.n; i++)
-			wiz_put(4 + i, 2, w - 4, ls.l[i]);
-		attron(A_BOLD);
-		wiz_put(5 + (int)ls.n, 2, w - 4, "Apply all of it? (y/n; u "
-		    "undoes it later in one step)");
-		attroff(A_BOLD);
-		wiz_lines_free(&ls);
+		{
+			struct lines	hl;
+			int		hn;
+
+			wiz_wrap(head, w - 4, 3, &hl);
+			hn = (int)hl.n;
+			wiz_wrap(changes, w - 6, (size_t)(h - 8 - hn), &ls);
+			bh = (int)ls.n + 3 + hn;
+			for (i = 0; i < bh; i++)
+				mvhline(3 + i, 0, ' ', w);
+			attron(A_BOLD);
+			for (i = 0; i < hn; i++)
+				wiz_put_cut(3 + i, 2, w - 4, hl.l[i]);
+			attroff(A_BOLD);
+			for (i = 0; i < (int)ls.n; i++)
+				wiz_put_cut(3 + hn + i, 2, w - 4, ls.l[i]);
+			attron(A_BOLD);
+			wiz_put(4 + hn + (int)ls.n, 2, w - 4, "Apply all of it? "
+			    "(y/n; u undoes it later in one step)");
+			attroff(A_BOLD);
+			wiz_lines_free(&ls);
+			wiz_lines_free(&hl);
+		}
 		refresh();
 		c = wiz_getkey();
 		if (c == KEY_RESIZE)

@@ -284,6 +284,38 @@ cut_marked() {
 	    wait_re '^  radix cache +\[ \] off \(forced: KV cache is forced as chu~$'
 }
 
+# A memory error: f offers more TP on the same node first (before more
+# nodes or another accelerator), verified; from the review, the status then
+# offers r to go back to it. Llama-3.1-70B at TP 1 on H100s, one host each.
+fit_fix_tp() {
+	cat >"$WORK/fit.yaml" <<'EOF'
+pdwiz: 1
+name: fit
+gpus_per_host: 8
+model:
+  path: meta-llama/Llama-3.1-70B-Instruct
+  facts: {gpu: H100-SXM-80GB}
+shared:
+  options: {disaggregation_transfer_backend: mooncake, disaggregation_ib_device: mlx5_0}
+roles:
+  prefill: {instances: 1, hosts: [10.0.0.1]}
+  decode: {instances: 1, hosts: [10.0.0.2]}
+  router: {}
+EOF
+	start -- fit.yaml || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	wait_for " 2 errors" && keys r && wait_for "11/11  Review" &&
+	    wait_re '^> prefill +ERROR +→ The weights need about 131\.4 GiB' &&
+	    keys f && wait_for "3/11  Parallelism (prefill)" &&
+	    wait_for "fix: more tensor parallelism on the same node: TP 4 (of its 8 GPUs) on both" &&
+	    wait_for "shared: tp_size: set to 4" && keys y &&
+	    wait_for "applied: more tensor parallelism on the same node" &&
+	    wait_for "[r: back to the review]" && wait_for " 0 errors" &&
+	    wait_re '^> tensor parallel \(TP\) +4' &&
+	    keys r && wait_for "11/11  Review" &&
+	    keys u && wait_for " 2 errors"
+}
+
 quit_clean_no_question() {
 	start -- || return 1
 	keys q && wait_for "[exit 0]" && ! screen | grep -q "Unsaved"
@@ -1121,6 +1153,7 @@ run "quit with changes asks" quit_dirty_asks
 run "quit without changes does not ask" quit_clean_no_question
 run "conventions: popup type-ahead, Home/End, scroll hint, F10, r, digits, Esc" conventions
 run "text never cut without saying so: … (~ in C), the focused row whole (80x24)" cut_marked
+run "f on a memory error: more TP on the same node first; r back to the review (80x24)" fit_fix_tp
 run "NO_COLOR" no_color
 run "SIGINT restores and exits" sigint_restores
 run "SIGTERM restores and exits" sigterm_restores
