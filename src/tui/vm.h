@@ -297,6 +297,21 @@ int		 vm_fix_choice(struct vm *, int choice, struct buf *msg);
  */
 int		 vm_fix_plan(struct vm *, int choice, char **changes,
 		    bool *more, struct buf *msg);
+/*
+ * A shared field whose roles hold different values (prefill nixl, decode
+ * mooncake): true with each role's value as text (malloc'd).
+ */
+bool		 vm_shared_split(struct vm *, char **prefill, char **decode);
+/*
+ * The fixes of the focused field's problem that each clear it (tried and
+ * checked again, nothing changed): their labels and the index to give
+ * vm_fix_select, n of them (malloc'd arrays; labels point into the
+ * catalog). vm_fix_select(i): the next vm_fix_plan and vm_fix_choice use
+ * that fix only (-1: the first that works; reset after vm_fix_choice).
+ */
+size_t		 vm_fix_alternatives(struct vm *, int choice,
+		    const char ***labels, int **idx);
+void		 vm_fix_select(struct vm *, int fix);
 /* The SGLang message that blocks one candidate value, or "" (available). */
 void		 vm_choice_problem(struct vm *, int choice, struct buf *msg);
 const char	*vm_path(const struct vm *);

@@ -137,6 +137,33 @@ vm_set(struct vm *vm, int page, int field, struct value v, struct buf *msg)
 	text = vmi_text_for(vm, f->key, v);
 	t.what = xstrdup(f->label);
 	vmi_txn_set(vm, &t, f->scope, f->key, text);
+	/* A shared field is one value for both roles: a role's own value
+	 * would hide it (the field would do nothing), so it goes. */
+	if (f->scope == SC_SHARED && !VM_IS_DKEY(f->key)) {
+		enum vm_scope	rs[2] = { SC_PREFILL, SC_DECODE };
+		bool		dropped = false;
+
+		for (i = 0; i < 2; i++) {
+			char	*own = vmi_cell_get(vm, rs[i], f->key);
+
+			if (own != NULL) {
+				vmi_txn_set(vm, &t, rs[i], f->key, NULL);
+				dropped = true;
+			}
+			free(own);
+		}
+		if (dropped) {
+			struct buf	vb = { 0 };
+
+			val_cli(&vb, v);
+			vmi_txn_commit(vm, &t);
+			vmi_msg(msg, "%s: %s on both roles", f->label,
+			    vb.s != NULL ? vb.s : "(none)");
+			buf_free(&vb);
+			free(text);
+			return 0;
+		}
+	}
 	free(text);
 	vmi_txn_commit(vm, &t);
 	vmi_msg(msg, "%s set", f->label);

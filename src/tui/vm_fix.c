@@ -459,7 +459,8 @@ fix_find(struct vm *vm, int choice, struct vm_txn *t, const struct rule **rp,
 	held = memo_held(vm);
 	/* A memory error: first more TP where the node has the GPUs, on
 	 * this role, else on both (when both have the error). */
-	for (i = 0; fit_rule(r) && cidx < 0 && i < 8; i++) {
+	for (i = 0; fit_rule(r) && cidx < 0 && vm->fix_pick < 0 && i < 8;
+	    i++) {
 		bool	both = i % 2 == 1;
 
 		if (same_node_tp(vm, in, (int)i / 2, &own, &own_opt, &own_val,
@@ -486,6 +487,8 @@ fix_find(struct vm *vm, int choice, struct vm_txn *t, const struct rule **rp,
 			    !vmi_fix_touches(vm->cat, &r->fixes[i], key);
 
 			if ((pass == 0) != keeps || (pass == 1 && cidx >= 0))
+				continue;
+			if (vm->fix_pick >= 0 && (size_t)vm->fix_pick != i)
 				continue;
 			if (!try_fix(vm, r, i, NULL, fscope, in, cidx, t))
 				continue;
@@ -586,5 +589,73 @@ vm_fix_choice(struct vm *vm, int choice, struct buf *msg)
 	memo_add(vm, fs, fk, target, &t);
 	free(target);
 	vmi_txn_commit(vm, &t);
+	vm->fix_pick = -1;
 	return 0;
+}
+
+void
+vm_fix_select(struct vm *vm, int fix)
+{
+	vm->fix_pick = fix;
+}
+
+size_t
+vm_fix_alternatives(struct vm *vm, int choice, const char ***labels,
+    int **idx)
+{
+	struct vm_txn		 t;
+	const struct rule	*r = NULL, *rr;
+	const struct fix	*fx;
+	struct buf		 m = { 0 };
+	const struct vm_choice	*c;
+	enum vm_scope		 in;
+	size_t			 i, n = 0;
+
+	*labels = NULL;
+	*idx = NULL;
+	rr = focus_rule(vm, choice, &c, &in, &m);
+	buf_free(&m);
+	for (i = 0; rr != NULL && i < rr->nfixes; i++) {
+		memset(&t, 0, sizeof t);
+		vm->fix_pick = (int)i;
+		if (fix_find(vm, choice, &t, &r, &fx, &m) != 0) {
+			buf_free(&m);
+			continue;
+		}
+		vmi_txn_abandon(vm, &t);
+		*labels = xreallocarray(*labels, n + 1, sizeof **labels);
+		*idx = xreallocarray(*idx, n + 1, sizeof **idx);
+		(*labels)[n] = fx->label;
+		(*idx)[n] = (int)i;
+		n++;
+	}
+	vm->fix_pick = -1;
+	vm_refresh(vm);
+	return n;
+}
+
+bool
+vm_shared_split(struct vm *vm, char **prefill, char **decode)
+{
+	const struct vm_row	*row = vm_focused(vm);
+	int			 k;
+
+	*prefill = *decode = NULL;
+	if (row == NULL || row->f->scope != SC_SHARED ||
+	    VM_IS_DKEY(row->f->key) || !vmi_is_pd(vm) ||
+	    !vm->have[SC_PREFILL] || !vm->have[SC_DECODE])
+		return false;
+	k = row->f->key;
+	if (vmi_same_value(vm->res[SC_PREFILL].eff.s[k].v,
+	    vm->res[SC_DECODE].eff.s[k].v))
+		return false;
+	{
+		struct buf	a = { 0 }, b = { 0 };
+
+		val_cli(&a, vm->res[SC_PREFILL].eff.s[k].v);
+		val_cli(&b, vm->res[SC_DECODE].eff.s[k].v);
+		*prefill = a.s != NULL ? buf_steal(&a) : xstrdup("(none)");
+		*decode = b.s != NULL ? buf_steal(&b) : xstrdup("(none)");
+	}
+	return true;
 }

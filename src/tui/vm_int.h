@@ -106,6 +106,9 @@ struct vm {
 	struct vm_fixmemo	*memo;		/* fixes applied, for their side
 						   effects (vm_fix.c) */
 	size_t			 nmemo;
+	int			 fix_pick;	/* vm_fix_select: the rule's fix
+						   to use; -1 the first that
+						   works */
 };
 
 /* Replace the message in msg (vm.c). */

@@ -388,7 +388,8 @@ build_option_row(struct vm *vm, struct vm_row *row, const struct slot *sl)
 		char	*dv = value_text(vm->res[SC_DECODE].eff.s[f->key].v);
 
 		free(row->note);
-		row->note = xasprintf("(prefill; decode: %s)", dv);
+		row->note = xasprintf("(prefill; decode: %s; Enter sets one "
+		    "for both)", dv);
 		free(dv);
 	}
 }

@@ -242,8 +242,7 @@ choice_box(const struct vm_row *row, int cur, int h, int w, int *bx,
 	*bx = w - bw - 2 < 2 ? 2 : w - bw - 2;
 	/* Erase what is under the box, and a column either side. */
 	for (i = 0; i < bh; i++)
-		mvhline(by + i, *bx - 1, ' ', bw + 2 <= w - *bx + 1 ?
-		    bw + 2 : w - *bx + 1);
+		mvhline(by + i, *bx - 1, ' ', w - *bx + 1);
 	attron(A_BOLD);
 	wiz_put_cut(by, *bx + 1, bw - 2, row->f->label);
 	attroff(A_BOLD);
@@ -350,13 +349,18 @@ choice_draw(struct ui *ui, const struct vm_row *row, int cur,
     const char *refused, const char *typed)
 {
 	struct buf	msg = { 0 };
-	int		h, w, bx, bh;
+	int		h, w, bx, bh, i;
 
 	wiz_draw(ui);
 	getmaxyx(stdscr, h, w);
 	if (w < MIN_W || h < MIN_H)
 		return false;
 	bh = choice_box(row, cur, h, w, &bx, typed);
+	/* Erase the page's status under the box: the box's own message
+	 * goes there. */
+	for (i = h - 1 - (h / 3 > 1 ? h / 3 : 1); i < h - 1; i++)
+		if (i >= 3 + bh)
+			mvhline(i, 0, ' ', w);
 	if (refused != NULL)
 		buf_puts(&msg, refused);
 	else

@@ -316,6 +316,32 @@ EOF
 	    keys u && wait_for " 2 errors"
 }
 
+# A shared field whose roles differ (an imported prefill on nixl, decode
+# on mooncake): f lists the alternatives to choose one for both, and
+# choosing a value with Enter sets it for both (it used to do nothing: the
+# roles' own values hid it).
+shared_split() {
+	cat >"$WORK/mixed.sh" <<'EOF'
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend nixl --host 10.0.0.1 --port 30000
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-ib-device mlx5_0 --host 10.0.0.2 --port 30000
+python -m sglang_router.launch_router --pd-disaggregation --prefill http://10.0.0.1:30000 --decode http://10.0.0.2:30000 --host 10.0.0.1 --port 8000
+EOF
+	start -- mixed.sh || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	keys 5 && wait_for "5/11  KV transfer" &&
+	    wait_re '^> transfer backend +<nixl> \(prefill; decode: mooncake; Enter' &&
+	    keys f && wait_for "The roles differ (prefill nixl, decode mooncake): one value for both." &&
+	    wait_for "1  use mooncake on both" && wait_for "2  use nixl on both" &&
+	    keys 2 && wait_for "fix: use nixl on both. It changes:" &&
+	    wait_for "decode: disaggregation_transfer_backend: mooncake -> nixl" &&
+	    keys y && wait_for "applied: use nixl on both" && wait_for " 0 errors" &&
+	    wait_re '^> transfer backend +<nixl> ' &&
+	    keys u && wait_for " 1 error" && wait_for "decode: mooncake; Enter" &&
+	    keys Enter && wait_for "Enter choose" && keys Home Enter &&
+	    wait_for "transfer backend: mooncake on both roles" &&
+	    wait_re '^> transfer backend +<mooncake>' && wait_for " 0 errors"
+}
+
 quit_clean_no_question() {
 	start -- || return 1
 	keys q && wait_for "[exit 0]" && ! screen | grep -q "Unsaved"
@@ -1154,6 +1180,7 @@ run "quit without changes does not ask" quit_clean_no_question
 run "conventions: popup type-ahead, Home/End, scroll hint, F10, r, digits, Esc" conventions
 run "text never cut without saying so: … (~ in C), the focused row whole (80x24)" cut_marked
 run "f on a memory error: more TP on the same node first; r back to the review (80x24)" fit_fix_tp
+run "a shared field whose roles differ: f lists one-for-both fixes, Enter sets both (80x24)" shared_split
 run "NO_COLOR" no_color
 run "SIGINT restores and exits" sigint_restores
 run "SIGTERM restores and exits" sigterm_restores
