@@ -64,6 +64,9 @@ void	 wiz_key(struct ui *, int c);
 int	 wiz_getkey(void);
 /* Read a line at the status row: malloc'd text, or NULL (Esc). */
 char	*wiz_prompt(struct ui *, const char *label, const char *init);
+/* The same with a hint on the row above (what an empty answer means). */
+char	*wiz_prompt_hint(struct ui *, const char *label, const char *hint,
+	    const char *init);
 /* Ask a one-key question at the status row; returns the key. */
 int	 wiz_ask(struct ui *, const char *q);
 /* Full-screen scrollable views (wiz_pane.c): a text, and the preview. */

@@ -107,23 +107,34 @@ char_offset(const char *s, size_t n)
 }
 
 /*
- * The prompt at the status row: the label in bold, then the text, scrolled
- * sideways so that the cursor stays in view ("<" when its start is hidden);
- * a selected pre-filled text is drawn in reverse.
+ * The prompt at the status row, as "label: [text]": the label in bold,
+ * the text between brackets, scrolled sideways so that the cursor stays in
+ * view ("<" when its start is hidden, ">" when its end is); a selected
+ * pre-filled text is drawn in reverse. The hint (what an empty answer
+ * means) on the row above, never in the way of the text.
  */
 static void
-prompt_row(const char *label, const struct lineedit *le)
+prompt_row(const char *label, const char *hint, const struct lineedit *le)
 {
 	const char	*text = le_text(le);
 	size_t		 cur = le_cursor_chars(le), first = 0;
+	size_t		 len = wiz_text_cols(text);
 	int		 h, w, x, avail;
 
 	getmaxyx(stdscr, h, w);
+	if (hint != NULL && hint[0] != '\0') {
+		mvhline(h - 3, 0, ' ', w);
+		attron(A_DIM);
+		wiz_put_cut(h - 3, 0, w, hint);
+		attroff(A_DIM);
+	}
 	mvhline(h - 2, 0, ' ', w);
 	attron(A_BOLD);
-	x = wiz_put(h - 2, 0, w / 2, label);
+	x = wiz_put_cut(h - 2, 0, w / 2, label);
+	x += wiz_put(h - 2, x, 2, ": ");
 	attroff(A_BOLD);
-	avail = w - 1 - x;
+	x += wiz_put(h - 2, x, 1, "[");
+	avail = w - 2 - x;
 	if (avail < 2)
 		avail = 2;
 	if (cur >= (size_t)avail) {
@@ -136,6 +147,8 @@ prompt_row(const char *label, const struct lineedit *le)
 	wiz_put(h - 2, x, avail, text + char_offset(text, first));
 	if (le->selected)
 		attroff(A_REVERSE);
+	wiz_put(h - 2, x + (int)(len - first < (size_t)avail ? len - first :
+	    (size_t)avail), 1, len - first > (size_t)avail ? ">" : "]");
 	move(h - 2, x + (int)(cur - first));
 	refresh();
 }
@@ -153,6 +166,13 @@ le_code(int c)
 char *
 wiz_prompt(struct ui *ui, const char *label, const char *init)
 {
+	return wiz_prompt_hint(ui, label, NULL, init);
+}
+
+char *
+wiz_prompt_hint(struct ui *ui, const char *label, const char *hint,
+    const char *init)
+{
 	struct lineedit	le;
 	char		*out;
 	int		c;
@@ -162,7 +182,7 @@ wiz_prompt(struct ui *ui, const char *label, const char *init)
 		/* A paste arrives as many keys: draw once they are read. */
 		if (typeahead_empty()) {
 			wiz_draw(ui);
-			prompt_row(label, &le);
+			prompt_row(label, hint, &le);
 		}
 		c = wiz_getkey();
 		if (c == -2 || c == 27) {
@@ -504,8 +524,9 @@ void
 wiz_edit_field(struct ui *ui)
 {
 	const struct vm_row	*row = vm_focused(ui->vm);
-	char			*init, *text, *label;
+	char			*init, *text, *label, *hint;
 	struct buf		 msg = { 0 };
+	bool			 prefilled = false;
 
 	if (row == NULL)
 		return;
@@ -521,15 +542,33 @@ wiz_edit_field(struct ui *ui)
 		return;
 	}
 	init = vm_edit_text(ui->vm);
+	/* Nothing set: the value in effect, pre-filled (when it is one to
+	 * type: not "(none)" or a description); given back unchanged, it
+	 * stays unset. */
+	if (init[0] == '\0' && row->value[0] != '\0' &&
+	    row->value[0] != '(' && row->value[0] != '<' &&
+	    strchr(row->value, ' ') == NULL) {
+		free(init);
+		init = xstrdup(row->value);
+		prefilled = true;
+	}
 	/* A layout value: empty goes back to the derived one. */
 	if (row->derived)
-		label = xasprintf("%s (empty = derived %s): ", row->f->label,
-		    row->value);
+		hint = xasprintf("(empty = derived %s)  Enter sets it, Esc "
+		    "cancels", row->value);
 	else
-		label = xasprintf("%s (empty = %s): ", row->f->label,
+		hint = xasprintf("(empty = %s)  Enter sets it, Esc cancels",
 		    row->layout ? "derived" : "default");
-	text = wiz_prompt(ui, label, init);
+	label = xstrdup(row->f->label);
+	text = wiz_prompt_hint(ui, label, hint, init);
 	free(label);
+	free(hint);
+	if (text != NULL && prefilled && strcmp(text, init) == 0) {
+		free(text);
+		free(init);
+		wiz_set_status(ui, "%s unchanged", row->f->label);
+		return;
+	}
 	free(init);
 	if (text == NULL) {
 		wiz_set_status(ui, "cancelled");
@@ -630,7 +669,7 @@ wiz_save(struct ui *ui)
 	struct buf	 msg = { 0 };
 	int		 rc, c;
 
-	path = wiz_prompt(ui, "save deployment to: ", ui->save_path ?
+	path = wiz_prompt(ui, "save deployment to", ui->save_path ?
 	    ui->save_path : vm_path(ui->vm) ? vm_path(ui->vm) :
 	    "deployment.yaml");
 	if (path == NULL || *path == '\0') {
@@ -728,7 +767,7 @@ wiz_export(struct ui *ui)
 	}
 	fmt = vm_export_format((size_t)(c - '1'));
 	(void)emit_format_parse(fmt, &e);
-	q = xasprintf("export %s to: ", emit_formats[e].what);
+	q = xasprintf("export %s to", emit_formats[e].what);
 	path = wiz_prompt(ui, q, vm_export_default_path(fmt));
 	free(q);
 	if (path == NULL || *path == '\0') {

@@ -50,7 +50,7 @@ run() {
 
 set_model() {
 	goto_page "Model & hardware" && focus "model path" && keys Enter &&
-	    wait_for "(empty = default):" && keys C-u && text "$1" &&
+	    wait_for "(empty = default)" && keys C-u && text "$1" &&
 	    keys Enter && wait_for "$2"
 }
 
@@ -124,7 +124,7 @@ search_jump() {
 undo_redo() {
 	start -- || return 1
 	goto_page "Parallelism (prefill)" && focus "tensor parallel" &&
-	    keys Enter && wait_for "(empty = default):" && keys C-u &&
+	    keys Enter && wait_for "(empty = default)" && keys C-u &&
 	    text "4" && keys Enter && wait_for "tensor parallel (TP)               4" &&
 	    wait_for "[modified]" &&
 	    keys u && wait_for "undone" &&
@@ -140,7 +140,7 @@ save_check() {
 	    keys f && wait_for "Apply all of it?" && keys y && wait_for "applied:" && keys Space &&
 	    wait_for "[x] on" &&
 	    goto_page "Parallelism (prefill)" && focus "tensor parallel" &&
-	    keys Enter && wait_for "(empty = default):" && keys C-u &&
+	    keys Enter && wait_for "(empty = default)" && keys C-u &&
 	    text "3" && keys Enter && wait_for "TP)               3" &&
 	    keys s && wait_for "save deployment to:" && keys C-u &&
 	    text "$WORK/dep.yaml" && keys Enter && wait_for "saved" &&
@@ -342,6 +342,24 @@ EOF
 	    wait_re '^> transfer backend +<mooncake>' && wait_for " 0 errors"
 }
 
+# Edit prompts read "label: [value]" with the value in effect pre-filled
+# (a derived one too; given back unchanged it stays derived), and what an
+# empty answer means on the line above, never run into the value (it was
+# "(empty = derive127.0.0.1" at 80 columns).
+prompt_layout() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	goto_page "Router" && focus "router host" && keys Enter &&
+	    wait_re '^router host \(advertised\): \[127\.0\.0\.1\] *$' &&
+	    wait_re '^\(empty = derived 127\.0\.0\.1\)  Enter sets it, Esc cancels' &&
+	    ! screen | grep -q 'derive127' &&
+	    keys Enter && wait_for "router host (advertised) unchanged" &&
+	    wait_re '^> router host \(advertised\) +127\.0\.0\.1 \(derived\)' &&
+	    keys 1 && keys G && wait_focused "GPUs per node" && keys Enter &&
+	    wait_re '^GPUs per node: \[1\] *$' && keys Escape &&
+	    wait_for "cancelled"
+}
+
 quit_clean_no_question() {
 	start -- || return 1
 	keys q && wait_for "[exit 0]" && ! screen | grep -q "Unsaved"
@@ -460,7 +478,7 @@ preview_live() {
 	    wait_for "sglang.launch_server" && keys q &&
 	    wait_gone "Preview: [1" &&
 	    goto_page "Parallelism (decode)" && focus "tensor parallel" &&
-	    keys Enter && wait_for "(empty = default):" && keys C-u &&
+	    keys Enter && wait_for "(empty = default)" && keys C-u &&
 	    text "2" && keys Enter && wait_for "TP)               2" &&
 	    keys p && wait_for "Preview: [1 launch script]" && keys / &&
 	    wait_for "find:" && text "tp-size" && keys Enter &&
@@ -528,7 +546,7 @@ save_fails_keeps_state() {
 	start -- "$MNT/dep.yaml" || { umount_small; return 1; }
 	_ok=0
 	goto_page "Parallelism (prefill)" && focus "tensor parallel" &&
-	    keys Enter && wait_for "(empty = default):" && keys C-u &&
+	    keys Enter && wait_for "(empty = default)" && keys C-u &&
 	    text "2" && keys Enter && wait_for "[modified]" &&
 	    keys s && wait_for "save deployment to:" && keys Enter &&
 	    wait_for "Overwrite it? (y/n)" && keys y && wait_for "$_want" &&
@@ -599,7 +617,7 @@ layout_1p1d_tp2() {
 	    wait_re '^ +D0 decode 0: 127\.0\.0\.1 GPUs 2-3, port 30001' &&
 	    wait_re '^ 127\.0\.0\.1 +P0 P0 D0 D0  ·  ·  ·  ·$' || return 1
 	! screen | grep -q "ERROR" || return 1
-	keys e && wait_for "export:" && keys 1 && wait_for "to: launch.sh" &&
+	keys e && wait_for "export:" && keys 1 && wait_for "to: [launch.sh]" &&
 	    keys Enter && wait_for "exported shell" || return 1
 	echo "  keystrokes: $KS (to the review: $_KS_REVIEW)"
 	exported_roundtrip || return 1
@@ -635,7 +653,7 @@ layout_set_clear_pin() {
 	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
 	goto_page "Parallelism (decode)" && focus "HTTP port" &&
 	    wait_re '^> HTTP port +30001 \(derived\)' && keys Enter &&
-	    wait_for "HTTP port (empty = derived 30001):" && keys Escape &&
+	    wait_for "(empty = derived 30001)" && wait_for "HTTP port: [30001]" && keys Escape &&
 	    wait_gone "(empty = " && set_row 31000 &&
 	    wait_re '^> HTTP port +31000 *$' && wait_for "[modified]" &&
 	    keys DC && wait_for "back to derived (30001)" &&
@@ -683,7 +701,7 @@ layout_two_node_rendezvous() {
 	# Exported, checked, imported: the rendezvous stays the instance's
 	# first host and the derived port.
 	rm -f "$WORK/launch.sh"
-	keys e && wait_for "export:" && keys 1 && wait_for "to: launch.sh" &&
+	keys e && wait_for "export:" && keys 1 && wait_for "to: [launch.sh]" &&
 	    keys Enter && wait_for "exported shell" || return 1
 	grep -q -- "--dist-init-addr 10.0.0.1:5000" "$WORK/launch.sh" ||
 	    { echo "  no --dist-init-addr 10.0.0.1:5000 in launch.sh"; return 1; }
@@ -770,18 +788,18 @@ line_editor() {
 	# 612 bytes: past the 511 at which prompts once cut a paste.
 	_long="/models/$(printf 'abcdefghij%.0s' $(seq 60))/end"
 	keys G && wait_focused "GPUs per node" && keys Enter &&
-	    wait_for "(empty = default): 1" && text "8" && keys Enter &&
+	    wait_for "GPUs per node: [1]" && text "8" && keys Enter &&
 	    wait_re '^> GPUs per node +8 *$' &&
 	    keys g && wait_focused "model path" && keys Enter &&
-	    wait_for "(empty = default): meta-llama/" &&
+	    wait_for "model path or HF id: [meta-llama/" &&
 	    keys End Left Left Left Left Left Left Left Left Left &&
 	    keys BSpace BSpace && text "70B" &&
 	    wait_for "Llama-3.1-70B-Instruct" &&
 	    keys C-a && text "é" && keys BSpace && keys Delete && text "M" && keys C-e && keys Enter &&
 	    wait_re '^> model path or HF id +Meta-llama/Llama-3\.1-70B-Instruct' &&
-	    keys Enter && wait_for "(empty = default): Meta" &&
+	    keys Enter && wait_for "model path or HF id: [Meta" &&
 	    keys Home Right Right Right Right Right Right Right Right Right Right &&
-	    keys Right && keys C-u && wait_for "(empty = default): Llama-3.1-70B" &&
+	    keys Right && keys C-u && wait_for "model path or HF id: [Llama-3.1-70B" &&
 	    keys End C-w && text "$_long" && wait_for "<" &&
 	    wait_for "abcdefghij/end" && keys Enter &&
 	    wait_re '^> model path or HF id +/models/abcdefghij' || return 1
@@ -798,7 +816,7 @@ search_values() {
 	start -- || return 1
 	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
 	KS=0
-	keys Enter && wait_for "(empty = default): meta-llama/" &&
+	keys Enter && wait_for "model path or HF id: [meta-llama/" &&
 	    text "deepseek-ai/DeepSeek-V3" && keys Enter &&
 	    wait_for "DeepseekV3ForCausalLM" &&
 	    keys / && wait_for "type to search" && text "deepep" &&
@@ -926,7 +944,7 @@ quick_1p1d() {
 	    keys Enter Enter Enter Enter Enter Enter && wait_for "11/11  Review" &&
 	    wait_for " 0 errors" &&
 	    wait_re '^ 127\.0\.0\.1 +P0 P0 P0 P0 D0 D0 D0 D0' &&
-	    keys e && wait_for "export:" && keys 1 && wait_for "to: launch.sh" &&
+	    keys e && wait_for "export:" && keys 1 && wait_for "to: [launch.sh]" &&
 	    keys Enter && wait_for "exported shell" || return 1
 	echo "  keystrokes after the model id: $KS"
 	[ "$KS" -le 15 ] && [ -x "$WORK/launch.sh" ] && exported_roundtrip
@@ -974,7 +992,7 @@ quick_accelerator() {
 	    keys Enter Enter Enter && wait_for "11/11  Review" &&
 	    wait_for "Placement: 2 hosts of 1 GPUs" && wait_for " 0 errors" &&
 	    wait_for "router: node1:8000" &&
-	    keys e && wait_for "export:" && keys 1 && wait_for "to: launch.sh" &&
+	    keys e && wait_for "export:" && keys 1 && wait_for "to: [launch.sh]" &&
 	    keys Enter && wait_for "exported shell" &&
 	    keys s && wait_for "save deployment to:" && keys C-u &&
 	    text "$WORK/qa.yaml" && keys Enter && wait_for "saved" || return 1
@@ -1009,7 +1027,7 @@ done_a_llama_tp2() {
 	    keys Tab && wait_for "Parallelism (decode)" &&
 	    wait_focused "tensor parallel" && set_row 2 &&
 	    wait_re '^> tensor parallel \(TP\) +2' && wait_for " 0 errors" &&
-	    keys e && wait_for "export:" && keys 1 && wait_for "to: launch.sh" &&
+	    keys e && wait_for "export:" && keys 1 && wait_for "to: [launch.sh]" &&
 	    keys Enter && wait_for "exported shell" || return 1
 	echo "  keystrokes: $KS"
 	[ -x "$WORK/launch.sh" ] || { echo "  launch.sh not executable"; return 1; }
@@ -1041,9 +1059,9 @@ done_b_deepseek() {
 	    wait_for "DeepEP mode" && wait_for " 0 errors" &&
 	    keys s && wait_for "save deployment to:" && keys C-u &&
 	    text "$WORK/ds.yaml" && keys Enter && wait_for "saved" &&
-	    keys e && wait_for "export:" && keys 4 && wait_for "to: pd-k8s.yaml" &&
+	    keys e && wait_for "export:" && keys 4 && wait_for "to: [pd-k8s.yaml]" &&
 	    keys Enter && wait_for "exported k8s" &&
-	    keys e && wait_for "export:" && keys 1 && wait_for "to: launch.sh" &&
+	    keys e && wait_for "export:" && keys 1 && wait_for "to: [launch.sh]" &&
 	    keys Enter && wait_for "exported shell" || return 1
 	echo "  keystrokes: $KS"
 	grep -q "enable_dp_attention: true" "$WORK/ds.yaml" &&
@@ -1078,7 +1096,7 @@ SH
 	    focus "Bootstrap port mismatch" && keys Enter &&
 	    wait_for "10/11  Router" && keys f && wait_for "applied:" &&
 	    wait_for " 0 errors" &&
-	    keys s && wait_for "save deployment to: pagesize.yaml" &&
+	    keys s && wait_for "save deployment to: [pagesize.yaml]" &&
 	    keys Enter && wait_for "saved" || return 1
 	echo "  keystrokes: $KS"
 	check_clean pagesize.yaml
@@ -1100,7 +1118,7 @@ python -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0
 SH
 	start -- good.sh || return 1
 	wait_for "good.yaml (from good.sh)" &&
-	    keys s && wait_for "save deployment to: good.yaml"
+	    keys s && wait_for "save deployment to: [good.yaml]"
 }
 
 # Guided inputs: the GPU generation is a list of named values, a NIXL
@@ -1116,10 +1134,10 @@ guided_inputs() {
 	    goto_page "KV transfer" && focus "transfer backend" && keys Enter &&
 	    wait_for "Enter choose" && keys Down && keys Enter &&
 	    wait_for "<nixl>" && focus "NIXL backend" && keys Enter &&
-	    wait_for "LIBFABRIC) (empty" && keys C-u && text 9000 && keys Enter &&
+	    wait_for "LIBFABRIC): [" && keys C-u && text 9000 && keys Enter &&
 	    wait_for "'9000' is not a name (a name starts with a" &&
 	    wait_for "UCX or LIBFABRIC" && keys Enter &&
-	    wait_for "LIBFABRIC) (empty" && keys C-u && text LIBFABRIC &&
+	    wait_for "LIBFABRIC): [" && keys C-u && text LIBFABRIC &&
 	    keys Enter &&
 	    wait_re '^> NIXL backend.*LIBFABRIC'
 }
@@ -1181,6 +1199,7 @@ run "conventions: popup type-ahead, Home/End, scroll hint, F10, r, digits, Esc" 
 run "text never cut without saying so: … (~ in C), the focused row whole (80x24)" cut_marked
 run "f on a memory error: more TP on the same node first; r back to the review (80x24)" fit_fix_tp
 run "a shared field whose roles differ: f lists one-for-both fixes, Enter sets both (80x24)" shared_split
+run "prompts: label: [value] pre-filled, the hint above it (80x24)" prompt_layout
 run "NO_COLOR" no_color
 run "SIGINT restores and exits" sigint_restores
 run "SIGTERM restores and exits" sigterm_restores
@@ -1225,10 +1244,10 @@ long_message_wraps() {
 	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
 	KS=0
 	goto_page "Parallelism (prefill)" && focus "tensor parallel" &&
-	    keys Enter && wait_for "(empty = default):" &&
+	    keys Enter && wait_for "(empty = default)" &&
 	    text "$(words 40)" && keys Enter &&
 	    wait_for "'part1 part2" && wait_for "part40 END' is not a valid integer" &&
-	    keys Enter && wait_for "(empty = default):" &&
+	    keys Enter && wait_for "(empty = default)" &&
 	    text "$(words 150)" && keys Enter &&
 	    wait_for "... (? shows the whole message)" &&
 	    keys '?' && wait_for " Message" &&
@@ -1287,7 +1306,7 @@ help_origins() {
 	    no_paths && keys Home && no_paths &&
 	    keys q && wait_gone "on is unavailable" &&
 	    goto_page "Parallelism (prefill)" && focus "tensor parallel" &&
-	    keys Enter && wait_for "(empty = default):" && text "2" &&
+	    keys Enter && wait_for "(empty = default)" && text "2" &&
 	    keys Enter && wait_for "TP)           2" &&
 	    keys '?' && wait_for "origin:    set by you" && keys q &&
 	    focus "HTTP port" && keys '?' && wait_for "origin:  derived (layout)" &&
