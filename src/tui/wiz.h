@@ -50,6 +50,10 @@ int	 wiz_put(int y, int x, int cols, const char *s);
 int	 wiz_put_cut(int y, int x, int cols, const char *s);
 /* Wrap text into at most max lines of at most width columns. */
 void	 wiz_wrap(const char *text, int width, size_t max, struct lines *);
+/* Code (the preview): tabs to stops of 4, a line longer than width cut
+ * where it reaches it and continued on lines that begin with "↪ " ("+ "
+ * without UTF-8); no word is moved. */
+void	 wiz_wrap_code(const char *text, int width, struct lines *);
 void	 wiz_lines_free(struct lines *);
 void	 wiz_draw_too_small(void);
 void	 wiz_draw(struct ui *);

@@ -106,6 +106,63 @@ bytes_for_cols(const char *p, size_t len, size_t cols)
  * indent on the lines it continues on (at most half the width).
  */
 void
+wiz_wrap_code(const char *text, int width, struct lines *out)
+{
+	const char	*mark = wiz_utf8 ? "↪ " : "+ ";
+	char		*ascii = wiz_utf8 ? NULL : tui_ascii(text);
+	const char	*p = ascii != NULL ? ascii : text;
+	struct buf	 line = { 0 };
+
+	out->l = NULL;
+	out->n = 0;
+	if (width < 10)
+		width = 10;
+	while (*p != '\0') {
+		const char	*nl = strchr(p, '\n');
+		size_t		 len = nl ? (size_t)(nl - p) : strlen(p), i, col;
+		const char	*q;
+		bool		 first = true;
+
+		/* Tabs to the next stop of 4 columns. */
+		line.len = 0;
+		if (line.s != NULL)
+			line.s[0] = '\0';
+		for (i = 0, col = 0; i < len; i++) {
+			if (p[i] == '\t') {
+				do
+					buf_putc(&line, ' ');
+				while (++col % 4 != 0);
+				continue;
+			}
+			buf_putc(&line, p[i]);
+			if (((unsigned char)p[i] & 0xc0) != 0x80)
+				col++;
+		}
+		q = line.s != NULL ? line.s : "";
+		/* Lines longer than the screen go on under a mark. */
+		do {
+			size_t	room = (size_t)width - (first ? 0 : 2);
+			size_t	take = bytes_for_cols(q, strlen(q), room);
+
+			if (take == 0 && *q != '\0')	/* wide: one */
+				for (take = 1; ((unsigned char)q[take] &
+				    0xc0) == 0x80; take++)
+					;
+
+			out->l = xreallocarray(out->l, out->n + 1,
+			    sizeof *out->l);
+			out->l[out->n++] = xasprintf("%s%.*s", first ? "" :
+			    mark, (int)take, q);
+			q += take;
+			first = false;
+		} while (*q != '\0');
+		p += len + (nl != NULL);
+	}
+	buf_free(&line);
+	free(ascii);
+}
+
+void
 wiz_wrap(const char *text, int width, size_t max, struct lines *out)
 {
 	char		*ascii = wiz_utf8 ? NULL : tui_ascii(text);

@@ -267,7 +267,8 @@ conventions() {
 
 # Text is never cut without saying so: a row that does not fit ends with
 # "…" ("~" in the C locale), the focused one is shown whole on the lines
-# under it (80x24, the decode's KV cache page).
+# under it (80x24, the decode's KV cache page); the preview expands tabs
+# to 4 and marks continued lines.
 cut_marked() {
 	start -- "$ROOT/share/examples/llama-1p1d-mooncake.yaml" || return 1
 	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
@@ -278,6 +279,13 @@ cut_marked() {
 	    wait_re '^ +chunk cache for decode server\) *$' &&
 	    keys Down && wait_focused "decode radix cache" &&
 	    wait_re '^  radix cache +.*chu…$' || return 1
+	# The preview: tabs as 4 columns, a line longer than the screen
+	# continued under a mark.
+	keys p && wait_for "Preview:" &&
+	    wait_re '^     exec python3 -m sglang\.launch_server \\$' &&
+	    wait_re '^         --model-path meta-llama/Llama-3\.1-8B-Instruct \\$' &&
+	    wait_re '^ ↪ ost does not name$' && keys q && wait_gone "Preview:" ||
+	    return 1
 	start LANG=C LC_ALL=C -- "$ROOT/share/examples/llama-1p1d-mooncake.yaml" || return 1
 	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
 	keys 7 && wait_for "7/11  KV cache (decode)" &&
