@@ -50,6 +50,8 @@ enum vm_dfield {
 	DF_GPUS_PER_HOST,	/* int: GPUs of each machine (layout) */
 	DF_ROUTER_URLS,		/* str: the router's lists, "URL [BOOTSTRAP],
 				   ...; URL, ..." (prefill; decode) */
+	DF_SAME_PAR,		/* bool, decode: its parallelism is the
+				   prefill's (computed; setting it copies) */
 	NDF
 };
 #define VM_DKEY(df)	(-1 - (int)(df))

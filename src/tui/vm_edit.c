@@ -134,6 +134,31 @@ vm_set(struct vm *vm, int page, int field, struct value v, struct buf *msg)
 			return -1;
 		}
 	}
+	/* "Same as prefill": the prefill's parallelism copied to the
+	 * decode, option by option (one undoable change); off is what the
+	 * decode's own values below make it. */
+	if (f->key == VM_DKEY(DF_SAME_PAR)) {
+		if (v.t != V_BOOL || !v.u.b) {
+			vmi_msg(msg, "%s: set the decode's own values below "
+			    "(each one is the decode's alone)", f->label);
+			return 0;
+		}
+		t.what = xstrdup("decode parallelism same as prefill");
+		for (i = 0; vmi_par_opts[i] != NULL; i++) {
+			int	 o = catalog_find(vm->cat, vmi_par_opts[i]);
+			char	*pt;
+
+			if (o < 0)
+				continue;
+			pt = vmi_cell_get(vm, SC_PREFILL, o);
+			vmi_txn_set(vm, &t, SC_DECODE, o, pt);
+			free(pt);
+		}
+		vmi_txn_commit(vm, &t);
+		vmi_msg(msg, "decode parallelism set to the prefill's (u "
+		    "undoes it)");
+		return 0;
+	}
 	text = vmi_text_for(vm, f->key, v);
 	t.what = xstrdup(f->label);
 	vmi_txn_set(vm, &t, f->scope, f->key, text);
@@ -363,6 +388,7 @@ vm_set_text(struct vm *vm, int page, int field, const char *text, struct buf *ms
 			t = T_INT;
 			break;
 		case DF_PD:
+		case DF_SAME_PAR:
 			t = T_BOOL;
 			break;
 		default:

@@ -117,6 +117,9 @@ void		 vmi_msg(struct buf *msg, const char *fmt, ...)
 
 extern const char *const vmi_scope_names[NSCOPE];
 extern const char *const vmi_df_names[NDF];
+/* The parallelism options "same as prefill" compares and copies
+ * (vm_cells.c), NULL-terminated. */
+extern const char *const vmi_par_opts[];
 /* Is a deployment field one per role (else one for the deployment)? */
 bool		 vmi_df_per_role(int df);
 

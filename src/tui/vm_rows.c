@@ -99,7 +99,7 @@ field_candidates(const struct vm *vm, const struct vm_field *f,
 			max++;
 	*out = c = xcalloc(max, sizeof *c);
 	if (o == NULL) {
-		if (VM_DF(f->key) == DF_PD) {
+		if (VM_DF(f->key) == DF_PD || VM_DF(f->key) == DF_SAME_PAR) {
 			c[n++] = val_bool(false);
 			c[n++] = val_bool(true);
 		} else if (VM_DF(f->key) == DF_POLICY) {
@@ -169,6 +169,7 @@ dfield_value(struct vm *vm, const struct vm_field *f)
 		return v;
 	switch (VM_DF(f->key)) {
 	case DF_PD:
+	case DF_SAME_PAR:
 		v = val_bool(strcmp(t, "true") == 0);
 		break;
 	case DF_INSTANCES:

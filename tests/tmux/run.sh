@@ -368,6 +368,23 @@ prompt_layout() {
 	    wait_for "cancelled"
 }
 
+# The decode's parallelism "same as prefill": on while they agree, off
+# once the prefill's TP is its own; Space copies the prefill's (one
+# undoable change).
+decode_same_as_prefill() {
+	start -- || return 1
+	keys 3 && wait_for "3/11  Parallelism (prefill)" &&
+	    wait_focused "tensor parallel" && ! screen | grep -q "same as prefill" &&
+	    set_row 2 && wait_re '^> tensor parallel \(TP\) +2' &&
+	    keys 4 && wait_for "4/11  Parallelism (decode)" &&
+	    wait_re '^  same as prefill +\[ \] off' &&
+	    focus "same as prefill" && keys Space &&
+	    wait_for "decode parallelism set to the prefill's" &&
+	    wait_re '^> same as prefill +\[x\] on' &&
+	    wait_re '^  tensor parallel \(TP\) +2' &&
+	    keys u && wait_re '^. tensor parallel \(TP\) +1 ' && wait_re '^. same as prefill +\[ \] off'
+}
+
 quit_clean_no_question() {
 	start -- || return 1
 	keys q && wait_for "[exit 0]" && ! screen | grep -q "Unsaved"
@@ -1208,6 +1225,7 @@ run "text never cut without saying so: … (~ in C), the focused row whole (80x2
 run "f on a memory error: more TP on the same node first; r back to the review (80x24)" fit_fix_tp
 run "a shared field whose roles differ: f lists one-for-both fixes, Enter sets both (80x24)" shared_split
 run "prompts: label: [value] pre-filled, the hint above it (80x24)" prompt_layout
+run "decode parallelism: same as prefill, offered and copied" decode_same_as_prefill
 run "NO_COLOR" no_color
 run "SIGINT restores and exits" sigint_restores
 run "SIGTERM restores and exits" sigterm_restores
