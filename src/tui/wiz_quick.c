@@ -119,9 +119,12 @@ quick_draw(struct ui *ui, struct quick *qs, const char *summary)
 		wiz_put(y, 0, 2, q == qs->cur ? ">" : " ");
 		wiz_put(y, 2, 26, q_label[q]);
 		if (q == Q_BACKEND)
-			v = xasprintf("%s %s %s", wiz_utf8 ? "◀" : "<",
+			v = xasprintf("%s %s %s%s%s%s", wiz_utf8 ? "◀" : "<",
 			    vm_quick_backend(ui->vm, qs->backend),
-			    wiz_utf8 ? "▶" : ">");
+			    wiz_utf8 ? "▶" : ">", q == qs->cur &&
+			    qs->typed[0] != '\0' ? "  (typed: " : "",
+			    q == qs->cur ? qs->typed : "", q == qs->cur &&
+			    qs->typed[0] != '\0' ? ")" : "");
 		else if (q == Q_ACCEL && vm_quick_accel(ui->vm, qs->accel)) {
 			const struct vm_named *n = vm_quick_accel(ui->vm,
 			    qs->accel);
@@ -163,9 +166,9 @@ quick_draw(struct ui *ui, struct quick *qs, const char *summary)
 	    (wiz_utf8 ? "type a name (h1: H100)  ←→ choose  Enter next  ↑↓ "
 	    "move  Esc skip" : "type a name (h1: H100)  Left/Right choose  "
 	    "Enter next  Up/Down move  Esc skip") : qs->cur == Q_BACKEND ?
-	    (wiz_utf8 ? "←→ choose  Enter next  ↑↓ move  Esc skip to the "
-	    "full pages" : "Left/Right choose  Enter next  Up/Down move  Esc "
-	    "skip to the full pages") :
+	    (wiz_utf8 ? "type a name  ←→ choose  Enter next  ↑↓ move  Esc "
+	    "skip to the full pages" : "type a name  Left/Right choose  "
+	    "Enter next  Up/Down move  Esc skip to the full pages") :
 	    (wiz_utf8 ? "Enter next  ↑↓ move  Esc skip to the full pages" :
 	    "Enter next  Up/Down move  Esc skip to the full pages"));
 	attroff(A_REVERSE);
@@ -235,14 +238,39 @@ step(struct quick *qs, int d)
 static void
 backend_key(struct ui *ui, struct quick *qs, int c)
 {
-	size_t	n = 0;
+	size_t	n = 0, len = strlen(qs->typed), i;
+	char	try[sizeof qs->typed];
 
 	while (vm_quick_backend(ui->vm, n) != NULL)
 		n++;
-	if (c == KEY_RIGHT || c == ' ')
-		qs->backend = (qs->backend + 1) % n;
-	else if (c == KEY_LEFT)
-		qs->backend = (qs->backend + n - 1) % n;
+	if (c == KEY_RIGHT || c == ' ' || c == KEY_LEFT) {
+		qs->backend = c == KEY_LEFT ? (qs->backend + n - 1) % n :
+		    (qs->backend + 1) % n;
+		qs->typed[0] = '\0';
+		return;
+	}
+	/* Type-ahead, as for the accelerator: "ni" is nixl. */
+	if (c == KEY_BACKSPACE || c == 127 || c == 8) {
+		if (len > 0)
+			qs->typed[--len] = '\0';
+		return;
+	}
+	if (c < 33 || c >= 127 || len + 1 >= sizeof qs->typed)
+		return;
+	snprintf(try, sizeof try, "%s%c", qs->typed, c);
+	for (i = 0; i < n; i++)
+		if (vm_typeahead_match(vm_quick_backend(ui->vm, i), try))
+			break;
+	if (i == n) {
+		free(qs->err);
+		qs->err = xasprintf("transfer backend: none begins with '%s' "
+		    "(Left/Right list them)", try);
+		return;
+	}
+	free(qs->err);
+	qs->err = NULL;
+	memcpy(qs->typed, try, sizeof try);
+	qs->backend = i;
 }
 
 /* The accelerator's keys: Left/Right step through the list; a typed
@@ -373,6 +401,10 @@ wiz_quick_start(struct ui *ui)
 		if (c == 27) {
 			wiz_set_status(ui, "quick start skipped: the full "
 			    "pages, from pdwiz's default deployment");
+			break;
+		}
+		if (c == KEY_F(10)) {		/* nothing made yet to save */
+			ui->quit = true;
 			break;
 		}
 		if (c == '\n' || c == '\r' || c == KEY_ENTER) {

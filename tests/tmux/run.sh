@@ -1014,7 +1014,11 @@ quick_accelerator() {
 	    text "q" && wait_for "none of rules/hardware.yaml's names begins with 'h100q'" &&
 	    keys Enter && text "1" && keys Enter && text "2" && keys Enter &&
 	    wait_for "each instance TP 1 on 1 GPU of H100-SXM-80GB" &&
-	    keys Enter Enter Enter && wait_for "11/11  Review" &&
+	    keys Enter && wait_re '^> transfer backend' && text "ni" &&
+	    wait_re '^> transfer backend +. nixl . +\(typed: ni\)' &&
+	    keys BSpace BSpace && text "moo" &&
+	    wait_re '^> transfer backend +. mooncake . +\(typed: moo\)' &&
+	    keys Enter Enter && wait_for "11/11  Review" &&
 	    wait_for "Placement: 2 hosts of 1 GPUs" && wait_for " 0 errors" &&
 	    wait_for "router: node1:8000" &&
 	    keys e && wait_for "export:" && keys 1 && wait_for "to: [launch.sh]" &&
@@ -1035,7 +1039,10 @@ quick_accelerator() {
 	    text "a100-40" && wait_re '^> accelerator +. A100-40GB' &&
 	    keys Enter && text "1" && keys Enter && text "2" &&
 	    keys Enter Enter Enter Enter && wait_for "11/11  Review" &&
-	    wait_for " 2 errors" && wait_for "The weights need about"
+	    wait_for " 2 errors" && wait_for "The weights need about" || return 1
+	# F10 quits from the quick start too (nothing made yet).
+	start_quick || return 1
+	keys F10 && wait_for "[exit 0]"
 }
 
 # Done when (a): 1P1D Llama-3.1-8B-Instruct, TP 2 each, one 8-GPU node,
