@@ -761,6 +761,19 @@ wiz_export(struct ui *ui)
 	buf_puts(&ask, " (Esc cancels) ");
 	c = wiz_ask(ui, ask.s);
 	buf_free(&ask);
+	/* Type-ahead: the one format whose word begins with the letter. */
+	if (c > ' ' && c < 127 && !(c >= '0' && c <= '9')) {
+		size_t	k, hit = n, hits = 0;
+
+		for (k = 0; k < n; k++)
+			if (emit_format_parse(vm_export_format(k), &e) == 0 &&
+			    emit_formats[e].key[0] == c) {
+				hit = k;
+				hits++;
+			}
+		if (hits == 1)
+			c = '1' + (int)hit;
+	}
 	if (c < '1' || c > '0' + (int)n) {
 		wiz_set_status(ui, "export cancelled");
 		return;

@@ -236,8 +236,8 @@ quit_dirty_asks() {
 # Conventions of menuconfig, nconf, k9s, htop: type-ahead in a list popup
 # (with Home/End and a scroll hint when it is clipped), F10 quits through
 # the unsaved-changes dialog, r jumps to the review and back, digits to a
-# page, Esc then another key is that key (no quit, no Alt-key), Esc Esc
-# quits.
+# page, the export format by its first letter, Esc then another key is
+# that key (no quit, no Alt-key), Esc Esc quits.
 conventions() {
 	start -- || return 1
 	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
@@ -255,6 +255,9 @@ conventions() {
 	    keys r && wait_for "1/11  Model & hardware" &&
 	    keys 4 && wait_for "4/11  Parallelism (decode)" &&
 	    keys 1 && wait_for "1/11  Model & hardware" &&
+	    keys e && wait_for "export:" && keys r &&
+	    wait_for "export runbook to: [RUNBOOK.md]" && keys Escape &&
+	    wait_for "export cancelled" &&
 	    keys g && wait_focused "model path" &&
 	    keys Escape j && wait_focused "model architecture" &&
 	    ! screen | grep -q "Unsaved changes" &&
