@@ -272,7 +272,9 @@ servers(struct buf *b, const struct catalog *cat, const struct deployment *d,
 	if (multi)
 		buf_puts(b, " An instance over several hosts starts on every "
 		    "one of them; rank 0 first.");
-	buf_puts(b, "\n\n");
+	buf_puts(b, " To watch one in the foreground instead, run its "
+	    "command without `nohup` and the redirection in a window of its "
+	    "own (`tmux new-window -n NAME`), one window per server.\n\n");
 	for (k = 0; k < hs->n; k++) {
 		bool	any = false;
 
