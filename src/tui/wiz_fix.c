@@ -139,6 +139,7 @@ wiz_fix(struct ui *ui, int choice)
 	}
 
 	if (vm_fix_plan(ui->vm, choice, &changes, &more, &msg) != 0) {
+		vm_fix_select(ui->vm, -1);
 		wiz_set_status(ui, "%s", msg.s ? msg.s : "");
 		buf_free(&msg);
 		return;
