@@ -24,6 +24,23 @@ char	*shell_script(const struct catalog *, const struct deployment *,
 	    const char *what);
 
 /*
+ * The pieces of the launch script the runbook writes too (emit_shell.c).
+ * shell_facts: the plain assignments check and import read (the GPUs of a
+ * machine when gpus, the name, the model facts). shell_node_hosts: does
+ * the plan need PDWIZ_NODE_HOST before a command whose bind names no
+ * machine. shell_launch: one launch, its environment as assignments on
+ * the command, lead before it ("exec", "nohup"), tail after its last word
+ * (" >log 2>&1 &"). oneline: every word on one line ($'...'), as a fenced
+ * Markdown block needs it; shell_launch is always so.
+ */
+void	shell_facts(struct buf *, const struct deployment *, bool gpus,
+	    bool oneline);
+bool	shell_node_hosts(const struct plan *);
+void	shell_launch(struct buf *, const struct catalog *,
+	    const struct plan *, const struct launch *, const char *lead,
+	    const char *tail);
+
+/*
  * The escaping discipline (emit_esc.c). yaml_str: a double-quoted YAML
  * scalar that every YAML reader gives back byte for byte (\, ", C0, DEL,
  * C1 controls such as NEL, LS, PS and BOM escaped). one_line: text that

@@ -23,6 +23,18 @@ put_q(struct buf *b, const char *s)
 	free(q);
 }
 
+/* A word quoted; oneline: on one line ($'...' for control characters),
+ * as a fenced Markdown block needs it (a line break in a value could
+ * close the fence). */
+static void
+put_w(struct buf *b, const char *s, bool oneline)
+{
+	if (oneline)
+		sh_word_line(b, s);
+	else
+		put_q(b, s);
+}
+
 static void
 node_id(struct buf *b, const struct launch *l, char sep)
 {
@@ -55,15 +67,15 @@ static void
 shell_command(struct buf *b, const struct catalog *cat,
     const struct launch *l, const char *indent,
     bool (*skip)(void *, const struct launch *, const char *), void *arg,
-    const char *extra)
+    const char *extra, const char *lead, const char *tail, bool oneline)
 {
 	size_t	i = 0, j;
 
 	buf_puts(b, indent);
-	buf_puts(b, "exec");
+	buf_puts(b, lead);
 	for (; i < l->argstart && i < l->argc; i++) {
 		buf_putc(b, ' ');
-		put_q(b, l->argv[i]);
+		put_w(b, l->argv[i], oneline);
 	}
 	if (extra != NULL) {
 		buf_printf(b, " \\\n%s\t", indent);
@@ -78,11 +90,13 @@ shell_command(struct buf *b, const struct catalog *cat,
 			for (; i < j; i++) {
 				if (i > 0 && !starts_group(cat, l, i))
 					buf_putc(b, ' ');
-				put_q(b, l->argv[i]);
+				put_w(b, l->argv[i], oneline);
 			}
 		}
 		i = j;
 	}
+	if (tail != NULL)
+		buf_puts(b, tail);
 	buf_putc(b, '\n');
 }
 
@@ -165,12 +179,24 @@ script_head(struct buf *b, const struct deployment *d, bool failing,
 static void
 script_facts(struct buf *b, const struct deployment *d)
 {
+	shell_facts(b, d, false, false);
+}
+
+void
+shell_facts(struct buf *b, const struct deployment *d, bool gpus,
+    bool oneline)
+{
 	size_t		 i;
+
+	if (gpus && d->gpus_per_host > 0)
+		buf_printf(b, "# shellcheck disable=SC2034 # read by pdwiz "
+		    "import: GPUs of each machine\nPDWIZ_GPUS_PER_HOST=%d\n",
+		    d->gpus_per_host);
 
 	if (d->name != NULL && *d->name != '\0') {
 		buf_puts(b, "# shellcheck disable=SC2034 # read by pdwiz import: "
 		    "the deployment's name\nPDWIZ_NAME=");
-		put_q(b, d->name);
+		put_w(b, d->name, oneline);
 		buf_putc(b, '\n');
 	}
 	for (i = 0; i < d->nfacts; i++) {
@@ -181,7 +207,7 @@ script_facts(struct buf *b, const struct deployment *d)
 		buf_printf(b, "# shellcheck disable=SC2034 # read by pdwiz "
 		    "check and import: a model fact\nPDWIZ_FACT_%s=",
 		    d->facts[i].name);
-		put_q(b, d->facts[i].value);
+		put_w(b, d->facts[i].value, oneline);
 		buf_putc(b, '\n');
 	}
 }
@@ -221,6 +247,58 @@ script_case(struct buf *b, const struct plan *pl)
 	buf_puts(b, "; or list)\" >&2\n\t\texit 2\n\t\t;;\nesac\n");
 }
 
+/*
+ * One launch as lines of shell: PDWIZ_NODE_HOST when node_hosts and its
+ * bind names no machine, its environment as assignments on the command,
+ * then lead (exec, nohup) and the command, tail after its last word.
+ */
+static void
+launch_lines(struct buf *b, const struct catalog *cat, const struct launch *l,
+    bool node_hosts, const char *indent,
+    bool (*skip)(void *, const struct launch *, const char *), void *arg,
+    const char *extra, const char *lead, const char *tail, bool oneline)
+{
+	size_t	k;
+
+	if (node_hosts && binds_no_machine(l)) {
+		buf_printf(b, "%s# shellcheck disable=SC2034 # read by "
+		    "pdwiz import: the machine, which --host does not "
+		    "name\n%sPDWIZ_NODE_HOST=", indent, indent);
+		put_w(b, l->host, oneline);
+		buf_putc(b, '\n');
+	}
+	/* Environment as assignments on the command: exported to this
+	 * server only, and read back per command by `pdwiz import`. */
+	for (k = 0; k < l->nenv; k++) {
+		if (l->env[k].value == NULL)
+			continue;
+		buf_printf(b, "%s%s=", indent, l->env[k].name);
+		put_w(b, l->env[k].value, oneline);
+		buf_puts(b, " \\\n");
+	}
+	shell_command(b, cat, l, indent, skip, arg, extra, lead, tail,
+	    oneline);
+}
+
+bool
+shell_node_hosts(const struct plan *p)
+{
+	size_t	i;
+
+	for (i = 0; i < p->n; i++)
+		if (binds_other(&p->l[i]))
+			return true;
+	return false;
+}
+
+void
+shell_launch(struct buf *b, const struct catalog *cat, const struct plan *p,
+    const struct launch *l, const char *lead, const char *tail)
+{
+	launch_lines(b, cat, l, shell_node_hosts(p), "", NULL, NULL, NULL,
+	    lead, tail, true);
+}
+
 char *
 shell_script(const struct catalog *cat, const struct deployment *d,
     bool failing, bool (*skip)(void *, const struct launch *, const char *), void *arg,
@@ -228,8 +306,8 @@ shell_script(const struct catalog *cat, const struct deployment *d,
 {
 	struct buf	b = { 0 };
 	struct plan	p;
-	size_t		i, k;
-	bool		node_hosts = false;
+	size_t		i;
+	bool		node_hosts;
 
 	deployment_plan(cat, d, &p, NULL);
 	/*
@@ -244,9 +322,7 @@ shell_script(const struct catalog *cat, const struct deployment *d,
 	 * Then written for every command whose bind names no machine (the
 	 * loopback on 127.0.0.1 too), so that no command inherits another's.
 	 */
-	for (i = 0; i < p.n; i++)
-		if (binds_other(&p.l[i]))
-			node_hosts = true;
+	node_hosts = shell_node_hosts(&p);
 	script_head(&b, d, failing, what);
 	for (i = 0; i < p.n; i++) {
 		const struct launch	*l = &p.l[i];
@@ -263,24 +339,8 @@ shell_script(const struct catalog *cat, const struct deployment *d,
 		buf_puts(&b, "\nrun_");
 		node_id(&b, l, '_');
 		buf_puts(&b, "() {\n");
-		if (node_hosts && binds_no_machine(l)) {
-			buf_puts(&b, "\t# shellcheck disable=SC2034 # read by "
-			    "pdwiz import: the machine, which --host does not "
-			    "name\n"
-			    "\tPDWIZ_NODE_HOST=");
-			put_q(&b, l->host);
-			buf_putc(&b, '\n');
-		}
-		/* Environment as assignments on the command: exported to this
-		 * server only, and read back per command by `pdwiz import`. */
-		for (k = 0; k < l->nenv; k++) {
-			if (l->env[k].value == NULL)
-				continue;
-			buf_printf(&b, "\t%s=", l->env[k].name);
-			put_q(&b, l->env[k].value);
-			buf_puts(&b, " \\\n");
-		}
-		shell_command(&b, cat, l, "\t", skip, arg, x);
+		launch_lines(&b, cat, l, node_hosts, "\t", skip, arg, x,
+		    "exec", NULL, false);
 		buf_puts(&b, "}\n");
 	}
 	script_case(&b, &p);

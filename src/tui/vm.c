@@ -44,6 +44,7 @@ vm_new(const struct catalog *cat)
 	struct vm	*vm = xcalloc(1, sizeof *vm);
 
 	vm->cat = cat;
+	vm->fix_pick = -1;
 	vm->o_model = catalog_find(cat, "model_path");
 	vm->o_mode = catalog_find(cat, "disaggregation_mode");
 	vmd_default(cat, &vm->dep, NULL);

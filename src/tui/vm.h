@@ -50,6 +50,8 @@ enum vm_dfield {
 	DF_GPUS_PER_HOST,	/* int: GPUs of each machine (layout) */
 	DF_ROUTER_URLS,		/* str: the router's lists, "URL [BOOTSTRAP],
 				   ...; URL, ..." (prefill; decode) */
+	DF_SAME_PAR,		/* bool, decode: its parallelism is the
+				   prefill's (computed; setting it copies) */
 	NDF
 };
 #define VM_DKEY(df)	(-1 - (int)(df))
@@ -297,6 +299,21 @@ int		 vm_fix_choice(struct vm *, int choice, struct buf *msg);
  */
 int		 vm_fix_plan(struct vm *, int choice, char **changes,
 		    bool *more, struct buf *msg);
+/*
+ * A shared field whose roles hold different values (prefill nixl, decode
+ * mooncake): true with each role's value as text (malloc'd).
+ */
+bool		 vm_shared_split(struct vm *, char **prefill, char **decode);
+/*
+ * The fixes of the focused field's problem that each clear it (tried and
+ * checked again, nothing changed): their labels and the index to give
+ * vm_fix_select, n of them (malloc'd arrays; labels point into the
+ * catalog). vm_fix_select(i): the next vm_fix_plan and vm_fix_choice use
+ * that fix only (-1: the first that works; reset after vm_fix_choice).
+ */
+size_t		 vm_fix_alternatives(struct vm *, int choice,
+		    const char ***labels, int **idx);
+void		 vm_fix_select(struct vm *, int fix);
 /* The SGLang message that blocks one candidate value, or "" (available). */
 void		 vm_choice_problem(struct vm *, int choice, struct buf *msg);
 const char	*vm_path(const struct vm *);
@@ -338,6 +355,8 @@ struct vm_quick {
 	char	*hosts;		/* comma-separated, one per node (nodes > 1) */
 	char	*backend;
 	int	 nprefill, ndecode;
+	char	*gpu;		/* the accelerator (fact gpu), a name of
+				   rules/hardware.yaml */
 };
 void		 vm_quick_init(struct vm *, struct vm_quick *);
 void		 vm_quick_free(struct vm_quick *);
@@ -350,5 +369,15 @@ int		 vm_quick_check(const struct vm *, const struct vm_quick *,
 		    int *tp, int *nodes_per_instance, char *err, size_t errlen);
 int		 vm_quick_apply(struct vm *, const struct vm_quick *,
 		    struct buf *msg);
+/* The accelerators offered (the named values of the form's gpu field,
+ * rules/hardware.yaml's), in order; NULL past the end. */
+const struct vm_named *vm_quick_accel(const struct vm *, size_t i);
+/* Type-ahead: the first accelerator whose name or an alias begins with
+ * typed (case, and every character that is not a letter or a digit,
+ * ignored: "h1" and "h100" find H100-SXM-80GB); -1 when none. */
+int		 vm_quick_accel_find(const struct vm *, const char *typed);
+/* Does text begin with typed, case and punctuation ignored? The match of
+ * every list's type-ahead. */
+bool		 vm_typeahead_match(const char *text, const char *typed);
 
 #endif

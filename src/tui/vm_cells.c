@@ -18,8 +18,36 @@ const char *const vmi_scope_names[NSCOPE] = {
 const char *const vmi_df_names[NDF] = {
 	"pd", "instances", "nodes_per_instance", "gpus_per_node", "hosts",
 	"port", "policy", "name", "base_gpu_id", "bootstrap_port",
-	"dist_init_port", "bind_host", "gpus_per_host", "router_urls"
+	"dist_init_port", "bind_host", "gpus_per_host", "router_urls",
+	"same_parallel"
 };
+
+/* The options "same as prefill" compares and copies. */
+const char *const vmi_par_opts[] = {
+	"tp_size", "dp_size", "enable_dp_attention", "pp_size", "ep_size",
+	"moe_a2a_backend", "deepep_mode", "dcp_size", NULL
+};
+
+/* Does the decode run with the prefill's parallelism (the options of
+ * vmi_par_opts, each as the role states it or the shared value)? */
+static bool
+same_parallel(const struct vm *vm)
+{
+	const struct deployment	*d = &vm->dep;
+	size_t			 i;
+
+	for (i = 0; vmi_par_opts[i] != NULL; i++) {
+		const char	*p = deployment_get(vm->cat, d, ROLE_PREFILL,
+		    vmi_par_opts[i]);
+		const char	*q = deployment_get(vm->cat, d, ROLE_DECODE,
+		    vmi_par_opts[i]);
+
+		if ((p == NULL) != (q == NULL) || (p != NULL &&
+		    strcmp(p, q) != 0))
+			return false;
+	}
+	return true;
+}
 
 /* Is a deployment field one per role (else one for the deployment)? */
 bool
@@ -31,6 +59,7 @@ vmi_df_per_role(int df)
 	case DF_NAME:
 	case DF_GPUS_PER_HOST:
 	case DF_ROUTER_URLS:
+	case DF_SAME_PAR:
 		return false;
 	default:
 		return true;
@@ -264,6 +293,8 @@ vmi_cell_get(struct vm *vm, enum vm_scope s, int key)
 		    d->role[ROLE_ROUTER].nprefill_urls,
 		    d->role[ROLE_ROUTER].decode_urls,
 		    d->role[ROLE_ROUTER].ndecode_urls);
+	case DF_SAME_PAR:
+		return xstrdup(same_parallel(vm) ? "true" : "false");
 	case DF_GPUS_PER_HOST:
 		/* -1: a script's, not known; 0: not stated. */
 		return d->gpus_per_host < 0 ? xstrdup("unknown") :
@@ -476,6 +507,8 @@ vmi_cell_set(struct vm *vm, enum vm_scope s, int key, const char *text)
 			    &rt->ndecode_urls, err, sizeof err);
 		return;
 	}
+	if (VM_DF(key) == DF_SAME_PAR)
+		return;		/* computed: vm_set copies the options */
 	if (VM_DF(key) == DF_GPUS_PER_HOST) {
 		d->gpus_per_host = text == NULL ? 0 :
 		    strcmp(text, "unknown") == 0 ? -1 : atoi(text);

@@ -14,12 +14,29 @@
 #include "core/util.h"
 #include "io/server.h"
 
+/* The wizard's default: deployment_default with the router's host left
+ * to the layout (the first prefill's), so that the router stays on a host
+ * of the deployment when the servers' hosts change. */
+static void
+wizard_default(struct deployment *d, const char *model)
+{
+	struct role_spec	*rr = &d->role[ROLE_ROUTER];
+	size_t			 i;
+
+	deployment_default(d, model);
+	for (i = 0; i < rr->nhosts; i++)
+		free(rr->hosts[i]);
+	free(rr->hosts);
+	rr->hosts = NULL;
+	rr->nhosts = 0;
+}
+
 void
 vmd_default(const struct catalog *cat, struct deployment *d,
     const char *model)
 {
 	(void)cat;
-	deployment_default(d, model);
+	wizard_default(d, model);
 }
 
 void
@@ -75,7 +92,7 @@ vmd_import(const struct catalog *cat, const char *path, struct deployment *d,
 		struct deployment	def;
 		int			role;
 
-		deployment_default(&def, d->model != NULL && *d->model ?
+		wizard_default(&def, d->model != NULL && *d->model ?
 		    d->model : NULL);
 		if (d->model == NULL || *d->model == '\0') {
 			free(d->model);

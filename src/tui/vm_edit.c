@@ -134,9 +134,61 @@ vm_set(struct vm *vm, int page, int field, struct value v, struct buf *msg)
 			return -1;
 		}
 	}
+	/* "Same as prefill": the prefill's parallelism copied to the
+	 * decode, option by option (one undoable change); off is what the
+	 * decode's own values below make it. */
+	if (f->key == VM_DKEY(DF_SAME_PAR)) {
+		if (v.t != V_BOOL || !v.u.b) {
+			vmi_msg(msg, "%s: set the decode's own values below "
+			    "(each one is the decode's alone)", f->label);
+			return 0;
+		}
+		t.what = xstrdup("decode parallelism same as prefill");
+		for (i = 0; vmi_par_opts[i] != NULL; i++) {
+			int	 o = catalog_find(vm->cat, vmi_par_opts[i]);
+			char	*pt;
+
+			if (o < 0)
+				continue;
+			pt = vmi_cell_get(vm, SC_PREFILL, o);
+			vmi_txn_set(vm, &t, SC_DECODE, o, pt);
+			free(pt);
+		}
+		vmi_txn_commit(vm, &t);
+		vmi_msg(msg, "decode parallelism set to the prefill's (u "
+		    "undoes it)");
+		return 0;
+	}
 	text = vmi_text_for(vm, f->key, v);
 	t.what = xstrdup(f->label);
 	vmi_txn_set(vm, &t, f->scope, f->key, text);
+	/* A shared field is one value for both roles: a role's own value
+	 * would hide it (the field would do nothing), so it goes. */
+	if (f->scope == SC_SHARED && !VM_IS_DKEY(f->key)) {
+		enum vm_scope	rs[2] = { SC_PREFILL, SC_DECODE };
+		bool		dropped = false;
+
+		for (i = 0; i < 2; i++) {
+			char	*own = vmi_cell_get(vm, rs[i], f->key);
+
+			if (own != NULL) {
+				vmi_txn_set(vm, &t, rs[i], f->key, NULL);
+				dropped = true;
+			}
+			free(own);
+		}
+		if (dropped) {
+			struct buf	vb = { 0 };
+
+			val_cli(&vb, v);
+			vmi_txn_commit(vm, &t);
+			vmi_msg(msg, "%s: %s on both roles", f->label,
+			    vb.s != NULL ? vb.s : "(none)");
+			buf_free(&vb);
+			free(text);
+			return 0;
+		}
+	}
 	free(text);
 	vmi_txn_commit(vm, &t);
 	vmi_msg(msg, "%s set", f->label);
@@ -336,6 +388,7 @@ vm_set_text(struct vm *vm, int page, int field, const char *text, struct buf *ms
 			t = T_INT;
 			break;
 		case DF_PD:
+		case DF_SAME_PAR:
 			t = T_BOOL;
 			break;
 		default:

@@ -243,8 +243,8 @@ record_fix(struct vm *vm, const struct rule *r, const struct fix *fx,
  * before it offers a fix). true: applied, still to be committed in t.
  */
 static bool
-try_fix(struct vm *vm, const struct rule *r, size_t i, enum vm_scope fscope,
-    enum vm_scope in, long choice, struct vm_txn *t)
+try_fix(struct vm *vm, const struct rule *r, size_t i, const struct fix *fx,
+    enum vm_scope fscope, enum vm_scope in, long choice, struct vm_txn *t)
 {
 	const struct vm_row	*row;
 	size_t			 e0, e1, w, u;
@@ -258,7 +258,8 @@ try_fix(struct vm *vm, const struct rule *r, size_t i, enum vm_scope fscope,
 		return false;
 	}
 	if (!r->deploy)
-		record_fix(vm, r, &r->fixes[i], fscope, in, t);
+		record_fix(vm, r, fx != NULL ? fx : &r->fixes[i], fscope, in,
+		    t);
 	vm_refresh(vm);
 	vm_counts(vm, &e1, &w, &u);
 	if (choice >= 0) {
@@ -375,14 +376,61 @@ memo_add(struct vm *vm, enum vm_scope scope, int key, const char *value,
 }
 
 /*
+ * The wizard's own first fix for a memory error (the weights do not fit,
+ * or leave no KV cache): more tensor parallelism on the same node, while
+ * the node has the GPUs - TP 2, 4, ... up to the machine's size. Before the
+ * rule's own fixes, which add nodes or change the accelerator. Each is
+ * verified as the rule's are. *fx is set up in the storage given.
+ */
+static bool
+fit_rule(const struct rule *r)
+{
+	return strcmp(r->id, "fit-weights") == 0 ||
+	    strcmp(r->id, "fit-kv-none") == 0;
+}
+
+static int
+same_node_tp(struct vm *vm, enum vm_scope in, int k, struct fix *fx,
+    int *opt, struct value *val, char *label, size_t labellen)
+{
+	int	o = catalog_find(vm->cat, "tp_size"), tp, host, i;
+	enum vm_scope	s = in >= SC_PREFILL && in <= SC_DECODE ? in :
+	    SC_PREFILL;
+
+	if (o < 0 || !vm->have[s])
+		return -1;
+	tp = vm->cfg[s].s[o].v.t == V_INT ? (int)vm->cfg[s].s[o].v.u.i : 1;
+	host = vm->have_lay && vm->lay.gpus_per_host > 0 ?
+	    vm->lay.gpus_per_host : 8;
+	for (i = 0; i <= k; i++)
+		tp *= 2;
+	if (tp > host || tp < 2)
+		return -1;
+	*opt = o;
+	*val = val_int(tp);
+	snprintf(label, labellen, "more tensor parallelism on the same node: "
+	    "TP %d (of its %d GPUs)", tp, host);
+	fx->label = label;
+	fx->opt = opt;
+	fx->val = val;
+	fx->n = 1;
+	return 0;
+}
+
+/*
  * Find the fix for the focused field (or its choice) and apply it into t,
  * with the side effects of earlier fixes it takes back. 0: applied, not
- * committed; -1 with msg.
+ * committed; -1 with msg. *fxp: the fix applied (the rule's, or the
+ * wizard's own in storage that lives until the next call).
  */
 static int
 fix_find(struct vm *vm, int choice, struct vm_txn *t, const struct rule **rp,
-    size_t *fixp, struct buf *msg)
+    const struct fix **fxp, struct buf *msg)
 {
+	static struct fix	 own;
+	static int		 own_opt;
+	static struct value	 own_val;
+	static char		 own_label[128];
 	const struct vm_row	*row = vm_focused(vm);
 	const struct vm_choice	*c;
 	const struct rule	*r;
@@ -409,6 +457,28 @@ fix_find(struct vm *vm, int choice, struct vm_txn *t, const struct rule **rp,
 		return -1;
 	}
 	held = memo_held(vm);
+	/* A memory error: first more TP where the node has the GPUs, on
+	 * this role, else on both (when both have the error). */
+	for (i = 0; fit_rule(r) && cidx < 0 && vm->fix_pick < 0 && i < 8;
+	    i++) {
+		bool	both = i % 2 == 1;
+
+		if (same_node_tp(vm, in, (int)i / 2, &own, &own_opt, &own_val,
+		    own_label, sizeof own_label) != 0)
+			break;
+		if (both)
+			snprintf(own_label + strlen(own_label),
+			    sizeof own_label - strlen(own_label), " on both "
+			    "roles");
+		if (!try_fix(vm, r, 0, &own, both ? SC_SHARED : fscope,
+		    both ? SC_SHARED : in, -1, t))
+			continue;
+		take_back(vm, held, t);
+		free(held);
+		*rp = r;
+		*fxp = &own;
+		return 0;
+	}
 	/* First the fixes that keep the focused choice, then (for an error
 	 * on the field itself) the others. */
 	for (pass = 0; pass < 2; pass++)
@@ -418,12 +488,14 @@ fix_find(struct vm *vm, int choice, struct vm_txn *t, const struct rule **rp,
 
 			if ((pass == 0) != keeps || (pass == 1 && cidx >= 0))
 				continue;
-			if (!try_fix(vm, r, i, fscope, in, cidx, t))
+			if (vm->fix_pick >= 0 && (size_t)vm->fix_pick != i)
+				continue;
+			if (!try_fix(vm, r, i, NULL, fscope, in, cidx, t))
 				continue;
 			take_back(vm, held, t);
 			free(held);
 			*rp = r;
-			*fixp = i;
+			*fxp = &r->fixes[i];
 			return 0;
 		}
 	free(held);
@@ -439,7 +511,8 @@ vm_fix_plan(struct vm *vm, int choice, char **changes, bool *more,
 	const struct vm_row	*row = vm_focused(vm);
 	struct vm_txn		 t = { 0 };
 	const struct rule	*r;
-	size_t			 fix, i, n = 0;
+	const struct fix	*fix;
+	size_t			 i, n = 0;
 	char			*before, *after, *field_before, *field_after;
 	enum vm_scope		 fs;
 	int			 fk;
@@ -466,7 +539,7 @@ vm_fix_plan(struct vm *vm, int choice, char **changes, bool *more,
 		if ((*changes)[i] == '\n')
 			n++;
 	*more = n > 1 || same_cell_text(field_before, field_after);
-	vmi_msg(msg, "fix: %s", r->fixes[fix].label);
+	vmi_msg(msg, "fix: %s", fix->label);
 	vmi_txn_abandon(vm, &t);
 	free(before);
 	free(after);
@@ -482,7 +555,7 @@ vm_fix_choice(struct vm *vm, int choice, struct buf *msg)
 	struct vm_txn		 t = { 0 };
 	struct buf		 b = { 0 };
 	const struct rule	*r;
-	size_t			 fix;
+	const struct fix	*fix;
 	enum vm_scope		 fs;
 	int			 fk;
 	char			*target = NULL;
@@ -509,12 +582,80 @@ vm_fix_choice(struct vm *vm, int choice, struct buf *msg)
 		free(target);
 		return -1;
 	}
-	t.what = xasprintf("fix: %s", r->fixes[fix].label);
-	describe_fix(vm->cat, &r->fixes[fix], &b);
-	vmi_msg(msg, "applied: %s (%s)", r->fixes[fix].label, b.s ? b.s : "");
+	t.what = xasprintf("fix: %s", fix->label);
+	describe_fix(vm->cat, fix, &b);
+	vmi_msg(msg, "applied: %s (%s)", fix->label, b.s ? b.s : "");
 	buf_free(&b);
 	memo_add(vm, fs, fk, target, &t);
 	free(target);
 	vmi_txn_commit(vm, &t);
+	vm->fix_pick = -1;
 	return 0;
+}
+
+void
+vm_fix_select(struct vm *vm, int fix)
+{
+	vm->fix_pick = fix;
+}
+
+size_t
+vm_fix_alternatives(struct vm *vm, int choice, const char ***labels,
+    int **idx)
+{
+	struct vm_txn		 t;
+	const struct rule	*r = NULL, *rr;
+	const struct fix	*fx;
+	struct buf		 m = { 0 };
+	const struct vm_choice	*c;
+	enum vm_scope		 in;
+	size_t			 i, n = 0;
+
+	*labels = NULL;
+	*idx = NULL;
+	rr = focus_rule(vm, choice, &c, &in, &m);
+	buf_free(&m);
+	for (i = 0; rr != NULL && i < rr->nfixes; i++) {
+		memset(&t, 0, sizeof t);
+		vm->fix_pick = (int)i;
+		if (fix_find(vm, choice, &t, &r, &fx, &m) != 0) {
+			buf_free(&m);
+			continue;
+		}
+		vmi_txn_abandon(vm, &t);
+		*labels = xreallocarray(*labels, n + 1, sizeof **labels);
+		*idx = xreallocarray(*idx, n + 1, sizeof **idx);
+		(*labels)[n] = fx->label;
+		(*idx)[n] = (int)i;
+		n++;
+	}
+	vm->fix_pick = -1;
+	vm_refresh(vm);
+	return n;
+}
+
+bool
+vm_shared_split(struct vm *vm, char **prefill, char **decode)
+{
+	const struct vm_row	*row = vm_focused(vm);
+	int			 k;
+
+	*prefill = *decode = NULL;
+	if (row == NULL || row->f->scope != SC_SHARED ||
+	    VM_IS_DKEY(row->f->key) || !vmi_is_pd(vm) ||
+	    !vm->have[SC_PREFILL] || !vm->have[SC_DECODE])
+		return false;
+	k = row->f->key;
+	if (vmi_same_value(vm->res[SC_PREFILL].eff.s[k].v,
+	    vm->res[SC_DECODE].eff.s[k].v))
+		return false;
+	{
+		struct buf	a = { 0 }, b = { 0 };
+
+		val_cli(&a, vm->res[SC_PREFILL].eff.s[k].v);
+		val_cli(&b, vm->res[SC_DECODE].eff.s[k].v);
+		*prefill = a.s != NULL ? buf_steal(&a) : xstrdup("(none)");
+		*decode = b.s != NULL ? buf_steal(&b) : xstrdup("(none)");
+	}
+	return true;
 }

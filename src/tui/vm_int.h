@@ -106,6 +106,9 @@ struct vm {
 	struct vm_fixmemo	*memo;		/* fixes applied, for their side
 						   effects (vm_fix.c) */
 	size_t			 nmemo;
+	int			 fix_pick;	/* vm_fix_select: the rule's fix
+						   to use; -1 the first that
+						   works */
 };
 
 /* Replace the message in msg (vm.c). */
@@ -114,6 +117,9 @@ void		 vmi_msg(struct buf *msg, const char *fmt, ...)
 
 extern const char *const vmi_scope_names[NSCOPE];
 extern const char *const vmi_df_names[NDF];
+/* The parallelism options "same as prefill" compares and copies
+ * (vm_cells.c), NULL-terminated. */
+extern const char *const vmi_par_opts[];
 /* Is a deployment field one per role (else one for the deployment)? */
 bool		 vmi_df_per_role(int df);
 
@@ -157,6 +163,9 @@ void		 vmi_build_rows(struct vm *);
 void		 vmi_rows_clear(struct vm *);
 bool		 vmi_same_value(struct value, struct value);
 /* Does a diagnostic of role s point at this field? */
+/* The option a diagnostic is about (vm_rows.c): its own; tp_size for a
+ * memory error. */
+int		 vmi_diag_opt(const struct vm *, const struct diag *);
 bool		 vmi_diag_hits(const struct vm *, const struct vm_field *,
 		    enum vm_scope s, const struct diag *);
 

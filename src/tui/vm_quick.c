@@ -1,6 +1,8 @@
 /*
- * vm_quick.c - the quick start: a new deployment from five answers (model,
- * GPUs per node, number of nodes, transfer backend, shape xPyD). The rest
+ * vm_quick.c - the quick start: a new deployment from six answers (model,
+ * accelerator, GPUs per node, number of nodes, transfer backend, shape
+ * xPyD). The accelerator is the fact gpu (so the memory estimate runs),
+ * GPUs per node the machine size of the layout and the exports. The rest
  * is derived: each instance gets an equal share of the GPUs (whole nodes
  * when there are at least as many nodes as instances, else an equal part
  * of one node), TP is that share, and the layout (src/deploy/layout.c)
@@ -31,6 +33,9 @@ vm_quick_init(struct vm *vm, struct vm_quick *q)
 	q->nodes = 1;
 	q->backend = xstrdup("mooncake");
 	q->nprefill = q->ndecode = 1;
+	q->gpu = vm_quick_accel_find(vm, "H100") >= 0 ?
+	    xstrdup(vm_quick_accel(vm, (size_t)vm_quick_accel_find(vm,
+	    "H100"))->value) : NULL;
 }
 
 void
@@ -39,6 +44,7 @@ vm_quick_free(struct vm_quick *q)
 	free(q->model);
 	free(q->backend);
 	free(q->hosts);
+	free(q->gpu);
 	memset(q, 0, sizeof *q);
 }
 
@@ -50,6 +56,79 @@ vm_quick_backend(const struct vm *vm, size_t i)
 	if (o < 0 || i >= vm->cat->opts[o].nchoices)
 		return NULL;
 	return vm->cat->opts[o].choices[i];
+}
+
+/* The form's field of the fact gpu, or NULL. */
+static const struct vm_field *
+accel_field(const struct vm *vm)
+{
+	int	o = catalog_find(vm->cat, "gpu");
+	size_t	p, i;
+
+	if (o < 0)
+		return NULL;
+	for (p = 0; p < vm->npages; p++)
+		for (i = 0; i < vm->pages[p].nf; i++)
+			if (vm->pages[p].f[i].key == o &&
+			    vm->pages[p].f[i].nnamed > 0)
+				return &vm->pages[p].f[i];
+	return NULL;
+}
+
+const struct vm_named *
+vm_quick_accel(const struct vm *vm, size_t i)
+{
+	const struct vm_field	*f = accel_field(vm);
+
+	return f != NULL && i < f->nnamed ? &f->named[i] : NULL;
+}
+
+bool
+vm_typeahead_match(const char *text, const char *typed)
+{
+	const unsigned char	*a = (const unsigned char *)text;
+	const unsigned char	*b = (const unsigned char *)typed;
+
+	for (;;) {
+		while (*b != '\0' && !isalnum(*b))
+			b++;
+		if (*b == '\0')
+			return true;
+		while (*a != '\0' && !isalnum(*a))
+			a++;
+		if (*a == '\0' || tolower(*a) != tolower(*b))
+			return false;
+		a++;
+		b++;
+	}
+}
+
+int
+vm_quick_accel_find(const struct vm *vm, const char *typed)
+{
+	const struct vm_named	*n;
+	size_t			 i;
+
+	if (typed == NULL || typed[0] == '\0')
+		return -1;
+	for (i = 0; (n = vm_quick_accel(vm, i)) != NULL; i++)
+		if (vm_typeahead_match(n->value, typed))
+			return (int)i;
+	for (i = 0; (n = vm_quick_accel(vm, i)) != NULL; i++) {
+		const char	*a = n->aliases;
+
+		while (a != NULL && *a != '\0') {
+			size_t	 l = strcspn(a, "\n");
+			char	*one = xstrndup(a, l);
+			bool	 m = vm_typeahead_match(one, typed);
+
+			free(one);
+			if (m)
+				return (int)i;
+			a += l + (a[l] == '\n');
+		}
+	}
+	return -1;
 }
 
 int
@@ -261,6 +340,12 @@ vm_quick_apply(struct vm *vm, const struct vm_quick *q, struct buf *msg)
 		vmi_txn_set(vm, &t, SC_SHARED, o, s);
 		free(s);
 	}
+	/* The machine size: the placement and the exports' hosts. */
+	s = xasprintf("%d", q->gpus_per_node);
+	vmi_txn_set(vm, &t, SC_DEPLOY, VM_DKEY(DF_GPUS_PER_HOST), s);
+	free(s);
+	if (q->gpu != NULL && (o = catalog_find(vm->cat, "gpu")) >= 0)
+		vmi_txn_set(vm, &t, SC_DEPLOY, o, q->gpu);
 	if ((o = catalog_find(vm->cat, "disaggregation_transfer_backend")) >=
 	    0) {
 		s = vmi_text_for(vm, o, val_str(q->backend));
@@ -272,9 +357,10 @@ vm_quick_apply(struct vm *vm, const struct vm_quick *q, struct buf *msg)
 	for (p = 0; p < vm->npages; p++)
 		if (vm->pages[p].review)
 			vm_goto(vm, (int)p, 0);
-	vmi_msg(msg, "quick start: %dP%dD of %s, TP %d on %d GPU%s each%s; "
+	vmi_msg(msg, "quick start: %dP%dD of %s, TP %d on %d %s%s each%s; "
 	    "the pages refine it (u undoes it)", q->nprefill, q->ndecode,
-	    q->model, tp, tp, tp == 1 ? "" : "s", npi > 1 ?
+	    q->model, tp, tp, q->gpu != NULL ? q->gpu : "GPU",
+	    tp == 1 || q->gpu != NULL ? "" : "s", npi > 1 ?
 	    " over several nodes" : "");
 	return 0;
 }

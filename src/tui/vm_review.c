@@ -83,8 +83,8 @@ review_add(struct vm *vm, enum vm_scope role, const struct diag *d)
 {
 	struct vm_review_item	*it;
 	size_t			 i;
-	int			 opt = d->opt < 0 ? -1 :
-	    slot_opt(vm->cat->nopts, d->opt);
+	int			 opt = vmi_diag_opt(vm, d) < 0 ? -1 :
+	    slot_opt(vm->cat->nopts, vmi_diag_opt(vm, d));
 
 	for (i = 0; i < vm->nreview; i++)
 		if (vm->review[i].role == role && vm->review[i].id == d->id &&

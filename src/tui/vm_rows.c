@@ -99,7 +99,7 @@ field_candidates(const struct vm *vm, const struct vm_field *f,
 			max++;
 	*out = c = xcalloc(max, sizeof *c);
 	if (o == NULL) {
-		if (VM_DF(f->key) == DF_PD) {
+		if (VM_DF(f->key) == DF_PD || VM_DF(f->key) == DF_SAME_PAR) {
 			c[n++] = val_bool(false);
 			c[n++] = val_bool(true);
 		} else if (VM_DF(f->key) == DF_POLICY) {
@@ -169,6 +169,7 @@ dfield_value(struct vm *vm, const struct vm_field *f)
 		return v;
 	switch (VM_DF(f->key)) {
 	case DF_PD:
+	case DF_SAME_PAR:
 		v = val_bool(strcmp(t, "true") == 0);
 		break;
 	case DF_INSTANCES:
@@ -242,6 +243,21 @@ compute_choices(struct vm *vm, struct vm_row *row)
 }
 
 /* Does a diagnostic point at this field? */
+/*
+ * The option a diagnostic is about: its own, or for a memory error (the
+ * weights do not fit, no KV cache) tensor parallelism, which the estimate
+ * reads through facts no field shows - so the error is shown on the TP
+ * field, the review goes there, and f fixes it there.
+ */
+int
+vmi_diag_opt(const struct vm *vm, const struct diag *d)
+{
+	if (d->rule != NULL && (strcmp(d->rule->id, "fit-weights") == 0 ||
+	    strcmp(d->rule->id, "fit-kv-none") == 0))
+		return catalog_find(vm->cat, "tp_size");
+	return d->opt;
+}
+
 bool
 vmi_diag_hits(const struct vm *vm, const struct vm_field *f, enum vm_scope s,
     const struct diag *d)
@@ -249,7 +265,7 @@ vmi_diag_hits(const struct vm *vm, const struct vm_field *f, enum vm_scope s,
 	enum vm_scope	r[2];
 	size_t		n, i;
 
-	if (VM_IS_DKEY(f->key) || d->opt != f->key)
+	if (VM_IS_DKEY(f->key) || vmi_diag_opt(vm, d) != f->key)
 		return false;
 	if (s == SC_DEPLOY && d->rule != NULL && d->rule->deploy)
 		return true;
@@ -373,7 +389,8 @@ build_option_row(struct vm *vm, struct vm_row *row, const struct slot *sl)
 		char	*dv = value_text(vm->res[SC_DECODE].eff.s[f->key].v);
 
 		free(row->note);
-		row->note = xasprintf("(prefill; decode: %s)", dv);
+		row->note = xasprintf("(prefill; decode: %s; Enter sets one "
+		    "for both)", dv);
 		free(dv);
 	}
 }

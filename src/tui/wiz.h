@@ -26,6 +26,9 @@ struct ui {
 	char		*save_path;
 	char		*cut;			/* owned: the status text last
 						   drawn cut short, or NULL */
+	int		 key;			/* the key being handled */
+	int		 back_page;		/* r on the review: the page r
+						   came from; -1 none */
 };
 
 /* Lines of wrapped text, each owned. */
@@ -43,8 +46,14 @@ extern bool			 wiz_utf8;	/* the locale is UTF-8 */
 int	 wiz_attr(int pair, int fallback);
 /* Put s at (y, x), at most cols columns, UTF-8 aware; columns used. */
 int	 wiz_put(int y, int x, int cols, const char *s);
+/* The same; a text that does not fit ends with "…" ("~" without UTF-8). */
+int	 wiz_put_cut(int y, int x, int cols, const char *s);
 /* Wrap text into at most max lines of at most width columns. */
 void	 wiz_wrap(const char *text, int width, size_t max, struct lines *);
+/* Code (the preview): tabs to stops of 4, a line longer than width cut
+ * where it reaches it and continued on lines that begin with "↪ " ("+ "
+ * without UTF-8); no word is moved. */
+void	 wiz_wrap_code(const char *text, int width, struct lines *);
 void	 wiz_lines_free(struct lines *);
 void	 wiz_draw_too_small(void);
 void	 wiz_draw(struct ui *);
@@ -59,6 +68,9 @@ void	 wiz_key(struct ui *, int c);
 int	 wiz_getkey(void);
 /* Read a line at the status row: malloc'd text, or NULL (Esc). */
 char	*wiz_prompt(struct ui *, const char *label, const char *init);
+/* The same with a hint on the row above (what an empty answer means). */
+char	*wiz_prompt_hint(struct ui *, const char *label, const char *hint,
+	    const char *init);
 /* Ask a one-key question at the status row; returns the key. */
 int	 wiz_ask(struct ui *, const char *q);
 /* Full-screen scrollable views (wiz_pane.c): a text, and the preview. */

@@ -6,6 +6,7 @@
 
 #include <curses.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/util.h"
 #include "tui/wiz_keys.h"
@@ -113,6 +114,16 @@ act_fix(struct ui *ui)
 			return;
 		}
 		vm_goto(ui->vm, it[cur].page, it[cur].field);
+		wiz_fix(ui, -1);
+		/* Fixed from the review: one key goes back to it. */
+		if (ui->status != NULL && strncmp(ui->status, "applied", 7) ==
+		    0) {
+			char	*st = xstrdup(ui->status);
+
+			wiz_set_status(ui, "%s  [r: back to the review]", st);
+			free(st);
+		}
+		return;
 	}
 	wiz_fix(ui, -1);
 }
@@ -178,6 +189,65 @@ act_esc(struct ui *ui)
 	ui->esc_armed = !ui->esc_armed;
 	if (!ui->esc_armed)
 		wiz_quit(ui);
+	else
+		wiz_set_status(ui, "Esc: press Esc again to quit (any other "
+		    "key goes on)");
+}
+
+/* The index of the review page, or -1. */
+static int
+review_page(struct ui *ui)
+{
+	size_t	i;
+
+	for (i = 0; i < vm_npages(ui->vm); i++)
+		if (vm_page(ui->vm, i)->review)
+			return (int)i;
+	return -1;
+}
+
+/* r: to the review; on it, back to the page r came from. */
+static void
+act_review(struct ui *ui)
+{
+	int	rp = review_page(ui), cur = vm_cur_page(ui->vm);
+
+	if (rp < 0)
+		return;
+	if (cur == rp) {
+		if (ui->back_page >= 0 && vm_page_visible(ui->vm,
+		    (size_t)ui->back_page)) {
+			vm_goto(ui->vm, ui->back_page, 0);
+			vm_move(ui->vm, -10000);
+			ui->top = 0;
+		}
+		ui->back_page = -1;
+		return;
+	}
+	ui->back_page = cur;
+	vm_goto(ui->vm, rp, 0);
+	ui->top = 0;
+	wiz_set_status(ui, "review: r again goes back to %s",
+	    vm_page(ui->vm, (size_t)cur)->title);
+}
+
+/* 1-9: the page of that number among the pages shown (as "4/11"). */
+static void
+act_goto_page(struct ui *ui)
+{
+	int	want = ui->key - '0';
+	size_t	i, shown = 0;
+
+	for (i = 0; i < vm_npages(ui->vm); i++)
+		if (vm_page_visible(ui->vm, i) && (int)++shown == want) {
+			if ((int)i != vm_cur_page(ui->vm)) {
+				vm_goto(ui->vm, (int)i, 0);
+				vm_move(ui->vm, -10000);
+				ui->top = 0;
+			}
+			return;
+		}
+	wiz_set_status(ui, "no page %d: there are %zu", want, shown);
 }
 
 static void
@@ -215,6 +285,8 @@ static const handler handlers[NWZ] = {
 	[WZ_EXPORT] = wiz_export,
 	[WZ_QUIT] = wiz_quit,
 	[WZ_ESC] = act_esc,
+	[WZ_REVIEW] = act_review,
+	[WZ_GOTO_PAGE] = act_goto_page,
 	[WZ_REDRAW] = act_redraw,
 	[WZ_RESIZE] = act_resize,
 };
@@ -240,6 +312,7 @@ wiz_key(struct ui *ui, int c)
 	}
 	if (act != WZ_ESC)
 		ui->esc_armed = false;
+	ui->key = c;
 	if (act >= 0 && handlers[act] != NULL)
 		handlers[act](ui);
 }

@@ -70,6 +70,21 @@ wiz_put(int y, int x, int cols, const char *s)
 	return used;
 }
 
+/* Put s at (y, x) in at most cols columns; a text that does not fit ends
+ * with "…" ("~" without UTF-8), so nothing is cut without saying so. */
+int
+wiz_put_cut(int y, int x, int cols, const char *s)
+{
+	int	used;
+
+	if (cols <= 0)
+		return 0;
+	if ((int)wiz_text_cols(s) <= cols)
+		return wiz_put(y, x, cols, s);
+	used = wiz_put(y, x, cols - 1, s);
+	return used + wiz_put(y, x + used, 1, wiz_utf8 ? "…" : "~");
+}
+
 /* Bytes of p that fill at most cols columns (UTF-8: one per character). */
 static size_t
 bytes_for_cols(const char *p, size_t len, size_t cols)
@@ -90,6 +105,63 @@ bytes_for_cols(const char *p, size_t len, size_t cols)
  * Wrapping counts one column per character; a line broken in two keeps its
  * indent on the lines it continues on (at most half the width).
  */
+void
+wiz_wrap_code(const char *text, int width, struct lines *out)
+{
+	const char	*mark = wiz_utf8 ? "↪ " : "+ ";
+	char		*ascii = wiz_utf8 ? NULL : tui_ascii(text);
+	const char	*p = ascii != NULL ? ascii : text;
+	struct buf	 line = { 0 };
+
+	out->l = NULL;
+	out->n = 0;
+	if (width < 10)
+		width = 10;
+	while (*p != '\0') {
+		const char	*nl = strchr(p, '\n');
+		size_t		 len = nl ? (size_t)(nl - p) : strlen(p), i, col;
+		const char	*q;
+		bool		 first = true;
+
+		/* Tabs to the next stop of 4 columns. */
+		line.len = 0;
+		if (line.s != NULL)
+			line.s[0] = '\0';
+		for (i = 0, col = 0; i < len; i++) {
+			if (p[i] == '\t') {
+				do
+					buf_putc(&line, ' ');
+				while (++col % 4 != 0);
+				continue;
+			}
+			buf_putc(&line, p[i]);
+			if (((unsigned char)p[i] & 0xc0) != 0x80)
+				col++;
+		}
+		q = line.s != NULL ? line.s : "";
+		/* Lines longer than the screen go on under a mark. */
+		do {
+			size_t	room = (size_t)width - (first ? 0 : 2);
+			size_t	take = bytes_for_cols(q, strlen(q), room);
+
+			if (take == 0 && *q != '\0')	/* wide: one */
+				for (take = 1; ((unsigned char)q[take] &
+				    0xc0) == 0x80; take++)
+					;
+
+			out->l = xreallocarray(out->l, out->n + 1,
+			    sizeof *out->l);
+			out->l[out->n++] = xasprintf("%s%.*s", first ? "" :
+			    mark, (int)take, q);
+			q += take;
+			first = false;
+		} while (*q != '\0');
+		p += len + (nl != NULL);
+	}
+	buf_free(&line);
+	free(ascii);
+}
+
 void
 wiz_wrap(const char *text, int width, size_t max, struct lines *out)
 {
@@ -210,9 +282,12 @@ draw_header(struct ui *ui, int w)
 	    nw, nw == 1 ? "" : "s");
 	attron(A_REVERSE);
 	mvhline(0, 0, ' ', w);
-	wiz_put(0, 0, w, l);
-	if ((int)(strlen(l) + strlen(r) + 2) < w)
+	/* The counts stay; a long title ends in "…" before them. */
+	if ((int)strlen(r) + 12 < w) {
+		wiz_put_cut(0, 0, w - (int)strlen(r) - 1, l);
 		wiz_put(0, w - (int)strlen(r), (int)strlen(r), r);
+	} else
+		wiz_put_cut(0, 0, w, l);
 	attroff(A_REVERSE);
 	free(l);
 	free(r);
@@ -271,8 +346,30 @@ draw_intro(struct ui *ui, int y, int w, int maxlines)
 	return y;
 }
 
-static void
-draw_row(const struct vm_row *row, int y, int w, int lw, bool focus)
+/* The right part of a row as one text: value, note and markers. */
+static char *
+row_rest(const struct vm_row *row, const char *note)
+{
+	struct buf	 val = { 0 }, mark = { 0 };
+	char		*r;
+
+	row_text(row, &val, &mark);
+	r = xasprintf("%s%s%s%s%s", val.s ? val.s : "", note[0] ? " " : "",
+	    note, mark.s ? " " : "", mark.s ? mark.s : "");
+	buf_free(&val);
+	buf_free(&mark);
+	return r;
+}
+
+/*
+ * One field's row at y; returns the lines it took. What does not fit ends
+ * with "…"; the focused row is shown whole instead, its value, note and
+ * markers wrapped under the value column on as many lines as they need
+ * (at most maxl).
+ */
+static int
+draw_row(const struct vm_row *row, int y, int w, int lw, bool focus,
+    int maxl)
 {
 	struct buf	 val = { 0 }, mark = { 0 };
 	const char	*note;
@@ -282,14 +379,39 @@ draw_row(const struct vm_row *row, int y, int w, int lw, bool focus)
 	/* "(default)" only where there is room for it. */
 	note = w < 100 && strcmp(row->note, "(default)") == 0 ? "" :
 	    row->note;
+	if (focus && maxl > 1) {
+		char		*rest = row_rest(row, note);
+		struct lines	 ls;
+		int		 i;
+
+		if (lw + 1 + (int)wiz_text_cols(rest) > w) {
+			wiz_wrap(rest, w - lw - 1, (size_t)maxl, &ls);
+			attron(A_REVERSE);
+			for (i = 0; i < (int)ls.n; i++) {
+				mvhline(y + i, 0, ' ', w);
+				wiz_put(y + i, 0, 2, i == 0 ? ">" : " ");
+				if (i == 0)
+					wiz_put_cut(y, 2, lw - 2, row->f->label);
+				wiz_put(y + i, lw + 1, w - lw - 1, ls.l[i]);
+			}
+			attroff(A_REVERSE);
+			i = (int)ls.n;
+			wiz_lines_free(&ls);
+			free(rest);
+			buf_free(&val);
+			buf_free(&mark);
+			return i > 0 ? i : 1;
+		}
+		free(rest);
+	}
 	if (focus)
 		attron(A_REVERSE);
 	mvhline(y, 0, ' ', w);
 	wiz_put(y, 0, 2, focus ? ">" : " ");
-	wiz_put(y, 2, lw - 2, row->f->label);
+	wiz_put_cut(y, 2, lw - 2, row->f->label);
 	x = lw + 1;
 	/* A long value leaves room for the error marker. */
-	x += wiz_put(y, x, w - x - (row->error && w - x > 30 ? 10 : 0),
+	x += wiz_put_cut(y, x, w - x - (row->error && w - x > 30 ? 10 : 0),
 	    val.s ? val.s : "") + 1;
 	if (focus)
 		attroff(A_REVERSE);
@@ -297,18 +419,19 @@ draw_row(const struct vm_row *row, int y, int w, int lw, bool focus)
 		a = wiz_attr(C_FORCED, A_DIM);
 	if (note[0] != '\0' && x < w) {
 		attron(a);
-		x += wiz_put(y, x, w - x, note) + 1;
+		x += wiz_put_cut(y, x, w - x, note) + 1;
 		attroff(a);
 	}
 	if (mark.s != NULL && x < w) {
 		a = row->error ? wiz_attr(C_ERROR, A_BOLD) :
 		    wiz_attr(C_BLOCKED, A_BOLD);
 		attron(a);
-		wiz_put(y, x, w - x, mark.s);
+		wiz_put_cut(y, x, w - x, mark.s);
 		attroff(a);
 	}
 	buf_free(&val);
 	buf_free(&mark);
+	return 1;
 }
 
 /* Keep the focused row (cur) within the height rows from ui->top. */
@@ -346,13 +469,33 @@ draw_fields(struct ui *ui, int y0, int y1, int w, int *cy, int *cx)
 		if (need > lw)
 			lw = need < w / 2 ? need : w / 2;
 	}
-	for (i = (size_t)ui->top; i < n && (int)(i - (size_t)ui->top) < height;
-	    i++) {
-		int	y = y0 + (int)(i - (size_t)ui->top);
+	/* The focused row shown whole may take more lines: keep them in
+	 * view too. */
+	if (cur >= 0 && (size_t)cur < n) {
+		char	*rest = row_rest(&rows[cur], w < 100 &&
+		    strcmp(rows[cur].note, "(default)") == 0 ? "" :
+		    rows[cur].note);
+		int	 cols = w - lw - 1 > 1 ? w - lw - 1 : 1;
+		int	 extra = ((int)wiz_text_cols(rest) + cols - 1) / cols - 1;
 
-		draw_row(&rows[i], y, w, lw, (int)i == cur);
-		if ((int)i == cur)
-			*cy = y;
+		if (lw + 1 + (int)wiz_text_cols(rest) <= w || extra < 0)
+			extra = 0;
+		if (extra > height / 3)
+			extra = height / 3;
+		free(rest);
+		scroll_to(ui, cur, height - extra > 0 ? height - extra : 1);
+	}
+	{
+		int	y = y0;
+
+		for (i = (size_t)ui->top; i < n && y < y1; i++) {
+			bool	f = (int)i == cur;
+
+			if (f)
+				*cy = y;
+			y += draw_row(&rows[i], y, w, lw, f, f ? (y1 - y <
+			    height / 3 + 1 ? y1 - y : height / 3 + 1) : 1);
+		}
 	}
 	if (n == 0)
 		wiz_put(y0, 2, w - 2, "(nothing to set here for this deployment)");
@@ -391,7 +534,7 @@ draw_review(struct ui *ui, int y0, int y1, int w, int *cy, int *cx)
 		attron(a);
 		mvhline(y, 0, ' ', w);
 		wiz_put(y, 0, 2, focus ? ">" : " ");
-		wiz_put(y, 2, w - 2, l);
+		wiz_put_cut(y, 2, w - 2, l);
 		attroff(a);
 		free(l);
 		if (focus)

@@ -45,7 +45,18 @@ const struct wiz_key wiz_keys[] = {
 	{ 's',		"s",		WZ_SAVE },
 	{ 'e',		"e",		WZ_EXPORT },
 	{ 'q',		"q",		WZ_QUIT },
+	{ KEY_F(10),	"F10",		WZ_QUIT },
 	{ 27,		"Esc Esc",	WZ_ESC },
+	{ 'r',		"r",		WZ_REVIEW },
+	{ '1',		"1-9",		WZ_GOTO_PAGE },
+	{ '2',		NULL,		WZ_GOTO_PAGE },
+	{ '3',		NULL,		WZ_GOTO_PAGE },
+	{ '4',		NULL,		WZ_GOTO_PAGE },
+	{ '5',		NULL,		WZ_GOTO_PAGE },
+	{ '6',		NULL,		WZ_GOTO_PAGE },
+	{ '7',		NULL,		WZ_GOTO_PAGE },
+	{ '8',		NULL,		WZ_GOTO_PAGE },
+	{ '9',		NULL,		WZ_GOTO_PAGE },
 	{ 12,		"Ctrl-L",	WZ_REDRAW },
 	{ KEY_F(1),	"F1",		WZ_KEYS },
 	{ KEY_RESIZE,	NULL,		WZ_RESIZE },
@@ -90,6 +101,10 @@ const struct wiz_action_info wiz_actions[NWZ] = {
 	{ WZ_PLACEMENT, NULL, NULL, 0, "the whole placement picture: who owns "
 	    "each GPU, ports", WG_LOOK },
 	{ WZ_KEYS, NULL, NULL, 0, "this list of every key", WG_LOOK },
+	{ WZ_REVIEW, NULL, NULL, 0, "go to the review page (every problem); "
+	    "again: back to the page you came from", WG_MOVE },
+	{ WZ_GOTO_PAGE, NULL, NULL, 0, "go to page 1-9, as the page line "
+	    "numbers them", WG_MOVE },
 };
 
 static const char *const group_names[NWG] = {

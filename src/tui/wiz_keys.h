@@ -34,6 +34,8 @@ enum wiz_action {
 	WZ_PIN,
 	WZ_PLACEMENT,
 	WZ_KEYS,
+	WZ_REVIEW,
+	WZ_GOTO_PAGE,
 	NWZ
 };
 

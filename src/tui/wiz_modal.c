@@ -4,6 +4,7 @@
  */
 #include "tui/wiz.h"
 
+#include <ctype.h>
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,23 +107,34 @@ char_offset(const char *s, size_t n)
 }
 
 /*
- * The prompt at the status row: the label in bold, then the text, scrolled
- * sideways so that the cursor stays in view ("<" when its start is hidden);
- * a selected pre-filled text is drawn in reverse.
+ * The prompt at the status row, as "label: [text]": the label in bold,
+ * the text between brackets, scrolled sideways so that the cursor stays in
+ * view ("<" when its start is hidden, ">" when its end is); a selected
+ * pre-filled text is drawn in reverse. The hint (what an empty answer
+ * means) on the row above, never in the way of the text.
  */
 static void
-prompt_row(const char *label, const struct lineedit *le)
+prompt_row(const char *label, const char *hint, const struct lineedit *le)
 {
 	const char	*text = le_text(le);
 	size_t		 cur = le_cursor_chars(le), first = 0;
+	size_t		 len = wiz_text_cols(text);
 	int		 h, w, x, avail;
 
 	getmaxyx(stdscr, h, w);
+	if (hint != NULL && hint[0] != '\0') {
+		mvhline(h - 3, 0, ' ', w);
+		attron(A_DIM);
+		wiz_put_cut(h - 3, 0, w, hint);
+		attroff(A_DIM);
+	}
 	mvhline(h - 2, 0, ' ', w);
 	attron(A_BOLD);
-	x = wiz_put(h - 2, 0, w / 2, label);
+	x = wiz_put_cut(h - 2, 0, w / 2, label);
+	x += wiz_put(h - 2, x, 2, ": ");
 	attroff(A_BOLD);
-	avail = w - 1 - x;
+	x += wiz_put(h - 2, x, 1, "[");
+	avail = w - 2 - x;
 	if (avail < 2)
 		avail = 2;
 	if (cur >= (size_t)avail) {
@@ -135,6 +147,8 @@ prompt_row(const char *label, const struct lineedit *le)
 	wiz_put(h - 2, x, avail, text + char_offset(text, first));
 	if (le->selected)
 		attroff(A_REVERSE);
+	wiz_put(h - 2, x + (int)(len - first < (size_t)avail ? len - first :
+	    (size_t)avail), 1, len - first > (size_t)avail ? ">" : "]");
 	move(h - 2, x + (int)(cur - first));
 	refresh();
 }
@@ -152,6 +166,13 @@ le_code(int c)
 char *
 wiz_prompt(struct ui *ui, const char *label, const char *init)
 {
+	return wiz_prompt_hint(ui, label, NULL, init);
+}
+
+char *
+wiz_prompt_hint(struct ui *ui, const char *label, const char *hint,
+    const char *init)
+{
 	struct lineedit	le;
 	char		*out;
 	int		c;
@@ -161,7 +182,7 @@ wiz_prompt(struct ui *ui, const char *label, const char *init)
 		/* A paste arrives as many keys: draw once they are read. */
 		if (typeahead_empty()) {
 			wiz_draw(ui);
-			prompt_row(label, &le);
+			prompt_row(label, hint, &le);
 		}
 		c = wiz_getkey();
 		if (c == -2 || c == 27) {
@@ -213,11 +234,15 @@ choice_line(const struct vm_row *row, int i, int cur)
 
 /* The box of values at the right, cur highlighted, as wide as its widest
  * line needs (40 columns at least, the screen at most: at 80 columns
- * "Hopper: H100, H200, H20, H800" is not cut); returns its height. */
+ * "Hopper: H100, H200, H20, H800" is not cut); returns its height. A box
+ * too short for every value says how many are above and below; typed is
+ * the type-ahead so far. */
 static int
-choice_box(const struct vm_row *row, int cur, int h, int w, int *bx)
+choice_box(const struct vm_row *row, int cur, int h, int w, int *bx,
+    const char *typed)
 {
 	int	bh = (int)row->nchoices + 2, bw = 40, by = 3, i, first;
+	char	*hint;
 
 	for (i = 0; i < (int)row->nchoices; i++) {
 		char	*l = choice_line(row, i, cur);
@@ -231,13 +256,15 @@ choice_box(const struct vm_row *row, int cur, int h, int w, int *bx)
 		bw = (int)wiz_text_cols(row->f->label) + 2;
 	if (bw > w - 4)
 		bw = w - 4 > 10 ? w - 4 : 10;
-	if (bh > h - 4)
-		bh = h - 4;
+	/* Above the message rows and the footer (choice_message). */
+	if (bh > h - 6)
+		bh = h - 6;
 	*bx = w - bw - 2 < 2 ? 2 : w - bw - 2;
+	/* Erase what is under the box, and a column either side. */
 	for (i = 0; i < bh; i++)
-		mvhline(by + i, *bx, ' ', bw);
+		mvhline(by + i, *bx - 1, ' ', w - *bx + 1);
 	attron(A_BOLD);
-	wiz_put(by, *bx + 1, bw - 2, row->f->label);
+	wiz_put_cut(by, *bx + 1, bw - 2, row->f->label);
 	attroff(A_BOLD);
 	first = choice_first(cur, bh);
 	for (i = first; i < (int)row->nchoices && i - first < bh - 2; i++) {
@@ -249,9 +276,39 @@ choice_box(const struct vm_row *row, int cur, int h, int w, int *bx)
 			a |= wiz_attr(C_BLOCKED, A_DIM);
 		attron(a);
 		mvhline(by + 1 + i - first, *bx, ' ', bw);
-		wiz_put(by + 1 + i - first, *bx + 1, bw - 2, l);
+		wiz_put_cut(by + 1 + i - first, *bx + 1, bw - 2, l);
 		attroff(a);
 		free(l);
+	}
+	/* The last row: what is out of view, and the type-ahead. */
+	{
+		int	above = first, below = (int)row->nchoices - first -
+		    (bh - 2);
+
+		if (below < 0)
+			below = 0;
+		if (above > 0 && below > 0)
+			hint = xasprintf("%s %d above, %d below (scroll)",
+			    wiz_utf8 ? "↕" : "+-", above, below);
+		else if (above > 0)
+			hint = xasprintf("%s %d more above", wiz_utf8 ? "↑" :
+			    "^", above);
+		else if (below > 0)
+			hint = xasprintf("%s %d more below", wiz_utf8 ? "↓" :
+			    "v", below);
+		else
+			hint = xstrdup("");
+		if (typed != NULL && typed[0] != '\0') {
+			char	*t = xasprintf("%s%stype-ahead: %s", hint,
+			    hint[0] != '\0' ? "  " : "", typed);
+
+			free(hint);
+			hint = t;
+		}
+		attron(A_DIM);
+		wiz_put(by + bh - 1, *bx + 1, bw - 2, hint);
+		attroff(A_DIM);
+		free(hint);
 	}
 	return bh;
 }
@@ -267,7 +324,8 @@ choice_message(const char *msg, int h, int w)
 	mvhline(h - 2, 0, ' ', w);
 	mvhline(h - 3, 0, ' ', w);
 	if (msg[0] == '\0') {
-		wiz_put(h - 2, 0, w, "Enter choose  f fix  ? help  Esc back");
+		wiz_put(h - 2, 0, w, "Enter choose  type to jump  f fix  ? help  "
+		    "Esc back");
 		return;
 	}
 	wiz_wrap(msg, w - 1, (size_t)-1, &ls);
@@ -308,16 +366,21 @@ choice_help(struct ui *ui, int cur, const char *refused)
 /* Draw the choice box; false when the screen is too small for it. */
 static bool
 choice_draw(struct ui *ui, const struct vm_row *row, int cur,
-    const char *refused)
+    const char *refused, const char *typed)
 {
 	struct buf	msg = { 0 };
-	int		h, w, bx, bh;
+	int		h, w, bx, bh, i;
 
 	wiz_draw(ui);
 	getmaxyx(stdscr, h, w);
 	if (w < MIN_W || h < MIN_H)
 		return false;
-	bh = choice_box(row, cur, h, w, &bx);
+	bh = choice_box(row, cur, h, w, &bx, typed);
+	/* Erase the page's status under the box: the box's own message
+	 * goes there. */
+	for (i = h - 1 - (h / 3 > 1 ? h / 3 : 1); i < h - 1; i++)
+		if (i >= 3 + bh)
+			mvhline(i, 0, ' ', w);
 	if (refused != NULL)
 		buf_puts(&msg, refused);
 	else
@@ -329,14 +392,42 @@ choice_draw(struct ui *ui, const struct vm_row *row, int cur,
 	return true;
 }
 
-/* Pick one of the focused field's values. */
+/* Type-ahead: the first value from the top whose text begins with typed,
+ * else one with a word that does ("hopper" finds "90  Hopper: H100");
+ * case and punctuation ignored. -1 when none. */
+static int
+choice_find(const struct vm_row *row, const char *typed)
+{
+	int		 i;
+	const char	*p;
+
+	for (i = 0; i < (int)row->nchoices; i++)
+		if (vm_typeahead_match(row->choices[i].text, typed))
+			return i;
+	for (i = 0; i < (int)row->nchoices; i++)
+		for (p = strchr(row->choices[i].text, ' '); p != NULL;
+		    p = strchr(p + 1, ' '))
+			if (vm_typeahead_match(p + 1, typed))
+				return i;
+	return -1;
+}
+
+/*
+ * Pick one of the focused field's values. Up/Down (j/k), Home/End,
+ * PgUp/PgDn move; typing letters or digits jumps to the first value that
+ * begins with them (Backspace takes one back, Esc clears them first). A
+ * letter that is a key of the box (j k q, and f on an unavailable value)
+ * is that key unless typing has begun or a value begins with it (f on an
+ * unavailable value always fixes).
+ */
 static void
 pick_choice(struct ui *ui)
 {
 	const struct vm_row	*row = vm_focused(ui->vm);
-	int			 cur = 0, c, i;
+	int			 cur = 0, c, i, page;
 	struct buf		 msg = { 0 };
-	char			*refused = NULL;
+	char			*refused = NULL, typed[32] = "";
+	size_t			 tl;
 
 	if (row == NULL || row->nchoices == 0)
 		return;
@@ -349,7 +440,7 @@ pick_choice(struct ui *ui)
 			break;
 		if (cur >= (int)row->nchoices)
 			cur = (int)row->nchoices - 1;
-		if (!choice_draw(ui, row, cur, refused)) {
+		if (!choice_draw(ui, row, cur, refused, typed)) {
 			c = wiz_getkey();
 			if (c == -2 || c == 27 || c == 'q')
 				break;
@@ -358,12 +449,55 @@ pick_choice(struct ui *ui)
 		free(refused);
 		refused = NULL;
 		c = wiz_getkey();
-		if (c == -2 || c == 27 || c == 'q')
+		tl = strlen(typed);
+		page = LINES - 6 > 1 ? LINES - 6 : 1;
+		if (c == 27 && tl > 0) {
+			typed[0] = '\0';
+			continue;
+		}
+		if (c == -2 || c == 27 || (c == 'q' && tl == 0 &&
+		    choice_find(row, "q") < 0))
 			break;
+		if (is_backspace(c) && tl > 0) {
+			typed[tl - 1] = '\0';
+			if (tl > 1 && (i = choice_find(row, typed)) >= 0)
+				cur = i;
+			continue;
+		}
+		if (c == 'f' && tl == 0 && row->choices[cur].blocker != NULL) {
+			wiz_fix(ui, cur);
+			break;
+		}
+		if (c < 128 && c > ' ' && (isalnum(c) || c == '-' ||
+		    c == '_' || c == '.') && (tl > 0 || ((c != 'j' &&
+		    c != 'k' && c != 'f') || choice_find(row,
+		    (char[]){ (char)c, '\0' }) >= 0))) {
+			if (tl + 1 < sizeof typed) {
+				typed[tl] = (char)c;
+				typed[tl + 1] = '\0';
+			}
+			if ((i = choice_find(row, typed)) >= 0)
+				cur = i;
+			else
+				refused = xasprintf("no value begins with '%s' "
+				    "(Backspace takes a letter back, Esc "
+				    "clears)", typed);
+			continue;
+		}
+		typed[0] = '\0';
 		if ((c == KEY_DOWN || c == 'j') && cur + 1 < (int)row->nchoices)
 			cur++;
 		else if ((c == KEY_UP || c == 'k') && cur > 0)
 			cur--;
+		else if (c == KEY_HOME)
+			cur = 0;
+		else if (c == KEY_END)
+			cur = (int)row->nchoices - 1;
+		else if (c == KEY_NPAGE)
+			cur = cur + page < (int)row->nchoices ? cur + page :
+			    (int)row->nchoices - 1;
+		else if (c == KEY_PPAGE)
+			cur = cur - page > 0 ? cur - page : 0;
 		else if (c == '?' || c == KEY_F(1)) {
 			if (c == '?')
 				choice_help(ui, cur, refused);
@@ -390,8 +524,9 @@ void
 wiz_edit_field(struct ui *ui)
 {
 	const struct vm_row	*row = vm_focused(ui->vm);
-	char			*init, *text, *label;
+	char			*init, *text, *label, *hint;
 	struct buf		 msg = { 0 };
+	bool			 prefilled = false;
 
 	if (row == NULL)
 		return;
@@ -407,15 +542,33 @@ wiz_edit_field(struct ui *ui)
 		return;
 	}
 	init = vm_edit_text(ui->vm);
+	/* Nothing set: the value in effect, pre-filled (when it is one to
+	 * type: not "(none)" or a description); given back unchanged, it
+	 * stays unset. */
+	if (init[0] == '\0' && row->value[0] != '\0' &&
+	    row->value[0] != '(' && row->value[0] != '<' &&
+	    strchr(row->value, ' ') == NULL) {
+		free(init);
+		init = xstrdup(row->value);
+		prefilled = true;
+	}
 	/* A layout value: empty goes back to the derived one. */
 	if (row->derived)
-		label = xasprintf("%s (empty = derived %s): ", row->f->label,
-		    row->value);
+		hint = xasprintf("(empty = derived %s)  Enter sets it, Esc "
+		    "cancels", row->value);
 	else
-		label = xasprintf("%s (empty = %s): ", row->f->label,
+		hint = xasprintf("(empty = %s)  Enter sets it, Esc cancels",
 		    row->layout ? "derived" : "default");
-	text = wiz_prompt(ui, label, init);
+	label = xstrdup(row->f->label);
+	text = wiz_prompt_hint(ui, label, hint, init);
 	free(label);
+	free(hint);
+	if (text != NULL && prefilled && strcmp(text, init) == 0) {
+		free(text);
+		free(init);
+		wiz_set_status(ui, "%s unchanged", row->f->label);
+		return;
+	}
 	free(init);
 	if (text == NULL) {
 		wiz_set_status(ui, "cancelled");
@@ -516,7 +669,7 @@ wiz_save(struct ui *ui)
 	struct buf	 msg = { 0 };
 	int		 rc, c;
 
-	path = wiz_prompt(ui, "save deployment to: ", ui->save_path ?
+	path = wiz_prompt(ui, "save deployment to", ui->save_path ?
 	    ui->save_path : vm_path(ui->vm) ? vm_path(ui->vm) :
 	    "deployment.yaml");
 	if (path == NULL || *path == '\0') {
@@ -608,13 +761,26 @@ wiz_export(struct ui *ui)
 	buf_puts(&ask, " (Esc cancels) ");
 	c = wiz_ask(ui, ask.s);
 	buf_free(&ask);
+	/* Type-ahead: the one format whose word begins with the letter. */
+	if (c > ' ' && c < 127 && !(c >= '0' && c <= '9')) {
+		size_t	k, hit = n, hits = 0;
+
+		for (k = 0; k < n; k++)
+			if (emit_format_parse(vm_export_format(k), &e) == 0 &&
+			    emit_formats[e].key[0] == c) {
+				hit = k;
+				hits++;
+			}
+		if (hits == 1)
+			c = '1' + (int)hit;
+	}
 	if (c < '1' || c > '0' + (int)n) {
 		wiz_set_status(ui, "export cancelled");
 		return;
 	}
 	fmt = vm_export_format((size_t)(c - '1'));
 	(void)emit_format_parse(fmt, &e);
-	q = xasprintf("export %s to: ", emit_formats[e].what);
+	q = xasprintf("export %s to", emit_formats[e].what);
 	path = wiz_prompt(ui, q, vm_export_default_path(fmt));
 	free(q);
 	if (path == NULL || *path == '\0') {

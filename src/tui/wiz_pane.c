@@ -247,7 +247,10 @@ pane_run(struct pane *pn)
 				break;
 			continue;
 		}
-		wiz_wrap(pn->text, w - 2, (size_t)-1, &ls);
+		if (pn->preview)
+			wiz_wrap_code(pn->text, w - 2, &ls);
+		else
+			wiz_wrap(pn->text, w - 2, (size_t)-1, &ls);
 		if (pn->top > (int)ls.n - (h - 2))
 			pn->top = (int)ls.n - (h - 2) > 0 ? (int)ls.n - (h - 2) :
 			    0;

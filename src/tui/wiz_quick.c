@@ -1,7 +1,8 @@
 /*
- * wiz_quick.c - the quick start screen of a new deployment: model, GPUs per
- * node, number of nodes (and their hosts when more than one), transfer
- * backend and shape, one question a row. Enter accepts a row and goes to
+ * wiz_quick.c - the quick start screen of a new deployment: model,
+ * accelerator (a list: Left/Right, or type the start of a name or an
+ * alias), GPUs per node, number of nodes (and their hosts when more than
+ * one), transfer backend and shape, one question a row. Enter accepts a row and goes to
  * the next; Enter on the last makes the deployment (vm_quick_apply) and
  * the wizard opens on the review. Esc skips to the full pages.
  */
@@ -14,16 +15,27 @@
 #include "core/util.h"
 #include "tui/lineedit.h"
 
-enum { Q_MODEL, Q_GPUS, Q_NODES, Q_HOSTS, Q_BACKEND, Q_SHAPE, NQ };
+enum { Q_MODEL, Q_ACCEL, Q_GPUS, Q_NODES, Q_HOSTS, Q_BACKEND, Q_SHAPE,
+	NQ };
 
 static const char *const q_label[NQ] = {
-	"model path or HF id", "GPUs per node (1-16)", "number of nodes",
-	"hosts, comma-separated", "transfer backend", "shape (xPyD)"
+	"model path or HF id", "accelerator", "GPUs per node (1-16)",
+	"number of nodes", "hosts, comma-separated", "transfer backend",
+	"shape (xPyD)"
 };
+
+/* A row that is a list, not a line of text. */
+static bool
+is_list(int q)
+{
+	return q == Q_BACKEND || q == Q_ACCEL;
+}
 
 struct quick {
 	struct lineedit	 le[NQ];
 	size_t		 backend;	/* index of vm_quick_backend */
+	size_t		 accel;		/* index of vm_quick_accel */
+	char		 typed[32];	/* the accelerator's type-ahead */
 	int		 cur;
 	char		*err;		/* the last refusal, or NULL */
 	bool		 hosts_edited;	/* else they follow the node count */
@@ -47,6 +59,9 @@ answers(struct ui *ui, struct quick *qs, struct vm_quick *q, int *bad,
 	q->model = xstrdup(le_text(&qs->le[Q_MODEL]));
 	free(q->backend);
 	q->backend = xstrdup(vm_quick_backend(ui->vm, qs->backend));
+	free(q->gpu);
+	q->gpu = vm_quick_accel(ui->vm, qs->accel) != NULL ?
+	    xstrdup(vm_quick_accel(ui->vm, qs->accel)->value) : NULL;
 	free(q->hosts);
 	q->hosts = xstrdup(le_text(&qs->le[Q_HOSTS]));
 	*bad = Q_GPUS;
@@ -104,16 +119,29 @@ quick_draw(struct ui *ui, struct quick *qs, const char *summary)
 		wiz_put(y, 0, 2, q == qs->cur ? ">" : " ");
 		wiz_put(y, 2, 26, q_label[q]);
 		if (q == Q_BACKEND)
-			v = xasprintf("%s %s %s", wiz_utf8 ? "◀" : "<",
+			v = xasprintf("%s %s %s%s%s%s", wiz_utf8 ? "◀" : "<",
 			    vm_quick_backend(ui->vm, qs->backend),
-			    wiz_utf8 ? "▶" : ">");
-		else
+			    wiz_utf8 ? "▶" : ">", q == qs->cur &&
+			    qs->typed[0] != '\0' ? "  (typed: " : "",
+			    q == qs->cur ? qs->typed : "", q == qs->cur &&
+			    qs->typed[0] != '\0' ? ")" : "");
+		else if (q == Q_ACCEL && vm_quick_accel(ui->vm, qs->accel)) {
+			const struct vm_named *n = vm_quick_accel(ui->vm,
+			    qs->accel);
+
+			v = xasprintf("%s %s %s  %s%s%s%s", wiz_utf8 ? "◀" :
+			    "<", n->value, wiz_utf8 ? "▶" : ">",
+			    n->label != NULL ? n->label : "",
+			    qs->typed[0] != '\0' ? "  (typed: " : "",
+			    qs->typed, qs->typed[0] != '\0' ? ")" : "");
+		} else
 			v = xstrdup(le_text(&qs->le[q]));
-		x = wiz_put(y, 28, w - 29, v);
+		x = wiz_put_cut(y, 28, w - 29, v);
 		if (q == qs->cur) {
 			attroff(A_BOLD);
 			cy = y;
-			cx = 28 + (q == Q_BACKEND ? x :
+			cx = 28 + (q == Q_BACKEND ? x : q == Q_ACCEL ?
+			    (int)strlen(qs->typed) + 2 :
 			    (int)le_cursor_chars(&qs->le[q]));
 		}
 		free(v);
@@ -134,10 +162,13 @@ quick_draw(struct ui *ui, struct quick *qs, const char *summary)
 	}
 	attron(A_REVERSE);
 	mvhline(h - 1, 0, ' ', w);
-	wiz_put(h - 1, 1, w - 2, qs->cur == Q_BACKEND ?
-	    (wiz_utf8 ? "←→ choose  Enter next  ↑↓ move  Esc skip to the "
-	    "full pages" : "Left/Right choose  Enter next  Up/Down move  Esc "
-	    "skip to the full pages") :
+	wiz_put(h - 1, 1, w - 2, qs->cur == Q_ACCEL ?
+	    (wiz_utf8 ? "type a name (h1: H100)  ←→ choose  Enter next  ↑↓ "
+	    "move  Esc skip" : "type a name (h1: H100)  Left/Right choose  "
+	    "Enter next  Up/Down move  Esc skip") : qs->cur == Q_BACKEND ?
+	    (wiz_utf8 ? "type a name  ←→ choose  Enter next  ↑↓ move  Esc "
+	    "skip to the full pages" : "type a name  Left/Right choose  "
+	    "Enter next  Up/Down move  Esc skip to the full pages") :
 	    (wiz_utf8 ? "Enter next  ↑↓ move  Esc skip to the full pages" :
 	    "Enter next  Up/Down move  Esc skip to the full pages"));
 	attroff(A_REVERSE);
@@ -157,11 +188,14 @@ summary(struct ui *ui, struct quick *qs, struct vm_quick *q)
 		return xstrdup(err);
 	if (npi > 1)
 		return xasprintf("%s %dP%dD: each instance TP %d over %d "
-		    "nodes of %d GPUs", wiz_utf8 ? "→" : "->", q->nprefill,
-		    q->ndecode, tp, npi, q->gpus_per_node);
-	return xasprintf("%s %dP%dD: each instance TP %d on %d GPU%s",
+		    "nodes of %d GPUs%s%s", wiz_utf8 ? "→" : "->",
+		    q->nprefill, q->ndecode, tp, npi, q->gpus_per_node,
+		    q->gpu != NULL ? " of " : "", q->gpu != NULL ? q->gpu :
+		    "");
+	return xasprintf("%s %dP%dD: each instance TP %d on %d GPU%s%s%s",
 	    wiz_utf8 ? "→" : "->", q->nprefill, q->ndecode, tp, tp,
-	    tp == 1 ? "" : "s");
+	    tp == 1 ? "" : "s", q->gpu != NULL ? " of " : "",
+	    q->gpu != NULL ? q->gpu : "");
 }
 
 static int
@@ -191,9 +225,10 @@ step(struct quick *qs, int d)
 	while (q >= 0 && q < NQ && !row_shown(qs, q));
 	if (q >= 0 && q < NQ) {
 		qs->cur = q;
+		qs->typed[0] = '\0';
 		/* Back on an answer: typing replaces it, as on the pages
 		 * (a movement key keeps it). */
-		if (q != Q_BACKEND && le_text(&qs->le[q])[0] != '\0') {
+		if (!is_list(q) && le_text(&qs->le[q])[0] != '\0') {
 			qs->le[q].selected = true;
 			qs->le[q].cur = strlen(le_text(&qs->le[q]));
 		}
@@ -203,14 +238,91 @@ step(struct quick *qs, int d)
 static void
 backend_key(struct ui *ui, struct quick *qs, int c)
 {
-	size_t	n = 0;
+	size_t	n = 0, len = strlen(qs->typed), i;
+	char	try[sizeof qs->typed];
 
 	while (vm_quick_backend(ui->vm, n) != NULL)
 		n++;
-	if (c == KEY_RIGHT || c == ' ')
-		qs->backend = (qs->backend + 1) % n;
-	else if (c == KEY_LEFT)
-		qs->backend = (qs->backend + n - 1) % n;
+	if (c == KEY_RIGHT || c == ' ' || c == KEY_LEFT) {
+		qs->backend = c == KEY_LEFT ? (qs->backend + n - 1) % n :
+		    (qs->backend + 1) % n;
+		qs->typed[0] = '\0';
+		return;
+	}
+	/* Type-ahead, as for the accelerator: "ni" is nixl. */
+	if (c == KEY_BACKSPACE || c == 127 || c == 8) {
+		if (len > 0)
+			qs->typed[--len] = '\0';
+		return;
+	}
+	if (c < 33 || c >= 127 || len + 1 >= sizeof qs->typed)
+		return;
+	snprintf(try, sizeof try, "%s%c", qs->typed, c);
+	for (i = 0; i < n; i++)
+		if (vm_typeahead_match(vm_quick_backend(ui->vm, i), try))
+			break;
+	if (i == n) {
+		free(qs->err);
+		qs->err = xasprintf("transfer backend: none begins with '%s' "
+		    "(Left/Right list them)", try);
+		return;
+	}
+	free(qs->err);
+	qs->err = NULL;
+	memcpy(qs->typed, try, sizeof try);
+	qs->backend = i;
+}
+
+/* The accelerator's keys: Left/Right step through the list; a typed
+ * letter or digit extends the type-ahead and jumps to the first name or
+ * alias beginning with it (a letter that matches nothing so extended
+ * starts again from it); Backspace takes one back. */
+static void
+accel_key(struct ui *ui, struct quick *qs, int c)
+{
+	size_t	n = 0, len = strlen(qs->typed);
+	char	try[sizeof qs->typed];
+	int	i;
+
+	while (vm_quick_accel(ui->vm, n) != NULL)
+		n++;
+	if (n == 0)
+		return;
+	free(qs->err);
+	qs->err = NULL;
+	if (c == KEY_RIGHT || c == ' ' || c == KEY_LEFT) {
+		qs->accel = c == KEY_LEFT ? (qs->accel + n - 1) % n :
+		    (qs->accel + 1) % n;
+		qs->typed[0] = '\0';
+		return;
+	}
+	if (c == KEY_HOME || c == KEY_END) {
+		qs->accel = c == KEY_HOME ? 0 : n - 1;
+		qs->typed[0] = '\0';
+		return;
+	}
+	if (c == KEY_BACKSPACE || c == 127 || c == 8) {
+		if (len > 0)
+			qs->typed[--len] = '\0';
+		if ((i = vm_quick_accel_find(ui->vm, qs->typed)) >= 0)
+			qs->accel = (size_t)i;
+		return;
+	}
+	if (c < 32 || c >= 127 || len + 1 >= sizeof qs->typed)
+		return;
+	snprintf(try, sizeof try, "%s%c", qs->typed, c);
+	if ((i = vm_quick_accel_find(ui->vm, try)) < 0) {
+		snprintf(try, sizeof try, "%c", c);
+		i = vm_quick_accel_find(ui->vm, try);
+	}
+	if (i < 0) {
+		qs->err = xasprintf("accelerator: none of rules/hardware.yaml's "
+		    "names begins with '%s%c' (Left/Right list them)",
+		    qs->typed, c);
+		return;
+	}
+	memcpy(qs->typed, try, sizeof try);
+	qs->accel = (size_t)i;
 }
 
 /* Enter: check the answers up to this row; the last makes the deployment.
@@ -259,6 +371,12 @@ wiz_quick_start(struct ui *ui)
 	le_init(&qs.le[Q_NODES], "1");
 	le_init(&qs.le[Q_HOSTS], NULL);
 	le_init(&qs.le[Q_SHAPE], "1P1D");
+	le_init(&qs.le[Q_ACCEL], NULL);
+	le_init(&qs.le[Q_BACKEND], NULL);
+	for (i = 0; vm_quick_accel(ui->vm, (size_t)i) != NULL; i++)
+		if (q.gpu != NULL && strcmp(q.gpu,
+		    vm_quick_accel(ui->vm, (size_t)i)->value) == 0)
+			qs.accel = (size_t)i;
 	for (;;) {
 		/* Hosts follow the node count until the user edits them. */
 		if (!qs.hosts_edited) {
@@ -285,6 +403,10 @@ wiz_quick_start(struct ui *ui)
 			    "pages, from pdwiz's default deployment");
 			break;
 		}
+		if (c == KEY_F(10)) {		/* nothing made yet to save */
+			ui->quit = true;
+			break;
+		}
 		if (c == '\n' || c == '\r' || c == KEY_ENTER) {
 			if (accept(ui, &qs, &q))
 				break;
@@ -296,6 +418,8 @@ wiz_quick_start(struct ui *ui)
 			step(&qs, 1);
 		else if (qs.cur == Q_BACKEND)
 			backend_key(ui, &qs, c);
+		else if (qs.cur == Q_ACCEL)
+			accel_key(ui, &qs, c);
 		else if (key_code(c) != 0) {
 			le_key(&qs.le[qs.cur], key_code(c));
 			qs.hosts_edited |= qs.cur == Q_HOSTS;

@@ -1166,6 +1166,16 @@ $PDWIZ emit --format runbook -o - "$T/gpu.yaml" >"$T/out" 2>&1
 grep -q "^- prefill: meta-llama/Llama-3.1-8B-Instruct on H100-SXM-80GB, tp 1: weights" "$T/out" && grep -q "^- decode: " "$T/out" && ok || bad "runbook: no memory estimate: $(grep -n Memory "$T/out")"
 $PDWIZ emit --format runbook -o - share/examples/llama-1p1d-mooncake.yaml >"$T/out" 2>&1
 grep -q "Memory per GPU" "$T/out" && bad "runbook without an accelerator shows an estimate" || ok
+# Instances sharing one 8-GPU host: each with its own GPUs, not "8" each;
+# the runbook is checked as the deployment, with the file's own verdict.
+$PDWIZ emit --format runbook -o - share/examples/llama-2p2d-one-node.yaml >"$T/RUNBOOK.md" 2>&1
+grep -qF '| Node 1 | `127.0.0.1` | prefill-1-0 | 2-3 (2 GPUs) | 30001, 8999 |' "$T/RUNBOOK.md" &&
+    grep -qF '| Node 1 | `127.0.0.1` | decode-1-0 | 6-7 (2 GPUs) | 30003 |' "$T/RUNBOOK.md" &&
+    grep -q '^# decode instance 1, node rank 0: GPUs 6-7 (2 GPUs), port 30003$' "$T/RUNBOOK.md" &&
+    ! grep -q 'launch\.sh' "$T/RUNBOOK.md" && ok || bad "runbook GPUs per instance: $(grep -n '^| Node' "$T/RUNBOOK.md")"
+$PDWIZ check -v "$T/RUNBOOK.md" >"$T/out" 2>&1
+grep -q 'document-one-deployment' "$T/out" && tail -1 "$T/out" | grep -q '^0 errors, 0 warnings, 0 not checked, in 5 commands' && ok ||
+    bad "check RUNBOOK.md: $(tail -3 "$T/out")"
 
 # The accelerator settles the platform: a rule that needs it is checked.
 CPDSA="python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3.2-Exp --disaggregation-mode prefill --enable-prefill-cp --cp-strategy interleave --trust-remote-code"

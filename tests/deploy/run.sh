@@ -167,6 +167,66 @@ err=$("$PDWIZ" check "$tmp/b4.yaml" 2>&1); rc=$?
     echo "$err" | grep -q "b4.yaml:9:38: disaggregation_transfer_backend: 'moon' is not one of the choices" && ok || bad "several errors: $rc $err"
 
 # ---- 4. emitters: golden files, determinism, shell checks
+
+# runbook_runs NAME: the runbook runs as written. Each host's ```bash blocks
+# (under its "### Node N" heading) run in a directory of their own with a
+# python3 that records its arguments and the PD environment; they start
+# exactly the commands of the launch script (./launch.sh NODE with the
+# same python3), each with a log and a PID file, and name no file the
+# export did not write. pdwiz check reads the runbook as one deployment.
+runbook_runs() {
+	_rb=$tmp/rb-$1
+	mkdir -p "$_rb/bin" "$_rb/rec" "$_rb/want"
+	cat >"$_rb/bin/python3" <<'SH'
+#!/bin/sh
+{ printf '%s\n' "$@"; env | grep -E '^(SGLANG_|MC_|UCX_|NCCL_|CUDA_|PDWIZ_)' | sort; } >"$REC/$$"
+SH
+	printf '#!/bin/sh\nexit 0\n' >"$_rb/bin/curl"
+	chmod +x "$_rb/bin/python3" "$_rb/bin/curl"
+	"$PDWIZ" emit --format runbook -o "$_rb" "$ex" >/dev/null || { bad "runbook $1: emit"; return; }
+	grep -n 'launch\.sh' "$_rb/RUNBOOK.md" && bad "runbook $1 names launch.sh, which it did not write"
+	python3 - "$_rb/RUNBOOK.md" "$_rb" <<'PY' || { bad "runbook $1: blocks"; return; }
+import os, re, sys
+text, out = open(sys.argv[1]).read(), sys.argv[2]
+node, cur, blocks = None, None, {}
+for line in text.split("\n"):
+    m = re.match(r"### Node (\d+)", line)
+    if m:
+        node = m.group(1)
+    elif line.startswith("## "):
+        node = None
+    if cur is not None:
+        if line.startswith("```"):
+            cur = None
+        else:
+            blocks[node].append(line)
+    elif line == "```bash":
+        assert node is not None, "a bash block outside a host's section"
+        cur = node
+        blocks.setdefault(node, [])
+assert blocks, "no host block"
+for n, lines in blocks.items():
+    os.makedirs(os.path.join(out, "node" + n), exist_ok=True)
+    open(os.path.join(out, "node" + n + ".sh"), "w").write("\n".join(lines) + "\nwait\n")
+PY
+	for _h in "$_rb"/node*.sh; do
+		(cd "${_h%.sh}" && REC=$_rb/rec PATH=$_rb/bin:$PATH bash -e "$_h") ||
+		    bad "runbook $1: $(basename "$_h") fails"
+		_n=$(grep -c '^nohup ' "$_h")
+		[ "$(ls "${_h%.sh}"/logs/*.pid | wc -l)" = "$_n" ] && [ "$(ls "${_h%.sh}"/logs/*.log | wc -l)" = "$_n" ] && ok ||
+		    bad "runbook $1: $(basename "$_h"): not a log and a PID file per server"
+	done
+	"$PDWIZ" emit --format shell -o "$_rb/want" "$ex" >/dev/null
+	for _node in $(bash "$_rb/want/launch.sh" list | cut -d' ' -f1); do
+		REC=$_rb/want PATH=$_rb/bin:$PATH bash "$_rb/want/launch.sh" "$_node"
+	done
+	rm -f "$_rb/want/launch.sh"
+	[ "$(cat "$_rb"/rec/* | sort | md5sum)" = "$(cat "$_rb"/want/* | sort | md5sum)" ] &&
+	    [ "$(ls "$_rb/rec" | wc -l)" = "$(ls "$_rb/want" | wc -l)" ] && ok ||
+	    bad "runbook $1 does not start the launch script's commands"
+	"$PDWIZ" check -v "$_rb/RUNBOOK.md" 2>&1 | grep -q 'document-one-deployment' && ok ||
+	    bad "runbook $1: pdwiz check does not read it as one deployment"
+}
 for ex in "$top"/share/examples/*.yaml; do
 	grep -q '^roles:' "$ex" || continue
 	b=$(basename "$ex" .yaml)
@@ -176,6 +236,7 @@ for ex in "$top"/share/examples/*.yaml; do
 		cmp -s "$top/tests/golden/$b.$f" "$tmp/$b.$f" && ok || bad "golden $b.$f differs (tests/deploy/run.sh --update after review)"
 	done
 	bash -n "$tmp/$b.shell" && ok || bad "bash -n $b.shell"
+	runbook_runs "$b"
 	shellcheck -s bash "$tmp/$b.shell" && ok || bad "shellcheck $b.shell"
 	mkdir -p "$tmp/cfg-$b"
 	"$PDWIZ" emit --format config -o "$tmp/cfg-$b" "$ex" || bad "emit config -o $b"

@@ -50,7 +50,7 @@ run() {
 
 set_model() {
 	goto_page "Model & hardware" && focus "model path" && keys Enter &&
-	    wait_for "(empty = default):" && keys C-u && text "$1" &&
+	    wait_for "(empty = default)" && keys C-u && text "$1" &&
 	    keys Enter && wait_for "$2"
 }
 
@@ -124,7 +124,7 @@ search_jump() {
 undo_redo() {
 	start -- || return 1
 	goto_page "Parallelism (prefill)" && focus "tensor parallel" &&
-	    keys Enter && wait_for "(empty = default):" && keys C-u &&
+	    keys Enter && wait_for "(empty = default)" && keys C-u &&
 	    text "4" && keys Enter && wait_for "tensor parallel (TP)               4" &&
 	    wait_for "[modified]" &&
 	    keys u && wait_for "undone" &&
@@ -140,7 +140,7 @@ save_check() {
 	    keys f && wait_for "Apply all of it?" && keys y && wait_for "applied:" && keys Space &&
 	    wait_for "[x] on" &&
 	    goto_page "Parallelism (prefill)" && focus "tensor parallel" &&
-	    keys Enter && wait_for "(empty = default):" && keys C-u &&
+	    keys Enter && wait_for "(empty = default)" && keys C-u &&
 	    text "3" && keys Enter && wait_for "TP)               3" &&
 	    keys s && wait_for "save deployment to:" && keys C-u &&
 	    text "$WORK/dep.yaml" && keys Enter && wait_for "saved" &&
@@ -231,6 +231,161 @@ quit_dirty_asks() {
 	    keys c && wait_for "quit cancelled" &&
 	    keys Escape Escape && wait_for "Unsaved changes" &&
 	    keys n && wait_for "[exit 0]"
+}
+
+# Conventions of menuconfig, nconf, k9s, htop: type-ahead in a list popup
+# (with Home/End and a scroll hint when it is clipped), F10 quits through
+# the unsaved-changes dialog, r jumps to the review and back, digits to a
+# page, the export format by its first letter, Esc then another key is
+# that key (no quit, no Alt-key), Esc Esc quits.
+conventions() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	focus "accelerator (GPU model)" && keys Enter && wait_for "Enter choose" &&
+	    wait_for "7 more below" && text "mi" &&
+	    wait_re '^ +> \( \) MI300X' && wait_for "type-ahead: mi" &&
+	    wait_for "1 above, 6 below (scroll)" &&
+	    keys End && wait_re '> \( \) Ascend-910C' && wait_for "7 more above" &&
+	    keys Home && wait_re '> \(\*\) unknown' &&
+	    text "zz" && wait_for "no value begins with 'zz'" &&
+	    keys Escape && wait_gone "type-ahead:" && wait_for "Enter choose" &&
+	    text "b2" && wait_re '> \( \) B200-180GB' && keys Enter &&
+	    wait_re '^> accelerator \(GPU model\) +<B200-180GB>' &&
+	    keys r && wait_for "11/11  Review" && wait_for "r again goes back to Model" &&
+	    keys r && wait_for "1/11  Model & hardware" &&
+	    keys 4 && wait_for "4/11  Parallelism (decode)" &&
+	    keys 1 && wait_for "1/11  Model & hardware" &&
+	    keys e && wait_for "export:" && keys r &&
+	    wait_for "export runbook to: [RUNBOOK.md]" && keys Escape &&
+	    wait_for "export cancelled" &&
+	    keys g && wait_focused "model path" &&
+	    keys Escape j && wait_focused "model architecture" &&
+	    ! screen | grep -q "Unsaved changes" &&
+	    keys F10 && wait_for "Unsaved changes" && keys c &&
+	    wait_for "quit cancelled" &&
+	    keys Escape && wait_for "press Esc again to quit" &&
+	    keys Escape && wait_for "Unsaved changes" && keys n &&
+	    wait_for "[exit 0]"
+}
+
+# Text is never cut without saying so: a row that does not fit ends with
+# "…" ("~" in the C locale), the focused one is shown whole on the lines
+# under it (80x24, the decode's KV cache page); the preview expands tabs
+# to 4 and marks continued lines.
+cut_marked() {
+	start -- "$ROOT/share/examples/llama-1p1d-mooncake.yaml" || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	keys 7 && wait_for "7/11  KV cache (decode)" &&
+	    wait_re '^  radix cache +\[ \] off \(forced: KV cache is forced as chu…$' &&
+	    focus "radix cache" &&
+	    wait_re '^> radix cache +\[ \] off \(forced: KV cache is forced as$' &&
+	    wait_re '^ +chunk cache for decode server\) *$' &&
+	    keys Down && wait_focused "decode radix cache" &&
+	    wait_re '^  radix cache +.*chu…$' || return 1
+	# The preview: tabs as 4 columns, a line longer than the screen
+	# continued under a mark.
+	keys p && wait_for "Preview:" &&
+	    wait_re '^     exec python3 -m sglang\.launch_server \\$' &&
+	    wait_re '^         --model-path meta-llama/Llama-3\.1-8B-Instruct \\$' &&
+	    wait_re '^ ↪ ost does not name$' && keys q && wait_gone "Preview:" ||
+	    return 1
+	start LANG=C LC_ALL=C -- "$ROOT/share/examples/llama-1p1d-mooncake.yaml" || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	keys 7 && wait_for "7/11  KV cache (decode)" &&
+	    wait_re '^  radix cache +\[ \] off \(forced: KV cache is forced as chu~$'
+}
+
+# A memory error: f offers more TP on the same node first (before more
+# nodes or another accelerator), verified; from the review, the status then
+# offers r to go back to it. Llama-3.1-70B at TP 1 on H100s, one host each.
+fit_fix_tp() {
+	cat >"$WORK/fit.yaml" <<'EOF'
+pdwiz: 1
+name: fit
+gpus_per_host: 8
+model:
+  path: meta-llama/Llama-3.1-70B-Instruct
+  facts: {gpu: H100-SXM-80GB}
+shared:
+  options: {disaggregation_transfer_backend: mooncake, disaggregation_ib_device: mlx5_0}
+roles:
+  prefill: {instances: 1, hosts: [10.0.0.1]}
+  decode: {instances: 1, hosts: [10.0.0.2]}
+  router: {}
+EOF
+	start -- fit.yaml || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	wait_for " 2 errors" && keys r && wait_for "11/11  Review" &&
+	    wait_re '^> prefill +ERROR +→ The weights need about 131\.4 GiB' &&
+	    keys f && wait_for "3/11  Parallelism (prefill)" &&
+	    wait_for "fix: more tensor parallelism on the same node: TP 4 (of its 8 GPUs) on both" &&
+	    wait_for "shared: tp_size: set to 4" && keys y &&
+	    wait_for "applied: more tensor parallelism on the same node" &&
+	    wait_for "[r: back to the review]" && wait_for " 0 errors" &&
+	    wait_re '^> tensor parallel \(TP\) +4' &&
+	    keys r && wait_for "11/11  Review" &&
+	    keys u && wait_for " 2 errors"
+}
+
+# A shared field whose roles differ (an imported prefill on nixl, decode
+# on mooncake): f lists the alternatives to choose one for both, and
+# choosing a value with Enter sets it for both (it used to do nothing: the
+# roles' own values hid it).
+shared_split() {
+	cat >"$WORK/mixed.sh" <<'EOF'
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend nixl --host 10.0.0.1 --port 30000
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-ib-device mlx5_0 --host 10.0.0.2 --port 30000
+python -m sglang_router.launch_router --pd-disaggregation --prefill http://10.0.0.1:30000 --decode http://10.0.0.2:30000 --host 10.0.0.1 --port 8000
+EOF
+	start -- mixed.sh || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	keys 5 && wait_for "5/11  KV transfer" &&
+	    wait_re '^> transfer backend +<nixl> \(prefill; decode: mooncake; Enter' &&
+	    keys f && wait_for "The roles differ (prefill nixl, decode mooncake): one value for both." &&
+	    wait_for "1  use mooncake on both" && wait_for "2  use nixl on both" &&
+	    keys 2 && wait_for "fix: use nixl on both. It changes:" &&
+	    wait_for "decode: disaggregation_transfer_backend: mooncake -> nixl" &&
+	    keys y && wait_for "applied: use nixl on both" && wait_for " 0 errors" &&
+	    wait_re '^> transfer backend +<nixl> ' &&
+	    keys u && wait_for " 1 error" && wait_for "decode: mooncake; Enter" &&
+	    keys Enter && wait_for "Enter choose" && keys Home Enter &&
+	    wait_for "transfer backend: mooncake on both roles" &&
+	    wait_re '^> transfer backend +<mooncake>' && wait_for " 0 errors"
+}
+
+# Edit prompts read "label: [value]" with the value in effect pre-filled
+# (a derived one too; given back unchanged it stays derived), and what an
+# empty answer means on the line above, never run into the value (it was
+# "(empty = derive127.0.0.1" at 80 columns).
+prompt_layout() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	goto_page "Router" && focus "router host" && keys Enter &&
+	    wait_re '^router host \(advertised\): \[127\.0\.0\.1\] *$' &&
+	    wait_re '^\(empty = derived 127\.0\.0\.1\)  Enter sets it, Esc cancels' &&
+	    ! screen | grep -q 'derive127' &&
+	    keys Enter && wait_for "router host (advertised) unchanged" &&
+	    wait_re '^> router host \(advertised\) +127\.0\.0\.1 \(derived\)' &&
+	    keys 1 && keys G && wait_focused "GPUs per node" && keys Enter &&
+	    wait_re '^GPUs per node: \[1\] *$' && keys Escape &&
+	    wait_for "cancelled"
+}
+
+# The decode's parallelism "same as prefill": on while they agree, off
+# once the prefill's TP is its own; Space copies the prefill's (one
+# undoable change).
+decode_same_as_prefill() {
+	start -- || return 1
+	keys 3 && wait_for "3/11  Parallelism (prefill)" &&
+	    wait_focused "tensor parallel" && ! screen | grep -q "same as prefill" &&
+	    set_row 2 && wait_re '^> tensor parallel \(TP\) +2' &&
+	    keys 4 && wait_for "4/11  Parallelism (decode)" &&
+	    wait_re '^  same as prefill +\[ \] off' &&
+	    focus "same as prefill" && keys Space &&
+	    wait_for "decode parallelism set to the prefill's" &&
+	    wait_re '^> same as prefill +\[x\] on' &&
+	    wait_re '^  tensor parallel \(TP\) +2' &&
+	    keys u && wait_re '^. tensor parallel \(TP\) +1 ' && wait_re '^. same as prefill +\[ \] off'
 }
 
 quit_clean_no_question() {
@@ -363,7 +518,7 @@ preview_live() {
 	    wait_for "sglang.launch_server" && keys q &&
 	    wait_gone "Preview: [1" &&
 	    goto_page "Parallelism (decode)" && focus "tensor parallel" &&
-	    keys Enter && wait_for "(empty = default):" && keys C-u &&
+	    keys Enter && wait_for "(empty = default)" && keys C-u &&
 	    text "2" && keys Enter && wait_for "TP)               2" &&
 	    keys p && wait_for "Preview: [1 launch script]" && keys / &&
 	    wait_for "find:" && text "tp-size" && keys Enter &&
@@ -431,7 +586,7 @@ save_fails_keeps_state() {
 	start -- "$MNT/dep.yaml" || { umount_small; return 1; }
 	_ok=0
 	goto_page "Parallelism (prefill)" && focus "tensor parallel" &&
-	    keys Enter && wait_for "(empty = default):" && keys C-u &&
+	    keys Enter && wait_for "(empty = default)" && keys C-u &&
 	    text "2" && keys Enter && wait_for "[modified]" &&
 	    keys s && wait_for "save deployment to:" && keys Enter &&
 	    wait_for "Overwrite it? (y/n)" && keys y && wait_for "$_want" &&
@@ -502,7 +657,7 @@ layout_1p1d_tp2() {
 	    wait_re '^ +D0 decode 0: 127\.0\.0\.1 GPUs 2-3, port 30001' &&
 	    wait_re '^ 127\.0\.0\.1 +P0 P0 D0 D0  ·  ·  ·  ·$' || return 1
 	! screen | grep -q "ERROR" || return 1
-	keys e && wait_for "export:" && keys 1 && wait_for "to: launch.sh" &&
+	keys e && wait_for "export:" && keys 1 && wait_for "to: [launch.sh]" &&
 	    keys Enter && wait_for "exported shell" || return 1
 	echo "  keystrokes: $KS (to the review: $_KS_REVIEW)"
 	exported_roundtrip || return 1
@@ -538,7 +693,7 @@ layout_set_clear_pin() {
 	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
 	goto_page "Parallelism (decode)" && focus "HTTP port" &&
 	    wait_re '^> HTTP port +30001 \(derived\)' && keys Enter &&
-	    wait_for "HTTP port (empty = derived 30001):" && keys Escape &&
+	    wait_for "(empty = derived 30001)" && wait_for "HTTP port: [30001]" && keys Escape &&
 	    wait_gone "(empty = " && set_row 31000 &&
 	    wait_re '^> HTTP port +31000 *$' && wait_for "[modified]" &&
 	    keys DC && wait_for "back to derived (30001)" &&
@@ -586,7 +741,7 @@ layout_two_node_rendezvous() {
 	# Exported, checked, imported: the rendezvous stays the instance's
 	# first host and the derived port.
 	rm -f "$WORK/launch.sh"
-	keys e && wait_for "export:" && keys 1 && wait_for "to: launch.sh" &&
+	keys e && wait_for "export:" && keys 1 && wait_for "to: [launch.sh]" &&
 	    keys Enter && wait_for "exported shell" || return 1
 	grep -q -- "--dist-init-addr 10.0.0.1:5000" "$WORK/launch.sh" ||
 	    { echo "  no --dist-init-addr 10.0.0.1:5000 in launch.sh"; return 1; }
@@ -673,18 +828,18 @@ line_editor() {
 	# 612 bytes: past the 511 at which prompts once cut a paste.
 	_long="/models/$(printf 'abcdefghij%.0s' $(seq 60))/end"
 	keys G && wait_focused "GPUs per node" && keys Enter &&
-	    wait_for "(empty = default): 1" && text "8" && keys Enter &&
+	    wait_for "GPUs per node: [1]" && text "8" && keys Enter &&
 	    wait_re '^> GPUs per node +8 *$' &&
 	    keys g && wait_focused "model path" && keys Enter &&
-	    wait_for "(empty = default): meta-llama/" &&
+	    wait_for "model path or HF id: [meta-llama/" &&
 	    keys End Left Left Left Left Left Left Left Left Left &&
 	    keys BSpace BSpace && text "70B" &&
 	    wait_for "Llama-3.1-70B-Instruct" &&
 	    keys C-a && text "é" && keys BSpace && keys Delete && text "M" && keys C-e && keys Enter &&
 	    wait_re '^> model path or HF id +Meta-llama/Llama-3\.1-70B-Instruct' &&
-	    keys Enter && wait_for "(empty = default): Meta" &&
+	    keys Enter && wait_for "model path or HF id: [Meta" &&
 	    keys Home Right Right Right Right Right Right Right Right Right Right &&
-	    keys Right && keys C-u && wait_for "(empty = default): Llama-3.1-70B" &&
+	    keys Right && keys C-u && wait_for "model path or HF id: [Llama-3.1-70B" &&
 	    keys End C-w && text "$_long" && wait_for "<" &&
 	    wait_for "abcdefghij/end" && keys Enter &&
 	    wait_re '^> model path or HF id +/models/abcdefghij' || return 1
@@ -701,7 +856,7 @@ search_values() {
 	start -- || return 1
 	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
 	KS=0
-	keys Enter && wait_for "(empty = default): meta-llama/" &&
+	keys Enter && wait_for "model path or HF id: [meta-llama/" &&
 	    text "deepseek-ai/DeepSeek-V3" && keys Enter &&
 	    wait_for "DeepseekV3ForCausalLM" &&
 	    keys / && wait_for "type to search" && text "deepep" &&
@@ -826,10 +981,10 @@ quick_1p1d() {
 	start_quick || return 1
 	text "meta-llama/Llama-3.1-8B-Instruct" && KS=0 &&
 	    wait_for "1P1D: each instance TP 4 on 4 GPUs" &&
-	    keys Enter Enter Enter Enter Enter && wait_for "11/11  Review" &&
+	    keys Enter Enter Enter Enter Enter Enter && wait_for "11/11  Review" &&
 	    wait_for " 0 errors" &&
 	    wait_re '^ 127\.0\.0\.1 +P0 P0 P0 P0 D0 D0 D0 D0' &&
-	    keys e && wait_for "export:" && keys 1 && wait_for "to: launch.sh" &&
+	    keys e && wait_for "export:" && keys 1 && wait_for "to: [launch.sh]" &&
 	    keys Enter && wait_for "exported shell" || return 1
 	echo "  keystrokes after the model id: $KS"
 	[ "$KS" -le 15 ] && [ -x "$WORK/launch.sh" ] && exported_roundtrip
@@ -839,7 +994,7 @@ quick_1p1d() {
 # reason; Esc skips to the full pages.
 quick_refuses_skip() {
 	start_quick || return 1
-	keys Down && text "81" && keys Enter &&
+	keys Down Down && text "81" && keys Enter &&
 	    wait_for "GPUs per node: a number from 1 to 16 (got '81')" &&
 	    keys C-u && text "8" && keys Enter Enter Enter && text "3P2D" &&
 	    wait_for "5 instances do not share 1 node of 8 GPUs evenly" &&
@@ -852,10 +1007,57 @@ quick_refuses_skip() {
 # default is replaced), so 4, Down, Up, 2 is 2, not 42.
 quick_retype() {
 	start_quick || return 1
-	keys Down && text "4" && wait_re '^> GPUs per node \(1-16\) +4 *$' &&
+	keys Down Down && text "4" && wait_re '^> GPUs per node \(1-16\) +4 *$' &&
 	    keys Down && wait_re '^> number of nodes' && keys Up &&
 	    text "2" && wait_re '^> GPUs per node \(1-16\) +2 *$' &&
 	    wait_for "each instance TP 1 on 1 GPU"
+}
+
+# The quick start asks the accelerator: a list with type-ahead (b2 is
+# B200, h100 an alias of H100-SXM-80GB); GPUs per node is the machine
+# size of the placement and the export (1 GPU per node: hosts of 1 GPU,
+# PDWIZ_GPUS_PER_HOST=1); the accelerator is the fact gpu, so the memory
+# estimate runs (a 70B model on one A100-40GB each: the fit error). The
+# router runs on the first prefill host (node1), not 127.0.0.1.
+quick_accelerator() {
+	rm -f "$WORK/launch.sh" "$WORK/qa.yaml"
+	start_quick || return 1
+	keys Down && wait_re '^> accelerator +. H100-SXM-80GB' &&
+	    text "b2" && wait_re '^> accelerator +. B200-180GB .*\(typed: b2\)' &&
+	    keys BSpace BSpace && text "h100" &&
+	    wait_re '^> accelerator +. H100-SXM-80GB .*\(typed: h100\)' &&
+	    text "q" && wait_for "none of rules/hardware.yaml's names begins with 'h100q'" &&
+	    keys Enter && text "1" && keys Enter && text "2" && keys Enter &&
+	    wait_for "each instance TP 1 on 1 GPU of H100-SXM-80GB" &&
+	    keys Enter && wait_re '^> transfer backend' && text "ni" &&
+	    wait_re '^> transfer backend +. nixl . +\(typed: ni\)' &&
+	    keys BSpace BSpace && text "moo" &&
+	    wait_re '^> transfer backend +. mooncake . +\(typed: moo\)' &&
+	    keys Enter Enter && wait_for "11/11  Review" &&
+	    wait_for "Placement: 2 hosts of 1 GPUs" && wait_for " 0 errors" &&
+	    wait_for "router: node1:8000" &&
+	    keys e && wait_for "export:" && keys 1 && wait_for "to: [launch.sh]" &&
+	    keys Enter && wait_for "exported shell" &&
+	    keys s && wait_for "save deployment to:" && keys C-u &&
+	    text "$WORK/qa.yaml" && keys Enter && wait_for "saved" || return 1
+	# The router on a host of the deployment: the first prefill's.
+	(cd "$WORK" && bash launch.sh list) | grep -qx 'router on node1' ||
+	    { echo "  launch.sh list: $(cd "$WORK" && bash launch.sh list | tr '\n' ';')"; return 1; }
+	grep -q '^PDWIZ_GPUS_PER_HOST=1$' "$WORK/launch.sh" &&
+	    grep -q '^PDWIZ_FACT_gpu=H100-SXM-80GB$' "$WORK/launch.sh" &&
+	    grep -q 'gpu: "H100-SXM-80GB"' "$WORK/qa.yaml" &&
+	    grep -q '^gpus_per_host: 1$' "$WORK/qa.yaml" ||
+	    { echo "  the export or the file lacks the machine"; return 1; }
+	check_clean qa.yaml && check_clean launch.sh || return 1
+	start_quick || return 1
+	keys C-u && text "meta-llama/Llama-3.1-70B-Instruct" && keys Enter &&
+	    text "a100-40" && wait_re '^> accelerator +. A100-40GB' &&
+	    keys Enter && text "1" && keys Enter && text "2" &&
+	    keys Enter Enter Enter Enter && wait_for "11/11  Review" &&
+	    wait_for " 2 errors" && wait_for "The weights need about" || return 1
+	# F10 quits from the quick start too (nothing made yet).
+	start_quick || return 1
+	keys F10 && wait_for "[exit 0]"
 }
 
 # Done when (a): 1P1D Llama-3.1-8B-Instruct, TP 2 each, one 8-GPU node,
@@ -865,14 +1067,14 @@ done_a_llama_tp2() {
 	rm -f "$WORK/launch.sh"
 	start_quick || return 1
 	KS=0
-	keys Enter Enter Enter Enter Enter && wait_for "11/11  Review" &&
+	keys Enter Enter Enter Enter Enter Enter && wait_for "11/11  Review" &&
 	    keys Tab Tab Tab && wait_for "3/11  Parallelism (prefill)" &&
 	    wait_focused "tensor parallel" && set_row 2 &&
 	    wait_re '^> tensor parallel \(TP\) +2' &&
 	    keys Tab && wait_for "Parallelism (decode)" &&
 	    wait_focused "tensor parallel" && set_row 2 &&
 	    wait_re '^> tensor parallel \(TP\) +2' && wait_for " 0 errors" &&
-	    keys e && wait_for "export:" && keys 1 && wait_for "to: launch.sh" &&
+	    keys e && wait_for "export:" && keys 1 && wait_for "to: [launch.sh]" &&
 	    keys Enter && wait_for "exported shell" || return 1
 	echo "  keystrokes: $KS"
 	[ -x "$WORK/launch.sh" ] || { echo "  launch.sh not executable"; return 1; }
@@ -883,10 +1085,13 @@ done_a_llama_tp2() {
 # attention and DeepEP on decode, nixl: saved, Kubernetes exported; the
 # saved file, the exported script and the exported manifests check with 0
 # errors, and the manifests are pdwiz emit's bytes for the saved file.
+# The accelerator is B200: on H100 the memory estimate finds no room for
+# the KV cache of DP attention's decode (fit-kv-none).
 done_b_deepseek() {
 	rm -f "$WORK/ds.yaml" "$WORK/pd-k8s.yaml" "$WORK/launch.sh"
 	start_quick || return 1
-	text "deepseek-ai/DeepSeek-V3" && keys Enter Enter && text 4 &&
+	text "deepseek-ai/DeepSeek-V3" && keys Enter && text b2 &&
+	    wait_re '^> accelerator +. B200' && keys Enter Enter && text 4 &&
 	    keys Enter && wait_for "node1,node2,node3,node4" && keys Enter &&
 	    keys Right && wait_for "nixl" && keys Enter &&
 	    wait_for "TP 16 over 2 nodes of 8 GPUs" && keys Enter &&
@@ -901,9 +1106,9 @@ done_b_deepseek() {
 	    wait_for "DeepEP mode" && wait_for " 0 errors" &&
 	    keys s && wait_for "save deployment to:" && keys C-u &&
 	    text "$WORK/ds.yaml" && keys Enter && wait_for "saved" &&
-	    keys e && wait_for "export:" && keys 4 && wait_for "to: pd-k8s.yaml" &&
+	    keys e && wait_for "export:" && keys 4 && wait_for "to: [pd-k8s.yaml]" &&
 	    keys Enter && wait_for "exported k8s" &&
-	    keys e && wait_for "export:" && keys 1 && wait_for "to: launch.sh" &&
+	    keys e && wait_for "export:" && keys 1 && wait_for "to: [launch.sh]" &&
 	    keys Enter && wait_for "exported shell" || return 1
 	echo "  keystrokes: $KS"
 	grep -q "enable_dp_attention: true" "$WORK/ds.yaml" &&
@@ -938,7 +1143,7 @@ SH
 	    focus "Bootstrap port mismatch" && keys Enter &&
 	    wait_for "10/11  Router" && keys f && wait_for "applied:" &&
 	    wait_for " 0 errors" &&
-	    keys s && wait_for "save deployment to: pagesize.yaml" &&
+	    keys s && wait_for "save deployment to: [pagesize.yaml]" &&
 	    keys Enter && wait_for "saved" || return 1
 	echo "  keystrokes: $KS"
 	check_clean pagesize.yaml
@@ -960,7 +1165,7 @@ python -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0
 SH
 	start -- good.sh || return 1
 	wait_for "good.yaml (from good.sh)" &&
-	    keys s && wait_for "save deployment to: good.yaml"
+	    keys s && wait_for "save deployment to: [good.yaml]"
 }
 
 # Guided inputs: the GPU generation is a list of named values, a NIXL
@@ -976,10 +1181,10 @@ guided_inputs() {
 	    goto_page "KV transfer" && focus "transfer backend" && keys Enter &&
 	    wait_for "Enter choose" && keys Down && keys Enter &&
 	    wait_for "<nixl>" && focus "NIXL backend" && keys Enter &&
-	    wait_for "LIBFABRIC) (empty" && keys C-u && text 9000 && keys Enter &&
+	    wait_for "LIBFABRIC): [" && keys C-u && text 9000 && keys Enter &&
 	    wait_for "'9000' is not a name (a name starts with a" &&
 	    wait_for "UCX or LIBFABRIC" && keys Enter &&
-	    wait_for "LIBFABRIC) (empty" && keys C-u && text LIBFABRIC &&
+	    wait_for "LIBFABRIC): [" && keys C-u && text LIBFABRIC &&
 	    keys Enter &&
 	    wait_re '^> NIXL backend.*LIBFABRIC'
 }
@@ -1015,6 +1220,7 @@ fix_side_effects() {
 run "done (d): quick start to an exportable 1P1D, <= 15 keys (80x24)" quick_1p1d
 run "quick start refuses bad answers with the reason, Esc skips" quick_refuses_skip
 run "quick start: typing over an earlier answer replaces it" quick_retype
+run "quick start asks the accelerator (type-ahead); GPUs per node is the machine" quick_accelerator
 run "done (a): 1P1D Llama TP 2 each, mooncake, export checks (80x24)" done_a_llama_tp2
 run "done (b): DeepSeek-V3 2+2 nodes, DP attention + DeepEP, nixl, k8s (80x24)" done_b_deepseek
 run "done (c): import page-size 64 + wrong bootstrap port, f fixes both (80x24)" done_c_import_fix
@@ -1036,6 +1242,12 @@ run "resize 60x15, too small, back" resize
 run "footer and ? key help from the key table" footer_and_keys
 run "quit with changes asks" quit_dirty_asks
 run "quit without changes does not ask" quit_clean_no_question
+run "conventions: popup type-ahead, Home/End, scroll hint, F10, r, digits, Esc" conventions
+run "text never cut without saying so: … (~ in C), the focused row whole (80x24)" cut_marked
+run "f on a memory error: more TP on the same node first; r back to the review (80x24)" fit_fix_tp
+run "a shared field whose roles differ: f lists one-for-both fixes, Enter sets both (80x24)" shared_split
+run "prompts: label: [value] pre-filled, the hint above it (80x24)" prompt_layout
+run "decode parallelism: same as prefill, offered and copied" decode_same_as_prefill
 run "NO_COLOR" no_color
 run "SIGINT restores and exits" sigint_restores
 run "SIGTERM restores and exits" sigterm_restores
@@ -1081,10 +1293,10 @@ long_message_wraps() {
 	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
 	KS=0
 	goto_page "Parallelism (prefill)" && focus "tensor parallel" &&
-	    keys Enter && wait_for "(empty = default):" &&
+	    keys Enter && wait_for "(empty = default)" &&
 	    text "$(words 40)" && keys Enter &&
 	    wait_for "'part1 part2" && wait_for "part40 END' is not a valid integer" &&
-	    keys Enter && wait_for "(empty = default):" &&
+	    keys Enter && wait_for "(empty = default)" &&
 	    text "$(words 150)" && keys Enter &&
 	    wait_for "... (? shows the whole message)" &&
 	    keys '?' && wait_for " Message" &&
@@ -1143,7 +1355,7 @@ help_origins() {
 	    no_paths && keys Home && no_paths &&
 	    keys q && wait_gone "on is unavailable" &&
 	    goto_page "Parallelism (prefill)" && focus "tensor parallel" &&
-	    keys Enter && wait_for "(empty = default):" && text "2" &&
+	    keys Enter && wait_for "(empty = default)" && text "2" &&
 	    keys Enter && wait_for "TP)           2" &&
 	    keys '?' && wait_for "origin:    set by you" && keys q &&
 	    focus "HTTP port" && keys '?' && wait_for "origin:  derived (layout)" &&

@@ -1232,8 +1232,27 @@ test_quick_start(void **state)
 	assert_int_equal(vm_quick_shape("1x1", &q.nprefill, &q.ndecode, err,
 	    sizeof err), -1);
 	q.nprefill = q.ndecode = 1;
+	/* The accelerator: H100 by default; type-ahead by name or alias. */
+	assert_string_equal(q.gpu, "H100-SXM-80GB");
+	assert_string_equal(vm_quick_accel(vm, (size_t)vm_quick_accel_find(vm,
+	    "h1"))->value, "H100-SXM-80GB");
+	assert_string_equal(vm_quick_accel(vm, (size_t)vm_quick_accel_find(vm,
+	    "b2"))->value, "B200-180GB");
+	assert_string_equal(vm_quick_accel(vm, (size_t)vm_quick_accel_find(vm,
+	    "mi 300"))->value, "MI300X");
+	assert_int_equal(vm_quick_accel_find(vm, "zz9"), -1);
+	assert_true(vm_typeahead_match("H100-SXM-80GB", "h100s"));
+	assert_false(vm_typeahead_match("H100", "h100s"));
 	assert_int_equal(vm_quick_apply(vm, &q, &msg), 0);
 	assert_true(vm_page(vm, (size_t)vm_cur_page(vm))->review);
+	/* GPUs per node is the machine size; the accelerator a fact. */
+	{
+		char	*sh = vm_preview_text(vm, 0);
+
+		assert_non_null(strstr(sh, "PDWIZ_GPUS_PER_HOST=8\n"));
+		assert_non_null(strstr(sh, "PDWIZ_FACT_gpu=H100-SXM-80GB\n"));
+		free(sh);
+	}
 	vm_counts(vm, &e, &w, &u);
 	assert_int_equal(e, 0);
 	assert_true(vm_dirty(vm));

@@ -4,7 +4,8 @@
 #   check FILE;
 #   import FILE, then check of the deployment file written;
 #   for a deployment (a deployment file, or what import wrote): emit in
-#   each launch format (shell, config's launch.sh, k8s, yaml), then check.
+#   each launch format (shell, config's launch.sh, runbook, k8s, yaml),
+#   then check.
 # Inputs: every example (share/examples), the deployment corpus
 # (tests/deploy/corpus), this suite's own deployments (tests/verdict: the
 # accelerator as a model fact), the real-world script cases and, where
@@ -41,7 +42,7 @@ assert() { printf '%s\tassert\t%s\n' "$1" "$2" >>"$R"; }
 
 # exports INPUT DEPLOYMENT: emit in each format, check each launch file.
 exports() {
-	for fmt in shell config k8s yaml; do
+	for fmt in shell config runbook k8s yaml; do
 		d=$T/e$k.$fmt
 		mkdir "$d"
 		if ! "$PDWIZ" emit --force --format $fmt -o "$d" "$2" >/dev/null 2>"$T/emit.err"; then
@@ -50,6 +51,7 @@ exports() {
 		fi
 		case $fmt in
 		shell|config) f=$d/launch.sh ;;
+		runbook) f=$d/RUNBOOK.md ;;
 		k8s) f=$d/k8s.yaml ;;
 		yaml) f=$d/deployment.yaml ;;
 		esac
