@@ -1038,6 +1038,13 @@ load_rule(struct loadctx *lc, const struct ynode *n, struct rule *r)
 	r->explain = opt_str(lc, n, "explain", false, &rc);
 	if (rc != 0)
 		return -1;
+	if (r->message_src[strspn(r->message_src, " \t\n")] == '\0') {
+		ynode_err(lc->err, lc->errlen, lc->file,
+		    ynode_get(n, "message"),
+		    "empty message: a bare assert's message is \"" BARE_ASSERT
+		    " ONE LINE\" (what the assert checks, in pdwiz's words)");
+		return -1;
+	}
 	if (strcmp(sev, "error") == 0)
 		r->sev = SEV_ERROR;
 	else if (strcmp(sev, "warning") == 0)

@@ -72,6 +72,14 @@ struct assign {
 	struct expr	*e;
 };
 
+/*
+ * The start of a bare assert's message: SGLang's `assert cond` without a
+ * text raises an AssertionError that says nothing, so such a rule's message
+ * is this, then one line of pdwiz's own words (rules/README.md, Messages).
+ * A rule's message is never empty.
+ */
+#define BARE_ASSERT	"AssertionError (SGLang's bare assert, no message):"
+
 struct rule {
 	const char	 *id;
 	enum severity	  sev;

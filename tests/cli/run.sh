@@ -233,7 +233,7 @@ printf 'model-path: meta-llama/Llama-3.1-8B-Instruct\ntp-size: 010\ndp-size: 4\n
 expect_rc "config tp-size 010 is 8 (divisible by dp 4)" 0 $PDWIZ check "$T/oct.yaml"
 printf 'model-path: meta-llama/Llama-3.1-8B-Instruct\ntp-size: 012\ndp-size: 4\nenable-dp-attention: yes\n' > "$T/oct.yaml"
 expect_rc "config tp-size 012 is 10 (not divisible by dp 4)" 1 $PDWIZ check --format json "$T/oct.yaml"
-json_check "config tp-size 012 message" has par-dp-attention-adjust-tp-divisible error "tp_size (10) must be divisible by dp_size (4) when DP attention is enabled"
+json_check "config tp-size 012 message" has par-dp-attention-adjust-tp-divisible error "AssertionError (SGLang's bare assert, no message): tp_size (10) must be divisible by dp_size (4) when DP attention is enabled"
 printf 'model-path: m\ntp-size: 1e3\nport: 0o10\n' > "$T/y12.yaml"
 expect_rc "config 1e3 and 0o10 stay strings (invalid int)" 1 $PDWIZ check "$T/y12.yaml"
 grep -q "argument --tp-size: invalid int value: '1e3'" "$T/out" && grep -q "argument --port: invalid int value: '0o10'" "$T/out" && ok || bad "1e3 / 0o10: $(cat "$T/out")"
@@ -856,6 +856,15 @@ rm "$DD/rules/sglang-state.tsv"
 mkfifo "$DD/rules/sglang-state.tsv"
 timeout 10 env PDWIZ_DATADIR="$DD" $PDWIZ --version >"$T/out" 2>&1 </dev/null; rc=$?
 [ "$rc" = 0 ] && ! grep -q '^citations:' "$T/out" && ok || bad "--version with a FIFO for sglang-state.tsv: exit $rc (124: it blocked)"
+# A rule whose message is empty (a bare assert written as message: "") is
+# a load error: it would print an empty diagnostic.
+DD=$T/emptymsg
+mkdir -p "$DD"
+cp -R rules forms "$DD"/
+rm -f "$DD/rules/catalog.img"
+printf 'rules:\n  - id: x-empty\n    severity: error\n    kind: AssertionError\n    when: "enable_eplb"\n    message: ""\n' >"$DD/rules/checks/99-empty.yaml"
+env PDWIZ_DATADIR="$DD" $PDWIZ rules >"$T/out" 2>&1; rc=$?
+[ "$rc" = 2 ] && grep -q "99-empty.yaml:6:14: empty message: a bare assert's message is \"AssertionError (SGLang's bare assert, no message): ONE LINE\"" "$T/out" && ok || bad "empty rule message: exit $rc: $(cat "$T/out")"
 
 # --- unknown stays unknown: servers bound to 0.0.0.0, machine not stated ---
 printf 'python -m sglang.launch_server --model-path m --disaggregation-mode prefill --host 0.0.0.0 --port 30000 --tp-size 2\npython -m sglang.launch_server --model-path m --disaggregation-mode decode --host 0.0.0.0 --port 30001 --tp-size 2\n' >"$T/wild.sh"
