@@ -613,8 +613,9 @@ $PDWIZ check --format github "$T/pct.sh" >"$T/out" 2>/dev/null
 
 # --- YAML that is not pdwiz's is read as what it is or refused by name, not read as a --config ---
 if [ -d "$RW" ]; then
+# (its --enable-deepep-moe is unrecognized, so no a2a backend sets ep_size and --enable-eplb fails too)
 expect_rc "a Kubernetes manifest is read, not taken for a --config" 1 $PDWIZ check --format json "$RW"/ome-kimi-k2-pd-rt.yaml
-python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); d=[x for x in o["diagnostics"] if x["severity"]=="error"]; assert d and all(x["rule"]=="argparse-unrecognized" and "--enable-deepep-moe" in x["message"] for x in d) and d[0]["line"]==93, d' "$T/out" && ok || bad "manifest: $(head -c 500 "$T/out")"
+python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); d=[x for x in o["diagnostics"] if x["severity"]=="error"]; assert d and all(x["rule"]=="argparse-unrecognized" and "--enable-deepep-moe" in x["message"] or x["rule"]=="par-eplb-ep-size" for x in d) and d[0]["line"]==93, d' "$T/out" && ok || bad "manifest: $(head -c 500 "$T/out")"
 expect_rc "a real srt-slurm recipe is read, not refused" 0 $PDWIZ check --format json "$RW"/srtslurm-h200-8k1k-bs64-2p3d.yaml
 python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["commands"]; assert [x["mode"] for x in c]==["prefill","decode"], c' "$T/out" && ok || bad "real recipe: $(head -c 500 "$T/out")"
 expect_rc "Helm values: nothing to check" 0 $PDWIZ check -v "$RW"/sglang-docs-lws-pd-helm-values-example.yaml
