@@ -104,6 +104,8 @@ def squash(s):
     across lines, so a message split over several literals still matches."""
     s = re.sub(r"[\"']\s*\n\s*f?[\"']", "", s)
     s = re.sub(r"[\"']\s+f?[\"']", "", s)
+    # A rule's message is one line: SGLang's line breaks are its spaces.
+    s = s.replace("\\n", " ")
     return s
 
 
