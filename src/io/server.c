@@ -111,6 +111,8 @@ facts_set(const struct catalog *cat, struct config *cfg, const char *name,
 		snprintf(err, errlen, "fact %s: invalid value '%s'", name, value);
 		return -1;
 	}
+	if (op->type == T_STR && op->nchoices == 0 && strcmp(value, "null") == 0)
+		v = VAL_NULL;	/* model_quant_method=null: not quantized */
 	if (op->nchoices > 0) {
 		for (i = 0; i < op->nchoices; i++)
 			if (strcmp(op->choices[i], value) == 0)
