@@ -836,6 +836,22 @@ mkfifo "$T/fifomodel/config.json"
 timeout 10 $PDWIZ check --format json -- python -m sglang.launch_server --model-path "$T/fifomodel" --tp-size 8 >"$T/out" 2>"$T/err"; rc=$?
 [ "$rc" = 0 ] && ok || bad "--model-path whose config.json is a FIFO: exit $rc (124: it blocked): $(head -c 300 "$T/err")"
 json_check "--model-path whose config.json is a FIFO: heads could not be checked" has model-tp-heads unknown ""
+# The checkpoint's quantization from a local model directory: config.json's
+# quantization_config.quant_method (lower case), none (not quantized), or
+# unknown beside a standalone hf_quant_config.json (ModelOpt).
+mkdir -p "$T/qm/mx" "$T/qm/bf16" "$T/qm/mo"
+printf '{"architectures": ["GptOssForCausalLM"], "quantization_config": {"quant_method": "MXFP4"}}\n' >"$T/qm/mx/config.json"
+printf '{"architectures": ["LlamaForCausalLM"]}\n' >"$T/qm/bf16/config.json"
+cp "$T/qm/bf16/config.json" "$T/qm/mo/config.json"
+printf '{"quantization": {"quant_algo": "FP8"}}\n' >"$T/qm/mo/hf_quant_config.json"
+expect_rc "an MXFP4 checkpoint on MI300X" 1 $PDWIZ check --format json --gpu MI300X -- python -m sglang.launch_server --model-path "$T/qm/mx" --tp-size 8
+json_check "an MXFP4 checkpoint on MI300X: SGLang's message" has quant-unknown-method-no-mxfp4 error "Unknown quantization method: mxfp4. Must be one of ['fp8', 'mxfp8', 'blockwise_int8', 'modelopt', 'modelopt_fp8', 'modelopt_fp4', 'nvfp4_online', 'modelopt_mixed', 'w8a8_int8', 'w8a8_fp8', 'awq', 'awq_marlin', 'bitsandbytes', 'gguf', 'gptq', 'gptq_marlin', 'moe_wna16', 'compressed-tensors', 'w4afp8', 'petit_nvfp4', 'quark', 'quark_mxfp4', 'auto-round', 'auto-round-int8', 'modelslim', 'quark_int4fp8_moe', 'humming', 'mxfp_w4a8']."
+expect_rc "an MXFP4 checkpoint with --quantization fp8" 1 $PDWIZ check --format json -- python -m sglang.launch_server --model-path "$T/qm/mx" --tp-size 8 --quantization fp8
+json_check "an MXFP4 checkpoint with --quantization fp8: the mismatch" has quant-model-mismatch error "Quantization method specified in the model config (mxfp4) does not match the quantization method specified in the \`quantization\` argument (fp8)."
+expect_rc "a checkpoint that is not quantized, --quantization fp8" 0 $PDWIZ check --format json -- python -m sglang.launch_server --model-path "$T/qm/bf16" --quantization fp8
+json_check "not quantized: no mismatch, nothing unknown" lacks quant-model-mismatch
+expect_rc "a ModelOpt checkpoint (hf_quant_config.json)" 0 $PDWIZ check --format json -- python -m sglang.launch_server --model-path "$T/qm/mo" --quantization w8a8_int8
+json_check "hf_quant_config.json: the method is not known" has quant-model-mismatch unknown ""
 # The data directory: a rule file, a form, the flag history or the
 # citation summary that is a FIFO.
 DD=$T/fifodata
