@@ -1014,6 +1014,19 @@ json_check "mini_lb: recognised and flagged as gone" has router-mini-lb-gone war
 python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["commands"]; assert c[0]["mode"]=="router", c' "$T/out" && ok || bad "mini_lb: not a router"
 expect_rc "sglang serve" 1 $PDWIZ check --format json -- sglang serve --model-path m --tp-sizee 2
 json_check "sglang serve: its options are SGLang's" has argparse-unrecognized error ""
+# sglang serve MODEL (python/sglang/cli/serve.py): a first word that is no
+# flag is the model path in current SGLang, --model-type is the CLI's own
+# (since 0.5.10); a release before the positional model path rejects it.
+expect_rc "sglang serve MODEL" 0 $PDWIZ check --format json -- sglang serve meta-llama/Llama-3.1-8B-Instruct --tp 2 --model-type llm
+json_check "sglang serve MODEL: no argparse error" only ""
+expect_rc "sglang serve MODEL --disaggregation-mode prefill: the model's facts" 1 $PDWIZ check --format json -- sglang serve deepseek-ai/DeepSeek-V3-0324 --tp-size 8 --quantization w8a8_int8
+json_check "sglang serve MODEL: the model path is read" has quant-model-mismatch error ""
+expect_rc "sglang serve MODEL for 0.5.13.post2" 1 $PDWIZ check --format json --sglang-version 0.5.13.post2 -- sglang serve meta-llama/Llama-3.1-8B-Instruct --tp 2
+json_check "sglang serve MODEL for 0.5.13.post2: unrecognized" has argparse-unrecognized error "unrecognized arguments: meta-llama/Llama-3.1-8B-Instruct"
+expect_rc "sglang serve --model-type for 0.5.9" 1 $PDWIZ check --format json --sglang-version 0.5.9 -- sglang serve --model-path m --model-type llm
+json_check "sglang serve --model-type for 0.5.9: unrecognized" has argparse-unrecognized error "unrecognized arguments: --model-type llm"
+expect_rc "python -m sglang.launch_server MODEL stays unrecognized" 1 $PDWIZ check --format json -- python -m sglang.launch_server meta-llama/Llama-3.1-8B-Instruct
+json_check "launch_server MODEL: unrecognized" has argparse-unrecognized error "unrecognized arguments: meta-llama/Llama-3.1-8B-Instruct"
 
 # --- shell traps of real scripts ---
 printf 'while [ $# -gt 0 ]; do\n  case $1 in\n    --model)\n      M=$2; shift 2 ;;\n    -h|--help)\n      exit 0 ;;\n  esac\ndone\npython -m sglang.launch_server --model-path m\n' >"$T/case.sh"
