@@ -74,6 +74,18 @@ errs = [d["rule"] for d in o["diagnostics"] if d["severity"] == "error"]
 assert errs == ["argparse-unrecognized"], errs
 assert any(d["rule"] == "par-ep-dispatch" and d["severity"] == "unknown" for d in o["diagnostics"]), o["diagnostics"]
 PY
+# A --sglang-version that is no release (rules/flag-history.yaml releases,
+# SGLang's tags) is said, with the release it is checked as.
+expect_rc "--sglang-version 0.5.14, no release" 0 $PDWIZ check --format json --sglang-version 0.5.14 -- python -m sglang.launch_server --model-path m
+json_check "--sglang-version 0.5.14: checked as the catalog's SGLang" has sglang-version note "SGLang 0.5.14 is no release (the newest is 0.5.13.post2, rules/flag-history.yaml releases): checked as a release newer than every one known, as the SGLang this catalog models (newer than 0.5.13.post2)"
+expect_rc "--sglang-version 0.5.11.post3, no release" 0 $PDWIZ check --format json --sglang-version 0.5.11.post3 -- python -m sglang.launch_server --model-path m
+python3 -c 'import json,sys; d=[x for x in json.load(open(sys.argv[1]))["diagnostics"] if x["rule"]=="sglang-version"]; assert d and d[0]["message"].startswith("SGLang 0.5.11.post3 is no release (rules/flag-history.yaml releases): checked as 0.5.11, the newest release before it;"), d' "$T/out" && ok || bad "--sglang-version 0.5.11.post3: $(head -c 400 "$T/out")"
+expect_rc "--sglang-version 0.5.13.post2, a release" 0 $PDWIZ check --format json --sglang-version 0.5.13.post2 -- python -m sglang.launch_server --model-path m
+python3 -c 'import json,sys; d=[x for x in json.load(open(sys.argv[1]))["diagnostics"] if x["rule"]=="sglang-version"]; assert d and d[0]["message"].startswith("checked for SGLang 0.5.13.post2:"), d' "$T/out" && ok || bad "--sglang-version 0.5.13.post2: $(head -c 400 "$T/out")"
+# checked as 0.4.8.post1: that release's flags (--enable-deepep-moe was
+# removed in 0.5.4.post1), with its note
+expect_rc "--sglang-version 0.4.8.post5 is checked as 0.4.8.post1" 0 $PDWIZ check --format json --sglang-version 0.4.8.post5 -- python -m sglang.launch_server --model-path m --enable-deepep-moe
+grep -q '"rule":"flag-history","severity":"note","message":"--enable-deepep-moe is accepted by SGLang 0.4.8.post1' "$T/out" && ok || bad "--sglang-version 0.4.8.post5: $(head -c 600 "$T/out")"
 # A placeholder array element ('your decode ip1') is unknown, not split words.
 printf "D_IP=('your decode ip1' 'your decode ip2')\npython -m sglang.launch_server --model-path m --disaggregation-mode decode --dist-init-addr \${D_IP[0]}:5000 --nnodes 2 --node-rank 0 --tp 16\n" >"$T/ph-arr.sh"
 expect_rc "placeholder array element" 0 $PDWIZ check --format json "$T/ph-arr.sh"
