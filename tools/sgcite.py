@@ -13,7 +13,9 @@ given with --commit) and report:
   message    (per-server errors and warnings, whose messages are SGLang's) every
              literal fragment of the rule's message (the text between
              {placeholders}, 12 characters or more) is in the cited file, or
-             else somewhere under python/sglang (then: "elsewhere")
+             else somewhere under python/sglang (then: "elsewhere"); a bare
+             assert's message (AssertionError (SGLang's bare assert, no
+             message): ...) is pdwiz's words and not looked for
 
 A rule whose citations all hold at SGLANG is "at home" in that SGLang state.
 The summary line says how many are, and the TSV lists each rule with what
@@ -27,6 +29,10 @@ import os
 import re
 import subprocess
 import sys
+
+
+# The start of a bare assert's message (src/core/catalog.h BARE_ASSERT).
+BARE_ASSERT = "AssertionError (SGLang's bare assert, no message):"
 
 
 def fail(msg):
@@ -55,6 +61,9 @@ def load_rules(rdir):
                     os.path.basename(os.path.dirname(f)) == "deploy":
                 msg = ""        # pdwiz's words: a silent change, or a
                                 # deployment fact SGLang never states
+            if msg.startswith(BARE_ASSERT):
+                msg = ""        # SGLang's bare assert says nothing; the
+                                # rest of the message is pdwiz's words
             out.append((r["id"], msg, srcs))
     return out
 
@@ -95,6 +104,8 @@ def squash(s):
     across lines, so a message split over several literals still matches."""
     s = re.sub(r"[\"']\s*\n\s*f?[\"']", "", s)
     s = re.sub(r"[\"']\s+f?[\"']", "", s)
+    # A rule's message is one line: SGLang's line breaks are its spaces.
+    s = s.replace("\\n", " ")
     return s
 
 

@@ -147,10 +147,32 @@ version_note(struct check *ck, sgver_t v)
 	char				*msg;
 	struct result			 r;
 
-	if (v == SGVER_UNKNOWN || ck->ncmds == 0)
+	if ((v == SGVER_UNKNOWN && ck->sgver_asked == SGVER_UNKNOWN) ||
+	    ck->ncmds == 0)
 		return;
 	sgver_format(v, vs, sizeof vs);
-	if (fh != NULL && fh->sglang_version != SGVER_UNKNOWN)
+	if (ck->sgver_asked != SGVER_UNKNOWN) {
+		char	as[SGVER_TEXT_MAX], ls[SGVER_TEXT_MAX];
+
+		sgver_format(ck->sgver_asked, as, sizeof as);
+		sgver_format(fh->releases[fh->nreleases - 1], ls, sizeof ls);
+		if (v == ck->sgver_asked)
+			msg = xasprintf("SGLang %s is no release (the newest "
+			    "is %s, rules/flag-history.yaml releases): checked "
+			    "as a release newer than every one known, as the "
+			    "SGLang this catalog models (newer than %s)",
+			    as, ls, sgver_format(fh->newer_than, cs,
+			    sizeof cs));
+		else
+			msg = xasprintf("SGLang %s is no release "
+			    "(rules/flag-history.yaml releases): checked as "
+			    "%s, the %s; flags are checked against the flag "
+			    "history; rules without a release range are those "
+			    "of the SGLang this catalog models (newer than %s)",
+			    as, vs, sgver_cmp(v, ck->sgver_asked) > 0 ?
+			    "oldest release" : "newest release before it",
+			    sgver_format(fh->newer_than, cs, sizeof cs));
+	} else if (fh != NULL && fh->sglang_version != SGVER_UNKNOWN)
 		msg = xasprintf("checked for SGLang %s: flags are checked "
 		    "against the flag history; rules without a release range "
 		    "are those of SGLang %s, which this catalog models", vs,
@@ -418,7 +440,13 @@ check_deploy(struct check *ck, const struct input *in)
 		free(d.sglang_version);
 		d.sglang_version = xstrdup(ck->sglang_version);
 	}
-	ck->sgver = sgver_parse(d.sglang_version, NULL, 0);
+	{
+		bool	release;
+		sgver_t	v = sgver_parse(d.sglang_version, NULL, 0);
+
+		ck->sgver = flaghist_release_as(ck->cat->hist, v, &release);
+		ck->sgver_asked = release ? SGVER_UNKNOWN : v;
+	}
 	/* A fact given on the command line wins over the file's, as over a
 	 * script's (--gpu H200: would it fit there). */
 	for (i = 0; ck->facts != NULL && i < ck->facts->n; i++)
@@ -551,7 +579,7 @@ check_server(struct check *ck, const struct config *base,
 	    SGVER_UNKNOWN) {
 		config_init(&vbase, ck->cat);
 		config_copy(&vbase, base);
-		vbase.sgver = v;
+		config_set_sgver(&vbase, v);
 		base = &vbase;
 	}
 	server_from_cmd(ck->cat, c, base, &cfg, &diags, base_dir);
@@ -1087,6 +1115,7 @@ check_one(struct report *r, const struct check_args *a, struct rcset *rs,
 	    rcf->fail_on == RC_FAIL_WARNING ? SEV_WARNING : SEV_ERROR;
 	suppress_init(&supp);
 	ck->sgver = base->sgver;
+	ck->sgver_asked = base->sgver_asked;
 	if (file != NULL) {
 		if (strcmp(file, "-") == 0)
 			ck->own_name = xstrdup(a->stdin_name != NULL ?
@@ -1169,7 +1198,7 @@ cmd_check(int argc, char **argv)
 			goto out;
 		}
 	config_init(&base, cat);
-	base.sgver = sgver_parse(a.sglang_version, NULL, 0);
+	config_set_sgver(&base, sgver_parse(a.sglang_version, NULL, 0));
 	if (cli_facts_apply(cat, &base, &a.facts, &why) != 0)
 		goto out;
 	r.cat = cat;

@@ -45,6 +45,8 @@ struct check {
 	struct buf		 why;		/* why nothing could be checked */
 	const char		*sglang_version;	/* --sglang-version, or NULL */
 	sgver_t			 sgver;		/* the release checked for, or 0 */
+	sgver_t			 sgver_asked;	/* the version asked for when it
+						   is no release, or 0 */
 	const struct cli_facts	*facts;		/* given on the command line */
 	size_t			 nsuppressed;	/* findings a suppression or an
 						   ignore list dropped */

@@ -211,7 +211,8 @@ rc_apply_facts(const struct catalog *cat, const struct rcfile *rc,
 		if (strcmp(f->name, "sglang-version") == 0 ||
 		    strcmp(f->name, "sglang_version") == 0) {
 			if (!version_given) {
-				cfg->sgver = sgver_parse(f->value, NULL, 0);
+				config_set_sgver(cfg, sgver_parse(f->value,
+				    NULL, 0));
 				n++;
 			}
 			continue;

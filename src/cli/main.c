@@ -232,11 +232,18 @@ top_level(int argc, char **argv)
 static int
 close_stdout(int rc)
 {
-	int	err = 0;
+	int	err = 0, last = errno;
 
+	/* A stream that failed earlier may have dropped what was left, so
+	 * the flush writes nothing: the failed write's errno is then still
+	 * errno, when it is one a write gives. */
+	if (last != ENOSPC && last != EDQUOT && last != EFBIG &&
+	    last != EPIPE && last != EBADF)
+		last = 0;
 	errno = 0;
 	if (fflush(stdout) != 0 || ferror(stdout))
-		err = stdout_errno ? stdout_errno : errno ? errno : EIO;
+		err = stdout_errno ? stdout_errno : errno ? errno :
+		    last ? last : EIO;
 	if (fclose(stdout) != 0 && err == 0 && errno != EBADF)
 		err = errno;
 	if (err == 0)

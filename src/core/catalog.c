@@ -686,6 +686,59 @@ config_heads(const struct catalog *cat, const struct ynode *root,
 	return n;
 }
 
+/*
+ * The checkpoint's quantization as SGLang's ModelConfig reads it from a
+ * local model directory (_parse_quant_hf_config, _find_quant_modelslim_
+ * config): quant_model_description.json is modelslim; else config.json's
+ * quantization_config (or compression_config) quant_method, in lower case;
+ * none of them and no hf_quant_config.json is null (not quantized). A
+ * quantization config without quant_method, or a standalone
+ * hf_quant_config.json (ModelOpt), stays unknown. How many were set.
+ */
+static int
+config_quant(const struct catalog *cat, const struct ynode *root,
+    const char *model, struct config *cfg)
+{
+	const struct ynode	*q = ynode_get(root, "quantization_config");
+	const struct ynode	*m;
+	struct stat		 st;
+	char			*p, *lower;
+	int			 o, found;
+	size_t			 i;
+
+	if ((o = catalog_find(cat, "model_quant_method")) < 0 ||
+	    cfg->s[o].src == SRC_USER)
+		return 0;
+	p = xasprintf("%s/quant_model_description.json", model);
+	found = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	free(p);
+	if (found) {
+		config_set(cfg, o, val_str("modelslim"), SRC_MODEL, 0, 0);
+		return 1;
+	}
+	if (q == NULL || ynode_is_null(q))
+		q = ynode_get(root, "compression_config");
+	if (q != NULL && !ynode_is_null(q)) {
+		m = q->kind == YN_MAP ? ynode_get(q, "quant_method") : NULL;
+		if (m == NULL || m->kind != YN_SCALAR || ynode_is_null(m))
+			return 0;
+		lower = xstrdup(m->str);
+		for (i = 0; lower[i] != '\0'; i++)
+			if (lower[i] >= 'A' && lower[i] <= 'Z')
+				lower[i] = (char)(lower[i] + 32);
+		config_set(cfg, o, val_str(lower), SRC_MODEL, 0, 0);
+		free(lower);
+		return 1;
+	}
+	p = xasprintf("%s/hf_quant_config.json", model);
+	found = stat(p, &st) == 0;
+	free(p);
+	if (found)
+		return 0;
+	config_set(cfg, o, VAL_NULL, SRC_MODEL, 0, 0);
+	return 1;
+}
+
 /* The model families whose ids match the last component of model (a path
  * or an id; a trailing slash aside), in lower case, as arch_family. */
 static int
@@ -831,6 +884,7 @@ catalog_model_facts(const struct catalog *cat, const char *model,
 				count++;
 			}
 			count += config_heads(cat, root, cfg);
+			count += config_quant(cat, root, model, cfg);
 		}
 		ynode_free(root);
 		free(cj);
@@ -1038,6 +1092,13 @@ load_rule(struct loadctx *lc, const struct ynode *n, struct rule *r)
 	r->explain = opt_str(lc, n, "explain", false, &rc);
 	if (rc != 0)
 		return -1;
+	if (r->message_src[strspn(r->message_src, " \t\n")] == '\0') {
+		ynode_err(lc->err, lc->errlen, lc->file,
+		    ynode_get(n, "message"),
+		    "empty message: a bare assert's message is \"" BARE_ASSERT
+		    " ONE LINE\" (what the assert checks, in pdwiz's words)");
+		return -1;
+	}
 	if (strcmp(sev, "error") == 0)
 		r->sev = SEV_ERROR;
 	else if (strcmp(sev, "warning") == 0)

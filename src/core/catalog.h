@@ -72,6 +72,14 @@ struct assign {
 	struct expr	*e;
 };
 
+/*
+ * The start of a bare assert's message: SGLang's `assert cond` without a
+ * text raises an AssertionError that says nothing, so such a rule's message
+ * is this, then one line of pdwiz's own words (rules/README.md, Messages).
+ * A rule's message is never empty.
+ */
+#define BARE_ASSERT	"AssertionError (SGLang's bare assert, no message):"
+
 struct rule {
 	const char	 *id;
 	enum severity	  sev;
@@ -125,6 +133,8 @@ struct flag_history {
 	size_t			 n;
 	sgver_t			 sglang_version;	/* what the catalog models, or 0 */
 	sgver_t			 newer_than;	/* a release the catalog is newer than */
+	sgver_t			*releases;	/* SGLang's release tags, in order */
+	size_t			 nreleases;
 	const char		*file;
 };
 
@@ -233,6 +243,16 @@ enum flag_state { FS_UNKNOWN, FS_ACCEPTED, FS_REJECTED, FS_ABSENT };
 enum flag_state	 flaghist_state(const struct flag_hist *, sgver_t v);
 /* The migration advice for h as seen from release v (0: unknown); owned. */
 char		*flaghist_advice(const struct flag_hist *, sgver_t v);
+/*
+ * The release v is checked as: v itself when it is one of the releases
+ * (or no list is known, or v is 0); else the newest release before it
+ * (flags and rules change only at releases), the oldest when it is older
+ * than all, and v again when it is newer than every release known (a
+ * release newer than the list, as the catalog models). *release says
+ * whether v is one.
+ */
+sgver_t		 flaghist_release_as(const struct flag_history *, sgver_t v,
+		    bool *release);
 /*
  * A rule's since/after/until keys (release numbers) into r; 0, or -1
  * and a message.

@@ -582,6 +582,7 @@ put_hist(struct imgw *w, const struct flag_history *fh)
 	h.n = fh->n;
 	h.sglang_version = fh->sglang_version;
 	h.newer_than = fh->newer_than;
+	h.nreleases = fh->nreleases;
 	off = imgw_copy(w, &h, sizeof h);
 	arr = fh->n ? imgw_alloc(w, fh->n * sizeof *fh->e) : 0;
 	for (i = 0; i < fh->n; i++) {
@@ -608,6 +609,14 @@ put_hist(struct imgw *w, const struct flag_history *fh)
 		    imgw_str(w, e->cite_introduced));
 	}
 	PTR(off, struct flag_history, e, arr);
+	if (fh->nreleases > 0) {
+		size_t	ro = imgw_alloc(w, fh->nreleases *
+		    sizeof *fh->releases);
+
+		memcpy(imgw_at(w, ro), fh->releases, fh->nreleases *
+		    sizeof *fh->releases);
+		PTR(off, struct flag_history, releases, ro);
+	}
 	return off;
 }
 
@@ -1112,7 +1121,9 @@ check_hist(struct imgr *r, const struct flag_history *h)
 		return true;
 	if (!imgr_array(r, h, 1, sizeof *h, _Alignof(struct flag_history)) ||
 	    !imgr_str(r, h->file, true) || !imgr_array(r, h->e, h->n,
-	    sizeof *h->e, _Alignof(struct flag_hist)))
+	    sizeof *h->e, _Alignof(struct flag_hist)) ||
+	    !imgr_array(r, h->releases, h->nreleases, sizeof *h->releases,
+	    _Alignof(sgver_t)))
 		return false;
 	for (i = 0; i < h->n; i++) {
 		const struct flag_hist	*e = &h->e[i];

@@ -12,12 +12,22 @@ config_init(struct config *c, const struct catalog *cat)
 
 	c->cat = cat;
 	c->sgver = SGVER_UNKNOWN;
+	c->sgver_asked = SGVER_UNKNOWN;
 	c->s = xcalloc(cat->nopts, sizeof *c->s);
 	for (i = 0; i < cat->nopts; i++) {
 		c->s[i].v = cat->opts[i].def;
 		c->s[i].src = SRC_DEFAULT;
 		c->s[i].rule = -1;
 	}
+}
+
+void
+config_set_sgver(struct config *c, sgver_t v)
+{
+	bool	release;
+
+	c->sgver = flaghist_release_as(c->cat->hist, v, &release);
+	c->sgver_asked = release ? SGVER_UNKNOWN : v;
 }
 
 void
@@ -29,6 +39,7 @@ config_copy(struct config *dst, const struct config *src)
 	}
 	dst->cat = src->cat;
 	dst->sgver = src->sgver;
+	dst->sgver_asked = src->sgver_asked;
 	memcpy(dst->s, src->s, src->cat->nopts * sizeof *dst->s);
 }
 

@@ -31,11 +31,17 @@ struct config {
 	const struct catalog	*cat;
 	struct slot		*s;	/* cat->nopts entries */
 	sgver_t			 sgver;	/* the SGLang release it runs, or 0 */
+	sgver_t			 sgver_asked;	/* the version asked for when it is
+						   no release (sgver: the release
+						   it is checked as), else 0 */
 };
 
 void	config_init(struct config *, const struct catalog *);	/* all defaults */
 void	config_copy(struct config *dst, const struct config *src);	/* dst initialised */
 void	config_free(struct config *);
+/* The SGLang release v (0: none said), as the release it is checked as
+ * when it is none of the releases known (flaghist_release_as). */
+void	config_set_sgver(struct config *, sgver_t v);
 void	config_set(struct config *, int opt, struct value, enum source,
 	    int line, int col);
 /* True when the option was given explicitly (CLI, config file, env, user). */

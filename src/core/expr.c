@@ -1054,6 +1054,37 @@ call(const struct expr *e, struct evalctx *c)
 	return VAL_NULL;
 }
 
+/*
+ * A list literal outside 'in' (which reads it itself): a list of strings
+ * is a V_LIST value (a message's {['a', 'b']} renders as Python's
+ * ['a', 'b']); any other list is null, as before.
+ */
+static struct value
+eval_list(const struct expr *e, struct evalctx *c)
+{
+	struct buf	bb = { 0 };
+	struct value	v, r;
+	size_t		i;
+
+	for (i = 0; i < e->nkids; i++) {
+		v = expr_eval(e->kids[i], c);
+		if (v.t == V_UNKNOWN) {
+			buf_free(&bb);
+			return v;
+		}
+		if (v.t != V_STR || strchr(v.u.s, '\x1f') != NULL) {
+			buf_free(&bb);
+			return VAL_NULL;
+		}
+		if (i > 0)
+			buf_putc(&bb, '\x1f');
+		buf_puts(&bb, v.u.s);
+	}
+	r = (struct value){ .t = V_LIST, .u.s = intern(bb.s ? bb.s : "") };
+	buf_free(&bb);
+	return r;
+}
+
 struct value
 expr_eval(const struct expr *e, struct evalctx *c)
 {
@@ -1066,7 +1097,7 @@ expr_eval(const struct expr *e, struct evalctx *c)
 	case E_NAME:
 		return slot_value(c, e->slot);
 	case E_LIST:
-		return VAL_NULL;	/* only meaningful on the right of 'in' */
+		return eval_list(e, c);
 	case E_NOT:
 		a = expr_eval(e->kids[0], c);
 		if (a.t == V_UNKNOWN)

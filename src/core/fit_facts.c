@@ -216,11 +216,12 @@ tp_that_fits(const struct fit_model *m, const struct fit_gpu *g,
 bool
 fit_fact_from_gpu(const char *name)
 {
-	return strcmp(name, "platform") == 0 || strcmp(name, "gpu_sm") == 0;
+	return strcmp(name, "platform") == 0 || strcmp(name, "gpu_sm") == 0 ||
+	    strcmp(name, "gpu_arch") == 0 || strcmp(name, "gpu_mem_mib") == 0;
 }
 
-/* The platform and SM an accelerator implies, where not given (the facts
- * fit_fact_from_gpu names). */
+/* The platform, SM, architecture (gfx942, sm90) and memory an accelerator
+ * implies, where not given (the facts fit_fact_from_gpu names). */
 static void
 settle_platform(struct config *cfg, const struct fit_gpu *g)
 {
@@ -232,6 +233,15 @@ settle_platform(struct config *cfg, const struct fit_gpu *g)
 	if (g->arch != NULL && strncmp(g->arch, "sm", 2) == 0 &&
 	    (o = opt(cfg->cat, "gpu_sm")) >= 0 && cfg->s[o].v.t == V_UNKNOWN)
 		set_fact(cfg, "gpu_sm", val_int(atoll(g->arch + 2)));
+	if (g->arch != NULL && (o = opt(cfg->cat, "gpu_arch")) >= 0 &&
+	    cfg->s[o].v.t == V_UNKNOWN)
+		set_fact(cfg, "gpu_arch", val_str(g->arch));
+	/* What SGLang's probe (nvidia-smi memory.total, rocminfo) reports:
+	 * memory_bytes is reported_mib x 2^20 where that is known. */
+	if (g->memory_bytes > 0 && (o = opt(cfg->cat, "gpu_mem_mib")) >= 0 &&
+	    cfg->s[o].v.t == V_UNKNOWN)
+		set_fact(cfg, "gpu_mem_mib", val_int((long long)
+		    llround(g->memory_bytes / (1024.0 * 1024.0))));
 }
 
 void

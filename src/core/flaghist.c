@@ -173,18 +173,81 @@ entry(struct hctx *h, const struct ynode *n, struct flag_hist *f)
 }
 
 static int
+cmp_sgver(const void *a, const void *b)
+{
+	return sgver_cmp(*(const sgver_t *)a, *(const sgver_t *)b);
+}
+
+/* releases: the release tags, each a release number, kept in order. */
+static int
+releases(struct hctx *h, const struct ynode *list, struct flag_history *fh)
+{
+	char	why[256];
+	size_t	i;
+
+	if (list == NULL)
+		return 0;
+	if (list->kind != YN_SEQ) {
+		ynode_err(h->err, h->errlen, h->file, list,
+		    "'releases' must be a list of release numbers");
+		return -1;
+	}
+	fh->releases = xcalloc(list->nkids + 1, sizeof *fh->releases);
+	for (i = 0; i < list->nkids; i++) {
+		const struct ynode	*k = list->kids[i];
+
+		if (k->kind != YN_SCALAR || (fh->releases[i] =
+		    sgver_parse(k->str, why, sizeof why)) == SGVER_UNKNOWN) {
+			ynode_err(h->err, h->errlen, h->file, k, "releases: %s",
+			    k->kind == YN_SCALAR ? why : "not a release number");
+			return -1;
+		}
+	}
+	fh->nreleases = list->nkids;
+	qsort(fh->releases, fh->nreleases, sizeof *fh->releases, cmp_sgver);
+	for (i = 1; i < fh->nreleases; i++)
+		if (fh->releases[i] == fh->releases[i - 1]) {
+			ynode_err(h->err, h->errlen, h->file, list,
+			    "releases: a release is listed twice");
+			return -1;
+		}
+	return 0;
+}
+
+sgver_t
+flaghist_release_as(const struct flag_history *fh, sgver_t v, bool *release)
+{
+	size_t	i;
+
+	*release = true;
+	if (fh == NULL || fh->nreleases == 0 || v == SGVER_UNKNOWN)
+		return v;
+	for (i = 0; i < fh->nreleases; i++)
+		if (fh->releases[i] == v)
+			return v;
+	*release = false;
+	if (sgver_cmp(v, fh->releases[fh->nreleases - 1]) > 0)
+		return v;
+	for (i = fh->nreleases; i-- > 0; )
+		if (sgver_cmp(fh->releases[i], v) < 0)
+			return fh->releases[i];
+	return fh->releases[0];
+}
+
+static int
 load(struct hctx *h, const struct ynode *root, struct flag_history *fh)
 {
 	static const char *const keys[] = { "sglang_version",
-		"sglang_newer_than", "sglang_newer_than_evidence", "entries",
-		NULL };
+		"sglang_newer_than", "sglang_newer_than_evidence", "releases",
+		"entries", NULL };
 	const struct ynode	*es = ynode_get(root, "entries");
 	size_t			 i, j;
 
 	if (root->kind != YN_MAP || ynode_check_keys(root, keys, h->file,
 	    h->err, h->errlen) != 0 ||
 	    release(h, root, "sglang_version", &fh->sglang_version) ||
-	    release(h, root, "sglang_newer_than", &fh->newer_than))
+	    release(h, root, "sglang_newer_than", &fh->newer_than) ||
+	    releases(h, ynode_get(root, "releases"), fh))
 		return -1;
 	if (es == NULL || es->kind != YN_SEQ) {
 		ynode_err(h->err, h->errlen, h->file, es ? es : root,
@@ -247,6 +310,7 @@ flaghist_free(struct flag_history *fh)
 	if (fh == NULL)
 		return;
 	free(fh->e);
+	free(fh->releases);
 	free(fh);
 }
 

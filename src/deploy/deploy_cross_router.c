@@ -255,18 +255,27 @@ why_set(char **w, char *s)
 		free(s);
 }
 
-/* The bootstrap port the router hands out for entry e against the one
- * prefill launch la serves. */
+/*
+ * The bootstrap port the decode uses for entry e against the one prefill
+ * launch la serves. A port after the router's --prefill URL is what the
+ * router hands the decode with every request; without one the router
+ * records none (router_args.py _parse_prefill_urls: None), sends
+ * bootstrap_port null (pd_router.rs inject_bootstrap_into_value), and each
+ * decode's scheduler uses its own --disaggregation-bootstrap-port
+ * (scheduler.py: recv_req.bootstrap_port is None), so every decode
+ * instance must serve the prefill's port then.
+ */
 static void
 match_bootstrap(struct facts *f, const struct deployment *d,
-    const struct launch *la, const struct endpoint *e, int rline,
-    struct rwhy *rw)
+    const struct plan *p, const struct launch *la, const struct endpoint *e,
+    int rline, struct rwhy *rw)
 {
 	static const char *const bn[] = { "disaggregation_bootstrap_port",
 	    NULL };
 	int	want = (int)cfg_int(&la->cfg, "disaggregation_bootstrap_port",
 	    8998);
-	int	got = e->bootstrap_port >= 0 ? e->bootstrap_port : 8998;
+	int	line = e->line > 0 ? e->line : rline;
+	size_t	i;
 
 	if (d->role[ROLE_PREFILL].port_unstated ||
 	    fact_role_unknown(f, ROLE_PREFILL, bn) != NULL) {
@@ -281,12 +290,42 @@ match_bootstrap(struct facts *f, const struct deployment *d,
 		    "run time", e->url));
 		return;
 	}
-	if (want != got)
-		fact_add(f, "deploy.router_bootstrap_mismatch", ROLE_ROUTER,
-		    e->line > 0 ? e->line : rline, "the router gives "
-		    "bootstrap port %d%s for %s, but that prefill serves its "
-		    "bootstrap server on port %d", got, e->bootstrap_port < 0 ?
-		    " (the default)" : "", e->url, want);
+	if (e->bootstrap_port >= 0) {
+		if (want != e->bootstrap_port)
+			fact_add(f, "deploy.router_bootstrap_mismatch",
+			    ROLE_ROUTER, line, "the router gives bootstrap "
+			    "port %d for %s, but that prefill serves its "
+			    "bootstrap server on port %d", e->bootstrap_port,
+			    e->url, want);
+		return;
+	}
+	for (i = 0; i < p->n; i++) {
+		const struct launch	*dl = &p->l[i];
+		int			 got, o;
+
+		if (dl->role != ROLE_DECODE || dl->node_rank != 0)
+			continue;
+		if (d->role[ROLE_DECODE].port_unstated ||
+		    fact_role_unknown(f, ROLE_DECODE, bn) != NULL) {
+			why_set(&rw->boot, xasprintf("the bootstrap port of "
+			    "decode %d is a value the script computes at run "
+			    "time", dl->instance));
+			return;
+		}
+		got = (int)cfg_int(&dl->cfg, "disaggregation_bootstrap_port",
+		    8998);
+		o = catalog_find(dl->cfg.cat, "disaggregation_bootstrap_port");
+		if (got != want) {
+			fact_add(f, "deploy.router_bootstrap_mismatch",
+			    ROLE_ROUTER, line, "the router gives no bootstrap "
+			    "port for %s, so decode %d uses its own, %d%s, but "
+			    "that prefill serves its bootstrap server on port "
+			    "%d", e->url, dl->instance, got,
+			    o >= 0 && config_is_set(&dl->cfg, o) ? "" :
+			    " (the default)", want);
+			return;
+		}
+	}
 }
 
 /* Does la listen on a loopback --host of a machine named otherwise? */
@@ -325,7 +364,8 @@ match_role(struct facts *f, const struct deployment *d, const struct plan *p,
 			continue;
 		for (j = 0; j < ne; j++) {
 			if (m[i * ne + j] == M_YES && !yes && r == ROLE_PREFILL)
-				match_bootstrap(f, d, la, &e[j], rline, rw);
+				match_bootstrap(f, d, p, la, &e[j], rline,
+				    rw);
 			yes = yes || m[i * ne + j] == M_YES;
 			unsure = unsure || m[i * ne + j] == M_UNSURE;
 		}

@@ -148,6 +148,7 @@ read_server(const struct catalog *cat, struct icmd *ic, const char *base_dir,
 	size_t		 i, ncw;
 	long long	 tp, pp, dp;
 	int		 o;
+	bool		 decode;
 
 	config_init(&base, cat);
 	result_init(&diags);
@@ -188,12 +189,19 @@ read_server(const struct catalog *cat, struct icmd *ic, const char *base_dir,
 	    cfg_unknown(&ic->cfg, "nnodes"))
 		ic->gpus = 0;
 	imp_config_words(cat, ic->sc, base_dir, &cw, &ncw);
+	decode = cfg_str(&ic->cfg, "disaggregation_mode") != NULL &&
+	    strcmp(cfg_str(&ic->cfg, "disaggregation_mode"), "decode") == 0;
 	for (i = 0; i < cat->nopts; i++) {
 		const struct slot	*s = &ic->cfg.s[i];
 		char			*t;
 
+		/* A decode's --disaggregation-bootstrap-port is no layout
+		 * field (it serves no bootstrap server) but an option: the
+		 * port it asks prefills on when the router gives none. */
 		if (cat->opts[i].kind != OK_FLAG || (s->src != SRC_CLI &&
-		    s->src != SRC_CONFIG) || is_managed(cat->opts[i].name))
+		    s->src != SRC_CONFIG) || (is_managed(cat->opts[i].name) &&
+		    !(decode && strcmp(cat->opts[i].name,
+		    "disaggregation_bootstrap_port") == 0)))
 			continue;
 		if (s->v.t == V_UNKNOWN || s->v.t == V_NULL) {
 			lost(notes, s->line ? s->line : ic->sc->line, s->col,
@@ -634,9 +642,15 @@ hoist_shared(struct deployment *d)
 	}
 }
 
+/*
+ * Is the router list a the one pdwiz generates (b)? A prefill entry
+ * without a bootstrap port makes the decodes use their own
+ * --disaggregation-bootstrap-port (dport), which is the generated
+ * explicit port only when it is the same number.
+ */
 static bool
 same_endpoints(const struct endpoint *a, size_t na, const struct endpoint *b,
-    size_t nb, bool prefill)
+    size_t nb, bool prefill, int dport)
 {
 	size_t	i;
 
@@ -647,7 +661,7 @@ same_endpoints(const struct endpoint *a, size_t na, const struct endpoint *b,
 			return false;
 		if (a[i].bootstrap_port < -1)
 			return false;
-		if (prefill && (a[i].bootstrap_port < 0 ? 8998 :
+		if (prefill && (a[i].bootstrap_port < 0 ? dport :
 		    a[i].bootstrap_port) != b[i].bootstrap_port)
 			return false;
 	}
@@ -662,6 +676,8 @@ drop_generated_lists(const struct catalog *cat, struct deployment *d)
 	struct role_spec	 saved = *r;
 	struct endpoint		*pe, *de;
 	size_t			 npe, nde;
+	const char		*dv;
+	int			 dport;
 	bool			 same;
 
 	r->prefill_urls = NULL;
@@ -669,9 +685,12 @@ drop_generated_lists(const struct catalog *cat, struct deployment *d)
 	r->decode_urls = NULL;
 	r->ndecode_urls = 0;
 	router_endpoints(cat, d, &pe, &npe, &de, &nde);
+	dv = deployment_get(cat, d, ROLE_DECODE,
+	    "disaggregation_bootstrap_port");
+	dport = dv != NULL ? atoi(dv) : 8998;
 	same = same_endpoints(saved.prefill_urls, saved.nprefill_urls, pe, npe,
-	    true) && same_endpoints(saved.decode_urls, saved.ndecode_urls, de,
-	    nde, false);
+	    true, dport) && same_endpoints(saved.decode_urls,
+	    saved.ndecode_urls, de, nde, false, dport);
 	/* Explicit bootstrap ports stay explicit on the prefill side. */
 	endpoints_release(pe, npe);
 	endpoints_release(de, nde);

@@ -502,7 +502,10 @@ read_role(struct pctx *pc, const struct ynode *m, enum role role,
 	    &r->port_step);
 	if (ynode_get(m, "bootstrap_port") != NULL && role != ROLE_PREFILL)
 		perr(pc, ynode_get(m, "bootstrap_port"), "bootstrap_port is "
-		    "a prefill setting (the decode contacts the prefill's)");
+		    "a prefill setting (the port its bootstrap server serves); "
+		    "a decode's --disaggregation-bootstrap-port, the port it "
+		    "asks prefills on when the router gives none, is one of "
+		    "its options");
 	get_int(pc, ynode_get(m, "bootstrap_port"), "bootstrap_port", 1, 65535,
 	    &r->bootstrap_port);
 	/* 0: the multi-node instance has no usable rendezvous port (as the
@@ -539,13 +542,15 @@ static const char *const managed[] = { "model_path", "disaggregation_mode",
 	"dist_init_addr", "nnodes", "node_rank", NULL };
 
 static void
-check_managed(struct pctx *pc, const struct kv *arr, size_t n)
+check_managed(struct pctx *pc, const struct kv *arr, size_t n, bool decode)
 {
 	size_t	i, j;
 
 	for (i = 0; i < n; i++)
 		for (j = 0; managed[j] != NULL; j++)
-			if (strcmp(arr[i].name, managed[j]) == 0) {
+			if (strcmp(arr[i].name, managed[j]) == 0 &&
+			    !(decode && strcmp(arr[i].name,
+			    "disaggregation_bootstrap_port") == 0)) {
 				struct ynode	at = { 0 };
 
 				at.line = arr[i].line;
@@ -710,7 +715,7 @@ deployment_from_ydoc(const struct catalog *cat, const char *name,
 		    &d->shared_env, &d->nshared_env);
 		read_unchecked_env(&pc, ynode_get(m, "unchecked_env"),
 		    "shared.unchecked_env", &d->shared_env, &d->nshared_env);
-		check_managed(&pc, d->shared, d->nshared);
+		check_managed(&pc, d->shared, d->nshared, false);
 	}
 	if ((m = need(&pc, root, "roles", "the deployment file")) != NULL &&
 	    check_keys(&pc, m, "roles", role_keys)) {
@@ -722,7 +727,7 @@ deployment_from_ydoc(const struct catalog *cat, const char *name,
 				read_role(&pc, n, (enum role)i, &d->role[i]);
 				if (i != ROLE_ROUTER)
 					check_managed(&pc, d->role[i].opts,
-					    d->role[i].nopts);
+					    d->role[i].nopts, i == ROLE_DECODE);
 			}
 		}
 	}

@@ -17,6 +17,39 @@ model_facts(const struct catalog *cat, struct config *cfg)
 		catalog_model_facts(cat, cfg->s[mo].v.u.s, cfg);
 }
 
+/*
+ * The sglang serve CLI (python/sglang/cli/serve.py) before SGLang's own
+ * parser: it takes out --model-type BACKEND and --model-type=BACKEND
+ * wherever they are (_extract_model_type_override, since v0.5.10), then
+ * reads a first word that is no flag as --model-path WORD
+ * (_normalize_positional_model_path, main 649ce5dd3d of 2026-07-11: in no
+ * release up to v0.5.13.post2). A release older than these has neither.
+ */
+static bool
+serve_positional(sgver_t v)
+{
+	return v == SGVER_UNKNOWN ||
+	    sgver_cmp(v, sgver_parse("0.5.13.post2", NULL, 0)) > 0;
+}
+
+/* Is words[argstart + *i] the CLI's --model-type? Then *i is past it. */
+static bool
+serve_model_type(sgver_t v, const struct sh_cmd *cmd, size_t *i, size_t n)
+{
+	const char	*t = cmd->words[cmd->argstart + *i].text;
+
+	if (v != SGVER_UNKNOWN &&
+	    sgver_cmp(v, sgver_parse("0.5.10", NULL, 0)) < 0)
+		return false;
+	if (strncmp(t, "--model-type=", 13) == 0)
+		return true;
+	if (strcmp(t, "--model-type") != 0)
+		return false;
+	if (*i + 1 < n)
+		++*i;
+	return true;
+}
+
 int
 server_from_cmd(const struct catalog *cat, const struct sh_cmd *cmd,
     const struct config *base, struct config *out, struct result *diags,
@@ -37,13 +70,22 @@ server_from_cmd(const struct catalog *cat, const struct sh_cmd *cmd,
 	}
 	nerr = env_apply(cat, env, cmd->nenv, out, diags);
 	free(env);
-	w = xcalloc(n + 1, sizeof *w);
+	w = xcalloc(n + 2, sizeof *w);
 	/* The wrapper's own arguments (foreign) are not SGLang's. */
 	for (i = k = 0; i < n; i++) {
 		const struct sh_word	*sw = &cmd->words[cmd->argstart + i];
 
 		if (sw->foreign)
 			continue;
+		if (cmd->serve && serve_model_type(out->sgver, cmd, &i, n))
+			continue;
+		if (cmd->serve && k == 0 && sw->text[0] != '-' &&
+		    serve_positional(out->sgver)) {
+			w[k].text = "--model-path";
+			w[k].line = sw->line;
+			w[k].col = sw->col;
+			w[k++].src = SRC_CLI;
+		}
 		w[k].text = sw->text;
 		w[k].line = sw->line;
 		w[k].col = sw->col;
@@ -111,6 +153,8 @@ facts_set(const struct catalog *cat, struct config *cfg, const char *name,
 		snprintf(err, errlen, "fact %s: invalid value '%s'", name, value);
 		return -1;
 	}
+	if (op->type == T_STR && op->nchoices == 0 && strcmp(value, "null") == 0)
+		v = VAL_NULL;	/* model_quant_method=null: not quantized */
 	if (op->nchoices > 0) {
 		for (i = 0; i < op->nchoices; i++)
 			if (strcmp(op->choices[i], value) == 0)

@@ -66,6 +66,9 @@ struct sh_cmd {
 					   entry point: "dynamo.sglang", "docker run"; or NULL */
 	bool		 nohttp;	/* the wrapper opens no SGLang HTTP server, so
 					   --host/--port name no listening socket */
+	bool		 serve;		/* run by the sglang serve CLI: its own
+					   --model-type, and a first word that
+					   is no flag is the model path */
 	const char	*gone;		/* an entry point removed from SGLang (the old
 					   mini_lb router): what replaces it; or NULL */
 };

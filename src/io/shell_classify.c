@@ -391,6 +391,7 @@ sh_classify(struct parser *p, struct sh_cmd *c, struct own *o)
 
 	c->kind = SH_OTHER;
 	c->argstart = 0;
+	c->serve = false;
 	while (i < n) {
 		w = c->words[i].text;
 		b = base(w);
@@ -440,6 +441,7 @@ sh_classify(struct parser *p, struct sh_cmd *c, struct own *o)
 		    strcmp(c->words[i + 1].text, "serve") == 0) {
 			c->kind = SH_SERVER;
 			c->argstart = i + 2;
+			c->serve = true;
 		} else if (strcmp(b, "sglang.launch_server") == 0) {
 			c->kind = SH_SERVER;
 			c->argstart = i + 1;

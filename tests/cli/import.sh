@@ -187,3 +187,21 @@ grep -q 'warning: runs SGLang through docker run; the deployment keeps' "$T/err"
 printf 'python3 -m sglang.srt.disaggregation.mini_lb --prefill http://10.0.0.1:30000 --decode http://10.0.0.2:30000\npython -m sglang.launch_server --model-path m --disaggregation-mode prefill --host 10.0.0.1\npython -m sglang.launch_server --model-path m --disaggregation-mode decode --host 10.0.0.2\n' >"$T/minilb.sh"
 "$PDWIZ" import "$T/minilb.sh" >/dev/null 2>"$T/err"
 grep -q "warning: this router's entry point is gone from current SGLang" "$T/err" && ok || bad "import replaces mini_lb without a word: $(head -c 400 "$T/err")"
+
+# A decode's --disaggregation-bootstrap-port is kept: with no port after the
+# router's --prefill URL it is the port the decode asks the prefill on, so
+# prefill 9000 + decode 9000 + a router without a port works.
+cat > "$T/b9000.sh" <<'S'
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-ib-device mlx5_0 --disaggregation-mode prefill --host 10.0.0.1 --port 30000 --disaggregation-bootstrap-port 9000
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-ib-device mlx5_0 --disaggregation-mode decode --host 10.0.0.2 --port 30000 --disaggregation-bootstrap-port 9000
+python -m sglang_router.launch_router --pd-disaggregation --prefill http://10.0.0.1:30000 --decode http://10.0.0.2:30000 --host 10.0.0.9
+S
+expect_rc "prefill and decode on bootstrap port 9000, router without a port" 0 $PDWIZ check --format json "$T/b9000.sh"
+json_check "bootstrap 9000 on both, router without a port: no mismatch" lacks xs-router-bootstrap-port
+expect_rc "import keeps the decode's bootstrap port" 0 $PDWIZ import -o "$T/b9000.yaml" "$T/b9000.sh"
+grep -A12 '^  decode:' "$T/b9000.yaml" | grep -q 'disaggregation_bootstrap_port: 9000' && ok || bad "decode's bootstrap port not imported: $(cat "$T/b9000.yaml")"
+expect_rc "the imported deployment checks clean" 0 $PDWIZ check "$T/b9000.yaml"
+[ "$($PDWIZ emit --format shell "$T/b9000.yaml" | grep -c -- '--disaggregation-bootstrap-port 9000')" = 2 ] && ok || bad "emit drops a bootstrap port: $($PDWIZ emit --format shell "$T/b9000.yaml" | grep -- bootstrap)"
+sed '2s/--disaggregation-bootstrap-port 9000$/--disaggregation-bootstrap-port 9001/' "$T/b9000.sh" >"$T/b9001.sh"
+expect_rc "the decode's own bootstrap port differs" 1 $PDWIZ check --format json "$T/b9001.sh"
+json_check "the decode's own bootstrap port differs: the mismatch" has xs-router-bootstrap-port error "Bootstrap port mismatch: the router gives no bootstrap port for http://10.0.0.1:30000, so decode 0 uses its own, 9001, but that prefill serves its bootstrap server on port 9000."

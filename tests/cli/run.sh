@@ -74,6 +74,18 @@ errs = [d["rule"] for d in o["diagnostics"] if d["severity"] == "error"]
 assert errs == ["argparse-unrecognized"], errs
 assert any(d["rule"] == "par-ep-dispatch" and d["severity"] == "unknown" for d in o["diagnostics"]), o["diagnostics"]
 PY
+# A --sglang-version that is no release (rules/flag-history.yaml releases,
+# SGLang's tags) is said, with the release it is checked as.
+expect_rc "--sglang-version 0.5.14, no release" 0 $PDWIZ check --format json --sglang-version 0.5.14 -- python -m sglang.launch_server --model-path m
+json_check "--sglang-version 0.5.14: checked as the catalog's SGLang" has sglang-version note "SGLang 0.5.14 is no release (the newest is 0.5.13.post2, rules/flag-history.yaml releases): checked as a release newer than every one known, as the SGLang this catalog models (newer than 0.5.13.post2)"
+expect_rc "--sglang-version 0.5.11.post3, no release" 0 $PDWIZ check --format json --sglang-version 0.5.11.post3 -- python -m sglang.launch_server --model-path m
+python3 -c 'import json,sys; d=[x for x in json.load(open(sys.argv[1]))["diagnostics"] if x["rule"]=="sglang-version"]; assert d and d[0]["message"].startswith("SGLang 0.5.11.post3 is no release (rules/flag-history.yaml releases): checked as 0.5.11, the newest release before it;"), d' "$T/out" && ok || bad "--sglang-version 0.5.11.post3: $(head -c 400 "$T/out")"
+expect_rc "--sglang-version 0.5.13.post2, a release" 0 $PDWIZ check --format json --sglang-version 0.5.13.post2 -- python -m sglang.launch_server --model-path m
+python3 -c 'import json,sys; d=[x for x in json.load(open(sys.argv[1]))["diagnostics"] if x["rule"]=="sglang-version"]; assert d and d[0]["message"].startswith("checked for SGLang 0.5.13.post2:"), d' "$T/out" && ok || bad "--sglang-version 0.5.13.post2: $(head -c 400 "$T/out")"
+# checked as 0.4.8.post1: that release's flags (--enable-deepep-moe was
+# removed in 0.5.4.post1), with its note
+expect_rc "--sglang-version 0.4.8.post5 is checked as 0.4.8.post1" 0 $PDWIZ check --format json --sglang-version 0.4.8.post5 -- python -m sglang.launch_server --model-path m --enable-deepep-moe
+grep -q '"rule":"flag-history","severity":"note","message":"--enable-deepep-moe is accepted by SGLang 0.4.8.post1' "$T/out" && ok || bad "--sglang-version 0.4.8.post5: $(head -c 600 "$T/out")"
 # A placeholder array element ('your decode ip1') is unknown, not split words.
 printf "D_IP=('your decode ip1' 'your decode ip2')\npython -m sglang.launch_server --model-path m --disaggregation-mode decode --dist-init-addr \${D_IP[0]}:5000 --nnodes 2 --node-rank 0 --tp 16\n" >"$T/ph-arr.sh"
 expect_rc "placeholder array element" 0 $PDWIZ check --format json "$T/ph-arr.sh"
@@ -233,7 +245,7 @@ printf 'model-path: meta-llama/Llama-3.1-8B-Instruct\ntp-size: 010\ndp-size: 4\n
 expect_rc "config tp-size 010 is 8 (divisible by dp 4)" 0 $PDWIZ check "$T/oct.yaml"
 printf 'model-path: meta-llama/Llama-3.1-8B-Instruct\ntp-size: 012\ndp-size: 4\nenable-dp-attention: yes\n' > "$T/oct.yaml"
 expect_rc "config tp-size 012 is 10 (not divisible by dp 4)" 1 $PDWIZ check --format json "$T/oct.yaml"
-json_check "config tp-size 012 message" has par-dp-attention-adjust-tp-divisible error "tp_size (10) must be divisible by dp_size (4) when DP attention is enabled"
+json_check "config tp-size 012 message" has par-dp-attention-adjust-tp-divisible error "AssertionError (SGLang's bare assert, no message): tp_size (10) must be divisible by dp_size (4) when DP attention is enabled"
 printf 'model-path: m\ntp-size: 1e3\nport: 0o10\n' > "$T/y12.yaml"
 expect_rc "config 1e3 and 0o10 stay strings (invalid int)" 1 $PDWIZ check "$T/y12.yaml"
 grep -q "argument --tp-size: invalid int value: '1e3'" "$T/out" && grep -q "argument --port: invalid int value: '0o10'" "$T/out" && ok || bad "1e3 / 0o10: $(cat "$T/out")"
@@ -613,8 +625,9 @@ $PDWIZ check --format github "$T/pct.sh" >"$T/out" 2>/dev/null
 
 # --- YAML that is not pdwiz's is read as what it is or refused by name, not read as a --config ---
 if [ -d "$RW" ]; then
+# (its --enable-deepep-moe is unrecognized, so no a2a backend sets ep_size and --enable-eplb fails too)
 expect_rc "a Kubernetes manifest is read, not taken for a --config" 1 $PDWIZ check --format json "$RW"/ome-kimi-k2-pd-rt.yaml
-python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); d=[x for x in o["diagnostics"] if x["severity"]=="error"]; assert d and all(x["rule"]=="argparse-unrecognized" and "--enable-deepep-moe" in x["message"] for x in d) and d[0]["line"]==93, d' "$T/out" && ok || bad "manifest: $(head -c 500 "$T/out")"
+python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); d=[x for x in o["diagnostics"] if x["severity"]=="error"]; assert d and all(x["rule"]=="argparse-unrecognized" and "--enable-deepep-moe" in x["message"] or x["rule"]=="par-eplb-ep-size" for x in d) and d[0]["line"]==93, d' "$T/out" && ok || bad "manifest: $(head -c 500 "$T/out")"
 expect_rc "a real srt-slurm recipe is read, not refused" 0 $PDWIZ check --format json "$RW"/srtslurm-h200-8k1k-bs64-2p3d.yaml
 python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["commands"]; assert [x["mode"] for x in c]==["prefill","decode"], c' "$T/out" && ok || bad "real recipe: $(head -c 500 "$T/out")"
 expect_rc "Helm values: nothing to check" 0 $PDWIZ check -v "$RW"/sglang-docs-lws-pd-helm-values-example.yaml
@@ -835,6 +848,22 @@ mkfifo "$T/fifomodel/config.json"
 timeout 10 $PDWIZ check --format json -- python -m sglang.launch_server --model-path "$T/fifomodel" --tp-size 8 >"$T/out" 2>"$T/err"; rc=$?
 [ "$rc" = 0 ] && ok || bad "--model-path whose config.json is a FIFO: exit $rc (124: it blocked): $(head -c 300 "$T/err")"
 json_check "--model-path whose config.json is a FIFO: heads could not be checked" has model-tp-heads unknown ""
+# The checkpoint's quantization from a local model directory: config.json's
+# quantization_config.quant_method (lower case), none (not quantized), or
+# unknown beside a standalone hf_quant_config.json (ModelOpt).
+mkdir -p "$T/qm/mx" "$T/qm/bf16" "$T/qm/mo"
+printf '{"architectures": ["GptOssForCausalLM"], "quantization_config": {"quant_method": "MXFP4"}}\n' >"$T/qm/mx/config.json"
+printf '{"architectures": ["LlamaForCausalLM"]}\n' >"$T/qm/bf16/config.json"
+cp "$T/qm/bf16/config.json" "$T/qm/mo/config.json"
+printf '{"quantization": {"quant_algo": "FP8"}}\n' >"$T/qm/mo/hf_quant_config.json"
+expect_rc "an MXFP4 checkpoint on MI300X" 1 $PDWIZ check --format json --gpu MI300X -- python -m sglang.launch_server --model-path "$T/qm/mx" --tp-size 8
+json_check "an MXFP4 checkpoint on MI300X: SGLang's message" has quant-unknown-method-no-mxfp4 error "Unknown quantization method: mxfp4. Must be one of ['fp8', 'mxfp8', 'blockwise_int8', 'modelopt', 'modelopt_fp8', 'modelopt_fp4', 'nvfp4_online', 'modelopt_mixed', 'w8a8_int8', 'w8a8_fp8', 'awq', 'awq_marlin', 'bitsandbytes', 'gguf', 'gptq', 'gptq_marlin', 'moe_wna16', 'compressed-tensors', 'w4afp8', 'petit_nvfp4', 'quark', 'quark_mxfp4', 'auto-round', 'auto-round-int8', 'modelslim', 'quark_int4fp8_moe', 'humming', 'mxfp_w4a8']."
+expect_rc "an MXFP4 checkpoint with --quantization fp8" 1 $PDWIZ check --format json -- python -m sglang.launch_server --model-path "$T/qm/mx" --tp-size 8 --quantization fp8
+json_check "an MXFP4 checkpoint with --quantization fp8: the mismatch" has quant-model-mismatch error "Quantization method specified in the model config (mxfp4) does not match the quantization method specified in the \`quantization\` argument (fp8)."
+expect_rc "a checkpoint that is not quantized, --quantization fp8" 0 $PDWIZ check --format json -- python -m sglang.launch_server --model-path "$T/qm/bf16" --quantization fp8
+json_check "not quantized: no mismatch, nothing unknown" lacks quant-model-mismatch
+expect_rc "a ModelOpt checkpoint (hf_quant_config.json)" 0 $PDWIZ check --format json -- python -m sglang.launch_server --model-path "$T/qm/mo" --quantization w8a8_int8
+json_check "hf_quant_config.json: the method is not known" has quant-model-mismatch unknown ""
 # The data directory: a rule file, a form, the flag history or the
 # citation summary that is a FIFO.
 DD=$T/fifodata
@@ -856,6 +885,15 @@ rm "$DD/rules/sglang-state.tsv"
 mkfifo "$DD/rules/sglang-state.tsv"
 timeout 10 env PDWIZ_DATADIR="$DD" $PDWIZ --version >"$T/out" 2>&1 </dev/null; rc=$?
 [ "$rc" = 0 ] && ! grep -q '^citations:' "$T/out" && ok || bad "--version with a FIFO for sglang-state.tsv: exit $rc (124: it blocked)"
+# A rule whose message is empty (a bare assert written as message: "") is
+# a load error: it would print an empty diagnostic.
+DD=$T/emptymsg
+mkdir -p "$DD"
+cp -R rules forms "$DD"/
+rm -f "$DD/rules/catalog.img"
+printf 'rules:\n  - id: x-empty\n    severity: error\n    kind: AssertionError\n    when: "enable_eplb"\n    message: ""\n' >"$DD/rules/checks/99-empty.yaml"
+env PDWIZ_DATADIR="$DD" $PDWIZ rules >"$T/out" 2>&1; rc=$?
+[ "$rc" = 2 ] && grep -q "99-empty.yaml:6:14: empty message: a bare assert's message is \"AssertionError (SGLang's bare assert, no message): ONE LINE\"" "$T/out" && ok || bad "empty rule message: exit $rc: $(cat "$T/out")"
 
 # --- unknown stays unknown: servers bound to 0.0.0.0, machine not stated ---
 printf 'python -m sglang.launch_server --model-path m --disaggregation-mode prefill --host 0.0.0.0 --port 30000 --tp-size 2\npython -m sglang.launch_server --model-path m --disaggregation-mode decode --host 0.0.0.0 --port 30001 --tp-size 2\n' >"$T/wild.sh"
@@ -988,6 +1026,19 @@ json_check "mini_lb: recognised and flagged as gone" has router-mini-lb-gone war
 python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["commands"]; assert c[0]["mode"]=="router", c' "$T/out" && ok || bad "mini_lb: not a router"
 expect_rc "sglang serve" 1 $PDWIZ check --format json -- sglang serve --model-path m --tp-sizee 2
 json_check "sglang serve: its options are SGLang's" has argparse-unrecognized error ""
+# sglang serve MODEL (python/sglang/cli/serve.py): a first word that is no
+# flag is the model path in current SGLang, --model-type is the CLI's own
+# (since 0.5.10); a release before the positional model path rejects it.
+expect_rc "sglang serve MODEL" 0 $PDWIZ check --format json -- sglang serve meta-llama/Llama-3.1-8B-Instruct --tp 2 --model-type llm
+json_check "sglang serve MODEL: no argparse error" only ""
+expect_rc "sglang serve MODEL --disaggregation-mode prefill: the model's facts" 1 $PDWIZ check --format json -- sglang serve deepseek-ai/DeepSeek-V3-0324 --tp-size 8 --quantization w8a8_int8
+json_check "sglang serve MODEL: the model path is read" has quant-model-mismatch error ""
+expect_rc "sglang serve MODEL for 0.5.13.post2" 1 $PDWIZ check --format json --sglang-version 0.5.13.post2 -- sglang serve meta-llama/Llama-3.1-8B-Instruct --tp 2
+json_check "sglang serve MODEL for 0.5.13.post2: unrecognized" has argparse-unrecognized error "unrecognized arguments: meta-llama/Llama-3.1-8B-Instruct"
+expect_rc "sglang serve --model-type for 0.5.9" 1 $PDWIZ check --format json --sglang-version 0.5.9 -- sglang serve --model-path m --model-type llm
+json_check "sglang serve --model-type for 0.5.9: unrecognized" has argparse-unrecognized error "unrecognized arguments: --model-type llm"
+expect_rc "python -m sglang.launch_server MODEL stays unrecognized" 1 $PDWIZ check --format json -- python -m sglang.launch_server meta-llama/Llama-3.1-8B-Instruct
+json_check "launch_server MODEL: unrecognized" has argparse-unrecognized error "unrecognized arguments: meta-llama/Llama-3.1-8B-Instruct"
 
 # --- shell traps of real scripts ---
 printf 'while [ $# -gt 0 ]; do\n  case $1 in\n    --model)\n      M=$2; shift 2 ;;\n    -h|--help)\n      exit 0 ;;\n  esac\ndone\npython -m sglang.launch_server --model-path m\n' >"$T/case.sh"

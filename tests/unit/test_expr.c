@@ -201,6 +201,16 @@ test_templates(void **state)
 	assert_string_equal(b.s, "Got 'nixl', nixl, {braces}, 2, None, None.");
 	buf_free(&b);
 	tmpl_free(t);
+	/* A list of strings renders as Python's str() of it (SGLang's
+	 * f"{supported_backends}"); a list of anything else is None. */
+	t = tmpl_parse("one of {['triton', disaggregation_transfer_backend]}, "
+	    "{[1, 2]}", resolve, NULL, err, sizeof err, &off);
+	assert_non_null(t);
+	b = (struct buf){ 0 };
+	tmpl_render(t, &ec, &b);
+	assert_string_equal(b.s, "one of ['triton', 'nixl'], None");
+	buf_free(&b);
+	tmpl_free(t);
 	assert_null(tmpl_parse("a } b", resolve, NULL, err, sizeof err, &off));
 	assert_null(tmpl_parse("a {tp_size b", resolve, NULL, err, sizeof err,
 	    &off));

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/sgver.h"
+#include "core/catalog.h"
 
 static void
 expect_text(const char *in, const char *canon)
@@ -138,6 +139,39 @@ test_image(void **state)
 	    SGVER_UNKNOWN);
 }
 
+/* The release a version that is none is checked as. */
+static void
+test_release_as(void **state)
+{
+	sgver_t			 rel[3];
+	struct flag_history	 fh;
+	char			 buf[SGVER_TEXT_MAX];
+	bool			 r;
+
+	(void)state;
+	memset(&fh, 0, sizeof fh);
+	rel[0] = sgver_parse("0.5.9", NULL, 0);
+	rel[1] = sgver_parse("0.5.10rc0", NULL, 0);
+	rel[2] = sgver_parse("0.5.13.post2", NULL, 0);
+	fh.releases = rel;
+	fh.nreleases = 3;
+	assert_true(flaghist_release_as(&fh, rel[1], &r) == rel[1] && r);
+	assert_string_equal(sgver_format(flaghist_release_as(&fh,
+	    sgver_parse("0.5.9.post7", NULL, 0), &r), buf, sizeof buf),
+	    "0.5.9");
+	assert_false(r);
+	/* 0.5.10 sorts after 0.5.10rc0, before 0.5.13.post2 */
+	assert_true(flaghist_release_as(&fh, sgver_parse("0.5.10", NULL, 0),
+	    &r) == rel[1] && !r);
+	assert_true(flaghist_release_as(&fh, sgver_parse("0.5.14", NULL, 0),
+	    &r) == sgver_parse("0.5.14", NULL, 0) && !r);
+	assert_true(flaghist_release_as(&fh, sgver_parse("0.4.0", NULL, 0),
+	    &r) == rel[0] && !r);
+	assert_true(flaghist_release_as(&fh, SGVER_UNKNOWN, &r) ==
+	    SGVER_UNKNOWN && r);
+	assert_true(flaghist_release_as(NULL, rel[0], &r) == rel[0] && r);
+}
+
 int
 main(void)
 {
@@ -145,6 +179,7 @@ main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_image),
+		cmocka_unit_test(test_release_as),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

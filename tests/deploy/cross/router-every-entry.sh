@@ -1,4 +1,5 @@
-# two prefills whose router entries both give the default bootstrap port
+# two prefills whose router entries give no bootstrap port: the decode uses
+# its own, the default 8998, not the prefills' 9000
 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-ib-device mlx5_0 --disaggregation-mode prefill --host 10.0.0.1 --port 30000 --disaggregation-bootstrap-port 9000
 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-ib-device mlx5_0 --disaggregation-mode prefill --host 10.0.0.3 --port 30000 --disaggregation-bootstrap-port 9000
 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-ib-device mlx5_0 --disaggregation-mode decode --host 10.0.0.2 --port 30000

@@ -1,0 +1,6 @@
+# no bootstrap port after the router's --prefill URL: the router sends none
+# and the decode uses its own --disaggregation-bootstrap-port, here the
+# prefill's 9000, so the decode finds the prefill's bootstrap server
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-ib-device mlx5_0 --disaggregation-mode prefill --host 10.0.0.1 --port 30000 --disaggregation-bootstrap-port 9000
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-ib-device mlx5_0 --disaggregation-mode decode --host 10.0.0.2 --port 30000 --disaggregation-bootstrap-port 9000
+python -m sglang_router.launch_router --pd-disaggregation --prefill http://10.0.0.1:30000 --decode http://10.0.0.2:30000 --host 10.0.0.9
