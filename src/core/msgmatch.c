@@ -221,6 +221,21 @@ tpl_parse(struct tpl *t, const char *src)
 	}
 }
 
+/* The next word of s[0..n) from *p: [*b, *e); false at the end. */
+static bool
+next_word(const char *s, size_t n, size_t *p, size_t *b, size_t *e)
+{
+	while (*p < n && !wordc(s[*p]))
+		(*p)++;
+	if (*p == n)
+		return false;
+	*b = *p;
+	while (*p < n && wordc(s[*p]))
+		(*p)++;
+	*e = *p;
+	return true;
+}
+
 /* The literal words of t into the table; the rarest inner one (not
  * glued to a hole) is its key, chosen once every template is in. */
 static void
@@ -233,16 +248,11 @@ tpl_words(struct mm_index *x, size_t ti)
 		const char	*s = t->lit[i];
 		size_t		 n = t->litlen[i], p = 0;
 
-		while (p < n) {
-			size_t	b, e;
+		size_t	b, e;
+
+		while (next_word(s, n, &p, &b, &e)) {
 			long	w;
 
-			while (p < n && !wordc(s[p]))
-				p++;
-			b = p;
-			while (p < n && wordc(s[p]))
-				p++;
-			e = p;
 			if (e - b < 2)
 				continue;
 			w = word_id(x, s + b, e - b, true);
@@ -265,16 +275,11 @@ tpl_key(struct mm_index *x, size_t ti)
 		const char	*s = t->lit[i];
 		size_t		 n = t->litlen[i], p = 0;
 
-		while (p < n) {
-			size_t	b, e;
+		size_t	b, e;
+
+		while (next_word(s, n, &p, &b, &e)) {
 			long	w;
 
-			while (p < n && !wordc(s[p]))
-				p++;
-			b = p;
-			while (p < n && wordc(s[p]))
-				p++;
-			e = p;
 			if (e - b < 2 || (b == 0 && i > 0) ||
 			    (e == n && i < t->nholes))
 				continue;	/* glued to a hole */

@@ -690,3 +690,24 @@ model_id_match(const char *pat, const char *id)
 			return true;
 	return false;
 }
+
+const char *
+text_shown(const char *s, size_t n, size_t max, char *out, size_t outlen)
+{
+	size_t	i, o = 0;
+
+	for (i = 0; i < n && i < max && o + 8 < outlen; i++) {
+		unsigned char	c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == 0x7f)
+			o += (size_t)snprintf(out + o, outlen - o, "\\x%02x", c);
+		else
+			out[o++] = (char)c;
+	}
+	if (i < n && o + 4 <= outlen) {
+		memcpy(out + o, "...", 3);
+		o += 3;
+	}
+	out[o] = '\0';
+	return out;
+}

@@ -86,6 +86,12 @@ void	 text_pos(const char *text, size_t off, int *line, int *col);
  * /raid/models/meta-llama/Llama-3.1-8B-Instruct. id is lower case.
  */
 bool	 model_id_match(const char *pat, const char *id);
+/* s[0..n) for a one-line message: at most max bytes of it (then "..."),
+ * control bytes (CR, ESC, DEL ...) as \xNN, so that no byte of an input
+ * reaches a terminal as a control. Written into out (outlen bytes, at
+ * least 8); returns out. */
+const char *text_shown(const char *s, size_t n, size_t max, char *out,
+	    size_t outlen);
 
 /*
  * Offset of the first byte of text[0..len) that is not part of a

@@ -329,22 +329,7 @@ perr(struct rcparse *p, const struct ynode *at, const char *fmt, ...)
 static const char *
 shown(const char *s, size_t n, char *out, size_t outlen)
 {
-	size_t	i, o = 0;
-
-	for (i = 0; i < n && i < SHOWN_MAX && o + 8 < outlen; i++) {
-		unsigned char	c = (unsigned char)s[i];
-
-		if (c < 0x20 || c == 0x7f)
-			o += (size_t)snprintf(out + o, outlen - o, "\\x%02x", c);
-		else
-			out[o++] = (char)c;
-	}
-	if (i < n && o + 4 <= outlen) {
-		memcpy(out + o, "...", 3);
-		o += 3;
-	}
-	out[o] = '\0';
-	return out;
+	return text_shown(s, n, SHOWN_MAX, out, outlen);
 }
 /* A message of another reader (ydoc's, read_file's) as one line of why:
  * its control bytes as \xNN, as shown writes them. */

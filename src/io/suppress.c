@@ -260,22 +260,7 @@ near(const char *word, size_t n, const char *name)
 static const char *
 shown(const char *s, size_t n, char *out, size_t outlen)
 {
-	size_t	i, o = 0;
-
-	for (i = 0; i < n && i < SHOWN_MAX && o + 8 < outlen; i++) {
-		unsigned char	c = (unsigned char)s[i];
-
-		if (c < 0x20 || c == 0x7f)
-			o += (size_t)snprintf(out + o, outlen - o, "\\x%02x", c);
-		else
-			out[o++] = (char)c;
-	}
-	if (i < n && o + 4 <= outlen) {
-		memcpy(out + o, "...", 3);
-		o += 3;
-	}
-	out[o] = '\0';
-	return out;
+	return text_shown(s, n, SHOWN_MAX, out, outlen);
 }
 
 /* The text from k to a blank, for a message. */
