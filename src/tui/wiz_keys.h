@@ -36,7 +36,6 @@ enum wiz_action {
 	WZ_KEYS,
 	WZ_REVIEW,
 	WZ_GOTO_PAGE,
-	WZ_ALL,
 	NWZ
 };
 
