@@ -257,7 +257,10 @@ backend_key(struct ui *ui, struct quick *qs, int c)
 	}
 	if (c < 33 || c >= 127 || len + 1 >= sizeof qs->typed)
 		return;
-	snprintf(try, sizeof try, "%s%c", qs->typed, c);
+	/* len + 1 < sizeof qs->typed (above), and try is as large */
+	memcpy(try, qs->typed, len);
+	try[len] = (char)c;
+	try[len + 1] = '\0';
 	for (i = 0; i < n; i++)
 		if (vm_typeahead_match(vm_quick_backend(ui->vm, i), try))
 			break;
@@ -310,7 +313,10 @@ accel_key(struct ui *ui, struct quick *qs, int c)
 	}
 	if (c < 32 || c >= 127 || len + 1 >= sizeof qs->typed)
 		return;
-	snprintf(try, sizeof try, "%s%c", qs->typed, c);
+	/* len + 1 < sizeof qs->typed (above), and try is as large */
+	memcpy(try, qs->typed, len);
+	try[len] = (char)c;
+	try[len + 1] = '\0';
 	if ((i = vm_quick_accel_find(ui->vm, try)) < 0) {
 		snprintf(try, sizeof try, "%c", c);
 		i = vm_quick_accel_find(ui->vm, try);

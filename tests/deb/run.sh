@@ -36,7 +36,7 @@ git ls-files -z --cached --others --exclude-standard |
 [ -f "$S/pdwiz-$V/debian/rules" ] || { bad "no debian/rules in the copy"; echo "deb: $pass passed, $fail failed"; exit 1; }
 
 start=$(date +%s)
-(cd "$S/pdwiz-$V" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+(cd "$S/pdwiz-$V" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u WERROR \
     DEB_BUILD_OPTIONS="parallel=$(nproc 2>/dev/null || echo 1)" \
     dpkg-buildpackage -us -uc -b) >"$S/build.log" 2>&1
 rc=$?

@@ -57,7 +57,7 @@ make -n -s NO_DEPS=1 -W src/cli/main.c build/src/cli/main.o 2>&1 |
 # --- warnings are errors in CI only (WERROR=1) ---
 # A user's make: none of the variables of the make running the suites
 # (make check WERROR=1 in CI). A new warning (here one every file gets).
-fresh_make() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make "$@"; }
+fresh_make() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u WERROR make "$@"; }
 printf 'static int pdwiz_test_unused(void) { return 0; }\n' >"$T/warn.h"
 fresh_make -s NO_DEPS=1 BUILD="$T/b1" CPPFLAGS="-include $T/warn.h" "$T/b1/src/core/util.o" >"$T/out" 2>&1
 [ $? = 0 ] && grep -q 'warning:' "$T/out" && ok ||
