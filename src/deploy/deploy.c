@@ -899,6 +899,7 @@ build_launch(const struct catalog *cat, const struct deployment *d,
 		if ((ls = layout_server(lay, role, inst, rank)) == NULL)
 			return 0;
 		la->host = ls->host;
+		la->host_unstated = d->role[role].host_unstated;
 		server_words(cat, d, ls, &l);
 	}
 	la->argv = l.w;

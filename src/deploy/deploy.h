@@ -177,6 +177,9 @@ struct launch {
 	enum role	 role;
 	int		 instance, node_rank;
 	const char	*host;		/* points into the deployment */
+	bool		 host_unstated;	/* the source did not say which
+					   machine (role host_unstated):
+					   host stands in for it */
 	char		**argv;		/* full argv incl. python -m ... ; owned */
 	size_t		 argc;
 	struct kv	*env;		/* owned */

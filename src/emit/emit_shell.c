@@ -123,6 +123,25 @@ binds_no_machine(const struct launch *l)
 	    strcmp(b, "localhost") == 0);
 }
 
+/* A wildcard bind (0.0.0.0, ::) names no machine at all: a server of a
+ * role whose machine the source did not state (host_unstated) is then
+ * written without PDWIZ_NODE_HOST, so that check and import of the
+ * script find its machine unknown, as they did in the source, instead of
+ * the stand-in host. */
+static bool
+binds_wildcard(const struct launch *l)
+{
+	const char	*b = bind_of(l);
+
+	return b != NULL && (strcmp(b, "0.0.0.0") == 0 || strcmp(b, "::") == 0);
+}
+
+static bool
+host_dropped(const struct launch *l)
+{
+	return l->host_unstated && binds_wildcard(l);
+}
+
 /* ... and the machine has an address of its own, which no argument
  * names. */
 static bool
@@ -231,8 +250,13 @@ script_case(struct buf *b, const struct plan *pl)
 		struct buf	line = { 0 };
 
 		node_id(&line, &pl->l[i], '-');
-		buf_puts(&line, " on ");
-		buf_puts(&line, pl->l[i].host);
+		if (host_dropped(&pl->l[i]))
+			buf_puts(&line, " on a machine the source did not "
+			    "state");
+		else {
+			buf_puts(&line, " on ");
+			buf_puts(&line, pl->l[i].host);
+		}
 		buf_puts(b, "\t\techo ");
 		put_q(b, line.s);
 		buf_putc(b, '\n');
@@ -260,7 +284,8 @@ launch_lines(struct buf *b, const struct catalog *cat, const struct launch *l,
 {
 	size_t	k;
 
-	if (node_hosts && binds_no_machine(l)) {
+	if (node_hosts && binds_no_machine(l) &&
+	    !host_dropped(l)) {
 		buf_printf(b, "%s# shellcheck disable=SC2034 # read by "
 		    "pdwiz import: the machine, which --host does not "
 		    "name\n%sPDWIZ_NODE_HOST=", indent, indent);
@@ -334,8 +359,12 @@ shell_script(const struct catalog *cat, const struct deployment *d,
 		else
 			buf_printf(&b, "%s instance %d, node rank %d",
 			    role_name(l->role), l->instance, l->node_rank);
-		buf_puts(&b, " on ");
-		one_line(&b, l->host);
+		if (host_dropped(l))
+			buf_puts(&b, " on a machine the source did not state");
+		else {
+			buf_puts(&b, " on ");
+			one_line(&b, l->host);
+		}
 		buf_puts(&b, "\nrun_");
 		node_id(&b, l, '_');
 		buf_puts(&b, "() {\n");
