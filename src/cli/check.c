@@ -554,7 +554,8 @@ note_place(struct roles *ro, const struct sh_cmd *c, const struct config *eff)
 	}
 	if (ro->model == NULL)
 		ro->model = xstrdup(m);
-	if (!listed(ro->nodes.s, c->node))
+	if (strcmp(c->node, MD_NODE_UNSTATED) != 0 &&
+	    !listed(ro->nodes.s, c->node))
 		buf_printf(&ro->nodes, "%s%s", ro->nodes.len > 0 ? ", " : "",
 		    c->node);
 }
@@ -765,7 +766,8 @@ one_deployment(struct check *ck, const struct roles *ro)
 		msg = xasprintf("the cross-role checks run on this document as "
 		    "one deployment: every prefill and decode it launches "
 		    "serves %s, in a block whose lead-in names the node it "
-		    "runs on (%s)", ro->model, ro->nodes.s);
+		    "runs on (%s)", ro->model, ro->nodes.len > 0 ?
+		    ro->nodes.s : "machine not stated");
 	else
 		msg = xstrdup("the cross-role checks (router lists, ports, "
 		    "GPUs, page size and backend agreement) are not run on a "

@@ -12,6 +12,7 @@
 #include "deploy/layout.h"
 #include "core/util.h"
 #include "io/manifest.h"
+#include "io/markdown.h"
 #include "io/argv.h"
 #include "io/server.h"
 #include "io/shell.h"
@@ -216,6 +217,11 @@ read_server(const struct catalog *cat, struct icmd *ic, const char *base_dir,
 	}
 	argwords_free(cw, ncw);
 	ic->node_host = node_host(ic->sc);
+	if (ic->node_host != NULL &&
+	    strcmp(ic->node_host, MD_NODE_UNSTATED) == 0) {
+		ic->node_host = NULL;	/* a document's block says so */
+		ic->host_unknown = true;
+	}
 	for (i = 0; i < ic->sc->nenv; i++) {
 		const struct sh_env	*e = &ic->sc->env[i];
 

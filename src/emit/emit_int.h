@@ -36,6 +36,11 @@ char	*shell_script(const struct catalog *, const struct deployment *,
 void	shell_facts(struct buf *, const struct deployment *, bool gpus,
 	    bool oneline);
 bool	shell_node_hosts(const struct plan *);
+/* A server of a role whose machine the source did not state, bound to
+ * 0.0.0.0 or ::: written without PDWIZ_NODE_HOST and under no machine of
+ * its own (its host is the deployment's stand-in), so that check and
+ * import of the export find the machine unknown, as in the source. */
+bool	launch_host_dropped(const struct launch *);
 void	shell_launch(struct buf *, const struct catalog *,
 	    const struct plan *, const struct launch *, const char *lead,
 	    const char *tail);

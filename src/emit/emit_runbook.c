@@ -62,6 +62,8 @@ hosts_of(const struct plan *p, struct hosts *hs)
 	hs->h = xcalloc(p->n + 1, sizeof *hs->h);
 	hs->n = 0;
 	for (i = 0; i < p->n; i++) {
+		if (launch_host_dropped(&p->l[i]))
+			continue;
 		for (k = 0; k < hs->n; k++)
 			if (strcmp(hs->h[k], p->l[i].host) == 0)
 				break;
@@ -179,9 +181,14 @@ preflight(struct buf *b, const struct deployment *d, const struct plan *p,
 		const struct launch	*l = &p->l[i];
 		struct buf		 c = { 0 };
 
-		buf_printf(b, "| Node %zu | ", host_index(hs, l->host) + 1);
-		md_code(b, l->host, true);
-		buf_puts(b, " | ");
+		if (launch_host_dropped(l))
+			buf_puts(b, "| - | (machine not stated) | ");
+		else {
+			buf_printf(b, "| Node %zu | ",
+			    host_index(hs, l->host) + 1);
+			md_code(b, l->host, true);
+			buf_puts(b, " | ");
+		}
 		node_id(b, l);
 		buf_puts(b, " | ");
 		gpus_of(&c, lay, l);
@@ -280,6 +287,7 @@ servers(struct buf *b, const struct catalog *cat, const struct deployment *d,
 
 		for (i = 0; i < p->n; i++)
 			if (p->l[i].role != ROLE_ROUTER &&
+			    !launch_host_dropped(&p->l[i]) &&
 			    strcmp(p->l[i].host, hs->h[k]) == 0)
 				any = true;
 		if (!any)
@@ -288,8 +296,23 @@ servers(struct buf *b, const struct catalog *cat, const struct deployment *d,
 		block_head(b, d);
 		for (i = 0; i < p->n; i++)
 			if (p->l[i].role != ROLE_ROUTER &&
+			    !launch_host_dropped(&p->l[i]) &&
 			    strcmp(p->l[i].host, hs->h[k]) == 0)
 				background(b, cat, p, d, lay, &p->l[i]);
+		buf_puts(b, "```\n\n");
+	}
+	/* Servers whose machine the source did not state: a block each,
+	 * under a heading that names no machine. */
+	for (i = 0; i < p->n; i++) {
+		if (!launch_host_dropped(&p->l[i]))
+			continue;
+		buf_puts(b, "### ");
+		node_id(b, &p->l[i]);
+		buf_puts(b, " (machine not stated)\n\nThe source did not "
+		    "say which machine this server runs on, so the checks "
+		    "could not place it: choose its machine.\n\n");
+		block_head(b, d);
+		background(b, cat, p, d, lay, &p->l[i]);
 		buf_puts(b, "```\n\n");
 	}
 }
@@ -387,6 +410,15 @@ smoke_test(struct buf *b, const struct deployment *d, const struct plan *p)
 	for (i = 0; i < p->n; i++)
 		if (p->l[i].role == ROLE_ROUTER)
 			h = p->l[i].host;
+	if (!rr->enabled || rr->port <= 0) {
+		/* No router in the deployment (missing.router): nothing of
+		 * this file to send the request to. */
+		buf_puts(b, "## 5. Smoke test through the router\n\nThis "
+		    "deployment has no router (its source ran none), so there "
+		    "is no address to test here: send one `/generate` request "
+		    "through the router you put in front of these servers.\n\n");
+		return;
+	}
 	u = url_for(h, rr->port);
 	buf_puts(b, "## 5. Smoke test through the router\n\n```sh\n");
 	buf_puts(b, "curl -s ");

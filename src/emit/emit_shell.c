@@ -136,8 +136,8 @@ binds_wildcard(const struct launch *l)
 	return b != NULL && (strcmp(b, "0.0.0.0") == 0 || strcmp(b, "::") == 0);
 }
 
-static bool
-host_dropped(const struct launch *l)
+bool
+launch_host_dropped(const struct launch *l)
 {
 	return l->host_unstated && binds_wildcard(l);
 }
@@ -250,7 +250,7 @@ script_case(struct buf *b, const struct plan *pl)
 		struct buf	line = { 0 };
 
 		node_id(&line, &pl->l[i], '-');
-		if (host_dropped(&pl->l[i]))
+		if (launch_host_dropped(&pl->l[i]))
 			buf_puts(&line, " on a machine the source did not "
 			    "state");
 		else {
@@ -285,7 +285,7 @@ launch_lines(struct buf *b, const struct catalog *cat, const struct launch *l,
 	size_t	k;
 
 	if (node_hosts && binds_no_machine(l) &&
-	    !host_dropped(l)) {
+	    !launch_host_dropped(l)) {
 		buf_printf(b, "%s# shellcheck disable=SC2034 # read by "
 		    "pdwiz import: the machine, which --host does not "
 		    "name\n%sPDWIZ_NODE_HOST=", indent, indent);
@@ -359,7 +359,7 @@ shell_script(const struct catalog *cat, const struct deployment *d,
 		else
 			buf_printf(&b, "%s instance %d, node rank %d",
 			    role_name(l->role), l->instance, l->node_rank);
-		if (host_dropped(l))
+		if (launch_host_dropped(l))
 			buf_puts(&b, " on a machine the source did not state");
 		else {
 			buf_puts(&b, " on ");

@@ -6,7 +6,8 @@
  * document's line numbers: lines that are not commands become empty.
  * A block whose lead-in (its section's heading and the prose before it)
  * names one node ("### Launch Replica 2 (Node 2)", "Open a terminal on
- * node-2") is said to run on that machine.
+ * node-2") is said to run on that machine; one whose lead-in says
+ * "(machine not stated)" on a machine that is not known (MD_NODE_UNSTATED).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "io/markdown.h"
@@ -159,16 +160,34 @@ node_numbers(const char *l, size_t n, int *nums, size_t have, size_t max)
 	return have;
 }
 
+/* Does a line of prose say "(machine not stated)", as pdwiz's runbook
+ * heads the block of a server whose machine its source did not state? */
+static bool
+says_unstated(const char *l, size_t n)
+{
+	static const char	m[] = "(machine not stated)";
+	size_t			i;
+
+	for (i = 0; i + sizeof m - 1 <= n; i++)
+		if (strncasecmp(l + i, m, sizeof m - 1) == 0)
+			return true;
+	return false;
+}
+
 /* The machine of the block opening at line open (0-based): the one node
- * its lead-in, lines [from, open), names; NULL when none or several. */
+ * its lead-in, lines [from, open), names; MD_NODE_UNSTATED when the
+ * lead-in says its machine is not stated; NULL when none or several. */
 static char *
 lead_in_node(const char **line, const size_t *len, size_t from, size_t open)
 {
 	int	nums[2];
 	size_t	have = 0, i;
 
-	for (i = from; i < open; i++)
+	for (i = from; i < open; i++) {
+		if (says_unstated(line[i], len[i]))
+			return xstrdup(MD_NODE_UNSTATED);
 		have = node_numbers(line[i], len[i], nums, have, 2);
+	}
 	return have == 1 ? xasprintf("Node %d", nums[0]) : NULL;
 }
 

@@ -13,8 +13,12 @@
 
 struct md_node {
 	int	 from, to;	/* the block's lines, 1-based, inclusive */
-	char	*machine;	/* "Node 2" */
+	char	*machine;	/* "Node 2", or MD_NODE_UNSTATED */
 };
+/* The machine of a block whose lead-in says "(machine not stated)": one
+ * of the document's machines, which one is not known. */
+#define MD_NODE_UNSTATED	"?"
+
 
 char	*markdown_shell(const char *text, size_t len, size_t *outlen,
 	    size_t *nblocks, struct md_node **nodes, size_t *nnodes);

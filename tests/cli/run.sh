@@ -1217,6 +1217,22 @@ $PDWIZ emit --format runbook -o - "$T/gpu.yaml" >"$T/out" 2>&1
 grep -q "^- prefill: meta-llama/Llama-3.1-8B-Instruct on H100-SXM-80GB, tp 1: weights" "$T/out" && grep -q "^- decode: " "$T/out" && ok || bad "runbook: no memory estimate: $(grep -n Memory "$T/out")"
 $PDWIZ emit --format runbook -o - share/examples/llama-1p1d-mooncake.yaml >"$T/out" 2>&1
 grep -q "Memory per GPU" "$T/out" && bad "runbook without an accelerator shows an estimate" || ok
+# A server whose machine the source did not state (bound to 0.0.0.0, no
+# machine named): its exports keep the machine unknown, so their checks
+# say "could not check" as the source's does, not collisions on the
+# deployment's stand-in host; a deployment without a router gets no smoke
+# test against a router that is not there.
+printf 'python -m sglang.launch_server --model-path Qwen/Qwen3-0.6B --disaggregation-mode prefill --host 0.0.0.0 --port 30000\npython -m sglang.launch_server --model-path Qwen/Qwen3-0.6B --disaggregation-mode decode --host 0.0.0.0 --port 30000\n' >"$T/unst.sh"
+$PDWIZ import --keep-going -o "$T/unst.yaml" "$T/unst.sh" >/dev/null 2>&1
+grep -q '^missing:' "$T/unst.yaml" && ok || bad "unstated machines: no missing in the import: $(head -c 400 "$T/unst.yaml")"
+for fmt in shell runbook; do
+	rm -rf "$T/unst.$fmt"; mkdir "$T/unst.$fmt"
+	$PDWIZ emit --format $fmt --force -o "$T/unst.$fmt" "$T/unst.yaml" >/dev/null 2>&1
+	f=$T/unst.$fmt/launch.sh; [ $fmt = runbook ] && f=$T/unst.$fmt/RUNBOOK.md
+	$PDWIZ check --show-unknown "$f" >"$T/out" 2>&1
+	grep -q 'xs-port-collision' "$T/out" && grep -q '0 errors' "$T/out" && ! grep -q 'PDWIZ_NODE_HOST=127' "$f" && ok || bad "emit $fmt of unstated machines: $(cat "$T/out" | head -c 600)"
+done
+grep -q 'prefill-0-0 (machine not stated)' "$T/unst.runbook/RUNBOOK.md" && ! grep -q ':-1/generate' "$T/unst.runbook/RUNBOOK.md" && grep -q 'has no router' "$T/unst.runbook/RUNBOOK.md" && ok || bad "runbook of unstated machines, no router: $(grep -n 'generate\|###' "$T/unst.runbook/RUNBOOK.md")"
 # Instances sharing one 8-GPU host: each with its own GPUs, not "8" each;
 # the runbook is checked as the deployment, with the file's own verdict.
 $PDWIZ emit --format runbook -o - share/examples/llama-2p2d-one-node.yaml >"$T/RUNBOOK.md" 2>&1
