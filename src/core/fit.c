@@ -72,14 +72,125 @@ unknown_as(struct fit_val *dst, const struct fit_val *src)
 	snprintf(dst->why, sizeof dst->why, "%s", src->why);
 }
 
+/* The number of prefill (piecewise) CUDA graph sizes SGLang captures up
+ * to maxt tokens: steps of 4 to 32, 16 to 256, 32 to 512, 64 to 1024, 256
+ * to 4096, then 512. */
+static long
+prefill_graph_sizes(long maxt)
+{
+	long	n = 0, s;
+
+	for (s = 4; s <= 32 && s <= maxt; s += 4)
+		n++;
+	for (s = 48; s <= 256 && s <= maxt; s += 16)
+		n++;
+	for (s = 288; s <= 512 && s <= maxt; s += 32)
+		n++;
+	for (s = 576; s <= 1024 && s <= maxt; s += 64)
+		n++;
+	for (s = 1280; s <= 4096 && s <= maxt; s += 256)
+		n++;
+	for (s = 4608; s <= maxt; s += 512)
+		n++;
+	return n;
+}
+
+/*
+ * How SGLang has chosen mem_fraction_static when it is not given, by the
+ * first release of each way (read in each release's server_args.py):
+ *   ERA_TP_TABLE  up to 0.4.7: a table by TP size for GPUs up to 80 GiB
+ *                 (0.88 at TP 1 ... 0.79 at TP 16), else 13 GiB reserved
+ *   ERA_CLASS     0.4.8 - 0.5.2: a reserve by memory class and parallel size
+ *   ERA_TERMS     0.5.3 - 0.5.9: a reserve summed from activations, graphs,
+ *                 parallel size and DP attention, with a 10 GiB floor
+ *   ERA_PIECEWISE 0.5.10 - 0.5.13.post2: the same with the piecewise CUDA
+ *                 graph on by default (1.5 GiB for an MLA model); EAGLE
+ *                 reserves 4 GiB instead of 2
+ *   ERA_ROLES     after 0.5.13.post2 (SGLang main): the reserve depends on
+ *                 the PD role; a decode server sizes activations by its
+ *                 running requests, a prefill server keeps no decode graph
+ */
+enum mf_era { ERA_TP_TABLE, ERA_CLASS, ERA_TERMS, ERA_PIECEWISE, ERA_ROLES };
+
+static enum mf_era
+mf_era(sgver_t v)
+{
+	if (v == SGVER_UNKNOWN)
+		return ERA_ROLES;
+	if (sgver_cmp(v, sgver_parse("0.4.8", NULL, 0)) < 0)
+		return ERA_TP_TABLE;
+	if (sgver_cmp(v, sgver_parse("0.5.3", NULL, 0)) < 0)
+		return ERA_CLASS;
+	if (sgver_cmp(v, sgver_parse("0.5.10", NULL, 0)) < 0)
+		return ERA_TERMS;
+	if (sgver_cmp(v, sgver_parse("0.5.13.post2", NULL, 0)) <= 0)
+		return ERA_PIECEWISE;
+	return ERA_ROLES;
+}
+
+/* 0.4.8 - 0.5.2: MiB reserved by memory class, plus fixed terms. */
+static double
+class_reserve(double gpu_mib, const struct fit_params *p)
+{
+	double	par = (double)p->tp * p->pp;
+	double	r;
+
+	if (gpu_mib < 35 * 1024)
+		r = (2.8 + par / 10) * 1024;
+	else if (gpu_mib < 90 * 1024)
+		r = (9.5 + par / 2) * 1024;
+	else if (gpu_mib < 160 * 1024)
+		r = (12 + par / 2) * 1024;
+	else
+		r = 32 * 1024;
+	if (p->speculative == FS_STANDALONE && sgver_cmp(p->sglang,
+	    sgver_parse("0.5.2", NULL, 0)) >= 0)
+		r += 6 * 1024;
+	else if (p->speculative != FS_NONE)
+		r += 2 * 1024;
+	if (p->dp_attention)
+		r += 4 * 1024;
+	return r;
+}
+
+/* 0.5.10 - 0.5.13.post2 turn the piecewise graph off, before the memory
+ * defaults, for these (the ones a launch command shows). */
+static bool
+piecewise_default_on(const struct fit_params *p)
+{
+	return !p->disable_piecewise && !p->disable_cuda_graph &&
+	    !p->dp_attention && p->pp <= 1 && !p->non_cuda && !p->moe_a2a &&
+	    p->cpu_offload_gb <= 0 && !p->hicache && p->role == FR_NONE;
+}
+
+/* SGLang main's prefill graph (breakable on CUDA) is off for these. */
+static bool
+prefill_graph_on(const struct fit_params *p)
+{
+	return !p->disable_cuda_graph && !p->disable_prefill_graph &&
+	    p->role != FR_DECODE && !p->non_cuda &&
+	    (!p->moe_a2a || p->deepep);
+}
+
 double
 fit_default_mem_fraction(double gpu_mib, const struct fit_params *p)
 {
-	long	chunk = p->chunked_prefill_size;
-	int	bs = p->cuda_graph_max_bs;
-	double	reserved;
+	enum mf_era	era = mf_era(p->sglang);
+	long		chunk = p->chunked_prefill_size;
+	int		bs = p->cuda_graph_max_bs;
+	double		reserved, act;
+	bool		decode_graph;
 
-	/* chunked_prefill_size and cuda_graph_max_bs by memory class */
+	if (era == ERA_TP_TABLE) {
+		if (gpu_mib > 81920)
+			return (gpu_mib - 13 * 1024) / gpu_mib;
+		return p->tp >= 16 ? 0.79 : p->tp >= 8 ? 0.81 : p->tp >= 4 ?
+		    0.85 : p->tp >= 2 ? 0.87 : 0.88;
+	}
+	if (era == ERA_CLASS)
+		return round((gpu_mib - class_reserve(gpu_mib, p)) / gpu_mib *
+		    1000) / 1000;
+	/* chunked_prefill_size and the decode graph's max batch by class */
 	if (gpu_mib < 20 * 1024) {
 		if (chunk == 0)
 			chunk = 2048;
@@ -106,46 +217,61 @@ fit_default_mem_fraction(double gpu_mib, const struct fit_params *p)
 		if (bs == 0)
 			bs = 512;
 	}
-	/* MiB held outside the static pool: activations, graphs, metadata */
-	reserved = 512;
-	if (chunk > 0)
-		reserved += (chunk > 2048 ? chunk : 2048) * 1.5;
+	/* the tokens the activation working set scales with */
+	if (era == ERA_ROLES && p->role == FR_DECODE)
+		act = (double)(p->max_running_requests > 0 ?
+		    p->max_running_requests : bs) *
+		    (p->spec_draft_tokens > 0 ? p->spec_draft_tokens : 1);
+	else if (chunk > 0)
+		act = (double)chunk;
 	else
-		reserved += (p->max_prefill_tokens > 2048 ?
-		    p->max_prefill_tokens : 2048) * 1.5;
-	reserved += bs * 2.0;
-	reserved += p->tp * p->pp / 8.0 * 1024;
-	if (p->dp_attention) {
+		act = (double)p->max_prefill_tokens;
+	if (act < 2048)
+		act = 2048;
+	/* MiB held outside the static pool: metadata, activations, graphs */
+	reserved = 512 + act * 1.5 + p->tp * p->pp / 8.0 * 1024;
+	decode_graph = era != ERA_ROLES || (!p->disable_cuda_graph &&
+	    !p->disable_decode_graph && p->role != FR_PREFILL);
+	if (decode_graph)
+		reserved += bs * 2.0;
+	if (p->dp_attention && (era != ERA_ROLES || p->role != FR_PREFILL)) {
 		reserved += (double)bs * p->dp * 3;
 		if (bs > 300)
 			reserved += (double)bs * p->dp * 1.5;
 	}
-	if (p->piecewise_cuda_graph) {
+	if ((era == ERA_TERMS && p->piecewise_cuda_graph) ||
+	    (era == ERA_PIECEWISE && (p->piecewise_cuda_graph ||
+	    piecewise_default_on(p)))) {
 		long	maxt = p->piecewise_cuda_graph_max_tokens ?
 		    p->piecewise_cuda_graph_max_tokens : chunk;
-		long	n = 0, s;
 
-		/* the capture sizes SGLang generates up to maxt */
-		for (s = 4; s <= 32 && s <= maxt; s += 4)
-			n++;
-		for (s = 48; s <= 256 && s <= maxt; s += 16)
-			n++;
-		for (s = 288; s <= 512 && s <= maxt; s += 32)
-			n++;
-		for (s = 576; s <= 1024 && s <= maxt; s += 64)
-			n++;
-		for (s = 1280; s <= 4096 && s <= maxt; s += 256)
-			n++;
-		for (s = 4608; s <= maxt; s += 512)
-			n++;
-		reserved += n * 8.0;
+		if (p->max_total_tokens > 0 && p->max_total_tokens < maxt)
+			maxt = p->max_total_tokens;
+		if (era == ERA_PIECEWISE && p->mla)
+			reserved += 1.5 * 1024;
+		else
+			reserved += prefill_graph_sizes(maxt) * 8.0;
+	}
+	if (era == ERA_ROLES && prefill_graph_on(p)) {
+		long	maxt = chunk;
+
+		if (p->max_total_tokens > 0 && p->max_total_tokens < maxt)
+			maxt = p->max_total_tokens;
+		reserved += p->mla ? 1.5 * 1024 : prefill_graph_sizes(maxt) *
+		    8.0;
+		if (p->deepep)
+			reserved += 1024;
 	}
 	if (gpu_mib > 60 * 1024 && reserved < 10 * 1024)
 		reserved = 10 * 1024;
-	if (p->speculative == FS_STANDALONE)
+	if (era == ERA_ROLES) {
+		/* DeepEP's all-to-all buffers in the decode graph */
+		if (p->deepep && decode_graph)
+			reserved += 2 * 1024;
+	} else if (p->speculative == FS_STANDALONE)
 		reserved += 6 * 1024;
 	else if (p->speculative == FS_DRAFT)
-		reserved += 2 * 1024;
+		reserved += (era == ERA_PIECEWISE ? 4 : 2) * 1024;
 	return round((gpu_mib - reserved) / gpu_mib * 1000) / 1000;
 }
 
@@ -542,6 +668,11 @@ fit_estimate(const struct fit_model *m, const struct fit_gpu *g,
 		p.dp = 1;
 	if (p.page_size < 1)
 		p.page_size = 1;
+	if (m != NULL)
+		p.mla = m->kv_layout == FK_MLA;
+	if (g != NULL)
+		p.non_cuda = g->platform != NULL &&
+		    strcmp(g->platform, "cuda") != 0;
 	estimate_gpu(g, &p, r);
 	if (m == NULL) {
 		unknown(&r->weights, "unknown: model");

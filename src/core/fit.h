@@ -26,6 +26,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "sgver.h"
+
 #define FIT_GIB		(1024.0 * 1024.0 * 1024.0)
 
 /* Storage of one group of weights (bytes per parameter, scales included). */
@@ -117,6 +119,9 @@ const char	*fit_dtype_name(enum fit_dtype);
 /* SGLang's speculative decoding families, as its memory defaults see them. */
 enum fit_spec { FS_NONE = 0, FS_DRAFT, FS_STANDALONE, FS_NGRAM };
 
+/* The server's PD role (--disaggregation-mode): null, prefill, decode. */
+enum fit_role { FR_NONE = 0, FR_PREFILL, FR_DECODE };
+
 /* Launch options; fit_params_init sets SGLang's defaults and "not given". */
 struct fit_params {
 	int		 tp, pp, ep, dp;
@@ -139,6 +144,24 @@ struct fit_params {
 	double		 hicache_size_gib;	/* > 0 overrides the ratio */
 	double		 free_gib;	/* measured free memory before the
 					   weights load; < 0: estimate */
+	/* What SGLang's default fraction depends on beyond the above: */
+	enum fit_role	 role;
+	sgver_t		 sglang;	/* the release; 0: SGLang main (the
+					   catalog's) */
+	int		 max_running_requests;	/* 0: not given */
+	int		 spec_draft_tokens;	/* 0: not given */
+	bool		 deepep;		/* --moe-a2a-backend deepep */
+	bool		 moe_a2a;		/* any a2a backend but none */
+	bool		 disable_cuda_graph;
+	bool		 disable_decode_graph;
+	bool		 disable_prefill_graph;
+	bool		 disable_piecewise;	/* 0.5.10 - 0.5.13's switch */
+	double		 cpu_offload_gb;
+	long		 max_total_tokens;	/* 0: not given */
+	/* Set by fit_estimate from the model and the accelerator (a caller
+	 * of fit_default_mem_fraction sets them itself): */
+	bool		 mla;		/* the model's attention is MLA */
+	bool		 non_cuda;	/* a HIP, NPU ... accelerator */
 };
 void		 fit_params_init(struct fit_params *);
 

@@ -124,8 +124,29 @@ static void
 params_of(const struct config *cfg, struct fit_params *p)
 {
 	const char	*spec = get_str(cfg, "speculative_algorithm");
+	const char	*mode = get_str(cfg, "disaggregation_mode");
+	const char	*a2a = get_str(cfg, "moe_a2a_backend");
 
 	fit_params_init(p);
+	p->sglang = cfg->sgver;
+	if (mode != NULL)
+		p->role = strcmp(mode, "prefill") == 0 ? FR_PREFILL :
+		    strcmp(mode, "decode") == 0 ? FR_DECODE : FR_NONE;
+	p->max_running_requests = (int)get_int(cfg, "max_running_requests",
+	    0);
+	p->spec_draft_tokens = (int)get_int(cfg,
+	    "speculative_num_draft_tokens", 0);
+	p->cuda_graph_max_bs = (int)get_int(cfg, "cuda_graph_max_bs_decode",
+	    0);
+	p->moe_a2a = a2a != NULL && strcmp(a2a, "none") != 0;
+	p->deepep = a2a != NULL && strcmp(a2a, "deepep") == 0;
+	p->disable_cuda_graph = get_bool(cfg, "disable_cuda_graph");
+	p->disable_decode_graph = get_bool(cfg, "disable_decode_cuda_graph");
+	p->disable_prefill_graph = get_bool(cfg,
+	    "disable_prefill_cuda_graph");
+	p->disable_piecewise = get_bool(cfg, "disable_piecewise_cuda_graph");
+	p->cpu_offload_gb = get_num(cfg, "cpu_offload_gb", 0);
+	p->max_total_tokens = (long)get_int(cfg, "max_total_tokens", 0);
 	p->tp = (int)get_int(cfg, "tp_size", 1);
 	p->pp = (int)get_int(cfg, "pp_size", 1);
 	p->ep = (int)get_int(cfg, "ep_size", 1);

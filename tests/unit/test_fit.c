@@ -245,35 +245,160 @@ test_weights(void **state)
 
 /* ---- SGLang's default mem_fraction_static ---- */
 
+static sgver_t
+release(const char *v)
+{
+	sgver_t	r = sgver_parse(v, NULL, 0);
+
+	if (r == SGVER_UNKNOWN)
+		fail_msg("bad release %s", v);
+	return r;
+}
+
 static void
 test_default_fraction(void **state)
 {
 	struct fit_params	p;
 
 	(void)state;
+	/* SGLang main (no release given), no PD role, a non-MLA model on
+	 * CUDA: the prefill graph adds 8 MiB per capture size up to the
+	 * chunk. Up to 8192: 8 (4..32) + 14 (48..256) + 8 (288..512) + 8
+	 * (576..1024) + 12 (1280..4096) + 8 (4608..8192) = 58 sizes. */
 	fit_params_init(&p);
-	/* H100 TP1: 512 + 8192 x 1.5 + 256 x 2 + 128 = 13440 MiB */
-	near(fit_default_mem_fraction(81559, &p), 0.835, 1e-9);
-	/* H200 TP8: 512 + 12288 + 512 x 2 + 1024 = 14848 MiB */
+	/* H100 TP1: 512 + 8192 x 1.5 + 256 x 2 + 1 x 1024 / 8 + 58 x 8
+	 * = 13904 MiB; (81559 - 13904) / 81559 = 0.8295 */
+	near(fit_default_mem_fraction(81559, &p), 0.830, 1e-9);
+	/* H200 TP8: 512 + 12288 + 512 x 2 + 1024 + 464 = 15312 MiB */
 	p.tp = 8;
-	near(fit_default_mem_fraction(143771, &p), 0.897, 1e-9);
+	near(fit_default_mem_fraction(143771, &p), 0.893, 1e-9);
 	/* DP attention adds 3 x bs x dp, and 1.5 x bs x dp above bs 300 */
 	p.dp_attention = true;
 	p.dp = 8;
 	near(fit_default_mem_fraction(143771, &p),
-	    round((143771 - (14848 + 512 * 8 * 4.5)) / 143771.0 * 1000) /
+	    round((143771 - (15312 + 512 * 8 * 4.5)) / 143771.0 * 1000) /
 	    1000, 1e-9);
-	/* a small GPU: the 10 GiB floor does not apply */
+	/* a small GPU: chunk 2048, bs 24, 42 capture sizes up to 2048; the
+	 * 10 GiB floor does not apply */
 	fit_params_init(&p);
 	near(fit_default_mem_fraction(23034, &p),
-	    round((23034 - (512 + 3072 + 48 + 128)) / 23034.0 * 1000) / 1000,
-	    1e-9);
-	/* more than 60 GiB: at least 10 GiB reserved; EAGLE adds 2 GiB */
+	    round((23034 - (512 + 3072 + 48 + 128 + 42 * 8)) / 23034.0 *
+	    1000) / 1000, 1e-9);
+	/* 0.5.3 - 0.5.9: no prefill graph term; more than 60 GiB: at least
+	 * 10 GiB reserved; EAGLE adds 2 GiB on top */
+	p.sglang = release("0.5.9");
+	near(fit_default_mem_fraction(81559, &p),
+	    round((81559 - 13440) / 81559.0 * 1000) / 1000, 1e-9);
 	p.chunked_prefill_size = 2048;
 	p.cuda_graph_max_bs = 8;
 	p.speculative = FS_DRAFT;
 	near(fit_default_mem_fraction(81559, &p),
 	    round((81559 - 12288) / 81559.0 * 1000) / 1000, 1e-9);
+}
+
+/*
+ * The PD roles at SGLang main (server_args.py _handle_gpu_memory_settings,
+ * reserve_for_graph_mb, reserve_for_deepep_a2a_mb), for the issue's case:
+ * DeepSeek-V3 (MLA) on H200 (143771 MiB), TP 8, DP attention 8, decode
+ * graph max bs 512 (>= 90 GiB class, TP >= 4), chunk 8192.
+ */
+static void
+test_fraction_roles(void **state)
+{
+	struct fit_params	p;
+
+	(void)state;
+	fit_params_init(&p);
+	p.tp = 8;
+	p.dp = 8;
+	p.dp_attention = true;
+	p.mla = true;
+	/* decode: activations max(512 running x 1 draft token, 2048) x 1.5
+	 * = 3072; 512 + 3072 + 1024 (TP 8) = 4608; decode graph 512 x 2 =
+	 * 1024; DP attention 512 x 8 x 3 + 512 x 8 x 1.5 = 18432; no
+	 * prefill graph: 24064 MiB; (143771 - 24064) / 143771 = 0.8326 */
+	p.role = FR_DECODE;
+	near(fit_default_mem_fraction(143771, &p), 0.833, 1e-9);
+	/* with DeepEP: + 2048 for its all-to-all buffers after the floor:
+	 * 26112 -> 0.8184 */
+	p.deepep = p.moe_a2a = true;
+	near(fit_default_mem_fraction(143771, &p), 0.818, 1e-9);
+	/* MTP with 4 draft tokens and 1024 running requests: activations
+	 * 4096 x 1.5 = 6144; 512 + 6144 + 1024 + 1024 + 18432 + 2048 =
+	 * 29184 -> 0.7970 */
+	p.max_running_requests = 1024;
+	p.spec_draft_tokens = 4;
+	near(fit_default_mem_fraction(143771, &p), 0.797, 1e-9);
+	/* prefill: 512 + 8192 x 1.5 + 1024 = 13824; no decode graph, no DP
+	 * attention term; the MLA prefill graph 1536: 15360 -> 0.8932 */
+	fit_params_init(&p);
+	p.tp = 8;
+	p.dp = 8;
+	p.dp_attention = true;
+	p.mla = true;
+	p.role = FR_PREFILL;
+	near(fit_default_mem_fraction(143771, &p), 0.893, 1e-9);
+	/* with DeepEP: the breakable prefill graph adds 1024 (the decode
+	 * graph's 2048 is not there): 16384 -> 0.8860 */
+	p.deepep = p.moe_a2a = true;
+	near(fit_default_mem_fraction(143771, &p), 0.886, 1e-9);
+	/* no role, DeepEP: 13824 + 1024 + 18432 + 1536 + 1024 = 35840,
+	 * + 2048 = 37888 -> 0.7365 */
+	p.role = FR_NONE;
+	near(fit_default_mem_fraction(143771, &p), 0.736, 1e-9);
+	/* --disable-cuda-graph: no graph terms, DP attention stays:
+	 * 13824 + 18432 = 32256 -> 0.7756 */
+	p.disable_cuda_graph = true;
+	near(fit_default_mem_fraction(143771, &p), 0.776, 1e-9);
+}
+
+/* Older releases' defaults (each release's server_args.py). */
+static void
+test_fraction_releases(void **state)
+{
+	struct fit_params	p;
+
+	(void)state;
+	/* 0.4.6: by TP size up to 80 GiB, else 13 GiB reserved */
+	fit_params_init(&p);
+	p.sglang = release("0.4.6");
+	near(fit_default_mem_fraction(81559, &p), 0.88, 1e-9);
+	p.tp = 4;
+	near(fit_default_mem_fraction(81559, &p), 0.85, 1e-9);
+	near(fit_default_mem_fraction(143771, &p),
+	    (143771 - 13312) / 143771.0, 1e-9);
+	/* 0.5.1: by class; H200 TP 8: (12 + 8 / 2) GiB, DP attention
+	 * + 4 GiB: 20480 -> 0.8575 */
+	p.sglang = release("0.5.1");
+	p.tp = 8;
+	p.dp = 8;
+	p.dp_attention = true;
+	near(fit_default_mem_fraction(143771, &p), 0.858, 1e-9);
+	/* H100 TP 1: (9.5 + 0.5) GiB -> 0.8744 */
+	fit_params_init(&p);
+	p.sglang = release("0.5.1");
+	near(fit_default_mem_fraction(81559, &p), 0.874, 1e-9);
+	/* 0.5.13.post2 is role-blind: the issue's DeepSeek-V3 case is
+	 * 512 + 12288 + 1024 + 1024 + 18432 = 33280 (the piecewise graph is
+	 * off under DP attention) -> 0.7685 for prefill and decode */
+	fit_params_init(&p);
+	p.sglang = release("0.5.13.post2");
+	p.tp = 8;
+	p.dp = 8;
+	p.dp_attention = true;
+	p.mla = true;
+	p.role = FR_DECODE;
+	near(fit_default_mem_fraction(143771, &p), 0.769, 1e-9);
+	p.role = FR_PREFILL;
+	near(fit_default_mem_fraction(143771, &p), 0.769, 1e-9);
+	/* its piecewise graph on by default (no role, no DP attention): an
+	 * MLA model 1.5 GiB; EAGLE 4 GiB after the floor. H100 TP 1: 512 +
+	 * 12288 + 512 + 128 + 1536 = 14976 + 4096 = 19072 -> 0.7662 */
+	fit_params_init(&p);
+	p.sglang = release("0.5.13.post2");
+	p.mla = true;
+	p.speculative = FS_DRAFT;
+	near(fit_default_mem_fraction(81559, &p), 0.766, 1e-9);
 }
 
 /* ---- the acceptance cases ---- */
@@ -300,7 +425,8 @@ test_acceptance(void **state)
 	    gpu("H200"), &p, &r), FV_FITS);
 	assert_true(r.kv_tokens.known);
 	assert_true(r.mem_fraction_derived);
-	near(r.mem_fraction.v, 0.897, 1e-9);
+	/* 512 + 12288 + 1024 + 1024 + 1536 (MLA prefill graph) = 16384 */
+	near(r.mem_fraction.v, 0.886, 1e-9);
 	near(r.kv_per_token.v, 70272, 0);
 	assert_true(r.kv_tokens.v > 500000 && r.kv_tokens.v < 800000);
 	assert_true(r.requests_at_context.known);
@@ -312,8 +438,8 @@ test_acceptance(void **state)
 	    gpu("H100"), &p, &r), FV_FITS);
 	assert_true(r.kv_tokens.known);
 	assert_true(r.free_estimated);
-	/* (0.835 x (81559 MiB - 1 GiB) - 8.03e9 x 2) / 128 KiB */
-	near(r.kv_tokens.v, floor((0.835 * (81559.0 * 1048576 - FIT_GIB) -
+	/* (0.830 x (81559 MiB - 1 GiB) - 8.03e9 x 2) / 128 KiB */
+	near(r.kv_tokens.v, floor((0.830 * (81559.0 * 1048576 - FIT_GIB) -
 	    8030261248.0 * 2) / 131072), 0);
 	print_message("  %s\n", r.summary);
 }
@@ -844,6 +970,8 @@ main(void)
 		cmocka_unit_test(test_kv_cell),
 		cmocka_unit_test(test_weights),
 		cmocka_unit_test(test_default_fraction),
+		cmocka_unit_test(test_fraction_roles),
+		cmocka_unit_test(test_fraction_releases),
 		cmocka_unit_test(test_acceptance),
 		cmocka_unit_test(test_unknowns),
 		cmocka_unit_test(test_sliding_window),
