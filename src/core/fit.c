@@ -37,6 +37,7 @@ fit_params_init(struct fit_params *p)
 	p->max_prefill_tokens = 16384;
 	p->page_size = 1;
 	p->free_gib = -1;
+	p->draft_weight_bytes = -1;
 }
 
 static void
@@ -298,6 +299,38 @@ ceil_div(long a, long b)
 	return (a + b - 1) / b;
 }
 
+/*
+ * The model as an online --quantization stores it: a 16- or 32-bit
+ * checkpoint's linear and MoE layers become fp8 (or mxfp8), or only its
+ * MoE layers mxfp4; embeddings and the output head keep their dtype. A
+ * checkpoint already quantized is left as it is.
+ */
+static void
+online_quant(struct fit_model *m, const char *q)
+{
+	enum fit_dtype	dense = FD_UNKNOWN, expert = FD_UNKNOWN;
+
+	if (q == NULL || m->dtype == FD_UNKNOWN ||
+	    fit_dtype_bytes(m->dtype) < 2)
+		return;
+	if (strcmp(q, "fp8") == 0)
+		dense = expert = FD_FP8;
+	else if (strcmp(q, "mxfp8") == 0)
+		dense = expert = FD_MXFP8;
+	else if (strcmp(q, "mxfp4") == 0)
+		expert = FD_MXFP4;
+	else
+		return;
+	if (m->embed_dtype == FD_UNKNOWN)
+		m->embed_dtype = m->dtype;
+	if (m->expert_dtype == FD_UNKNOWN)
+		m->expert_dtype = m->dtype;
+	if (dense != FD_UNKNOWN)
+		m->dtype = dense;
+	if (expert != FD_UNKNOWN && fit_dtype_bytes(m->expert_dtype) >= 2)
+		m->expert_dtype = expert;
+}
+
 /* Bytes of weights one GPU holds. */
 static void
 weights_per_gpu(const struct fit_model *m, const struct fit_params *p,
@@ -383,7 +416,7 @@ kv_dtype_bytes(const char *s, bool *ok)
 	    strcmp(s, "float16") == 0 || strcmp(s, "half") == 0)
 		return 2;
 	if (strcmp(s, "fp8_e4m3") == 0 || strcmp(s, "fp8_e5m2") == 0 ||
-	    strcmp(s, "fp8") == 0)
+	    strcmp(s, "fp8") == 0 || strcmp(s, "mxfp8") == 0)
 		return 1;
 	if (strcmp(s, "fp4_e2m1") == 0)
 		return 0.5;
@@ -399,7 +432,12 @@ kv_cell(const struct fit_model *m, const struct fit_params *p,
 	bool	ok;
 	double	b = kv_dtype_bytes(p->kv_cache_dtype, &ok);
 	int	attn_tp = p->dp_attention && p->dp > 0 ? p->tp / p->dp : p->tp;
+	bool	fp4 = p->kv_cache_dtype != NULL &&
+	    strcmp(p->kv_cache_dtype, "fp4_e2m1") == 0;
+	bool	mxfp8 = p->kv_cache_dtype != NULL &&
+	    strcmp(p->kv_cache_dtype, "mxfp8") == 0;
 	long	layers, heads;
+	double	dim, cell;
 
 	if (attn_tp < 1)
 		attn_tp = 1;
@@ -420,9 +458,13 @@ kv_cell(const struct fit_model *m, const struct fit_params *p,
 			    "of %s", m->id);
 			return;
 		}
-		/* the latent and the rope key, whole on every rank */
-		known(c, (double)(m->kv_lora_rank + m->qk_rope_head_dim) *
-		    layers * b);
+		/* the latent and the rope key, whole on every rank; FP4
+		 * adds a one-byte scale per 16 of them */
+		dim = (double)(m->kv_lora_rank + m->qk_rope_head_dim);
+		cell = dim * layers * b;
+		if (fp4)
+			cell += floor(dim / 16) * layers;
+		known(c, cell);
 		return;
 	case FK_MHA:
 	case FK_HYBRID_SWA:
@@ -435,12 +477,87 @@ kv_cell(const struct fit_model *m, const struct fit_params *p,
 		heads = m->kv_heads / attn_tp;
 		if (heads < 1)
 			heads = 1;
-		known(c, 2.0 * heads * m->head_dim * layers * b);
+		cell = 2.0 * heads * m->head_dim * layers * b;
+		/* FP4: a one-byte scale per 16 values, and one shared FP8
+		 * dequantisation workspace (K and V of one layer); MXFP8: a
+		 * scale per 32 */
+		if (fp4)
+			cell += 2.0 * heads * m->head_dim * layers / 16 +
+			    2.0 * heads * m->head_dim;
+		else if (mxfp8)
+			cell += 2.0 * heads * m->head_dim * layers / 32;
+		known(c, cell);
 		return;
 	case FK_UNKNOWN:
 		break;
 	}
 	unknown(c, "unknown: attention layout of %s", m->id);
+}
+
+/*
+ * Speculative decoding with a draft model: SGLang scales the target's KV
+ * cell by 1 + draft layers / target layers (the draft keeps its own KV
+ * with the target's per-layer size), and the draft's weights are resident
+ * when the pool is sized. Without the draft's own facts, an EAGLE, EAGLE3
+ * or NextN/MTP draft is taken as one layer of the target sharing its
+ * embeddings and output head (an estimate, and said so).
+ */
+static void
+draft(const struct fit_model *m, const struct fit_params *p,
+    struct fit_result *r)
+{
+	long		dl = p->draft_layers;
+	long		layers = ceil_div(m->layers, p->pp);
+	struct fit_model body;
+	struct fit_val	bw;
+
+	unknown(&r->draft_weights, "unknown: no draft model");
+	if (p->speculative != FS_DRAFT && p->speculative != FS_STANDALONE)
+		return;
+	if (dl <= 0 && p->speculative == FS_DRAFT) {
+		dl = 1;
+		r->draft_estimated = true;
+	}
+	if (dl <= 0 || m->layers <= 0) {
+		unknown(&r->kv_per_token, "unknown: the draft model's layers");
+		unknown_as(&r->draft_weights, &r->kv_per_token);
+	} else if (r->kv_per_token.known)
+		known(&r->kv_per_token, floor(r->kv_per_token.v *
+		    (1 + (double)dl / (double)layers)));
+	if (p->draft_weight_bytes >= 0)
+		known(&r->draft_weights, p->draft_weight_bytes);
+	else if (p->speculative == FS_DRAFT && m->layers > 0) {
+		body = *m;
+		body.embed_params = 0;
+		body.weight_bytes = m->weight_bytes > 0 &&
+		    m->params_total <= 0 ? m->weight_bytes : 0;
+		weights_per_gpu(&body, p, &bw);
+		if (bw.known) {
+			known(&r->draft_weights, bw.v * (p->pp > 1 ?
+			    (double)m->layers / ceil_div(m->layers, p->pp) :
+			    1) / m->layers);
+			r->draft_estimated = true;
+		} else
+			unknown_as(&r->draft_weights, &bw);
+	} else
+		unknown(&r->draft_weights, "unknown: the draft model's size");
+	if (!r->weights.known)
+		return;
+	if (r->draft_weights.known)
+		known(&r->weights, r->weights.v + r->draft_weights.v);
+	else
+		unknown_as(&r->weights, &r->draft_weights);
+}
+
+/* --cpu-offload-gb keeps up to that much of each GPU's weights in host
+ * memory. */
+static void
+offload(const struct fit_params *p, struct fit_result *r)
+{
+	double	off = p->cpu_offload_gb * FIT_GIB;
+
+	if (off > 0 && r->weights.known)
+		known(&r->weights, r->weights.v > off ? r->weights.v - off : 0);
 }
 
 const char *
@@ -481,6 +598,10 @@ summarize(const struct fit_model *m, const struct fit_gpu *g,
 		buf_printf(&b, "weights %s", r->weights.why);
 	} else {
 		buf_printf(&b, "weights %.1f GiB/GPU", r->weights.v / FIT_GIB);
+		if (r->draft_weights.known)
+			buf_printf(&b, " (draft %.1f GiB%s)",
+			    r->draft_weights.v / FIT_GIB, r->draft_estimated ?
+			    ", estimated as one target layer" : "");
 		if (r->verdict == FV_NO_WEIGHTS)
 			buf_printf(&b, " exceed the %.1f GiB free%s: does "
 			    "not fit", r->free_before.v / FIT_GIB,
@@ -497,6 +618,8 @@ summarize(const struct fit_model *m, const struct fit_gpu *g,
 			    r->mem_fraction.v, r->mem_fraction_derived ?
 			    " (SGLang default)" : "", r->kv_pool.v / FIT_GIB,
 			    r->kv_per_token.v, r->kv_tokens.v);
+			if (r->kv_capped)
+				buf_puts(&b, " (--max-total-tokens)");
 			if (r->swa_tokens.known)
 				buf_printf(&b, " in full-attention layers, "
 				    "%.0f in window layers", r->swa_tokens.v);
@@ -599,8 +722,16 @@ estimate_pool(const struct fit_model *m, const struct fit_params *p,
 		unknown_as(&r->kv_tokens, &r->kv_pool);
 	else if (!r->kv_per_token.known)
 		unknown_as(&r->kv_tokens, &r->kv_per_token);
-	else
+	else {
 		pool_tokens(m, p, r);
+		/* --max-total-tokens caps what the profile gives */
+		if (p->max_total_tokens > 0 && r->kv_tokens.known &&
+		    r->kv_tokens.v > (double)p->max_total_tokens) {
+			known(&r->kv_tokens, (double)p->max_total_tokens);
+			known(&r->kv_pool, r->kv_tokens.v * r->kv_per_token.v);
+			r->kv_capped = true;
+		}
+	}
 	if (!r->kv_tokens.known && r->swa_tokens.why[0] == '\0')
 		unknown_as(&r->swa_tokens, &r->kv_tokens);
 	if (!r->kv_tokens.known)
@@ -677,9 +808,15 @@ fit_estimate(const struct fit_model *m, const struct fit_gpu *g,
 	if (m == NULL) {
 		unknown(&r->weights, "unknown: model");
 		unknown(&r->kv_per_token, "unknown: model");
+		unknown(&r->draft_weights, "unknown: model");
 	} else {
-		weights_per_gpu(m, &p, &r->weights);
-		kv_cell(m, &p, &r->kv_per_token);
+		struct fit_model	mq = *m;
+
+		online_quant(&mq, p.quantization);
+		weights_per_gpu(&mq, &p, &r->weights);
+		kv_cell(&mq, &p, &r->kv_per_token);
+		draft(&mq, &p, r);
+		offload(&p, r);
 	}
 	estimate_pool(m, &p, r);
 	estimate_host(&p, r);

@@ -33,7 +33,7 @@
 /* Storage of one group of weights (bytes per parameter, scales included). */
 enum fit_dtype {
 	FD_UNKNOWN = 0, FD_BF16, FD_FP16, FD_FP32, FD_FP8, FD_FP8_BLOCK128,
-	FD_MXFP4, FD_NVFP4
+	FD_MXFP4, FD_NVFP4, FD_MXFP8
 };
 
 enum fit_kv_layout { FK_UNKNOWN = 0, FK_MHA, FK_MLA, FK_HYBRID_SWA };
@@ -156,8 +156,14 @@ struct fit_params {
 	bool		 disable_decode_graph;
 	bool		 disable_prefill_graph;
 	bool		 disable_piecewise;	/* 0.5.10 - 0.5.13's switch */
-	double		 cpu_offload_gb;
-	long		 max_total_tokens;	/* 0: not given */
+	double		 cpu_offload_gb;	/* weights kept in host memory */
+	long		 max_total_tokens;	/* 0: not given; caps the pool */
+	const char	*quantization;	/* --quantization; NULL: none */
+	/* Speculative decoding with a draft model (EAGLE, EAGLE3, NEXTN, MTP,
+	 * STANDALONE): its layers scale the KV cell by 1 + draft/target
+	 * layers, its weights load before the pool is sized. */
+	long		 draft_layers;		/* 0: not known */
+	double		 draft_weight_bytes;	/* per GPU; < 0: not known */
 	/* Set by fit_estimate from the model and the accelerator (a caller
 	 * of fit_default_mem_fraction sets them itself): */
 	bool		 mla;		/* the model's attention is MLA */
@@ -186,10 +192,15 @@ struct fit_result {
 	struct fit_val	 capacity;	/* bytes the runtime reports */
 	struct fit_val	 free_before;	/* bytes free before the weights load */
 	bool		 free_estimated;/* free_before rests on an estimate */
-	struct fit_val	 weights;	/* bytes of weights per GPU */
+	struct fit_val	 weights;	/* bytes of weights per GPU (the
+					   draft model's included) */
+	struct fit_val	 draft_weights;	/* the draft model's share of it */
+	bool		 draft_estimated;	/* draft layers or weights
+						   rest on an estimate */
 	struct fit_val	 mem_fraction;	/* mem_fraction_static used */
 	bool		 mem_fraction_derived;	/* SGLang's default, not given */
 	struct fit_val	 kv_pool;	/* bytes of the KV pool */
+	bool		 kv_capped;	/* by --max-total-tokens */
 	struct fit_val	 kv_per_token;	/* bytes per token on one GPU */
 	struct fit_val	 kv_tokens;	/* max_total_num_tokens (for a
 					   sliding-window model: the full

@@ -147,6 +147,7 @@ params_of(const struct config *cfg, struct fit_params *p)
 	p->disable_piecewise = get_bool(cfg, "disable_piecewise_cuda_graph");
 	p->cpu_offload_gb = get_num(cfg, "cpu_offload_gb", 0);
 	p->max_total_tokens = (long)get_int(cfg, "max_total_tokens", 0);
+	p->quantization = get_str(cfg, "quantization");
 	p->tp = (int)get_int(cfg, "tp_size", 1);
 	p->pp = (int)get_int(cfg, "pp_size", 1);
 	p->ep = (int)get_int(cfg, "ep_size", 1);
@@ -192,6 +193,33 @@ model_of(const struct fit_db *d, const struct config *cfg)
 		return local_rc == 1 ? &local : NULL;
 	}
 	return fit_model_find(d, path);
+}
+
+/* A draft model the table knows (--speculative-draft-model-path): its
+ * layers and its weights per GPU at the server's parallelism. */
+static void
+draft_of(const struct fit_db *d, const struct fit_gpu *g,
+    const struct config *cfg, struct fit_params *p)
+{
+	const char		*path = get_str(cfg,
+	    "speculative_draft_model_path");
+	const struct fit_model	*dm;
+	struct fit_params	 q;
+	struct fit_result	 r;
+
+	if (p->speculative != FS_DRAFT && p->speculative != FS_STANDALONE)
+		return;
+	if (path == NULL || (dm = fit_model_find(d, path)) == NULL)
+		return;
+	q = *p;
+	q.speculative = FS_NONE;
+	q.cpu_offload_gb = 0;
+	q.quantization = NULL;
+	fit_estimate(dm, g, &q, &r);
+	if (dm->layers > 0)
+		p->draft_layers = dm->layers;
+	if (r.weights.known)
+		p->draft_weight_bytes = r.weights.v;
 }
 
 static void
@@ -288,6 +316,7 @@ fit_facts(const struct catalog *cat, struct config *cfg)
 		settle_platform(cfg, g);
 	m = model_of(d, cfg);
 	params_of(cfg, &p);
+	draft_of(d, g, cfg, &p);
 	fit_estimate(m, g, &p, &r);
 	set_fact(cfg, "fit_summary", val_str(r.summary));
 	set_gib(cfg, "fit_weights_gib", &r.weights);

@@ -401,6 +401,102 @@ test_fraction_releases(void **state)
 	near(fit_default_mem_fraction(81559, &p), 0.766, 1e-9);
 }
 
+/* The launch flags that move memory besides parallelism (SGLang main:
+ * pool_configurator.py's cell sizes, kv_cache_configurator.py's token cap,
+ * the online quantization methods). */
+static void
+test_accounting(void **state)
+{
+	const struct fit_model	*llama = model("meta-llama/Llama-3.1-8B-Instruct");
+	const struct fit_model	*dsv3 = model("deepseek-ai/DeepSeek-V3");
+	struct fit_params	 p;
+	struct fit_result	 a, b;
+
+	(void)state;
+	/* --quantization fp8 on a bf16 checkpoint: linear layers 1 byte,
+	 * the embeddings and head stay bf16 */
+	fit_params_init(&p);
+	fit_estimate(llama, gpu("H100"), &p, &a);
+	p.quantization = "fp8";
+	fit_estimate(llama, gpu("H100"), &p, &b);
+	assert_true(a.weights.known && b.weights.known);
+	near(b.weights.v, a.weights.v - (llama->params_total -
+	    llama->embed_params) * 1.0, 1);
+	assert_true(b.kv_tokens.v > a.kv_tokens.v);
+	/* on an FP8 checkpoint it changes nothing */
+	fit_params_init(&p);
+	p.tp = 8;
+	fit_estimate(dsv3, gpu("H200"), &p, &a);
+	p.quantization = "fp8";
+	fit_estimate(dsv3, gpu("H200"), &p, &b);
+	near(b.weights.v, a.weights.v, 0);
+	/* --max-total-tokens caps the pool */
+	fit_params_init(&p);
+	p.max_total_tokens = 100000;
+	fit_estimate(llama, gpu("H100"), &p, &a);
+	near(a.kv_tokens.v, 100000, 0);
+	assert_true(a.kv_capped);
+	near(a.kv_pool.v, 100000.0 * 131072, 0);
+	p.max_total_tokens = 100000000;
+	fit_estimate(llama, gpu("H100"), &p, &a);
+	assert_false(a.kv_capped);
+	/* FP4 KV: half a byte per value and a one-byte scale per 16. MLA:
+	 * 576 x 61 / 2 + 576 / 16 x 61 = 17568 + 2196 = 19764 */
+	fit_params_init(&p);
+	p.tp = 8;
+	p.kv_cache_dtype = "fp4_e2m1";
+	fit_estimate(dsv3, gpu("H200"), &p, &a);
+	near(a.kv_per_token.v, 19764, 0);
+	/* MHA (8 KV heads x 128, 32 layers): 2 x 8 x 128 x 32 / 2 = 32768,
+	 * scales 65536 / 16 = 4096, one FP8 K+V workspace 2 x 8 x 128 = 2048 */
+	fit_params_init(&p);
+	p.kv_cache_dtype = "fp4_e2m1";
+	fit_estimate(llama, gpu("H100"), &p, &a);
+	near(a.kv_per_token.v, 32768 + 4096 + 2048, 0);
+	/* MXFP8: one byte per value, a scale per 32: 65536 + 2048 */
+	p.kv_cache_dtype = "mxfp8";
+	fit_estimate(llama, gpu("H100"), &p, &a);
+	near(a.kv_per_token.v, 65536 + 2048, 0);
+	/* --cpu-offload-gb 4: 4 GiB of the weights stay on the host */
+	fit_params_init(&p);
+	fit_estimate(llama, gpu("H100"), &p, &a);
+	p.cpu_offload_gb = 4;
+	fit_estimate(llama, gpu("H100"), &p, &b);
+	near(b.weights.v, a.weights.v - 4 * FIT_GIB, 1);
+	/* speculative: the cell grows by 1 + draft / target layers, 70272 x
+	 * (1 + 1 / 61) = 71424; the draft's weights count against the pool */
+	fit_params_init(&p);
+	p.tp = 8;
+	fit_estimate(dsv3, gpu("H200"), &p, &a);
+	p.speculative = FS_DRAFT;
+	p.draft_layers = 1;
+	p.draft_weight_bytes = 3 * FIT_GIB;
+	fit_estimate(dsv3, gpu("H200"), &p, &b);
+	near(b.kv_per_token.v, 71424, 0);
+	near(b.weights.v, a.weights.v + 3 * FIT_GIB, 1);
+	assert_false(b.draft_estimated);
+	/* an EAGLE/NextN draft without its facts: one layer of the target,
+	 * estimated and said so */
+	p.draft_layers = 0;
+	p.draft_weight_bytes = -1;
+	fit_estimate(dsv3, gpu("H200"), &p, &b);
+	near(b.kv_per_token.v, 71424, 0);
+	assert_true(b.draft_estimated && b.draft_weights.known);
+	near(b.draft_weights.v, (a.weights.v - dsv3->embed_params / 2 * 2 /
+	    8) / 61, 1e6);
+	assert_non_null(strstr(b.summary, "draft"));
+	/* STANDALONE without the draft's facts: could not check */
+	p.speculative = FS_STANDALONE;
+	fit_estimate(dsv3, gpu("H200"), &p, &b);
+	assert_false(b.kv_per_token.known);
+	assert_false(b.weights.known);
+	/* NGRAM has no draft model */
+	p.speculative = FS_NGRAM;
+	fit_estimate(dsv3, gpu("H200"), &p, &b);
+	near(b.kv_per_token.v, 70272, 0);
+	near(b.weights.v, a.weights.v, 0);
+}
+
 /* ---- the acceptance cases ---- */
 
 static void
@@ -972,6 +1068,7 @@ main(void)
 		cmocka_unit_test(test_default_fraction),
 		cmocka_unit_test(test_fraction_roles),
 		cmocka_unit_test(test_fraction_releases),
+		cmocka_unit_test(test_accounting),
 		cmocka_unit_test(test_acceptance),
 		cmocka_unit_test(test_unknowns),
 		cmocka_unit_test(test_sliding_window),
