@@ -223,6 +223,11 @@ grep -q "^$T/l.sh:6:3: error: SGLANG_DISAGG_STAGING_BUFFER requires disaggregati
 grep -q "^    fix: " "$T/out" && ok || bad "text fix line"
 grep -q "$(printf '\033')" "$T/out" && bad "colour when piped" || ok
 
+# fit fixes, fewest GPUs first: Llama-3.1-70B at TP 1 on L40S is offered TP 4
+# (TP 2 does not clear fit-weights, so it is not offered) before more nodes
+expect_rc "fit-weights on L40S" 1 env NO_COLOR=1 $PDWIZ check --gpu L40S -- python -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B-Instruct
+grep "^    fix: " "$T/out" | head -1 | grep -q -- "(--tp-size 4)$" && ok || bad "fit-weights: the first fix is not TP 4: $(grep 'fix:' "$T/out")"
+
 # colour on a terminal (script(1) gives a pty), never with NO_COLOR
 if command -v script >/dev/null 2>&1; then
 	script -qc "$PDWIZ check -- --model-path m --tp-sizee 2" /dev/null > "$T/tty" 2>&1
