@@ -45,6 +45,7 @@ complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_d
 complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l platform -x -a 'cuda hip npu musa xpu' -d 'platform'
 complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l gpu-sm -x -d 'GPU generation (SM)'
 complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l gpu -x -a "$pdwiz_gpus" -d 'accelerator'
+complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l gpu-mem -x -d 'accelerator memory, GiB'
 complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l fact -x -d 'any other fact (NAME=VALUE)'
 complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l sglang-version -x -d 'the SGLang release the commands run'
 complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l fail-on -x -a 'error warning' -d 'the least severity that fails the run'
@@ -76,6 +77,7 @@ complete -c pdwiz -n "__fish_seen_subcommand_from explain" -l model-arch -x -d '
 complete -c pdwiz -n "__fish_seen_subcommand_from explain" -l platform -x -a 'cuda hip npu musa xpu' -d 'platform'
 complete -c pdwiz -n "__fish_seen_subcommand_from explain" -l gpu-sm -x -d 'GPU generation (SM)'
 complete -c pdwiz -n "__fish_seen_subcommand_from explain" -l gpu -x -a "$pdwiz_gpus" -d 'accelerator'
+complete -c pdwiz -n "__fish_seen_subcommand_from explain" -l gpu-mem -x -d 'accelerator memory, GiB'
 complete -c pdwiz -n "__fish_seen_subcommand_from explain" -l fact -x -d 'any other fact (NAME=VALUE)'
 
 # rules

@@ -297,21 +297,45 @@ void
 fit_facts(const struct catalog *cat, struct config *cfg)
 {
 	const char		*name = get_str(cfg, "gpu");
+	double			 gib = get_num(cfg, "gpu_mem_gib", -1);
 	const struct fit_db	*d;
 	const struct fit_gpu	*g;
 	const struct fit_model	*m;
 	struct fit_params	 p;
 	struct fit_result	 r;
 	long long		 tp;
+	static struct fit_gpu	 sized;
+	static char		 sized_name[64];
 
-	if (name == NULL)
+	if (name == NULL && gib <= 0)
 		return;
 	set_fact(cfg, "fit_estimated", val_bool(true));
 	if ((d = load_db(cat->dir)) == NULL) {
 		set_fact(cfg, "fit_summary", val_str(db_err));
 		return;
 	}
-	g = fit_gpu_find(d, name);
+	g = name != NULL ? fit_gpu_find(d, name) : NULL;
+	/* --gpu-mem: the named accelerator with this memory, or a CUDA GPU
+	 * of this memory on a fabric when none is named */
+	if (gib > 0) {
+		if (g != NULL) {
+			sized = *g;
+			snprintf(sized_name, sizeof sized_name, "%s with %g GiB",
+			    g->name, gib);
+		} else {
+			memset(&sized, 0, sizeof sized);
+			snprintf(sized_name, sizeof sized_name, "%g GiB GPU",
+			    gib);
+			sized.link = FL_FABRIC;
+			if (name == NULL)
+				set_fact(cfg, "gpu", val_str(sized_name));
+		}
+		sized.name = sized_name;
+		sized.memory_gb = gib;
+		sized.reported_mib = gib * 1024;
+		sized.memory_bytes = gib * FIT_GIB;
+		g = &sized;
+	}
 	if (g != NULL)
 		settle_platform(cfg, g);
 	m = model_of(d, cfg);

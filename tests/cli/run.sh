@@ -228,6 +228,13 @@ grep -q "$(printf '\033')" "$T/out" && bad "colour when piped" || ok
 expect_rc "fit-weights on L40S" 1 env NO_COLOR=1 $PDWIZ check --gpu L40S -- python -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B-Instruct
 grep "^    fix: " "$T/out" | head -1 | grep -q -- "(--tp-size 4)$" && ok || bad "fit-weights: the first fix is not TP 4: $(grep 'fix:' "$T/out")"
 
+# --gpu-mem GiB: an accelerator the table does not know, or another figure for one it does
+expect_rc "--gpu-mem alone" 1 env NO_COLOR=1 $PDWIZ check --gpu-mem 48 -- python -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B-Instruct
+grep -q "on 48 GiB GPU, tp 1: weights 131.4 GiB/GPU exceed the 47.0 GiB free" "$T/out" && grep -q "free on a 48 GiB GPU before" "$T/out" && ok || bad "--gpu-mem alone: $(cat "$T/out")"
+expect_rc "--gpu-mem with --gpu" 0 env NO_COLOR=1 $PDWIZ check --gpu H100 --gpu-mem 94 -- python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct
+grep -q "on H100-SXM-80GB with 94 GiB, tp 1: weights 15.0 GiB/GPU, mem-fraction-static 0.856 " "$T/out" && ok || bad "--gpu-mem with --gpu: $(cat "$T/out")"
+expect_rc "--gpu-mem not a number" 2 $PDWIZ check --gpu-mem x -- python -m sglang.launch_server --model-path m
+
 # colour on a terminal (script(1) gives a pty), never with NO_COLOR
 if command -v script >/dev/null 2>&1; then
 	script -qc "$PDWIZ check -- --model-path m --tp-sizee 2" /dev/null > "$T/tty" 2>&1
