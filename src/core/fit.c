@@ -173,24 +173,21 @@ prefill_graph_on(const struct fit_params *p)
 	    (!p->moe_a2a || p->deepep);
 }
 
-double
-fit_default_mem_fraction(double gpu_mib, const struct fit_params *p)
+/*
+ * The MiB SGLang's summed reserve keeps out of the static pool (0.5.3 and
+ * later); *graphs gets its part for what is allocated after the pool:
+ * backend metadata, CUDA graphs (decode, DP attention padding, prefill or
+ * piecewise) and DeepEP's buffers, not the activations.
+ */
+static double
+term_reserve(double gpu_mib, const struct fit_params *p, enum mf_era era,
+    double *graphs)
 {
-	enum mf_era	era = mf_era(p->sglang);
 	long		chunk = p->chunked_prefill_size;
 	int		bs = p->cuda_graph_max_bs;
-	double		reserved, act;
+	double		reserved, act, g = 512;
 	bool		decode_graph;
 
-	if (era == ERA_TP_TABLE) {
-		if (gpu_mib > 81920)
-			return (gpu_mib - 13 * 1024) / gpu_mib;
-		return p->tp >= 16 ? 0.79 : p->tp >= 8 ? 0.81 : p->tp >= 4 ?
-		    0.85 : p->tp >= 2 ? 0.87 : 0.88;
-	}
-	if (era == ERA_CLASS)
-		return round((gpu_mib - class_reserve(gpu_mib, p)) / gpu_mib *
-		    1000) / 1000;
 	/* chunked_prefill_size and the decode graph's max batch by class */
 	if (gpu_mib < 20 * 1024) {
 		if (chunk == 0)
@@ -230,15 +227,15 @@ fit_default_mem_fraction(double gpu_mib, const struct fit_params *p)
 	if (act < 2048)
 		act = 2048;
 	/* MiB held outside the static pool: metadata, activations, graphs */
-	reserved = 512 + act * 1.5 + p->tp * p->pp / 8.0 * 1024;
+	reserved = act * 1.5 + p->tp * p->pp / 8.0 * 1024;
 	decode_graph = era != ERA_ROLES || (!p->disable_cuda_graph &&
 	    !p->disable_decode_graph && p->role != FR_PREFILL);
 	if (decode_graph)
-		reserved += bs * 2.0;
+		g += bs * 2.0;
 	if (p->dp_attention && (era != ERA_ROLES || p->role != FR_PREFILL)) {
-		reserved += (double)bs * p->dp * 3;
+		g += (double)bs * p->dp * 3;
 		if (bs > 300)
-			reserved += (double)bs * p->dp * 1.5;
+			g += (double)bs * p->dp * 1.5;
 	}
 	if ((era == ERA_TERMS && p->piecewise_cuda_graph) ||
 	    (era == ERA_PIECEWISE && (p->piecewise_cuda_graph ||
@@ -249,31 +246,64 @@ fit_default_mem_fraction(double gpu_mib, const struct fit_params *p)
 		if (p->max_total_tokens > 0 && p->max_total_tokens < maxt)
 			maxt = p->max_total_tokens;
 		if (era == ERA_PIECEWISE && p->mla)
-			reserved += 1.5 * 1024;
+			g += 1.5 * 1024;
 		else
-			reserved += prefill_graph_sizes(maxt) * 8.0;
+			g += prefill_graph_sizes(maxt) * 8.0;
 	}
 	if (era == ERA_ROLES && prefill_graph_on(p)) {
 		long	maxt = chunk;
 
 		if (p->max_total_tokens > 0 && p->max_total_tokens < maxt)
 			maxt = p->max_total_tokens;
-		reserved += p->mla ? 1.5 * 1024 : prefill_graph_sizes(maxt) *
-		    8.0;
+		g += p->mla ? 1.5 * 1024 : prefill_graph_sizes(maxt) * 8.0;
 		if (p->deepep)
-			reserved += 1024;
+			g += 1024;
 	}
+	reserved += g;
 	if (gpu_mib > 60 * 1024 && reserved < 10 * 1024)
 		reserved = 10 * 1024;
 	if (era == ERA_ROLES) {
 		/* DeepEP's all-to-all buffers in the decode graph */
-		if (p->deepep && decode_graph)
+		if (p->deepep && decode_graph) {
 			reserved += 2 * 1024;
+			g += 2 * 1024;
+		}
 	} else if (p->speculative == FS_STANDALONE)
 		reserved += 6 * 1024;
 	else if (p->speculative == FS_DRAFT)
 		reserved += (era == ERA_PIECEWISE ? 4 : 2) * 1024;
-	return round((gpu_mib - reserved) / gpu_mib * 1000) / 1000;
+	if (graphs != NULL)
+		*graphs = g;
+	return reserved;
+}
+
+double
+fit_default_mem_fraction(double gpu_mib, const struct fit_params *p)
+{
+	enum mf_era	era = mf_era(p->sglang);
+
+	if (era == ERA_TP_TABLE) {
+		if (gpu_mib > 81920)
+			return (gpu_mib - 13 * 1024) / gpu_mib;
+		return p->tp >= 16 ? 0.79 : p->tp >= 8 ? 0.81 : p->tp >= 4 ?
+		    0.85 : p->tp >= 2 ? 0.87 : 0.88;
+	}
+	if (era == ERA_CLASS)
+		return round((gpu_mib - class_reserve(gpu_mib, p)) / gpu_mib *
+		    1000) / 1000;
+	return round((gpu_mib - term_reserve(gpu_mib, p, era, NULL)) /
+	    gpu_mib * 1000) / 1000;
+}
+
+double
+fit_post_pool_mib(double gpu_mib, const struct fit_params *p)
+{
+	enum mf_era	era = mf_era(p->sglang);
+	double		g;
+
+	/* before 0.5.3 SGLang did not sum the terms; they are main's */
+	term_reserve(gpu_mib, p, era < ERA_TERMS ? ERA_ROLES : era, &g);
+	return g;
 }
 
 static double
@@ -572,6 +602,8 @@ fit_verdict_name(enum fit_verdict v)
 		return "no room for the KV cache";
 	case FV_NO_WEIGHTS:
 		return "weights do not fit";
+	case FV_TIGHT:
+		return "tight";
 	case FV_UNKNOWN:
 		break;
 	}
@@ -630,6 +662,11 @@ summarize(const struct fit_model *m, const struct fit_gpu *g,
 				buf_printf(&b, ", host pool %.1f GiB %.0f "
 				    "tokens", r->host_pool.v / FIT_GIB,
 				    r->host_tokens.v);
+			if (r->verdict == FV_TIGHT)
+				buf_printf(&b, "; tight: %.1f GiB free after "
+				    "the pool, %.1f GiB margin for CUDA graphs "
+				    "and workspaces", r->headroom.v / FIT_GIB,
+				    r->margin.v / FIT_GIB);
 			if (r->free_estimated)
 				buf_puts(&b, " [free memory estimated]");
 		}
@@ -766,8 +803,29 @@ estimate_host(const struct fit_params *p, struct fit_result *r)
 		    &r->kv_per_token : &r->host_pool);
 }
 
+/* What stays free after the weights and the pool, and the margin. */
+static void
+estimate_margin(const struct fit_params *p, struct fit_result *r)
+{
+	if (r->capacity.known)
+		known(&r->margin, fit_post_pool_mib(r->capacity.v / MIB, p) *
+		    MIB);
+	else
+		unknown_as(&r->margin, &r->capacity);
+	if (!r->free_before.known)
+		unknown_as(&r->headroom, &r->free_before);
+	else if (!r->mem_fraction.known)
+		unknown_as(&r->headroom, &r->mem_fraction);
+	else if (!r->kv_pool.known)
+		unknown_as(&r->headroom, &r->kv_pool);
+	else
+		/* a --max-total-tokens cap leaves the rest free too */
+		known(&r->headroom, r->free_before.v - r->weights.v -
+		    r->kv_pool.v);
+}
+
 static enum fit_verdict
-verdict(const struct fit_params *p, const struct fit_result *r)
+verdict_pool(const struct fit_params *p, const struct fit_result *r)
 {
 	if (r->weights.known && r->free_before.known &&
 	    r->weights.v >= r->free_before.v)
@@ -780,6 +838,17 @@ verdict(const struct fit_params *p, const struct fit_result *r)
 	if (r->kv_tokens.known)
 		return r->kv_tokens.v > 0 ? FV_FITS : FV_NO_KV;
 	return FV_UNKNOWN;
+}
+
+static enum fit_verdict
+verdict(const struct fit_params *p, const struct fit_result *r)
+{
+	enum fit_verdict	v = verdict_pool(p, r);
+
+	if (v == FV_FITS && r->headroom.known && r->margin.known &&
+	    r->headroom.v < r->margin.v)
+		return FV_TIGHT;
+	return v;
 }
 
 enum fit_verdict
@@ -820,6 +889,7 @@ fit_estimate(const struct fit_model *m, const struct fit_gpu *g,
 	}
 	estimate_pool(m, &p, r);
 	estimate_host(&p, r);
+	estimate_margin(&p, r);
 	r->verdict = verdict(&p, r);
 	summarize(m, g, &p, r);
 	return r->verdict;

@@ -184,7 +184,10 @@ enum fit_verdict {
 	FV_SHORT,		/* weights fit, the KV pool holds less than one
 				   request at context length */
 	FV_NO_KV,		/* weights fit the GPU, not the static budget */
-	FV_NO_WEIGHTS		/* weights alone exceed the free memory */
+	FV_NO_WEIGHTS,		/* weights alone exceed the free memory */
+	FV_TIGHT		/* fits, but what stays free after the pool is
+				   less than the margin for CUDA graphs and
+				   backend workspaces */
 };
 
 /* The estimate for one server process, per GPU. */
@@ -207,6 +210,10 @@ struct fit_result {
 					   attention layers' tokens) */
 	struct fit_val	 swa_tokens;	/* the sliding-window layers' tokens */
 	struct fit_val	 requests_at_context;	/* kv_tokens / context_len */
+	struct fit_val	 headroom;	/* bytes free after the weights and
+					   the pool: free_before x (1 - mf) */
+	struct fit_val	 margin;	/* what is allocated after the pool
+					   (fit_post_pool_mib), bytes */
 	struct fit_val	 host_pool;	/* HiCache host bytes per GPU */
 	struct fit_val	 host_tokens;
 	enum fit_verdict verdict;
@@ -225,6 +232,14 @@ enum fit_verdict fit_estimate(const struct fit_model *m,
 /* SGLang's mem_fraction_static default for a GPU of gpu_mib MiB. */
 double		 fit_default_mem_fraction(double gpu_mib,
 		    const struct fit_params *p);
+
+/*
+ * The margin for what SGLang allocates after the KV pool, in MiB: backend
+ * metadata (512), the CUDA graphs its default reserve counts for this
+ * role and release (decode graph, DP-attention padding, prefill or
+ * piecewise graph) and DeepEP's buffers; activations are not in it.
+ */
+double		 fit_post_pool_mib(double gpu_mib, const struct fit_params *p);
 
 /* Free memory expected before the weights load, in bytes. */
 double		 fit_free_before(const struct fit_gpu *g, int world);

@@ -346,6 +346,8 @@ fit_facts(const struct catalog *cat, struct config *cfg)
 	set_gib(cfg, "fit_weights_gib", &r.weights);
 	set_gib(cfg, "fit_free_gib", &r.free_before);
 	set_gib(cfg, "fit_kv_pool_gib", &r.kv_pool);
+	set_gib(cfg, "fit_headroom_gib", &r.headroom);
+	set_gib(cfg, "fit_margin_gib", &r.margin);
 	if (r.kv_tokens.known)
 		set_fact(cfg, "fit_kv_tokens", val_int((long long)
 		    r.kv_tokens.v));

@@ -12,6 +12,8 @@
 
 #include "core/fit.h"
 
+#define MIB	(1024.0 * 1024.0)
+
 static struct fit_db	db;
 
 static const char *
@@ -495,6 +497,56 @@ test_accounting(void **state)
 	fit_estimate(dsv3, gpu("H200"), &p, &b);
 	near(b.kv_per_token.v, 70272, 0);
 	near(b.weights.v, a.weights.v, 0);
+}
+
+/* The margin for what is allocated after the pool: within it the verdict
+ * is tight, not fits. */
+static void
+test_tight(void **state)
+{
+	const struct fit_model	*dsv3 = model("deepseek-ai/DeepSeek-V3");
+	const struct fit_model	*llama = model("meta-llama/Llama-3.1-8B-Instruct");
+	struct fit_params	 p;
+	struct fit_result	 r;
+
+	(void)state;
+	/* the margin: 512 metadata + decode graph 512 x 2 + DP attention
+	 * 512 x 8 x 4.5 + the MLA prefill graph 1536 = 21504 MiB */
+	fit_params_init(&p);
+	p.tp = 8;
+	p.dp = 8;
+	p.dp_attention = true;
+	p.mla = true;
+	near(fit_post_pool_mib(143771, &p), 21504, 0);
+	/* with SGLang's default fraction the pool leaves more than that
+	 * (fit_estimate takes MLA from the model) */
+	assert_int_equal(fit_estimate(dsv3, gpu("H200"), &p, &r), FV_FITS);
+	assert_true(r.headroom.known && r.margin.known);
+	near(r.margin.v, 21504 * MIB, 0);
+	near(r.headroom.v, r.free_before.v * (1 - r.mem_fraction.v), 1);
+	assert_true(r.headroom.v > r.margin.v);
+	/* 0.95 leaves 5% of about 139 GiB: tight, said with the figures */
+	p.mem_fraction_static = 0.95;
+	assert_int_equal(fit_estimate(dsv3, gpu("H200"), &p, &r), FV_TIGHT);
+	assert_true(r.headroom.v < r.margin.v);
+	assert_non_null(strstr(r.summary, "tight: 6.9 GiB free after the "
+	    "pool, 21.0 GiB margin"));
+	/* Llama-3.1-8B on H100 at TP 1: 512 + 256 x 2 + 58 prefill graph
+	 * sizes x 8 = 1488 MiB; 0.98 of 79.6 GiB leaves 1.59 GiB, 0.99 not */
+	fit_params_init(&p);
+	p.mem_fraction_static = 0.98;
+	assert_int_equal(fit_estimate(llama, gpu("H100"), &p, &r), FV_FITS);
+	near(r.margin.v, 1488 * MIB, 0);
+	p.mem_fraction_static = 0.99;
+	assert_int_equal(fit_estimate(llama, gpu("H100"), &p, &r), FV_TIGHT);
+	/* a prefill server has no decode graph nor DP-attention padding */
+	fit_params_init(&p);
+	p.tp = 8;
+	p.dp = 8;
+	p.dp_attention = true;
+	p.mla = true;
+	p.role = FR_PREFILL;
+	near(fit_post_pool_mib(143771, &p), 512 + 1536, 0);
 }
 
 /* ---- the acceptance cases ---- */
@@ -1069,6 +1121,7 @@ main(void)
 		cmocka_unit_test(test_fraction_roles),
 		cmocka_unit_test(test_fraction_releases),
 		cmocka_unit_test(test_accounting),
+		cmocka_unit_test(test_tight),
 		cmocka_unit_test(test_acceptance),
 		cmocka_unit_test(test_unknowns),
 		cmocka_unit_test(test_sliding_window),
