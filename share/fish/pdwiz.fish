@@ -3,7 +3,7 @@
 # rule ids (pdwiz rules) and SGLang flags after `--` (rules/options.yaml).
 
 set -l pdwiz_commands check import emit explain rules coverage compile-catalog help
-set -l pdwiz_gpus A100 H100 H200 H20 B200 GB200 B300 GB300 L40S L4 MI300X MI325X MI355X 910B 910C
+set -l pdwiz_gpus A10 A30 A40 A6000 A100 H100 H800 H200 H20 B200 GB200 B300 GB300 L40 L40S L4 RTX4090 RTX5090 MI250X MI300X MI308X MI325X MI355X 910B 910C
 
 function __pdwiz_sglang_flags
     for f in (set -q PDWIZ_DATADIR; and echo $PDWIZ_DATADIR; or echo .)/rules/options.yaml \
