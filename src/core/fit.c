@@ -38,6 +38,7 @@ fit_params_init(struct fit_params *p)
 	p->page_size = 1;
 	p->free_gib = -1;
 	p->draft_weight_bytes = -1;
+	p->kt_gpu_experts = -1;
 }
 
 static void
@@ -409,6 +410,17 @@ weights_per_gpu(const struct fit_model *m, const struct fit_params *p,
 		expert = m->expert_params * eb *
 		    (double)(m->experts + p->ep_redundant_experts) /
 		    (double)m->experts / p->tp;
+	/* KTransformers: only the GPU experts of each layer are here */
+	if (p->kt && m->expert_params > 0) {
+		if (p->kt_gpu_experts < 0) {
+			unknown(w, "unknown: --kt-num-gpu-experts (experts of "
+			    "%s kept on the GPUs)", m->id);
+			return;
+		}
+		expert = m->expert_params * eb * (p->kt_gpu_experts <
+		    m->experts ? (double)p->kt_gpu_experts : m->experts) /
+		    (double)m->experts / p->tp;
+	}
 	repl = m->replicated_params * db;
 	dense = (m->params_total - m->expert_params - m->embed_params -
 	    m->replicated_params) * db / attn_tp;

@@ -159,6 +159,11 @@ struct fit_params {
 	double		 cpu_offload_gb;	/* weights kept in host memory */
 	long		 max_total_tokens;	/* 0: not given; caps the pool */
 	const char	*quantization;	/* --quantization; NULL: none */
+	/* KTransformers (--kt-weight-path): each MoE layer keeps
+	 * --kt-num-gpu-experts of its experts on the GPUs, the rest on the
+	 * CPU */
+	bool		 kt;
+	int		 kt_gpu_experts;	/* < 0: not given */
 	/* Speculative decoding with a draft model (EAGLE, EAGLE3, NEXTN, MTP,
 	 * STANDALONE): its layers scale the KV cell by 1 + draft/target
 	 * layers, its weights load before the pool is sized. */

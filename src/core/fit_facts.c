@@ -148,6 +148,8 @@ params_of(const struct config *cfg, struct fit_params *p)
 	p->cpu_offload_gb = get_num(cfg, "cpu_offload_gb", 0);
 	p->max_total_tokens = (long)get_int(cfg, "max_total_tokens", 0);
 	p->quantization = get_str(cfg, "quantization");
+	p->kt = get_str(cfg, "kt_weight_path") != NULL;
+	p->kt_gpu_experts = (int)get_int(cfg, "kt_num_gpu_experts", -1);
 	p->tp = (int)get_int(cfg, "tp_size", 1);
 	p->pp = (int)get_int(cfg, "pp_size", 1);
 	p->ep = (int)get_int(cfg, "ep_size", 1);

@@ -518,6 +518,19 @@ test_accounting(void **state)
 	p.cpu_offload_gb = 4;
 	fit_estimate(llama, gpu("H100"), &p, &b);
 	near(b.weights.v, a.weights.v - 4 * FIT_GIB, 1);
+	/* KTransformers: 8 of DeepSeek-V3's 256 routed experts per layer on
+	 * the GPUs, the rest on the CPU */
+	fit_params_init(&p);
+	p.tp = 8;
+	fit_estimate(dsv3, gpu("H200"), &p, &a);
+	p.kt = true;
+	fit_estimate(dsv3, gpu("H200"), &p, &b);
+	assert_false(b.weights.known);
+	assert_non_null(strstr(b.weights.why, "kt-num-gpu-experts"));
+	p.kt_gpu_experts = 8;
+	fit_estimate(dsv3, gpu("H200"), &p, &b);
+	near(b.weights.v, a.weights.v - dsv3->expert_params *
+	    fit_dtype_bytes(dsv3->expert_dtype) * (256 - 8) / 256 / 8, 1);
 	/* speculative: the cell grows by 1 + draft / target layers, 70272 x
 	 * (1 + 1 / 61) = 71424; the draft's weights count against the pool */
 	fit_params_init(&p);
