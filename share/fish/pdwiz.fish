@@ -3,7 +3,7 @@
 # rule ids (pdwiz rules) and SGLang flags after `--` (rules/options.yaml).
 
 set -l pdwiz_commands check import emit explain rules coverage compile-catalog help
-set -l pdwiz_gpus A100 H100 H200 H20 B200 GB200 B300 GB300 L40S L4 MI300X MI325X MI355X 910B 910C
+set -l pdwiz_gpus A10 A30 A40 A6000 A100 H100 H800 H200 H20 B200 GB200 B300 GB300 L40 L40S L4 RTX4090 RTX5090 MI250X MI300X MI308X MI325X MI355X 910B 910C
 
 function __pdwiz_sglang_flags
     for f in (set -q PDWIZ_DATADIR; and echo $PDWIZ_DATADIR; or echo .)/rules/options.yaml \
@@ -45,6 +45,7 @@ complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_d
 complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l platform -x -a 'cuda hip npu musa xpu' -d 'platform'
 complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l gpu-sm -x -d 'GPU generation (SM)'
 complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l gpu -x -a "$pdwiz_gpus" -d 'accelerator'
+complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l gpu-mem -x -d 'accelerator memory, GiB'
 complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l fact -x -d 'any other fact (NAME=VALUE)'
 complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l sglang-version -x -d 'the SGLang release the commands run'
 complete -c pdwiz -n "__fish_seen_subcommand_from check; and not __pdwiz_after_dashdash" -l fail-on -x -a 'error warning' -d 'the least severity that fails the run'
@@ -76,6 +77,7 @@ complete -c pdwiz -n "__fish_seen_subcommand_from explain" -l model-arch -x -d '
 complete -c pdwiz -n "__fish_seen_subcommand_from explain" -l platform -x -a 'cuda hip npu musa xpu' -d 'platform'
 complete -c pdwiz -n "__fish_seen_subcommand_from explain" -l gpu-sm -x -d 'GPU generation (SM)'
 complete -c pdwiz -n "__fish_seen_subcommand_from explain" -l gpu -x -a "$pdwiz_gpus" -d 'accelerator'
+complete -c pdwiz -n "__fish_seen_subcommand_from explain" -l gpu-mem -x -d 'accelerator memory, GiB'
 complete -c pdwiz -n "__fish_seen_subcommand_from explain" -l fact -x -d 'any other fact (NAME=VALUE)'
 
 # rules

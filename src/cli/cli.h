@@ -38,7 +38,8 @@ extern const struct clicmd	cli_check, cli_import, cli_emit, cli_explain,
  * each one as the parser returns it, cli_facts_apply sets them on a config
  * once the catalog is loaded.
  */
-enum { OPT_MODEL_ARCH = 100, OPT_PLATFORM, OPT_GPU_SM, OPT_GPU, OPT_FACT };
+enum { OPT_MODEL_ARCH = 100, OPT_PLATFORM, OPT_GPU_SM, OPT_GPU, OPT_GPU_MEM,
+    OPT_FACT };
 
 #define CLI_FACT_OPTS \
 	{ OPT_MODEL_ARCH, "model-arch", 0, "ARCH", \
@@ -49,6 +50,9 @@ enum { OPT_MODEL_ARCH = 100, OPT_PLATFORM, OPT_GPU_SM, OPT_GPU, OPT_FACT };
 	{ OPT_GPU, "gpu", 0, "NAME", \
 	    "accelerator (H100, H200, B200, MI300X, 910B ...): settles the " \
 	    "platform and SM, and estimates memory per GPU", 0 }, \
+	{ OPT_GPU_MEM, "gpu-mem", 0, "GiB", \
+	    "the accelerator's memory (what the driver reports), for one " \
+	    "--gpu does not know or instead of its figure", 0 }, \
 	{ OPT_FACT, "fact", 0, "NAME=VALUE", "any other fact", 0 }
 
 struct cli_fact {

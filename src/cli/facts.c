@@ -12,7 +12,7 @@ int
 cli_fact_opt(struct cli_facts *fs, int id, const char *arg)
 {
 	static const char *const names[] = { "model_arch", "platform",
-	    "gpu_sm", "gpu" };
+	    "gpu_sm", "gpu", "gpu_mem_gib" };
 	struct cli_fact	 f = { { 0 }, arg };
 	const char	*eq;
 

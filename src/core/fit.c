@@ -37,6 +37,8 @@ fit_params_init(struct fit_params *p)
 	p->max_prefill_tokens = 16384;
 	p->page_size = 1;
 	p->free_gib = -1;
+	p->draft_weight_bytes = -1;
+	p->kt_gpu_experts = -1;
 }
 
 static void
@@ -72,14 +74,122 @@ unknown_as(struct fit_val *dst, const struct fit_val *src)
 	snprintf(dst->why, sizeof dst->why, "%s", src->why);
 }
 
-double
-fit_default_mem_fraction(double gpu_mib, const struct fit_params *p)
+/* The number of prefill (piecewise) CUDA graph sizes SGLang captures up
+ * to maxt tokens: steps of 4 to 32, 16 to 256, 32 to 512, 64 to 1024, 256
+ * to 4096, then 512. */
+static long
+prefill_graph_sizes(long maxt)
 {
-	long	chunk = p->chunked_prefill_size;
-	int	bs = p->cuda_graph_max_bs;
-	double	reserved;
+	long	n = 0, s;
 
-	/* chunked_prefill_size and cuda_graph_max_bs by memory class */
+	for (s = 4; s <= 32 && s <= maxt; s += 4)
+		n++;
+	for (s = 48; s <= 256 && s <= maxt; s += 16)
+		n++;
+	for (s = 288; s <= 512 && s <= maxt; s += 32)
+		n++;
+	for (s = 576; s <= 1024 && s <= maxt; s += 64)
+		n++;
+	for (s = 1280; s <= 4096 && s <= maxt; s += 256)
+		n++;
+	for (s = 4608; s <= maxt; s += 512)
+		n++;
+	return n;
+}
+
+/*
+ * How SGLang has chosen mem_fraction_static when it is not given, by the
+ * first release of each way (read in each release's server_args.py):
+ *   ERA_TP_TABLE  up to 0.4.7: a table by TP size for GPUs up to 80 GiB
+ *                 (0.88 at TP 1 ... 0.79 at TP 16), else 13 GiB reserved
+ *   ERA_CLASS     0.4.8 - 0.5.2: a reserve by memory class and parallel size
+ *   ERA_TERMS     0.5.3 - 0.5.9: a reserve summed from activations, graphs,
+ *                 parallel size and DP attention, with a 10 GiB floor
+ *   ERA_PIECEWISE 0.5.10 - 0.5.13.post2: the same with the piecewise CUDA
+ *                 graph on by default (1.5 GiB for an MLA model); EAGLE
+ *                 reserves 4 GiB instead of 2
+ *   ERA_ROLES     after 0.5.13.post2 (SGLang main): the reserve depends on
+ *                 the PD role; a decode server sizes activations by its
+ *                 running requests, a prefill server keeps no decode graph
+ */
+enum mf_era { ERA_TP_TABLE, ERA_CLASS, ERA_TERMS, ERA_PIECEWISE, ERA_ROLES };
+
+static enum mf_era
+mf_era(sgver_t v)
+{
+	if (v == SGVER_UNKNOWN)
+		return ERA_ROLES;
+	if (sgver_cmp(v, sgver_parse("0.4.8", NULL, 0)) < 0)
+		return ERA_TP_TABLE;
+	if (sgver_cmp(v, sgver_parse("0.5.3", NULL, 0)) < 0)
+		return ERA_CLASS;
+	if (sgver_cmp(v, sgver_parse("0.5.10", NULL, 0)) < 0)
+		return ERA_TERMS;
+	if (sgver_cmp(v, sgver_parse("0.5.13.post2", NULL, 0)) <= 0)
+		return ERA_PIECEWISE;
+	return ERA_ROLES;
+}
+
+/* 0.4.8 - 0.5.2: MiB reserved by memory class, plus fixed terms. */
+static double
+class_reserve(double gpu_mib, const struct fit_params *p)
+{
+	double	par = (double)p->tp * p->pp;
+	double	r;
+
+	if (gpu_mib < 35 * 1024)
+		r = (2.8 + par / 10) * 1024;
+	else if (gpu_mib < 90 * 1024)
+		r = (9.5 + par / 2) * 1024;
+	else if (gpu_mib < 160 * 1024)
+		r = (12 + par / 2) * 1024;
+	else
+		r = 32 * 1024;
+	if (p->speculative == FS_STANDALONE && sgver_cmp(p->sglang,
+	    sgver_parse("0.5.2", NULL, 0)) >= 0)
+		r += 6 * 1024;
+	else if (p->speculative != FS_NONE)
+		r += 2 * 1024;
+	if (p->dp_attention)
+		r += 4 * 1024;
+	return r;
+}
+
+/* 0.5.10 - 0.5.13.post2 turn the piecewise graph off, before the memory
+ * defaults, for these (the ones a launch command shows). */
+static bool
+piecewise_default_on(const struct fit_params *p)
+{
+	return !p->disable_piecewise && !p->disable_cuda_graph &&
+	    !p->dp_attention && p->pp <= 1 && !p->non_cuda && !p->moe_a2a &&
+	    p->cpu_offload_gb <= 0 && !p->hicache && p->role == FR_NONE;
+}
+
+/* SGLang main's prefill graph (breakable on CUDA) is off for these. */
+static bool
+prefill_graph_on(const struct fit_params *p)
+{
+	return !p->disable_cuda_graph && !p->disable_prefill_graph &&
+	    p->role != FR_DECODE && !p->non_cuda &&
+	    (!p->moe_a2a || p->deepep);
+}
+
+/*
+ * The MiB SGLang's summed reserve keeps out of the static pool (0.5.3 and
+ * later); *graphs gets its part for what is allocated after the pool:
+ * backend metadata, CUDA graphs (decode, DP attention padding, prefill or
+ * piecewise) and DeepEP's buffers, not the activations.
+ */
+static double
+term_reserve(double gpu_mib, const struct fit_params *p, enum mf_era era,
+    double *graphs)
+{
+	long		chunk = p->chunked_prefill_size;
+	int		bs = p->cuda_graph_max_bs;
+	double		reserved, act, g = 512;
+	bool		decode_graph;
+
+	/* chunked_prefill_size and the decode graph's max batch by class */
 	if (gpu_mib < 20 * 1024) {
 		if (chunk == 0)
 			chunk = 2048;
@@ -106,47 +216,95 @@ fit_default_mem_fraction(double gpu_mib, const struct fit_params *p)
 		if (bs == 0)
 			bs = 512;
 	}
-	/* MiB held outside the static pool: activations, graphs, metadata */
-	reserved = 512;
-	if (chunk > 0)
-		reserved += (chunk > 2048 ? chunk : 2048) * 1.5;
+	/* the tokens the activation working set scales with */
+	if (era == ERA_ROLES && p->role == FR_DECODE)
+		act = (double)(p->max_running_requests > 0 ?
+		    p->max_running_requests : bs) *
+		    (p->spec_draft_tokens > 0 ? p->spec_draft_tokens : 1);
+	else if (chunk > 0)
+		act = (double)chunk;
 	else
-		reserved += (p->max_prefill_tokens > 2048 ?
-		    p->max_prefill_tokens : 2048) * 1.5;
-	reserved += bs * 2.0;
-	reserved += p->tp * p->pp / 8.0 * 1024;
-	if (p->dp_attention) {
-		reserved += (double)bs * p->dp * 3;
+		act = (double)p->max_prefill_tokens;
+	if (act < 2048)
+		act = 2048;
+	/* MiB held outside the static pool: metadata, activations, graphs */
+	reserved = act * 1.5 + p->tp * p->pp / 8.0 * 1024;
+	decode_graph = era != ERA_ROLES || (!p->disable_cuda_graph &&
+	    !p->disable_decode_graph && p->role != FR_PREFILL);
+	if (decode_graph)
+		g += bs * 2.0;
+	if (p->dp_attention && (era != ERA_ROLES || p->role != FR_PREFILL)) {
+		g += (double)bs * p->dp * 3;
 		if (bs > 300)
-			reserved += (double)bs * p->dp * 1.5;
+			g += (double)bs * p->dp * 1.5;
 	}
-	if (p->piecewise_cuda_graph) {
+	if ((era == ERA_TERMS && p->piecewise_cuda_graph) ||
+	    (era == ERA_PIECEWISE && (p->piecewise_cuda_graph ||
+	    piecewise_default_on(p)))) {
 		long	maxt = p->piecewise_cuda_graph_max_tokens ?
 		    p->piecewise_cuda_graph_max_tokens : chunk;
-		long	n = 0, s;
 
-		/* the capture sizes SGLang generates up to maxt */
-		for (s = 4; s <= 32 && s <= maxt; s += 4)
-			n++;
-		for (s = 48; s <= 256 && s <= maxt; s += 16)
-			n++;
-		for (s = 288; s <= 512 && s <= maxt; s += 32)
-			n++;
-		for (s = 576; s <= 1024 && s <= maxt; s += 64)
-			n++;
-		for (s = 1280; s <= 4096 && s <= maxt; s += 256)
-			n++;
-		for (s = 4608; s <= maxt; s += 512)
-			n++;
-		reserved += n * 8.0;
+		if (p->max_total_tokens > 0 && p->max_total_tokens < maxt)
+			maxt = p->max_total_tokens;
+		if (era == ERA_PIECEWISE && p->mla)
+			g += 1.5 * 1024;
+		else
+			g += prefill_graph_sizes(maxt) * 8.0;
 	}
+	if (era == ERA_ROLES && prefill_graph_on(p)) {
+		long	maxt = chunk;
+
+		if (p->max_total_tokens > 0 && p->max_total_tokens < maxt)
+			maxt = p->max_total_tokens;
+		g += p->mla ? 1.5 * 1024 : prefill_graph_sizes(maxt) * 8.0;
+		if (p->deepep)
+			g += 1024;
+	}
+	reserved += g;
 	if (gpu_mib > 60 * 1024 && reserved < 10 * 1024)
 		reserved = 10 * 1024;
-	if (p->speculative == FS_STANDALONE)
+	if (era == ERA_ROLES) {
+		/* DeepEP's all-to-all buffers in the decode graph */
+		if (p->deepep && decode_graph) {
+			reserved += 2 * 1024;
+			g += 2 * 1024;
+		}
+	} else if (p->speculative == FS_STANDALONE)
 		reserved += 6 * 1024;
 	else if (p->speculative == FS_DRAFT)
-		reserved += 2 * 1024;
-	return round((gpu_mib - reserved) / gpu_mib * 1000) / 1000;
+		reserved += (era == ERA_PIECEWISE ? 4 : 2) * 1024;
+	if (graphs != NULL)
+		*graphs = g;
+	return reserved;
+}
+
+double
+fit_default_mem_fraction(double gpu_mib, const struct fit_params *p)
+{
+	enum mf_era	era = mf_era(p->sglang);
+
+	if (era == ERA_TP_TABLE) {
+		if (gpu_mib > 81920)
+			return (gpu_mib - 13 * 1024) / gpu_mib;
+		return p->tp >= 16 ? 0.79 : p->tp >= 8 ? 0.81 : p->tp >= 4 ?
+		    0.85 : p->tp >= 2 ? 0.87 : 0.88;
+	}
+	if (era == ERA_CLASS)
+		return round((gpu_mib - class_reserve(gpu_mib, p)) / gpu_mib *
+		    1000) / 1000;
+	return round((gpu_mib - term_reserve(gpu_mib, p, era, NULL)) /
+	    gpu_mib * 1000) / 1000;
+}
+
+double
+fit_post_pool_mib(double gpu_mib, const struct fit_params *p)
+{
+	enum mf_era	era = mf_era(p->sglang);
+	double		g;
+
+	/* before 0.5.3 SGLang did not sum the terms; they are main's */
+	term_reserve(gpu_mib, p, era < ERA_TERMS ? ERA_ROLES : era, &g);
+	return g;
 }
 
 static double
@@ -170,6 +328,38 @@ static long
 ceil_div(long a, long b)
 {
 	return (a + b - 1) / b;
+}
+
+/*
+ * The model as an online --quantization stores it: a 16- or 32-bit
+ * checkpoint's linear and MoE layers become fp8 (or mxfp8), or only its
+ * MoE layers mxfp4; embeddings and the output head keep their dtype. A
+ * checkpoint already quantized is left as it is.
+ */
+static void
+online_quant(struct fit_model *m, const char *q)
+{
+	enum fit_dtype	dense = FD_UNKNOWN, expert = FD_UNKNOWN;
+
+	if (q == NULL || m->dtype == FD_UNKNOWN ||
+	    fit_dtype_bytes(m->dtype) < 2)
+		return;
+	if (strcmp(q, "fp8") == 0)
+		dense = expert = FD_FP8;
+	else if (strcmp(q, "mxfp8") == 0)
+		dense = expert = FD_MXFP8;
+	else if (strcmp(q, "mxfp4") == 0)
+		expert = FD_MXFP4;
+	else
+		return;
+	if (m->embed_dtype == FD_UNKNOWN)
+		m->embed_dtype = m->dtype;
+	if (m->expert_dtype == FD_UNKNOWN)
+		m->expert_dtype = m->dtype;
+	if (dense != FD_UNKNOWN)
+		m->dtype = dense;
+	if (expert != FD_UNKNOWN && fit_dtype_bytes(m->expert_dtype) >= 2)
+		m->expert_dtype = expert;
 }
 
 /* Bytes of weights one GPU holds. */
@@ -220,6 +410,17 @@ weights_per_gpu(const struct fit_model *m, const struct fit_params *p,
 		expert = m->expert_params * eb *
 		    (double)(m->experts + p->ep_redundant_experts) /
 		    (double)m->experts / p->tp;
+	/* KTransformers: only the GPU experts of each layer are here */
+	if (p->kt && m->expert_params > 0) {
+		if (p->kt_gpu_experts < 0) {
+			unknown(w, "unknown: --kt-num-gpu-experts (experts of "
+			    "%s kept on the GPUs)", m->id);
+			return;
+		}
+		expert = m->expert_params * eb * (p->kt_gpu_experts <
+		    m->experts ? (double)p->kt_gpu_experts : m->experts) /
+		    (double)m->experts / p->tp;
+	}
 	repl = m->replicated_params * db;
 	dense = (m->params_total - m->expert_params - m->embed_params -
 	    m->replicated_params) * db / attn_tp;
@@ -257,7 +458,7 @@ kv_dtype_bytes(const char *s, bool *ok)
 	    strcmp(s, "float16") == 0 || strcmp(s, "half") == 0)
 		return 2;
 	if (strcmp(s, "fp8_e4m3") == 0 || strcmp(s, "fp8_e5m2") == 0 ||
-	    strcmp(s, "fp8") == 0)
+	    strcmp(s, "fp8") == 0 || strcmp(s, "mxfp8") == 0)
 		return 1;
 	if (strcmp(s, "fp4_e2m1") == 0)
 		return 0.5;
@@ -273,7 +474,12 @@ kv_cell(const struct fit_model *m, const struct fit_params *p,
 	bool	ok;
 	double	b = kv_dtype_bytes(p->kv_cache_dtype, &ok);
 	int	attn_tp = p->dp_attention && p->dp > 0 ? p->tp / p->dp : p->tp;
+	bool	fp4 = p->kv_cache_dtype != NULL &&
+	    strcmp(p->kv_cache_dtype, "fp4_e2m1") == 0;
+	bool	mxfp8 = p->kv_cache_dtype != NULL &&
+	    strcmp(p->kv_cache_dtype, "mxfp8") == 0;
 	long	layers, heads;
+	double	dim, cell;
 
 	if (attn_tp < 1)
 		attn_tp = 1;
@@ -294,9 +500,13 @@ kv_cell(const struct fit_model *m, const struct fit_params *p,
 			    "of %s", m->id);
 			return;
 		}
-		/* the latent and the rope key, whole on every rank */
-		known(c, (double)(m->kv_lora_rank + m->qk_rope_head_dim) *
-		    layers * b);
+		/* the latent and the rope key, whole on every rank; FP4
+		 * adds a one-byte scale per 16 of them */
+		dim = (double)(m->kv_lora_rank + m->qk_rope_head_dim);
+		cell = dim * layers * b;
+		if (fp4)
+			cell += floor(dim / 16) * layers;
+		known(c, cell);
 		return;
 	case FK_MHA:
 	case FK_HYBRID_SWA:
@@ -309,12 +519,87 @@ kv_cell(const struct fit_model *m, const struct fit_params *p,
 		heads = m->kv_heads / attn_tp;
 		if (heads < 1)
 			heads = 1;
-		known(c, 2.0 * heads * m->head_dim * layers * b);
+		cell = 2.0 * heads * m->head_dim * layers * b;
+		/* FP4: a one-byte scale per 16 values, and one shared FP8
+		 * dequantisation workspace (K and V of one layer); MXFP8: a
+		 * scale per 32 */
+		if (fp4)
+			cell += 2.0 * heads * m->head_dim * layers / 16 +
+			    2.0 * heads * m->head_dim;
+		else if (mxfp8)
+			cell += 2.0 * heads * m->head_dim * layers / 32;
+		known(c, cell);
 		return;
 	case FK_UNKNOWN:
 		break;
 	}
 	unknown(c, "unknown: attention layout of %s", m->id);
+}
+
+/*
+ * Speculative decoding with a draft model: SGLang scales the target's KV
+ * cell by 1 + draft layers / target layers (the draft keeps its own KV
+ * with the target's per-layer size), and the draft's weights are resident
+ * when the pool is sized. Without the draft's own facts, an EAGLE, EAGLE3
+ * or NextN/MTP draft is taken as one layer of the target sharing its
+ * embeddings and output head (an estimate, and said so).
+ */
+static void
+draft(const struct fit_model *m, const struct fit_params *p,
+    struct fit_result *r)
+{
+	long		dl = p->draft_layers;
+	long		layers = ceil_div(m->layers, p->pp);
+	struct fit_model body;
+	struct fit_val	bw;
+
+	unknown(&r->draft_weights, "unknown: no draft model");
+	if (p->speculative != FS_DRAFT && p->speculative != FS_STANDALONE)
+		return;
+	if (dl <= 0 && p->speculative == FS_DRAFT) {
+		dl = 1;
+		r->draft_estimated = true;
+	}
+	if (dl <= 0 || m->layers <= 0) {
+		unknown(&r->kv_per_token, "unknown: the draft model's layers");
+		unknown_as(&r->draft_weights, &r->kv_per_token);
+	} else if (r->kv_per_token.known)
+		known(&r->kv_per_token, floor(r->kv_per_token.v *
+		    (1 + (double)dl / (double)layers)));
+	if (p->draft_weight_bytes >= 0)
+		known(&r->draft_weights, p->draft_weight_bytes);
+	else if (p->speculative == FS_DRAFT && m->layers > 0) {
+		body = *m;
+		body.embed_params = 0;
+		body.weight_bytes = m->weight_bytes > 0 &&
+		    m->params_total <= 0 ? m->weight_bytes : 0;
+		weights_per_gpu(&body, p, &bw);
+		if (bw.known) {
+			known(&r->draft_weights, bw.v * (p->pp > 1 ?
+			    (double)m->layers / ceil_div(m->layers, p->pp) :
+			    1) / m->layers);
+			r->draft_estimated = true;
+		} else
+			unknown_as(&r->draft_weights, &bw);
+	} else
+		unknown(&r->draft_weights, "unknown: the draft model's size");
+	if (!r->weights.known)
+		return;
+	if (r->draft_weights.known)
+		known(&r->weights, r->weights.v + r->draft_weights.v);
+	else
+		unknown_as(&r->weights, &r->draft_weights);
+}
+
+/* --cpu-offload-gb keeps up to that much of each GPU's weights in host
+ * memory. */
+static void
+offload(const struct fit_params *p, struct fit_result *r)
+{
+	double	off = p->cpu_offload_gb * FIT_GIB;
+
+	if (off > 0 && r->weights.known)
+		known(&r->weights, r->weights.v > off ? r->weights.v - off : 0);
 }
 
 const char *
@@ -329,6 +614,8 @@ fit_verdict_name(enum fit_verdict v)
 		return "no room for the KV cache";
 	case FV_NO_WEIGHTS:
 		return "weights do not fit";
+	case FV_TIGHT:
+		return "tight";
 	case FV_UNKNOWN:
 		break;
 	}
@@ -355,6 +642,10 @@ summarize(const struct fit_model *m, const struct fit_gpu *g,
 		buf_printf(&b, "weights %s", r->weights.why);
 	} else {
 		buf_printf(&b, "weights %.1f GiB/GPU", r->weights.v / FIT_GIB);
+		if (r->draft_weights.known)
+			buf_printf(&b, " (draft %.1f GiB%s)",
+			    r->draft_weights.v / FIT_GIB, r->draft_estimated ?
+			    ", estimated as one target layer" : "");
 		if (r->verdict == FV_NO_WEIGHTS)
 			buf_printf(&b, " exceed the %.1f GiB free%s: does "
 			    "not fit", r->free_before.v / FIT_GIB,
@@ -371,6 +662,8 @@ summarize(const struct fit_model *m, const struct fit_gpu *g,
 			    r->mem_fraction.v, r->mem_fraction_derived ?
 			    " (SGLang default)" : "", r->kv_pool.v / FIT_GIB,
 			    r->kv_per_token.v, r->kv_tokens.v);
+			if (r->kv_capped)
+				buf_puts(&b, " (--max-total-tokens)");
 			if (r->swa_tokens.known)
 				buf_printf(&b, " in full-attention layers, "
 				    "%.0f in window layers", r->swa_tokens.v);
@@ -381,6 +674,11 @@ summarize(const struct fit_model *m, const struct fit_gpu *g,
 				buf_printf(&b, ", host pool %.1f GiB %.0f "
 				    "tokens", r->host_pool.v / FIT_GIB,
 				    r->host_tokens.v);
+			if (r->verdict == FV_TIGHT)
+				buf_printf(&b, "; tight: %.1f GiB free after "
+				    "the pool, %.1f GiB margin for CUDA graphs "
+				    "and workspaces", r->headroom.v / FIT_GIB,
+				    r->margin.v / FIT_GIB);
 			if (r->free_estimated)
 				buf_puts(&b, " [free memory estimated]");
 		}
@@ -473,8 +771,16 @@ estimate_pool(const struct fit_model *m, const struct fit_params *p,
 		unknown_as(&r->kv_tokens, &r->kv_pool);
 	else if (!r->kv_per_token.known)
 		unknown_as(&r->kv_tokens, &r->kv_per_token);
-	else
+	else {
 		pool_tokens(m, p, r);
+		/* --max-total-tokens caps what the profile gives */
+		if (p->max_total_tokens > 0 && r->kv_tokens.known &&
+		    r->kv_tokens.v > (double)p->max_total_tokens) {
+			known(&r->kv_tokens, (double)p->max_total_tokens);
+			known(&r->kv_pool, r->kv_tokens.v * r->kv_per_token.v);
+			r->kv_capped = true;
+		}
+	}
 	if (!r->kv_tokens.known && r->swa_tokens.why[0] == '\0')
 		unknown_as(&r->swa_tokens, &r->kv_tokens);
 	if (!r->kv_tokens.known)
@@ -509,8 +815,29 @@ estimate_host(const struct fit_params *p, struct fit_result *r)
 		    &r->kv_per_token : &r->host_pool);
 }
 
+/* What stays free after the weights and the pool, and the margin. */
+static void
+estimate_margin(const struct fit_params *p, struct fit_result *r)
+{
+	if (r->capacity.known)
+		known(&r->margin, fit_post_pool_mib(r->capacity.v / MIB, p) *
+		    MIB);
+	else
+		unknown_as(&r->margin, &r->capacity);
+	if (!r->free_before.known)
+		unknown_as(&r->headroom, &r->free_before);
+	else if (!r->mem_fraction.known)
+		unknown_as(&r->headroom, &r->mem_fraction);
+	else if (!r->kv_pool.known)
+		unknown_as(&r->headroom, &r->kv_pool);
+	else
+		/* a --max-total-tokens cap leaves the rest free too */
+		known(&r->headroom, r->free_before.v - r->weights.v -
+		    r->kv_pool.v);
+}
+
 static enum fit_verdict
-verdict(const struct fit_params *p, const struct fit_result *r)
+verdict_pool(const struct fit_params *p, const struct fit_result *r)
 {
 	if (r->weights.known && r->free_before.known &&
 	    r->weights.v >= r->free_before.v)
@@ -523,6 +850,17 @@ verdict(const struct fit_params *p, const struct fit_result *r)
 	if (r->kv_tokens.known)
 		return r->kv_tokens.v > 0 ? FV_FITS : FV_NO_KV;
 	return FV_UNKNOWN;
+}
+
+static enum fit_verdict
+verdict(const struct fit_params *p, const struct fit_result *r)
+{
+	enum fit_verdict	v = verdict_pool(p, r);
+
+	if (v == FV_FITS && r->headroom.known && r->margin.known &&
+	    r->headroom.v < r->margin.v)
+		return FV_TIGHT;
+	return v;
 }
 
 enum fit_verdict
@@ -542,16 +880,28 @@ fit_estimate(const struct fit_model *m, const struct fit_gpu *g,
 		p.dp = 1;
 	if (p.page_size < 1)
 		p.page_size = 1;
+	if (m != NULL)
+		p.mla = m->kv_layout == FK_MLA;
+	if (g != NULL)
+		p.non_cuda = g->platform != NULL &&
+		    strcmp(g->platform, "cuda") != 0;
 	estimate_gpu(g, &p, r);
 	if (m == NULL) {
 		unknown(&r->weights, "unknown: model");
 		unknown(&r->kv_per_token, "unknown: model");
+		unknown(&r->draft_weights, "unknown: model");
 	} else {
-		weights_per_gpu(m, &p, &r->weights);
-		kv_cell(m, &p, &r->kv_per_token);
+		struct fit_model	mq = *m;
+
+		online_quant(&mq, p.quantization);
+		weights_per_gpu(&mq, &p, &r->weights);
+		kv_cell(&mq, &p, &r->kv_per_token);
+		draft(&mq, &p, r);
+		offload(&p, r);
 	}
 	estimate_pool(m, &p, r);
 	estimate_host(&p, r);
+	estimate_margin(&p, r);
 	r->verdict = verdict(&p, r);
 	summarize(m, g, &p, r);
 	return r->verdict;

@@ -26,12 +26,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "sgver.h"
+
 #define FIT_GIB		(1024.0 * 1024.0 * 1024.0)
 
 /* Storage of one group of weights (bytes per parameter, scales included). */
 enum fit_dtype {
 	FD_UNKNOWN = 0, FD_BF16, FD_FP16, FD_FP32, FD_FP8, FD_FP8_BLOCK128,
-	FD_MXFP4, FD_NVFP4
+	FD_MXFP4, FD_NVFP4, FD_MXFP8
 };
 
 enum fit_kv_layout { FK_UNKNOWN = 0, FK_MHA, FK_MLA, FK_HYBRID_SWA };
@@ -117,6 +119,9 @@ const char	*fit_dtype_name(enum fit_dtype);
 /* SGLang's speculative decoding families, as its memory defaults see them. */
 enum fit_spec { FS_NONE = 0, FS_DRAFT, FS_STANDALONE, FS_NGRAM };
 
+/* The server's PD role (--disaggregation-mode): null, prefill, decode. */
+enum fit_role { FR_NONE = 0, FR_PREFILL, FR_DECODE };
+
 /* Launch options; fit_params_init sets SGLang's defaults and "not given". */
 struct fit_params {
 	int		 tp, pp, ep, dp;
@@ -139,6 +144,35 @@ struct fit_params {
 	double		 hicache_size_gib;	/* > 0 overrides the ratio */
 	double		 free_gib;	/* measured free memory before the
 					   weights load; < 0: estimate */
+	/* What SGLang's default fraction depends on beyond the above: */
+	enum fit_role	 role;
+	sgver_t		 sglang;	/* the release; 0: SGLang main (the
+					   catalog's) */
+	int		 max_running_requests;	/* 0: not given */
+	int		 spec_draft_tokens;	/* 0: not given */
+	bool		 deepep;		/* --moe-a2a-backend deepep */
+	bool		 moe_a2a;		/* any a2a backend but none */
+	bool		 disable_cuda_graph;
+	bool		 disable_decode_graph;
+	bool		 disable_prefill_graph;
+	bool		 disable_piecewise;	/* 0.5.10 - 0.5.13's switch */
+	double		 cpu_offload_gb;	/* weights kept in host memory */
+	long		 max_total_tokens;	/* 0: not given; caps the pool */
+	const char	*quantization;	/* --quantization; NULL: none */
+	/* KTransformers (--kt-weight-path): each MoE layer keeps
+	 * --kt-num-gpu-experts of its experts on the GPUs, the rest on the
+	 * CPU */
+	bool		 kt;
+	int		 kt_gpu_experts;	/* < 0: not given */
+	/* Speculative decoding with a draft model (EAGLE, EAGLE3, NEXTN, MTP,
+	 * STANDALONE): its layers scale the KV cell by 1 + draft/target
+	 * layers, its weights load before the pool is sized. */
+	long		 draft_layers;		/* 0: not known */
+	double		 draft_weight_bytes;	/* per GPU; < 0: not known */
+	/* Set by fit_estimate from the model and the accelerator (a caller
+	 * of fit_default_mem_fraction sets them itself): */
+	bool		 mla;		/* the model's attention is MLA */
+	bool		 non_cuda;	/* a HIP, NPU ... accelerator */
 };
 void		 fit_params_init(struct fit_params *);
 
@@ -155,7 +189,10 @@ enum fit_verdict {
 	FV_SHORT,		/* weights fit, the KV pool holds less than one
 				   request at context length */
 	FV_NO_KV,		/* weights fit the GPU, not the static budget */
-	FV_NO_WEIGHTS		/* weights alone exceed the free memory */
+	FV_NO_WEIGHTS,		/* weights alone exceed the free memory */
+	FV_TIGHT		/* fits, but what stays free after the pool is
+				   less than the margin for CUDA graphs and
+				   backend workspaces */
 };
 
 /* The estimate for one server process, per GPU. */
@@ -163,16 +200,25 @@ struct fit_result {
 	struct fit_val	 capacity;	/* bytes the runtime reports */
 	struct fit_val	 free_before;	/* bytes free before the weights load */
 	bool		 free_estimated;/* free_before rests on an estimate */
-	struct fit_val	 weights;	/* bytes of weights per GPU */
+	struct fit_val	 weights;	/* bytes of weights per GPU (the
+					   draft model's included) */
+	struct fit_val	 draft_weights;	/* the draft model's share of it */
+	bool		 draft_estimated;	/* draft layers or weights
+						   rest on an estimate */
 	struct fit_val	 mem_fraction;	/* mem_fraction_static used */
 	bool		 mem_fraction_derived;	/* SGLang's default, not given */
 	struct fit_val	 kv_pool;	/* bytes of the KV pool */
+	bool		 kv_capped;	/* by --max-total-tokens */
 	struct fit_val	 kv_per_token;	/* bytes per token on one GPU */
 	struct fit_val	 kv_tokens;	/* max_total_num_tokens (for a
 					   sliding-window model: the full
 					   attention layers' tokens) */
 	struct fit_val	 swa_tokens;	/* the sliding-window layers' tokens */
 	struct fit_val	 requests_at_context;	/* kv_tokens / context_len */
+	struct fit_val	 headroom;	/* bytes free after the weights and
+					   the pool: free_before x (1 - mf) */
+	struct fit_val	 margin;	/* what is allocated after the pool
+					   (fit_post_pool_mib), bytes */
 	struct fit_val	 host_pool;	/* HiCache host bytes per GPU */
 	struct fit_val	 host_tokens;
 	enum fit_verdict verdict;
@@ -191,6 +237,14 @@ enum fit_verdict fit_estimate(const struct fit_model *m,
 /* SGLang's mem_fraction_static default for a GPU of gpu_mib MiB. */
 double		 fit_default_mem_fraction(double gpu_mib,
 		    const struct fit_params *p);
+
+/*
+ * The margin for what SGLang allocates after the KV pool, in MiB: backend
+ * metadata (512), the CUDA graphs its default reserve counts for this
+ * role and release (decode graph, DP-attention padding, prefill or
+ * piecewise graph) and DeepEP's buffers; activations are not in it.
+ */
+double		 fit_post_pool_mib(double gpu_mib, const struct fit_params *p);
 
 /* Free memory expected before the weights load, in bytes. */
 double		 fit_free_before(const struct fit_gpu *g, int world);

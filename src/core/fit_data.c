@@ -29,6 +29,8 @@ static const struct {
 	{ "mxfp4", FD_MXFP4, 0.5 + 1.0 / 32.0 },
 	/* 4-bit values, one fp8 scale per 16 */
 	{ "nvfp4", FD_NVFP4, 0.5 + 1.0 / 16.0 },
+	/* 8-bit values, one e8m0 scale per 32 */
+	{ "mxfp8", FD_MXFP8, 1.0 + 1.0 / 32.0 },
 };
 
 double

@@ -124,8 +124,32 @@ static void
 params_of(const struct config *cfg, struct fit_params *p)
 {
 	const char	*spec = get_str(cfg, "speculative_algorithm");
+	const char	*mode = get_str(cfg, "disaggregation_mode");
+	const char	*a2a = get_str(cfg, "moe_a2a_backend");
 
 	fit_params_init(p);
+	p->sglang = cfg->sgver;
+	if (mode != NULL)
+		p->role = strcmp(mode, "prefill") == 0 ? FR_PREFILL :
+		    strcmp(mode, "decode") == 0 ? FR_DECODE : FR_NONE;
+	p->max_running_requests = (int)get_int(cfg, "max_running_requests",
+	    0);
+	p->spec_draft_tokens = (int)get_int(cfg,
+	    "speculative_num_draft_tokens", 0);
+	p->cuda_graph_max_bs = (int)get_int(cfg, "cuda_graph_max_bs_decode",
+	    0);
+	p->moe_a2a = a2a != NULL && strcmp(a2a, "none") != 0;
+	p->deepep = a2a != NULL && strcmp(a2a, "deepep") == 0;
+	p->disable_cuda_graph = get_bool(cfg, "disable_cuda_graph");
+	p->disable_decode_graph = get_bool(cfg, "disable_decode_cuda_graph");
+	p->disable_prefill_graph = get_bool(cfg,
+	    "disable_prefill_cuda_graph");
+	p->disable_piecewise = get_bool(cfg, "disable_piecewise_cuda_graph");
+	p->cpu_offload_gb = get_num(cfg, "cpu_offload_gb", 0);
+	p->max_total_tokens = (long)get_int(cfg, "max_total_tokens", 0);
+	p->quantization = get_str(cfg, "quantization");
+	p->kt = get_str(cfg, "kt_weight_path") != NULL;
+	p->kt_gpu_experts = (int)get_int(cfg, "kt_num_gpu_experts", -1);
 	p->tp = (int)get_int(cfg, "tp_size", 1);
 	p->pp = (int)get_int(cfg, "pp_size", 1);
 	p->ep = (int)get_int(cfg, "ep_size", 1);
@@ -171,6 +195,33 @@ model_of(const struct fit_db *d, const struct config *cfg)
 		return local_rc == 1 ? &local : NULL;
 	}
 	return fit_model_find(d, path);
+}
+
+/* A draft model the table knows (--speculative-draft-model-path): its
+ * layers and its weights per GPU at the server's parallelism. */
+static void
+draft_of(const struct fit_db *d, const struct fit_gpu *g,
+    const struct config *cfg, struct fit_params *p)
+{
+	const char		*path = get_str(cfg,
+	    "speculative_draft_model_path");
+	const struct fit_model	*dm;
+	struct fit_params	 q;
+	struct fit_result	 r;
+
+	if (p->speculative != FS_DRAFT && p->speculative != FS_STANDALONE)
+		return;
+	if (path == NULL || (dm = fit_model_find(d, path)) == NULL)
+		return;
+	q = *p;
+	q.speculative = FS_NONE;
+	q.cpu_offload_gb = 0;
+	q.quantization = NULL;
+	fit_estimate(dm, g, &q, &r);
+	if (dm->layers > 0)
+		p->draft_layers = dm->layers;
+	if (r.weights.known)
+		p->draft_weight_bytes = r.weights.v;
 }
 
 static void
@@ -248,30 +299,57 @@ void
 fit_facts(const struct catalog *cat, struct config *cfg)
 {
 	const char		*name = get_str(cfg, "gpu");
+	double			 gib = get_num(cfg, "gpu_mem_gib", -1);
 	const struct fit_db	*d;
 	const struct fit_gpu	*g;
 	const struct fit_model	*m;
 	struct fit_params	 p;
 	struct fit_result	 r;
 	long long		 tp;
+	static struct fit_gpu	 sized;
+	static char		 sized_name[64];
 
-	if (name == NULL)
+	if (name == NULL && gib <= 0)
 		return;
 	set_fact(cfg, "fit_estimated", val_bool(true));
 	if ((d = load_db(cat->dir)) == NULL) {
 		set_fact(cfg, "fit_summary", val_str(db_err));
 		return;
 	}
-	g = fit_gpu_find(d, name);
+	g = name != NULL ? fit_gpu_find(d, name) : NULL;
+	/* --gpu-mem: the named accelerator with this memory, or a CUDA GPU
+	 * of this memory on a fabric when none is named */
+	if (gib > 0) {
+		if (g != NULL) {
+			sized = *g;
+			snprintf(sized_name, sizeof sized_name, "%s with %g GiB",
+			    g->name, gib);
+		} else {
+			memset(&sized, 0, sizeof sized);
+			snprintf(sized_name, sizeof sized_name, "%g GiB GPU",
+			    gib);
+			sized.link = FL_FABRIC;
+			if (name == NULL)
+				set_fact(cfg, "gpu", val_str(sized_name));
+		}
+		sized.name = sized_name;
+		sized.memory_gb = gib;
+		sized.reported_mib = gib * 1024;
+		sized.memory_bytes = gib * FIT_GIB;
+		g = &sized;
+	}
 	if (g != NULL)
 		settle_platform(cfg, g);
 	m = model_of(d, cfg);
 	params_of(cfg, &p);
+	draft_of(d, g, cfg, &p);
 	fit_estimate(m, g, &p, &r);
 	set_fact(cfg, "fit_summary", val_str(r.summary));
 	set_gib(cfg, "fit_weights_gib", &r.weights);
 	set_gib(cfg, "fit_free_gib", &r.free_before);
 	set_gib(cfg, "fit_kv_pool_gib", &r.kv_pool);
+	set_gib(cfg, "fit_headroom_gib", &r.headroom);
+	set_gib(cfg, "fit_margin_gib", &r.margin);
 	if (r.kv_tokens.known)
 		set_fact(cfg, "fit_kv_tokens", val_int((long long)
 		    r.kv_tokens.v));

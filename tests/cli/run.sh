@@ -223,6 +223,27 @@ grep -q "^$T/l.sh:6:3: error: SGLANG_DISAGG_STAGING_BUFFER requires disaggregati
 grep -q "^    fix: " "$T/out" && ok || bad "text fix line"
 grep -q "$(printf '\033')" "$T/out" && bad "colour when piped" || ok
 
+# fit fixes, fewest GPUs first: Llama-3.1-70B at TP 1 on L40S is offered TP 4
+# (TP 2 does not clear fit-weights, so it is not offered) before more nodes
+expect_rc "fit-weights on L40S" 1 env NO_COLOR=1 $PDWIZ check --gpu L40S -- python -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B-Instruct
+grep "^    fix: " "$T/out" | head -1 | grep -q -- "(--tp-size 4)$" && ok || bad "fit-weights: the first fix is not TP 4: $(grep 'fix:' "$T/out")"
+
+# SGLang's default fraction by role (main) and by release (--sglang-version):
+# DeepSeek-V3 on H200, TP 8, DP attention 8, DeepEP: decode 0.818 and prefill 0.886
+# at main, 0.769 for both at 0.5.13.post2 (tests/unit/test_fit.c works them out)
+printf 'python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode prefill --disaggregation-ib-device mlx5_0 --tp-size 8 --dp-size 8 --enable-dp-attention --moe-a2a-backend deepep --trust-remote-code --port 30000\npython -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode decode --disaggregation-ib-device mlx5_0 --tp-size 8 --dp-size 8 --enable-dp-attention --moe-a2a-backend deepep --trust-remote-code --port 30001\n' >"$T/dsv3-pd.sh"
+NO_COLOR=1 $PDWIZ check --gpu H200 "$T/dsv3-pd.sh" >"$T/out" 2>&1
+grep -q "dsv3-pd.sh:1:1: note: memory per GPU: .*mem-fraction-static 0.886 (SGLang default)" "$T/out" && grep -q "dsv3-pd.sh:2:1: note: memory per GPU: .*mem-fraction-static 0.818 (SGLang default)" "$T/out" && ok || bad "fit by role: $(grep 'memory per' "$T/out")"
+NO_COLOR=1 $PDWIZ check --gpu H200 --sglang-version 0.5.13.post2 "$T/dsv3-pd.sh" >"$T/out" 2>&1
+[ "$(grep -c 'mem-fraction-static 0.769 (SGLang default)' "$T/out")" = 2 ] && ok || bad "fit at 0.5.13.post2: $(grep 'memory per' "$T/out")"
+
+# --gpu-mem GiB: an accelerator the table does not know, or another figure for one it does
+expect_rc "--gpu-mem alone" 1 env NO_COLOR=1 $PDWIZ check --gpu-mem 48 -- python -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B-Instruct
+grep -q "on 48 GiB GPU, tp 1: weights 131.4 GiB/GPU exceed the 47.0 GiB free" "$T/out" && grep -q "free on a 48 GiB GPU before" "$T/out" && ok || bad "--gpu-mem alone: $(cat "$T/out")"
+expect_rc "--gpu-mem with --gpu" 0 env NO_COLOR=1 $PDWIZ check --gpu H100 --gpu-mem 94 -- python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct
+grep -q "on H100-SXM-80GB with 94 GiB, tp 1: weights 15.0 GiB/GPU, mem-fraction-static 0.856 " "$T/out" && ok || bad "--gpu-mem with --gpu: $(cat "$T/out")"
+expect_rc "--gpu-mem not a number" 2 $PDWIZ check --gpu-mem x -- python -m sglang.launch_server --model-path m
+
 # colour on a terminal (script(1) gives a pty), never with NO_COLOR
 if command -v script >/dev/null 2>&1; then
 	script -qc "$PDWIZ check -- --model-path m --tp-sizee 2" /dev/null > "$T/tty" 2>&1
