@@ -196,10 +196,17 @@ group_add(struct unknown_group **g, size_t *n, const struct diag *d)
 {
 	size_t	i, j;
 
+	/* By the fact lacked; else with the same reason (another rule's
+	 * too: "the deployment has no prefill"); else by the rule. */
 	for (i = 0; i < *n; i++)
 		if ((*g)[i].lacks == d->lacks && (d->lacks != 0 ||
-		    strcmp((*g)[i].id, d->id) == 0))
+		    (d->note != NULL && strcmp((*g)[i].first, d->note) == 0)))
 			break;
+	if (i == *n && d->lacks == 0)
+		for (i = 0; i < *n; i++)
+			if ((*g)[i].lacks == 0 &&
+			    strcmp((*g)[i].id, d->id) == 0)
+				break;
 	if (i == *n) {
 		*g = grow_pow2(*g, *n, sizeof **g);
 		memset(&(*g)[i], 0, sizeof **g);
@@ -248,6 +255,10 @@ print_unknown_groups(const struct report *r)
 			    "s" : "", o->label != NULL ? o->label : o->name,
 			    o->hint != NULL ? ": " : "", o->hint != NULL ?
 			    term_text(1, o->hint) : "");
+		} else if (g[i].nrules > 1) {
+			/* One reason, several rules. */
+			printf("  %zu check%s: %s", g[i].n, g[i].n == 1 ? "" :
+			    "s", term_text(1, why));
 		} else {
 			printf("  %zu of %s, the first: %s\n", g[i].n, g[i].id,
 			    term_text(1, why));

@@ -1125,8 +1125,10 @@ expr_eval(const struct expr *e, struct evalctx *c)
 		if (a.t != V_UNKNOWN && val_truthy(a))
 			return a;
 		b = expr_eval(e->kids[1], c);
+		/* Unknown or True is True; unknown or 1 is a value, either
+		 * the unknown one or 1, so unknown ("x or 1" as a default). */
 		if (a.t == V_UNKNOWN)
-			return (b.t != V_UNKNOWN && val_truthy(b)) ? b : a;
+			return (b.t == V_BOOL && val_truthy(b)) ? b : a;
 		return b;
 	case E_CMP:
 		a = expr_eval(e->kids[0], c);

@@ -355,6 +355,23 @@ unknown_warnings(const struct facts *f, struct result *res)
 	}
 }
 
+/* The role rule r reads that the deployment leaves out (no config), by
+ * name; NULL when it reads none. */
+static const char *
+absent_role(const struct catalog *cat, const struct config *eff[NPD_ROLE],
+    const struct rule *r)
+{
+	size_t	i;
+
+	for (i = 0; r != NULL && i < r->nreads; i++) {
+		int	ro = slot_role(cat->nopts, r->reads[i]);
+
+		if (ro >= 0 && ro < NPD_ROLE && eff[ro] == NULL)
+			return role_name((enum role)ro);
+	}
+	return NULL;
+}
+
 static void
 run_rounds(const struct catalog *cat, const struct config *eff[NPD_ROLE],
     struct cross *x)
@@ -390,6 +407,13 @@ run_rounds(const struct catalog *cat, const struct config *eff[NPD_ROLE],
 			    (why = unknown_why(&x->f, dg->rule)) != NULL) {
 				free(dg->note);
 				dg->note = xasprintf("could not check: %s", why);
+			} else if (dg->sev == SEV_UNKNOWN &&
+			    (why = absent_role(cat, eff, dg->rule)) != NULL) {
+				free(dg->note);
+				dg->note = xasprintf("could not check: the %s "
+				    "is not in the deployment (missing.%s)",
+				    why, why);
+				dg->lacks = 0;
 			}
 			result_take_one(&x->res, dg, role);
 		}

@@ -1238,6 +1238,12 @@ $PDWIZ emit --format runbook -o - "$T/gpu.yaml" >"$T/out" 2>&1
 grep -q "^- prefill: meta-llama/Llama-3.1-8B-Instruct on H100-SXM-80GB, tp 1: weights" "$T/out" && grep -q "^- decode: " "$T/out" && ok || bad "runbook: no memory estimate: $(grep -n Memory "$T/out")"
 $PDWIZ emit --format runbook -o - share/examples/llama-1p1d-mooncake.yaml >"$T/out" 2>&1
 grep -q "Memory per GPU" "$T/out" && bad "runbook without an accelerator shows an estimate" || ok
+# A deployment without a prefill (missing.prefill): the cross-role checks
+# that compare it with the decode could not check, with that reason, not
+# a mismatch against a default prefill ("x or 1" of an unknown is unknown).
+printf 'pdwiz: 1\nmodel:\n  path: "m"\nmissing:\n  prefill: "no prefill command in the script"\n  router: "no router"\nroles:\n  decode:\n    instances: 1\n    nodes_per_instance: 1\n    gpus_per_node: 1\n    hosts: ["10.0.0.2"]\n    port: 30000\n    options:\n      page_size: 64\n' >"$T/nopf.yaml"
+$PDWIZ check "$T/nopf.yaml" >"$T/out" 2>&1
+! grep -q 'error:.*xs-page-size' "$T/out" && grep -q 'checks: the prefill is not in the deployment (missing.prefill) \[.*xs-page-size' "$T/out" && ok || bad "deployment without a prefill: $(cat "$T/out")"
 # A server whose machine the source did not state (bound to 0.0.0.0, no
 # machine named): its exports keep the machine unknown, so their checks
 # say "could not check" as the source's does, not collisions on the
