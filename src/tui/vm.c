@@ -189,7 +189,7 @@ vm_page_step(struct vm *vm, int delta)
 	/* Wrap around: Tab from the review page goes back to the start. */
 	for (i = 0; i < n; i++) {
 		p = (p + (delta > 0 ? 1 : n - 1)) % n;
-		if (vm->pvis[p])
+		if (vm->pvis[p] && !vm->pages[p].all)
 			break;
 	}
 	if (i == n || p == vm->page)

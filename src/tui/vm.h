@@ -95,6 +95,9 @@ struct vm_page {
 	char		*file;
 	bool		 review;
 	bool		 placement;	/* shows the placement picture */
+	bool		 all;		/* an "All options" page, built from
+					   the catalog: off the page sequence
+					   (Tab, 1-9), reached with a or / */
 	enum vm_scope	 role;		/* per-role page: its role; else SC_SHARED */
 	struct expr	*visible;
 	struct vm_field	*f;

@@ -537,6 +537,75 @@ out:
 	return rc;
 }
 
+/* Flags the deployment writes itself (as deploy_import.c keeps them). */
+static const char *const managed_opts[] = { "model_path",
+	"disaggregation_mode", "host", "port", "disaggregation_bootstrap_port",
+	"base_gpu_id", "dist_init_addr", "nnodes", "node_rank", NULL };
+
+/*
+ * The "All options" page, built from the catalog at start: every flag and
+ * environment variable that no form shows and the deployment does not
+ * write, in the catalog's order (server_args.py's; the catalog records no
+ * groups), per role like the other server pages. It goes before the review.
+ */
+static int
+add_all_options(struct vm *vm, char *err, size_t errlen)
+{
+	const struct catalog	*cat = vm->cat;
+	bool			*shown = xcalloc(cat->nopts + 1, sizeof *shown);
+	struct buf		 b = { 0 };
+	size_t			 i, j, n0 = vm->npages, nf = 0, at;
+	int			 rc;
+
+	for (i = 0; i < vm->npages; i++)
+		for (j = 0; j < vm->pages[i].nf; j++)
+			if (!VM_IS_DKEY(vm->pages[i].f[j].key))
+				shown[vm->pages[i].f[j].key] = true;
+	for (i = 0; managed_opts[i] != NULL; i++) {
+		int	o = catalog_find(cat, managed_opts[i]);
+
+		if (o >= 0)
+			shown[o] = true;
+	}
+	buf_puts(&b, "title: \"All options\"\n"
+	    "intro: \"Every flag and env var no other page shows, in "
+	    "server_args.py order.\"\n"
+	    "roles: [prefill, decode]\nfields:\n");
+	for (i = 0; i < cat->nopts; i++) {
+		const struct option	*o = &cat->opts[i];
+
+		if (shown[i] || (o->kind != OK_FLAG && o->kind != OK_ENV))
+			continue;
+		buf_printf(&b, "  - option: %s\n", o->name);
+		nf++;
+	}
+	free(shown);
+	if (nf == 0) {
+		buf_free(&b);
+		return 0;
+	}
+	rc = vm_load_form_text(vm, "(all options)", b.s, b.len, err, errlen);
+	buf_free(&b);
+	if (rc != 0)
+		return rc;
+	for (i = n0; i < vm->npages; i++)
+		vm->pages[i].all = true;
+	/* Move the new pages before the first review page. */
+	for (at = 0; at < n0 && !vm->pages[at].review; at++)
+		;
+	if (at < n0) {
+		size_t		 k = vm->npages - n0;
+		struct vm_page	*tmp = xcalloc(k, sizeof *tmp);
+
+		memcpy(tmp, vm->pages + n0, k * sizeof *tmp);
+		memmove(vm->pages + at + k, vm->pages + at,
+		    (n0 - at) * sizeof *tmp);
+		memcpy(vm->pages + at, tmp, k * sizeof *tmp);
+		free(tmp);
+	}
+	return 0;
+}
+
 static int
 cmp_name(const void *a, const void *b)
 {
@@ -586,6 +655,8 @@ vm_load_forms(struct vm *vm, const char *dir, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: no forms (*.yaml)", dir);
 		rc = -1;
 	}
+	if (rc == 0)
+		rc = add_all_options(vm, err, errlen);
 	size_vis(vm);
 	vm->page = 0;
 	vm->field = 0;

@@ -154,6 +154,9 @@ vm_search(struct vm *vm, const char *query, struct vm_hit *hits, size_t max)
 				continue;
 			h.page = (int)i;
 			h.field = (int)j;
+			/* The pages' own fields first, then All options. */
+			if (!vm->pages[i].all)
+				h.score += 1000;
 			add_hit(hits, &n, max, &h);
 		}
 	}

@@ -46,15 +46,33 @@ static void
 test_forms_load(void **state)
 {
 	struct vm	*vm = new_vm();
-	size_t		 i, shown = 0;
+	size_t		 i, shown = 0, all = 0;
 
 	(void)state;
 	/* Per-role pages appear once per role; the single-server copies are
-	 * hidden in a PD deployment. */
+	 * hidden in a PD deployment. The All options pages (one per role,
+	 * built from the catalog) are off the count, before the review. */
 	assert_true(vm_npages(vm) >= 11);
-	for (i = 0; i < vm_npages(vm); i++)
-		shown += vm_page_visible(vm, i);
+	for (i = 0; i < vm_npages(vm); i++) {
+		if (vm_page(vm, i)->all)
+			all += vm_page_visible(vm, i);
+		else
+			shown += vm_page_visible(vm, i);
+	}
 	assert_int_equal(shown, 11);
+	assert_int_equal(all, 2);
+	i = (size_t)find_page(vm, "All options (prefill)");
+	assert_true(vm_page(vm, i)->all && vm_page(vm, i)->nf > 300);
+	assert_true(vm_page(vm, i + 2)->review ||
+	    vm_page(vm, i + 3)->review);
+	/* Every flag on a page is not repeated there. */
+	{
+		const struct vm_page	*p = vm_page(vm, i);
+		size_t			 j;
+
+		for (j = 0; j < p->nf; j++)
+			assert_string_not_equal(p->f[j].label, "--tp-size");
+	}
 	assert_string_equal(vm_page(vm, 0)->title, "Model & hardware");
 	find_page(vm, "Parallelism (prefill)");
 	find_page(vm, "Parallelism (decode)");
@@ -479,7 +497,7 @@ test_search(void **state)
 {
 	struct vm	*vm = new_vm();
 	struct vm_hit	 h[8];
-	size_t		 n;
+	size_t		 n, i;
 	char		*t;
 
 	(void)state;
@@ -492,11 +510,19 @@ test_search(void **state)
 	/* Terms are AND-ed; help text counts too. */
 	assert_true(vm_search(vm, "radix decode", h, 8) >= 1);
 	assert_int_equal(vm_search(vm, "zzzqqq", h, 8), 0);
-	/* Hidden fields are not offered. */
+	/* Hidden fields are not offered; the pages' fields come before
+	 * those of All options. */
 	n = vm_search(vm, "retraction", h, 8);
-	assert_int_equal(n, 1);
+	assert_true(n >= 1);
+	for (i = 1; i < n; i++)
+		assert_true(vm_page(vm, (size_t)h[i].page)->all);
 	assert_string_equal(vm_page(vm, (size_t)h[0].page)->title,
 	    "KV cache (decode)");
+	/* Every option can be found: a flag no page shows. */
+	n = vm_search(vm, "--enable-fp32-lm-head", h, 8);
+	assert_int_equal(n, 2);
+	assert_string_equal(vm_page(vm, (size_t)h[0].page)->title,
+	    "All options (prefill)");
 	vm_free(vm);
 }
 
