@@ -543,21 +543,33 @@ static const char *const managed_opts[] = { "model_path",
 	"base_gpu_id", "dist_init_addr", "nnodes", "node_rank", NULL };
 
 /*
- * The "All options" page, built from the catalog at start: every flag and
- * environment variable that no form shows and the deployment does not
- * write, in the catalog's order (server_args.py's; the catalog records no
- * groups), per role like the other server pages. It goes before the review.
+ * The "All options" pages, built from the catalog when first wanted (a in
+ * the wizard, or a search the pages' own fields do not fill), never at
+ * start: every flag and environment variable that no form shows and the
+ * deployment does not write, in the catalog's order (server_args.py's; the
+ * catalog records no groups), per role like the other server pages. They
+ * go after every other page, so that no page index held anywhere (the
+ * focus, undo, a search hit) moves; the rows point into the pages, so the
+ * view is refreshed at once.
  */
-static int
-add_all_options(struct vm *vm, char *err, size_t errlen)
+int
+vm_all_options(struct vm *vm)
 {
 	const struct catalog	*cat = vm->cat;
-	bool			*shown = xcalloc(cat->nopts + 1, sizeof *shown);
+	bool			*shown;
 	struct buf		 b = { 0 };
-	size_t			 i, j, n0 = vm->npages, nf = 0, at;
+	size_t			 i, j, n0 = vm->npages, nf = 0;
+	char			 err[512];
 	int			 rc;
 
-	for (i = 0; i < vm->npages; i++)
+	if (vm->all_built)
+		return vm->all_first >= 0 ? 0 : -1;
+	vm->all_built = true;
+	vm->all_first = -1;
+	if (n0 == 0)
+		return -1;
+	shown = xcalloc(cat->nopts + 1, sizeof *shown);
+	for (i = 0; i < n0; i++)
 		for (j = 0; j < vm->pages[i].nf; j++)
 			if (!VM_IS_DKEY(vm->pages[i].f[j].key))
 				shown[vm->pages[i].f[j].key] = true;
@@ -580,30 +592,22 @@ add_all_options(struct vm *vm, char *err, size_t errlen)
 		nf++;
 	}
 	free(shown);
-	if (nf == 0) {
-		buf_free(&b);
-		return 0;
-	}
-	rc = vm_load_form_text(vm, "(all options)", b.s, b.len, err, errlen);
+	rc = nf == 0 ? -1 : vm_load_form_text(vm, "(all options)", b.s, b.len,
+	    err, sizeof err);
 	buf_free(&b);
 	if (rc != 0)
-		return rc;
+		return -1;
 	for (i = n0; i < vm->npages; i++)
 		vm->pages[i].all = true;
-	/* Move the new pages before the first review page. */
-	for (at = 0; at < n0 && !vm->pages[at].review; at++)
-		;
-	if (at < n0) {
-		size_t		 k = vm->npages - n0;
-		struct vm_page	*tmp = xcalloc(k, sizeof *tmp);
-
-		memcpy(tmp, vm->pages + n0, k * sizeof *tmp);
-		memmove(vm->pages + at + k, vm->pages + at,
-		    (n0 - at) * sizeof *tmp);
-		memcpy(vm->pages + at, tmp, k * sizeof *tmp);
-		free(tmp);
-	}
+	vm->all_first = (int)n0;
+	vm_refresh(vm);
 	return 0;
+}
+
+bool
+vm_all_built(const struct vm *vm)
+{
+	return vm->all_built && vm->all_first >= 0;
 }
 
 static int
@@ -655,8 +659,6 @@ vm_load_forms(struct vm *vm, const char *dir, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: no forms (*.yaml)", dir);
 		rc = -1;
 	}
-	if (rc == 0)
-		rc = add_all_options(vm, err, errlen);
 	size_vis(vm);
 	vm->page = 0;
 	vm->field = 0;

@@ -238,10 +238,18 @@ act_review(struct ui *ui)
 static void
 act_all(struct ui *ui)
 {
-	int			 cur = vm_cur_page(ui->vm), first = -1, want = -1;
-	const struct vm_page	*cp = vm_page(ui->vm, (size_t)cur);
+	int			 cur, first = -1, want = -1;
+	const struct vm_page	*cp;
 	size_t			 i;
 
+	/* Built the first time it is wanted (the pages move in memory). */
+	if (vm_all_options(ui->vm) != 0) {
+		wiz_set_status(ui, "no All options page: every option is on "
+		    "a page");
+		return;
+	}
+	cur = vm_cur_page(ui->vm);
+	cp = vm_page(ui->vm, (size_t)cur);
 	if (cp->all) {
 		if (ui->all_back >= 0 && vm_page_visible(ui->vm,
 		    (size_t)ui->all_back))

@@ -486,6 +486,9 @@ draw_fields(struct ui *ui, int y0, int y1, int w, int *cy, int *cx)
 		free(rest);
 		scroll_to(ui, cur, height - extra > 0 ? height - extra : 1);
 	}
+	/* The unavailable values of the rows shown (an All options page
+	 * leaves the others unchecked). */
+	vm_rows_check(ui->vm, (size_t)ui->top, (size_t)height);
 	{
 		int	y = y0;
 

@@ -46,14 +46,28 @@ static void
 test_forms_load(void **state)
 {
 	struct vm	*vm = new_vm();
-	size_t		 i, shown = 0, all = 0;
+	size_t		 i, shown = 0, all = 0, n0;
 
 	(void)state;
 	/* Per-role pages appear once per role; the single-server copies are
-	 * hidden in a PD deployment. The All options pages (one per role,
-	 * built from the catalog) are off the count, before the review. */
+	 * hidden in a PD deployment. The All options pages are not built at
+	 * start; once built (one per role, from the catalog) they are off the
+	 * count, after every other page. */
 	assert_true(vm_npages(vm) >= 11);
+	assert_false(vm_all_built(vm));
 	for (i = 0; i < vm_npages(vm); i++) {
+		assert_false(vm_page(vm, i)->all);
+		shown += vm_page_visible(vm, i);
+	}
+	assert_int_equal(shown, 11);
+	n0 = vm_npages(vm);
+	assert_int_equal(vm_all_options(vm), 0);
+	assert_true(vm_all_built(vm));
+	assert_int_equal(vm_all_options(vm), 0);
+	assert_int_equal(vm_npages(vm), n0 + 3);
+	shown = 0;
+	for (i = 0; i < vm_npages(vm); i++) {
+		assert_true(vm_page(vm, i)->all == (i >= n0));
 		if (vm_page(vm, i)->all)
 			all += vm_page_visible(vm, i);
 		else
@@ -63,15 +77,17 @@ test_forms_load(void **state)
 	assert_int_equal(all, 2);
 	i = (size_t)find_page(vm, "All options (prefill)");
 	assert_true(vm_page(vm, i)->all && vm_page(vm, i)->nf > 300);
-	assert_true(vm_page(vm, i + 2)->review ||
-	    vm_page(vm, i + 3)->review);
-	/* Every flag on a page is not repeated there. */
+	/* Every flag on a page is not repeated there; quantization is on the
+	 * model page. */
 	{
 		const struct vm_page	*p = vm_page(vm, i);
 		size_t			 j;
 
-		for (j = 0; j < p->nf; j++)
+		for (j = 0; j < p->nf; j++) {
 			assert_string_not_equal(p->f[j].label, "--tp-size");
+			assert_string_not_equal(p->f[j].label,
+			    "--quantization");
+		}
 	}
 	assert_string_equal(vm_page(vm, 0)->title, "Model & hardware");
 	find_page(vm, "Parallelism (prefill)");
@@ -974,6 +990,8 @@ test_refresh_time(void **state)
 	struct timespec	 a, b;
 	int		 i, n = 50;
 	double		 ms;
+	const struct vm_row *rows;
+	size_t		 nr, k, nc;
 
 	(void)state;
 	focus(vm, "KV transfer", "transfer backend");
@@ -985,6 +1003,29 @@ test_refresh_time(void **state)
 	    (double)(b.tv_nsec - a.tv_nsec) / 1e6) / n;
 	print_message("vm_refresh on the transfer page: %.3f ms\n", ms);
 	assert_true(ms < 1000.0);
+	/* On an All options page a refresh checks the unavailable values of
+	 * the focused row only; the view asks for the rows it shows. */
+	assert_int_equal(vm_all_options(vm), 0);
+	vm_goto(vm, find_page(vm, "All options (prefill)"), 0);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (i = 0; i < n; i++)
+		vm_refresh(vm);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	ms = ((double)(b.tv_sec - a.tv_sec) * 1e3 +
+	    (double)(b.tv_nsec - a.tv_nsec) / 1e6) / n;
+	print_message("vm_refresh on All options (prefill): %.3f ms\n", ms);
+	nr = vm_rows(vm, &rows);
+	assert_true(nr > 300);
+	for (k = 0, nc = 0; k < nr; k++)
+		nc += rows[k].checked;
+	assert_int_equal(nc, 1);
+	assert_true(vm_focused(vm)->checked);
+	vm_move(vm, 5);
+	assert_true(vm_focused(vm)->checked);
+	vm_rows_check(vm, 100, 20);
+	for (k = 0, nc = 0; k < nr; k++)
+		nc += rows[k].checked;
+	assert_int_equal(nc, 22);
 	vm_free(vm);
 }
 
