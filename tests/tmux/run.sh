@@ -1456,6 +1456,22 @@ all_options() {
 	    { echo "  --enable-fp32-lm-head not on the prefill alone"; return 1; }
 }
 
+# All options is built when first wanted: here by / alone (no a before),
+# which finds a flag no page shows; its row is greyed like any field's
+# (--enable-eplb on needs expert parallelism) and Enter on it is refused;
+# Tab leaves the page for the first of the page count (80x24).
+all_options_search() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	keys / && wait_for "type to search" && text "enable eplb" &&
+	    wait_for "--enable-eplb  [All options (prefill)]" && keys Enter &&
+	    wait_for "all  All options (prefill)" &&
+	    wait_re '^> --enable-eplb +\[ \] off.* on unavailable' || return 1
+	keys Enter && wait_for "refused:" &&
+	    wait_re '^> --enable-eplb +\[ \] off' || return 1
+	keys Tab && wait_re '^ 1/11  Model & hardware' || return 1
+}
+
 # At 80 columns the box of choices is as wide as its widest choice: the
 # Hopper and Blackwell Ultra lines keep their last names. The platform an
 # accelerator settles says where it comes from. A label longer than the
@@ -1485,6 +1501,7 @@ run "F1 key screen by purpose, redo in it and in the footer (80x24)" key_screen
 run "preview full screen: runbook to the end, Kubernetes, Tab (80x24)" preview_scroll
 run "preview: / find and n next (80x24)" preview_find
 run "all options: /quantization to fp8 in the launch script, a to every flag (80x24)" all_options
+run "all options: / alone finds a flag no page shows, greyed and refused there (80x24)" all_options_search
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
