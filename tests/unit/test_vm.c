@@ -517,6 +517,11 @@ test_search(void **state)
 	char		*t;
 
 	(void)state;
+	/* A search the pages' own fields fill builds no All options; an
+	 * empty one neither. */
+	assert_int_equal(vm_search(vm, "e", h, 8), 8);
+	assert_int_equal(vm_search(vm, "", h, 8), 0);
+	assert_false(vm_all_built(vm));
 	n = vm_search(vm, "--tp-size", h, 8);
 	assert_true(n >= 2);
 	t = vm_hit_text(vm, &h[0]);
@@ -534,7 +539,9 @@ test_search(void **state)
 		assert_true(vm_page(vm, (size_t)h[i].page)->all);
 	assert_string_equal(vm_page(vm, (size_t)h[0].page)->title,
 	    "KV cache (decode)");
-	/* Every option can be found: a flag no page shows. */
+	/* Every option can be found: a flag no page shows (the pages fewer
+	 * matches than asked for built All options). */
+	assert_true(vm_all_built(vm));
 	n = vm_search(vm, "--enable-fp32-lm-head", h, 8);
 	assert_int_equal(n, 2);
 	assert_string_equal(vm_page(vm, (size_t)h[0].page)->title,
