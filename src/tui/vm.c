@@ -45,6 +45,7 @@ vm_new(const struct catalog *cat)
 
 	vm->cat = cat;
 	vm->fix_pick = -1;
+	vm->all_first = -1;
 	vm->o_model = catalog_find(cat, "model_path");
 	vm->o_mode = catalog_find(cat, "disaggregation_mode");
 	vmd_default(cat, &vm->dep, NULL);
@@ -179,6 +180,8 @@ vm_move(struct vm *vm, int delta)
 	n = (int)vm->nrows;
 	r = r < 0 ? 0 : r >= n ? n - 1 : r;
 	vm->field = vm->rows[r].field;
+	/* The focused row's values are always checked (All options). */
+	vmi_row_check(vm, &vm->rows[r]);
 }
 
 void
@@ -189,7 +192,7 @@ vm_page_step(struct vm *vm, int delta)
 	/* Wrap around: Tab from the review page goes back to the start. */
 	for (i = 0; i < n; i++) {
 		p = (p + (delta > 0 ? 1 : n - 1)) % n;
-		if (vm->pvis[p])
+		if (vm->pvis[p] && !vm->pages[p].all)
 			break;
 	}
 	if (i == n || p == vm->page)

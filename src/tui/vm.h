@@ -95,6 +95,9 @@ struct vm_page {
 	char		*file;
 	bool		 review;
 	bool		 placement;	/* shows the placement picture */
+	bool		 all;		/* an "All options" page, built from
+					   the catalog: off the page sequence
+					   (Tab, 1-9), reached with a or / */
 	enum vm_scope	 role;		/* per-role page: its role; else SC_SHARED */
 	struct expr	*visible;
 	struct vm_field	*f;
@@ -134,6 +137,8 @@ struct vm_row {
 	size_t			 nblocked;	/* unavailable values */
 	struct vm_choice	*choices;	/* for bools and choice fields */
 	size_t			 nchoices;
+	bool			 checked;	/* blocker and nblocked worked
+						   out (see vm_rows_check) */
 };
 
 struct vm_review_item {
@@ -168,6 +173,14 @@ void		 vm_free(struct vm *);
  */
 int		 vm_load_forms(struct vm *, const char *dir, char *err,
 		    size_t errlen);
+/*
+ * Build the All options pages (vm_forms.c) if not yet built, after every
+ * other page: nothing of them exists until the wizard opens them (a) or a
+ * search goes past the pages' own fields. Refreshes. 0, or -1 when there
+ * are none (every option on a page, or no forms loaded).
+ */
+int		 vm_all_options(struct vm *);
+bool		 vm_all_built(const struct vm *);
 /* Load one form from text (tests). */
 int		 vm_load_form_text(struct vm *, const char *name,
 		    const char *text, size_t len, char *err, size_t errlen);
@@ -197,6 +210,13 @@ void		 vm_goto(struct vm *, int page, int field);
 
 /* Rows of the current page (visible fields) after vm_refresh. */
 size_t		 vm_rows(const struct vm *, const struct vm_row **);
+/*
+ * Work out the unavailable values of rows first..first+n-1 where not yet
+ * done. Every row of an ordinary page and the focused row are always done;
+ * on an All options page (hundreds of rows) the others wait for this, so
+ * that the view asks only for the rows it shows.
+ */
+void		 vm_rows_check(struct vm *, size_t first, size_t n);
 const struct vm_row *vm_focused(const struct vm *);
 
 /*

@@ -537,6 +537,79 @@ out:
 	return rc;
 }
 
+/* Flags the deployment writes itself (as deploy_import.c keeps them). */
+static const char *const managed_opts[] = { "model_path",
+	"disaggregation_mode", "host", "port", "disaggregation_bootstrap_port",
+	"base_gpu_id", "dist_init_addr", "nnodes", "node_rank", NULL };
+
+/*
+ * The "All options" pages, built from the catalog when first wanted (a in
+ * the wizard, or a search the pages' own fields do not fill), never at
+ * start: every flag and environment variable that no form shows and the
+ * deployment does not write, in the catalog's order (server_args.py's; the
+ * catalog records no groups), per role like the other server pages. They
+ * go after every other page, so that no page index held anywhere (the
+ * focus, undo, a search hit) moves; the rows point into the pages, so the
+ * view is refreshed at once.
+ */
+int
+vm_all_options(struct vm *vm)
+{
+	const struct catalog	*cat = vm->cat;
+	bool			*shown;
+	struct buf		 b = { 0 };
+	size_t			 i, j, n0 = vm->npages, nf = 0;
+	char			 err[512];
+	int			 rc;
+
+	if (vm->all_built)
+		return vm->all_first >= 0 ? 0 : -1;
+	vm->all_built = true;
+	vm->all_first = -1;
+	if (n0 == 0)
+		return -1;
+	shown = xcalloc(cat->nopts + 1, sizeof *shown);
+	for (i = 0; i < n0; i++)
+		for (j = 0; j < vm->pages[i].nf; j++)
+			if (!VM_IS_DKEY(vm->pages[i].f[j].key))
+				shown[vm->pages[i].f[j].key] = true;
+	for (i = 0; managed_opts[i] != NULL; i++) {
+		int	o = catalog_find(cat, managed_opts[i]);
+
+		if (o >= 0)
+			shown[o] = true;
+	}
+	buf_puts(&b, "title: \"All options\"\n"
+	    "intro: \"Every flag and env var no other page shows, in "
+	    "server_args.py order.\"\n"
+	    "roles: [prefill, decode]\nfields:\n");
+	for (i = 0; i < cat->nopts; i++) {
+		const struct option	*o = &cat->opts[i];
+
+		if (shown[i] || (o->kind != OK_FLAG && o->kind != OK_ENV))
+			continue;
+		buf_printf(&b, "  - option: %s\n", o->name);
+		nf++;
+	}
+	free(shown);
+	rc = nf == 0 ? -1 : vm_load_form_text(vm, "(all options)", b.s, b.len,
+	    err, sizeof err);
+	buf_free(&b);
+	if (rc != 0)
+		return -1;
+	for (i = n0; i < vm->npages; i++)
+		vm->pages[i].all = true;
+	vm->all_first = (int)n0;
+	vm_refresh(vm);
+	return 0;
+}
+
+bool
+vm_all_built(const struct vm *vm)
+{
+	return vm->all_built && vm->all_first >= 0;
+}
+
 static int
 cmp_name(const void *a, const void *b)
 {

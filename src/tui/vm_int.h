@@ -109,6 +109,9 @@ struct vm {
 	int			 fix_pick;	/* vm_fix_select: the rule's fix
 						   to use; -1 the first that
 						   works */
+	bool			 all_built;	/* vm_all_options was tried */
+	int			 all_first;	/* the first All options page;
+						   -1 none (not built) */
 };
 
 /* Replace the message in msg (vm.c). */
@@ -161,6 +164,9 @@ void		 vmi_page_free(struct vm_page *);
 /* Rows (vm_rows.c). */
 void		 vmi_build_rows(struct vm *);
 void		 vmi_rows_clear(struct vm *);
+/* Work out which of the row's values the rules block (once per refresh;
+ * the All options page leaves it to the rows shown, vm_rows_check). */
+void		 vmi_row_check(struct vm *, struct vm_row *);
 bool		 vmi_same_value(struct value, struct value);
 /* Does a diagnostic of role s point at this field? */
 /* The option a diagnostic is about (vm_rows.c): its own; tp_size for a

@@ -16,8 +16,10 @@ find_field_for(const struct vm *vm, int opt, enum vm_scope role, int *field)
 	size_t	i, j;
 	int	best = -1, bestf = -1, rank = 0;
 
+	/* Not the All options pages: a problem goes to a page's field, or
+	 * opens its text when no page has one (as before that page). */
 	for (i = 0; i < vm->npages; i++) {
-		if (!vm->pvis[i])
+		if (!vm->pvis[i] || vm->pages[i].all)
 			continue;
 		for (j = 0; j < vm->pages[i].nf; j++) {
 			const struct vm_field	*f = &vm->pages[i].f[j];

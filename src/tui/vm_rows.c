@@ -192,19 +192,21 @@ dfield_value(struct vm *vm, const struct vm_field *f)
 	return v;
 }
 
+/* The row's candidate values as shown and which is current; which of
+ * them the rules block is vmi_row_check's work. */
 static void
 compute_choices(struct vm *vm, struct vm_row *row)
 {
 	const struct vm_field	*f = row->f;
 	struct value		*cand, cur;
-	size_t			 n, i, k, nr;
-	enum vm_scope		 roles[2];
+	size_t			 n, i;
 	const struct slot	*sl = field_slot(vm, f);
 
 	n = field_candidates(vm, f, &cand);
 	row->choices = n ? xcalloc(n, sizeof *row->choices) : NULL;
 	row->nchoices = n;
 	row->nblocked = 0;
+	row->checked = false;
 	if (VM_IS_DKEY(f->key))
 		cur = dfield_value(vm, f);
 	else {
@@ -214,7 +216,6 @@ compute_choices(struct vm *vm, struct vm_row *row)
 		if (sl != NULL && vm->cat->opts[f->key].kind == OK_FACT)
 			cur = sl->v;
 	}
-	nr = VM_IS_DKEY(f->key) ? 0 : vmi_scope_servers(vm, f->scope, roles);
 	for (i = 0; i < n; i++) {
 		struct vm_choice	*c = &row->choices[i];
 
@@ -225,13 +226,31 @@ compute_choices(struct vm *vm, struct vm_row *row)
 			    "off");
 		else
 			c->text = named_text(f, cand[i]);
-		if (c->current || cand[i].t == V_UNKNOWN)
+	}
+	free(cand);
+}
+
+void
+vmi_row_check(struct vm *vm, struct vm_row *row)
+{
+	const struct vm_field	*f = row->f;
+	size_t			 i, k, nr;
+	enum vm_scope		 roles[2];
+
+	if (row->checked)
+		return;
+	row->checked = true;
+	nr = VM_IS_DKEY(f->key) ? 0 : vmi_scope_servers(vm, f->scope, roles);
+	for (i = 0; i < row->nchoices; i++) {
+		struct vm_choice	*c = &row->choices[i];
+
+		if (c->current || c->v.t == V_UNKNOWN)
 			continue;
 		for (k = 0; k < nr; k++) {
 			if (!vm->have[roles[k]])
 				continue;
 			c->blocker = engine_blocks(vm->cat, &vm->cfg[roles[k]],
-			    f->key, cand[i]);
+			    f->key, c->v);
 			if (c->blocker != NULL) {
 				c->blocked_in = roles[k];
 				row->nblocked++;
@@ -239,7 +258,15 @@ compute_choices(struct vm *vm, struct vm_row *row)
 			}
 		}
 	}
-	free(cand);
+}
+
+void
+vm_rows_check(struct vm *vm, size_t first, size_t n)
+{
+	size_t	i;
+
+	for (i = first; i < vm->nrows && i - first < n; i++)
+		vmi_row_check(vm, &vm->rows[i]);
 }
 
 /* Does a diagnostic point at this field? */
@@ -435,17 +462,25 @@ vmi_build_rows(struct vm *vm)
 		row->field = (int)i;
 		row->f = &p->f[i];
 		build_row(vm, row);
+		/* An ordinary page's rows are all shown at once; the All
+		 * options page's hundreds wait for vm_rows_check. */
+		if (!p->all)
+			vmi_row_check(vm, row);
 	}
 	/* Keep the focus on a visible field. */
 	for (i = 0; i < vm->nrows; i++)
 		if (vm->rows[i].field == vm->field)
-			return;
-	if (vm->nrows > 0) {
+			break;
+	if (i == vm->nrows && vm->nrows > 0) {
 		for (i = 0; i < vm->nrows; i++)
 			if (vm->rows[i].field > vm->field)
 				break;
-		vm->field = vm->rows[i < vm->nrows ? i : vm->nrows - 1].field;
+		if (i == vm->nrows)
+			i = vm->nrows - 1;
+		vm->field = vm->rows[i].field;
 	}
+	if (i < vm->nrows)
+		vmi_row_check(vm, &vm->rows[i]);
 }
 
 void

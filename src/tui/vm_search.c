@@ -138,14 +138,15 @@ add_hit(struct vm_hit *hits, size_t *n, size_t max, const struct vm_hit *h)
 	}
 }
 
-size_t
-vm_search(struct vm *vm, const char *query, struct vm_hit *hits, size_t max)
+/* Search pages from..npages-1 into hits. */
+static void
+search_pages(struct vm *vm, const char *q, size_t from, struct vm_hit *hits,
+    size_t *n, size_t max)
 {
-	char		*q = norm(query);
-	size_t		 n = 0, i, j;
+	size_t		 i, j;
 	struct vm_hit	 h;
 
-	for (i = 0; q[0] != '\0' && i < vm->npages; i++) {
+	for (i = from; i < vm->npages; i++) {
 		if (!vm->pvis[i])
 			continue;
 		for (j = 0; j < vm->pages[i].nf; j++) {
@@ -154,8 +155,27 @@ vm_search(struct vm *vm, const char *query, struct vm_hit *hits, size_t max)
 				continue;
 			h.page = (int)i;
 			h.field = (int)j;
-			add_hit(hits, &n, max, &h);
+			/* The pages' own fields first, then All options. */
+			if (!vm->pages[i].all)
+				h.score += 1000;
+			add_hit(hits, n, max, &h);
 		}
+	}
+}
+
+size_t
+vm_search(struct vm *vm, const char *query, struct vm_hit *hits, size_t max)
+{
+	char		*q = norm(query);
+	size_t		 n = 0, n0;
+
+	if (q[0] != '\0' && max > 0) {
+		n0 = vm->npages;
+		search_pages(vm, q, 0, hits, &n, max);
+		/* Fewer hits than asked for: the All options pages, built
+		 * now if they were not (they come after every other page). */
+		if (n < max && !vm->all_built && vm_all_options(vm) == 0)
+			search_pages(vm, q, n0, hits, &n, max);
 	}
 	free(q);
 	return n;

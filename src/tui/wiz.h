@@ -29,6 +29,8 @@ struct ui {
 	int		 key;			/* the key being handled */
 	int		 back_page;		/* r on the review: the page r
 						   came from; -1 none */
+	int		 all_back;		/* a on All options: the page a
+						   came from; -1 none */
 };
 
 /* Lines of wrapped text, each owned. */

@@ -231,6 +231,60 @@ act_review(struct ui *ui)
 	    vm_page(ui->vm, (size_t)cur)->title);
 }
 
+/*
+ * a: the All options page of the current page's role (the first shown
+ * when the page is not a role's); on it, back to the page a came from.
+ */
+static void
+act_all(struct ui *ui)
+{
+	int			 cur, first = -1, want = -1;
+	const struct vm_page	*cp;
+	size_t			 i;
+
+	/* Built the first time it is wanted (the pages move in memory). */
+	if (vm_all_options(ui->vm) != 0) {
+		wiz_set_status(ui, "no All options page: every option is on "
+		    "a page");
+		return;
+	}
+	cur = vm_cur_page(ui->vm);
+	cp = vm_page(ui->vm, (size_t)cur);
+	if (cp->all) {
+		if (ui->all_back >= 0 && vm_page_visible(ui->vm,
+		    (size_t)ui->all_back))
+			vm_goto(ui->vm, ui->all_back, 0);
+		else
+			vm_goto(ui->vm, 0, 0);
+		vm_move(ui->vm, -10000);
+		ui->top = 0;
+		ui->all_back = -1;
+		return;
+	}
+	for (i = 0; i < vm_npages(ui->vm); i++) {
+		const struct vm_page	*p = vm_page(ui->vm, i);
+
+		if (!p->all || !vm_page_visible(ui->vm, i))
+			continue;
+		if (first < 0)
+			first = (int)i;
+		if (want < 0 && p->role == cp->role)
+			want = (int)i;
+	}
+	if (want < 0)
+		want = first;
+	if (want < 0) {
+		wiz_set_status(ui, "no All options page");
+		return;
+	}
+	ui->all_back = cur;
+	vm_goto(ui->vm, want, 0);
+	vm_move(ui->vm, -10000);
+	ui->top = 0;
+	wiz_set_status(ui, "all options: / finds one, a goes back to %s",
+	    cp->title);
+}
+
 /* 1-9: the page of that number among the pages shown (as "4/11"). */
 static void
 act_goto_page(struct ui *ui)
@@ -239,7 +293,8 @@ act_goto_page(struct ui *ui)
 	size_t	i, shown = 0;
 
 	for (i = 0; i < vm_npages(ui->vm); i++)
-		if (vm_page_visible(ui->vm, i) && (int)++shown == want) {
+		if (vm_page_visible(ui->vm, i) && !vm_page(ui->vm, i)->all &&
+		    (int)++shown == want) {
 			if ((int)i != vm_cur_page(ui->vm)) {
 				vm_goto(ui->vm, (int)i, 0);
 				vm_move(ui->vm, -10000);
@@ -286,6 +341,7 @@ static const handler handlers[NWZ] = {
 	[WZ_QUIT] = wiz_quit,
 	[WZ_ESC] = act_esc,
 	[WZ_REVIEW] = act_review,
+	[WZ_ALL] = act_all,
 	[WZ_GOTO_PAGE] = act_goto_page,
 	[WZ_REDRAW] = act_redraw,
 	[WZ_RESIZE] = act_resize,

@@ -271,7 +271,7 @@ draw_header(struct ui *ui, int w)
 
 	vm_counts(ui->vm, &ne, &nw, &no);
 	for (i = 0; i < vm_npages(ui->vm); i++)
-		if (vm_page_visible(ui->vm, i)) {
+		if (vm_page_visible(ui->vm, i) && !vm_page(ui->vm, i)->all) {
 			shown++;
 			if ((int)i == vm_cur_page(ui->vm))
 				idx = shown;
@@ -291,7 +291,8 @@ draw_header(struct ui *ui, int w)
 	attroff(A_REVERSE);
 	free(l);
 	free(r);
-	l = xasprintf(" %zu/%zu  %s", idx, shown, p->title);
+	l = p->all ? xasprintf(" all  %s", p->title) :
+	    xasprintf(" %zu/%zu  %s", idx, shown, p->title);
 	attron(wiz_attr(C_TITLE, A_BOLD));
 	wiz_put(1, 0, w, l);
 	attroff(wiz_attr(C_TITLE, A_BOLD));
@@ -485,6 +486,9 @@ draw_fields(struct ui *ui, int y0, int y1, int w, int *cy, int *cx)
 		free(rest);
 		scroll_to(ui, cur, height - extra > 0 ? height - extra : 1);
 	}
+	/* The unavailable values of the rows shown (an All options page
+	 * leaves the others unchecked). */
+	vm_rows_check(ui->vm, (size_t)ui->top, (size_t)height);
 	{
 		int	y = y0;
 

@@ -48,6 +48,7 @@ const struct wiz_key wiz_keys[] = {
 	{ KEY_F(10),	"F10",		WZ_QUIT },
 	{ 27,		"Esc Esc",	WZ_ESC },
 	{ 'r',		"r",		WZ_REVIEW },
+	{ 'a',		"a",		WZ_ALL },
 	{ '1',		"1-9",		WZ_GOTO_PAGE },
 	{ '2',		NULL,		WZ_GOTO_PAGE },
 	{ '3',		NULL,		WZ_GOTO_PAGE },
@@ -105,6 +106,8 @@ const struct wiz_action_info wiz_actions[NWZ] = {
 	    "again: back to the page you came from", WG_MOVE },
 	{ WZ_GOTO_PAGE, NULL, NULL, 0, "go to page 1-9, as the page line "
 	    "numbers them", WG_MOVE },
+	{ WZ_ALL, NULL, NULL, 0, "every flag and env var no page shows; "
+	    "again: back", WG_MOVE },
 };
 
 static const char *const group_names[NWG] = {

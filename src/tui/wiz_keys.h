@@ -36,6 +36,7 @@ enum wiz_action {
 	WZ_KEYS,
 	WZ_REVIEW,
 	WZ_GOTO_PAGE,
+	WZ_ALL,
 	NWZ
 };
 

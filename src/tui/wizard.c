@@ -177,6 +177,7 @@ run(struct vm *vm, const char *file, bool import, bool quick)
 	vm_refresh(vm);
 	memset(&ui, 0, sizeof ui);
 	ui.back_page = -1;
+	ui.all_back = -1;
 	ui.vm = vm;
 	if (file != NULL && vm_path(vm) == NULL && !import) {
 		ui.save_path = xstrdup(file);

@@ -1421,6 +1421,57 @@ preview_find() {
 	echo "  keystrokes: $KS"
 }
 
+# #26 point 2, "All options": / finds --quantization (on the model page,
+# shared), fp8 is chosen from its list and reaches the launch script for
+# both roles; a opens the All options page of the role (off the page
+# count), where a per-role flag no page shows is set for the prefill only;
+# a again goes back (80x24).
+all_options() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	keys / && wait_for "type to search" && text "quantization" &&
+	    wait_for "quantization  [Model & hardware]" && keys Enter &&
+	    wait_focused "quantization" && keys Enter &&
+	    wait_for "Enter choose" && text "fp8" &&
+	    wait_for "type-ahead: fp8" && wait_re '> \( \) fp8' && keys Enter &&
+	    wait_re '^> quantization +<fp8>' || return 1
+	keys p && wait_for "Preview: [1 launch script]" &&
+	    keys / && wait_for "find:" && text "--quantization" &&
+	    keys Enter && wait_re '^>.*--quantization fp8' && keys q &&
+	    wait_gone "Preview:" || return 1
+	goto_page "Parallelism (prefill)" &&
+	    keys a && wait_for "all  All options (prefill)" &&
+	    wait_for "a goes back to Parallelism (prefill)" || return 1
+	keys / && wait_for "type to search" && text "fp32 lm head" &&
+	    wait_for "--enable-fp32-lm-head  [All options (prefill)]" &&
+	    keys Enter && wait_focused "--enable-fp32-lm-head" &&
+	    keys Enter && wait_re '^> --enable-fp32-lm-head +\[x\] on' &&
+	    keys a && wait_for "Parallelism (prefill)" &&
+	    keys e && wait_for "export:" && keys 1 && wait_for "to:" &&
+	    keys C-u && text "$WORK/allopts.sh" && keys Enter &&
+	    wait_for "exported shell" || return 1
+	[ "$(grep -c -- '--quantization fp8' "$WORK/allopts.sh")" -eq 2 ] ||
+	    { echo "  --quantization fp8 not on both servers"; return 1; }
+	[ "$(grep -c -- '--enable-fp32-lm-head' "$WORK/allopts.sh")" -eq 1 ] ||
+	    { echo "  --enable-fp32-lm-head not on the prefill alone"; return 1; }
+}
+
+# All options is built when first wanted: here by / alone (no a before),
+# which finds a flag no page shows; its row is greyed like any field's
+# (--enable-eplb on needs expert parallelism) and Enter on it is refused;
+# Tab leaves the page for the first of the page count (80x24).
+all_options_search() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	keys / && wait_for "type to search" && text "enable eplb" &&
+	    wait_for "--enable-eplb  [All options (prefill)]" && keys Enter &&
+	    wait_for "all  All options (prefill)" &&
+	    wait_re '^> --enable-eplb +\[ \] off.* on unavailable' || return 1
+	keys Enter && wait_for "refused:" &&
+	    wait_re '^> --enable-eplb +\[ \] off' || return 1
+	keys Tab && wait_re '^ 1/11  Model & hardware' || return 1
+}
+
 # At 80 columns the box of choices is as wide as its widest choice: the
 # Hopper and Blackwell Ultra lines keep their last names. The platform an
 # accelerator settles says where it comes from. A label longer than the
@@ -1449,6 +1500,8 @@ run "? teaches: explanation, terms with origins, fix (80x24)" help_origins
 run "F1 key screen by purpose, redo in it and in the footer (80x24)" key_screen
 run "preview full screen: runbook to the end, Kubernetes, Tab (80x24)" preview_scroll
 run "preview: / find and n next (80x24)" preview_find
+run "all options: /quantization to fp8 in the launch script, a to every flag (80x24)" all_options
+run "all options: / alone finds a flag no page shows, greyed and refused there (80x24)" all_options_search
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -46,15 +46,49 @@ static void
 test_forms_load(void **state)
 {
 	struct vm	*vm = new_vm();
-	size_t		 i, shown = 0;
+	size_t		 i, shown = 0, all = 0, n0;
 
 	(void)state;
 	/* Per-role pages appear once per role; the single-server copies are
-	 * hidden in a PD deployment. */
+	 * hidden in a PD deployment. The All options pages are not built at
+	 * start; once built (one per role, from the catalog) they are off the
+	 * count, after every other page. */
 	assert_true(vm_npages(vm) >= 11);
-	for (i = 0; i < vm_npages(vm); i++)
+	assert_false(vm_all_built(vm));
+	for (i = 0; i < vm_npages(vm); i++) {
+		assert_false(vm_page(vm, i)->all);
 		shown += vm_page_visible(vm, i);
+	}
 	assert_int_equal(shown, 11);
+	n0 = vm_npages(vm);
+	assert_int_equal(vm_all_options(vm), 0);
+	assert_true(vm_all_built(vm));
+	assert_int_equal(vm_all_options(vm), 0);
+	assert_int_equal(vm_npages(vm), n0 + 3);
+	shown = 0;
+	for (i = 0; i < vm_npages(vm); i++) {
+		assert_true(vm_page(vm, i)->all == (i >= n0));
+		if (vm_page(vm, i)->all)
+			all += vm_page_visible(vm, i);
+		else
+			shown += vm_page_visible(vm, i);
+	}
+	assert_int_equal(shown, 11);
+	assert_int_equal(all, 2);
+	i = (size_t)find_page(vm, "All options (prefill)");
+	assert_true(vm_page(vm, i)->all && vm_page(vm, i)->nf > 300);
+	/* Every flag on a page is not repeated there; quantization is on the
+	 * model page. */
+	{
+		const struct vm_page	*p = vm_page(vm, i);
+		size_t			 j;
+
+		for (j = 0; j < p->nf; j++) {
+			assert_string_not_equal(p->f[j].label, "--tp-size");
+			assert_string_not_equal(p->f[j].label,
+			    "--quantization");
+		}
+	}
 	assert_string_equal(vm_page(vm, 0)->title, "Model & hardware");
 	find_page(vm, "Parallelism (prefill)");
 	find_page(vm, "Parallelism (decode)");
@@ -479,10 +513,15 @@ test_search(void **state)
 {
 	struct vm	*vm = new_vm();
 	struct vm_hit	 h[8];
-	size_t		 n;
+	size_t		 n, i;
 	char		*t;
 
 	(void)state;
+	/* A search the pages' own fields fill builds no All options; an
+	 * empty one neither. */
+	assert_int_equal(vm_search(vm, "e", h, 8), 8);
+	assert_int_equal(vm_search(vm, "", h, 8), 0);
+	assert_false(vm_all_built(vm));
 	n = vm_search(vm, "--tp-size", h, 8);
 	assert_true(n >= 2);
 	t = vm_hit_text(vm, &h[0]);
@@ -492,11 +531,21 @@ test_search(void **state)
 	/* Terms are AND-ed; help text counts too. */
 	assert_true(vm_search(vm, "radix decode", h, 8) >= 1);
 	assert_int_equal(vm_search(vm, "zzzqqq", h, 8), 0);
-	/* Hidden fields are not offered. */
+	/* Hidden fields are not offered; the pages' fields come before
+	 * those of All options. */
 	n = vm_search(vm, "retraction", h, 8);
-	assert_int_equal(n, 1);
+	assert_true(n >= 1);
+	for (i = 1; i < n; i++)
+		assert_true(vm_page(vm, (size_t)h[i].page)->all);
 	assert_string_equal(vm_page(vm, (size_t)h[0].page)->title,
 	    "KV cache (decode)");
+	/* Every option can be found: a flag no page shows (the pages fewer
+	 * matches than asked for built All options). */
+	assert_true(vm_all_built(vm));
+	n = vm_search(vm, "--enable-fp32-lm-head", h, 8);
+	assert_int_equal(n, 2);
+	assert_string_equal(vm_page(vm, (size_t)h[0].page)->title,
+	    "All options (prefill)");
 	vm_free(vm);
 }
 
@@ -948,6 +997,8 @@ test_refresh_time(void **state)
 	struct timespec	 a, b;
 	int		 i, n = 50;
 	double		 ms;
+	const struct vm_row *rows;
+	size_t		 nr, k, nc;
 
 	(void)state;
 	focus(vm, "KV transfer", "transfer backend");
@@ -959,6 +1010,29 @@ test_refresh_time(void **state)
 	    (double)(b.tv_nsec - a.tv_nsec) / 1e6) / n;
 	print_message("vm_refresh on the transfer page: %.3f ms\n", ms);
 	assert_true(ms < 1000.0);
+	/* On an All options page a refresh checks the unavailable values of
+	 * the focused row only; the view asks for the rows it shows. */
+	assert_int_equal(vm_all_options(vm), 0);
+	vm_goto(vm, find_page(vm, "All options (prefill)"), 0);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (i = 0; i < n; i++)
+		vm_refresh(vm);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	ms = ((double)(b.tv_sec - a.tv_sec) * 1e3 +
+	    (double)(b.tv_nsec - a.tv_nsec) / 1e6) / n;
+	print_message("vm_refresh on All options (prefill): %.3f ms\n", ms);
+	nr = vm_rows(vm, &rows);
+	assert_true(nr > 300);
+	for (k = 0, nc = 0; k < nr; k++)
+		nc += rows[k].checked;
+	assert_int_equal(nc, 1);
+	assert_true(vm_focused(vm)->checked);
+	vm_move(vm, 5);
+	assert_true(vm_focused(vm)->checked);
+	vm_rows_check(vm, 100, 20);
+	for (k = 0, nc = 0; k < nr; k++)
+		nc += rows[k].checked;
+	assert_int_equal(nc, 22);
 	vm_free(vm);
 }
 
