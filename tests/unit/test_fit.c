@@ -696,7 +696,14 @@ test_bad_data(void **state)
 
 /* ---- calibration against real startup logs ---- */
 
-#define NCOL	14
+/* The columns the unit test reads, by name (the table has more: the
+ * end-to-end suite tests/fit/run.sh reads the command and GPU). */
+enum { C_CASE, C_MODEL, C_GPU, C_TP, C_DP, C_DPATTN, C_FRAC, C_FREE, C_W,
+	C_KV, C_EXPECT, C_NOTE, NCOLS };
+static const char *const colname[NCOLS] = { "case", "model", "gpu", "tp",
+	"dp", "dp_attention", "mem_fraction", "free_gib", "weights_gib",
+	"kv_tokens", "expect", "note" };
+#define MAXCOL	32
 
 static int
 split_tabs(char *line, char **col)
@@ -704,13 +711,30 @@ split_tabs(char *line, char **col)
 	int	n = 0;
 	char	*s = line;
 
-	while (n < NCOL) {
+	while (n < MAXCOL) {
 		col[n++] = s;
 		if ((s = strchr(s, '\t')) == NULL)
 			break;
 		*s++ = '\0';
 	}
 	return n;
+}
+
+/* Where each column the test reads is in the header; fails on a missing
+ * one. */
+static void
+header_index(char **hdr, int n, int *at)
+{
+	int	i, j;
+
+	for (i = 0; i < NCOLS; i++) {
+		at[i] = -1;
+		for (j = 0; j < n; j++)
+			if (strcmp(hdr[j], colname[i]) == 0)
+				at[i] = j;
+		if (at[i] < 0)
+			fail_msg("calibration.tsv: no column '%s'", colname[i]);
+	}
 }
 
 static bool
@@ -742,7 +766,7 @@ test_calibration(void **state)
 	char	 err[512], *text, *line, *save = NULL;
 	size_t	 len;
 	int	 rows = 0, checked_w = 0, checked_kv = 0, misses = 0;
-	int	 fails = 0;
+	int	 fails = 0, ncol = 0, at[NCOLS];
 
 	(void)state;
 	text = read_file(path, 1 << 20, &len, err, sizeof err);
@@ -753,7 +777,9 @@ test_calibration(void **state)
 	    "expect");
 	for (line = strtok_r(text, "\n", &save); line != NULL;
 	    line = strtok_r(NULL, "\n", &save)) {
-		char			*c[NCOL];
+		char			*all[MAXCOL];
+		const char		*c[NCOLS];
+		int			 i, n;
 		const struct fit_model	*m;
 		const struct fit_gpu	*g = NULL;
 		struct fit_params	 p;
@@ -764,27 +790,35 @@ test_calibration(void **state)
 		char			 wbuf[16] = "-", tbuf[16] = "-";
 		char			 we[16], te[16];
 
-		if (line[0] == '#' || strncmp(line, "case\t", 5) == 0)
+		if (line[0] == '#')
 			continue;
-		if (split_tabs(line, c) != NCOL)
-			fail_msg("calibration.tsv: %d columns in '%s'", NCOL,
-			    line);
+		n = split_tabs(line, all);
+		if (ncol == 0) {
+			header_index(all, n, at);
+			ncol = n;
+			continue;
+		}
+		if (n != ncol)
+			fail_msg("calibration.tsv: %d columns, not %d, in '%s'",
+			    n, ncol, all[0]);
+		for (i = 0; i < NCOLS; i++)
+			c[i] = all[at[i]];
 		rows++;
-		m = model(c[1]);
-		if (strcmp(c[2], "-") != 0)
-			g = gpu(c[2]);
+		m = model(c[C_MODEL]);
+		if (strcmp(c[C_GPU], "-") != 0)
+			g = gpu(c[C_GPU]);
 		fit_params_init(&p);
-		p.tp = atoi(c[3]);
-		p.dp = atoi(c[4]);
-		p.dp_attention = atoi(c[5]) != 0;
-		if (strcmp(c[6], "default") != 0 && num(c[6], &v))
+		p.tp = atoi(c[C_TP]);
+		p.dp = atoi(c[C_DP]);
+		p.dp_attention = atoi(c[C_DPATTN]) != 0;
+		if (strcmp(c[C_FRAC], "default") != 0 && num(c[C_FRAC], &v))
 			p.mem_fraction_static = v;
-		if (num(c[7], &v))
+		if (num(c[C_FREE], &v))
 			p.free_gib = v;
-		hw = num(c[8], &wlog);
-		ht = num(c[9], &tlog);
-		goal = strcmp(c[10], "goal") == 0;
-		if (strcmp(c[6], "-") == 0)
+		hw = num(c[C_W], &wlog);
+		ht = num(c[C_KV], &tlog);
+		goal = strcmp(c[C_EXPECT], "goal") == 0;
+		if (strcmp(c[C_FRAC], "-") == 0)
 			ht = false;	/* no fraction: KV not comparable */
 		fit_estimate(m, g, &p, &r);
 		if (hw && r.weights.known) {
@@ -799,30 +833,30 @@ test_calibration(void **state)
 			checked_kv++;
 		}
 		print_message("%-26s %-7s %8s %8s %7s  %9s %9s %7s  %s\n",
-		    c[0], strcmp(c[7], "-") ? "log" : "hw", c[8], wbuf,
-		    pct(werr, we, sizeof we), c[9], tbuf,
-		    pct(terr, te, sizeof te), c[10]);
+		    c[C_CASE], strcmp(c[C_FREE], "-") ? "log" : "hw", c[C_W], wbuf,
+		    pct(werr, we, sizeof we), c[C_KV], tbuf,
+		    pct(terr, te, sizeof te), c[C_EXPECT]);
 		if (!goal) {
 			misses++;
-			print_message("%26s note: %s\n", "", c[13]);
+			print_message("%26s note: %s\n", "", c[C_NOTE]);
 			continue;
 		}
 		if (hw && !r.weights.known) {
-			print_message("  %s: weights %s\n", c[0],
+			print_message("  %s: weights %s\n", c[C_CASE],
 			    r.weights.why);
 			fails++;
 		}
 		if (ht && !r.kv_tokens.known) {
-			print_message("  %s: KV %s\n", c[0], r.kv_tokens.why);
+			print_message("  %s: KV %s\n", c[C_CASE], r.kv_tokens.why);
 			fails++;
 		}
 		if (!isnan(werr) && fabs(werr) > 5) {
-			print_message("  %s: weights off by %.1f%%\n", c[0],
+			print_message("  %s: weights off by %.1f%%\n", c[C_CASE],
 			    werr);
 			fails++;
 		}
 		if (!isnan(terr) && fabs(terr) > 15) {
-			print_message("  %s: KV tokens off by %.1f%%\n", c[0],
+			print_message("  %s: KV tokens off by %.1f%%\n", c[C_CASE],
 			    terr);
 			fails++;
 		}
