@@ -549,6 +549,12 @@ fit_estimate(const struct fit_model *m, const struct fit_gpu *g,
 	} else {
 		weights_per_gpu(m, &p, &r->weights);
 		kv_cell(m, &p, &r->kv_per_token);
+		/* DSA: its own latent layout plus the indexer (fit_model.c) */
+		if (m->index_head_dim > 0 && r->kv_per_token.known &&
+		    !fit_dsa_cell(m, p.kv_cache_dtype, g, p.pp,
+		    &r->kv_per_token.v))
+			unknown(&r->kv_per_token, "unknown: kv-cache-dtype %s "
+			    "for DSA", p.kv_cache_dtype);
 	}
 	estimate_pool(m, &p, r);
 	estimate_host(&p, r);

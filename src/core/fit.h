@@ -64,6 +64,8 @@ struct fit_model {
 	bool		 tied_embeddings;
 	long		 layers, hidden_size, attention_heads, kv_heads, head_dim;
 	long		 kv_lora_rank, qk_rope_head_dim;
+	long		 index_head_dim;	/* DSA (MLA with a sparse-attention
+					   indexer): its key dim; 0 none */
 	long		 experts, experts_per_token;
 	long		 sliding_layers;	/* hybrid-swa: sliding-window layers */
 	enum fit_dtype	 dtype, expert_dtype, embed_dtype;
@@ -109,6 +111,16 @@ int		 fit_model_from_dir(const char *dir, struct fit_model *,
 int		 fit_model_from_config(const char *name, const char *json,
 		    size_t len, struct fit_model *, char *err, size_t errlen);
 void		 fit_model_clear(struct fit_model *);
+
+/*
+ * The KV bytes per token of a DSA model (DeepSeek-V3.2): the MLA latent
+ * and rope key of each layer, plus the indexer's key and its scale, for
+ * kv_cache_dtype (NULL or "auto": fp8 on an accelerator of SM 100 and up,
+ * bf16 otherwise, as SGLang chooses) over ceil(layers / pp) layers. False
+ * for a dtype SGLang does not take for DSA.
+ */
+bool		 fit_dsa_cell(const struct fit_model *, const char *kv_cache_dtype,
+		    const struct fit_gpu *, int pp, double *bytes);
 
 double		 fit_dtype_bytes(enum fit_dtype);
 enum fit_dtype	 fit_dtype_parse(const char *);

@@ -303,7 +303,8 @@ load_model(const struct ynode *n, struct fit_model *m, char ***match,
 	    "params_total", "expert_params", "embed_params",
 	    "replicated_params", "tied_embeddings", "layers", "hidden_size",
 	    "attention_heads", "kv_heads", "head_dim", "kv_lora_rank",
-	    "qk_rope_head_dim", "experts", "experts_per_token",
+	    "qk_rope_head_dim", "index_head_dim", "experts",
+	    "experts_per_token",
 	    "sliding_layers", "dtype",
 	    "expert_dtype", "embed_dtype", "kv_layout", NULL };
 	const char	*s;
@@ -339,6 +340,8 @@ load_model(const struct ynode *n, struct fit_model *m, char ***match,
 	    get_long(n, "kv_lora_rank", &m->kv_lora_rank, file, err,
 	    errlen) != 0 ||
 	    get_long(n, "qk_rope_head_dim", &m->qk_rope_head_dim, file, err,
+	    errlen) != 0 ||
+	    get_long(n, "index_head_dim", &m->index_head_dim, file, err,
 	    errlen) != 0 ||
 	    get_long(n, "experts", &m->experts, file, err, errlen) != 0 ||
 	    get_long(n, "experts_per_token", &m->experts_per_token, file, err,

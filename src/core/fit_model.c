@@ -12,6 +12,49 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* ---- the KV cell of a DSA model ---- */
+
+/* SGLang's block of fp8 values per scale in the DSA pools */
+#define DSA_QUANT_BLOCK	128
+
+bool
+fit_dsa_cell(const struct fit_model *m, const char *kvd,
+    const struct fit_gpu *g, int pp, double *bytes)
+{
+	bool	fp8, hip = g != NULL && g->platform != NULL &&
+	    strcmp(g->platform, "hip") == 0;
+	long	sm = g != NULL && g->arch != NULL &&
+	    strncmp(g->arch, "sm", 2) == 0 ? atol(g->arch + 2) : 0;
+	double	lat, idx, layers;
+
+	if (kvd == NULL || strcmp(kvd, "auto") == 0)
+		fp8 = sm >= 100;
+	else if (strcmp(kvd, "fp8_e4m3") == 0 || strcmp(kvd, "fp8") == 0)
+		fp8 = true;
+	else if (strcmp(kvd, "bf16") == 0 || strcmp(kvd, "bfloat16") == 0)
+		fp8 = false;
+	else
+		return false;
+	if (pp < 1)
+		pp = 1;
+	layers = (double)((m->layers + pp - 1) / pp);
+	if (!fp8)
+		lat = (double)(m->kv_lora_rank + m->qk_rope_head_dim) * 2;
+	else if (hip)
+		/* ROCm's DSA kernels read the raw fp8 latent and rope */
+		lat = (double)(m->kv_lora_rank + m->qk_rope_head_dim);
+	else
+		/* fp8 latent, a 4-byte scale per block, the rope key in bf16 */
+		lat = (double)m->kv_lora_rank +
+		    (double)(m->kv_lora_rank / DSA_QUANT_BLOCK) * 4 +
+		    (double)m->qk_rope_head_dim * 2;
+	/* the indexer's fp8 key and its scale, one byte each */
+	idx = (double)m->index_head_dim +
+	    (double)(m->index_head_dim / DSA_QUANT_BLOCK) * 4;
+	*bytes = (lat + idx) * layers;
+	return true;
+}
+
 /* ---- a local model directory ---- */
 
 void
@@ -113,6 +156,8 @@ config_params(const struct ynode *c, struct fit_model *m)
 	double	kvl = (double)m->kv_lora_rank, rope = (double)m->qk_rope_head_dim;
 	double	nope = (double)json_long(c, "qk_nope_head_dim");
 	double	vd = (double)json_long(c, "v_head_dim");
+	double	idim = (double)m->index_head_dim;
+	double	inh = (double)json_long(c, "index_n_heads");
 	double	att, repl = 0, total, expert = 0, emb;
 	long	i;
 
@@ -126,6 +171,16 @@ config_params(const struct ynode *c, struct fit_model *m)
 		att += H * (kvl + rope) + kvl + kvl * nh * (nope + vd) +
 		    nh * vd * H;
 		repl = (ql > 0 ? H * ql : 0) + H * (kvl + rope);
+		/* DSA's indexer, replicated on every rank: its query from
+		 * the q latent, one key, the key's LayerNorm, the head
+		 * weights */
+		if (idim > 0 && inh > 0) {
+			double	ix = (ql > 0 ? ql : H) * inh * idim +
+			    H * idim + 2 * idim + H * inh;
+
+			att += ix;
+			repl += ix;
+		}
 	} else {
 		if (kv <= 0 || hd <= 0)
 			return;
@@ -193,6 +248,8 @@ config_facts(const struct ynode *root, struct fit_model *m)
 		m->head_dim = m->hidden_size / m->attention_heads;
 	m->kv_lora_rank = json_long(c, "kv_lora_rank");
 	m->qk_rope_head_dim = json_long(c, "qk_rope_head_dim");
+	if (m->kv_lora_rank > 0)
+		m->index_head_dim = json_long(c, "index_head_dim");
 	m->experts = json_long(c, "n_routed_experts");
 	if (m->experts == 0)
 		m->experts = json_long(c, "num_experts");

@@ -115,7 +115,11 @@ test_model_names(void **state)
 	    "deepseek-ai/DeepSeek-V3");
 	assert_string_equal(model("deepseek-ai/DeepSeek-V3-0324")->id,
 	    "deepseek-ai/DeepSeek-V3");
-	assert_null(fit_model_find(&db, "deepseek-ai/DeepSeek-V3.2-Exp"));
+	/* V3.2 (DSA) is its own entry, not the V3 the globs before it match */
+	assert_string_equal(model("deepseek-ai/DeepSeek-V3.2-Exp")->id,
+	    "deepseek-ai/DeepSeek-V3.2-Exp");
+	assert_int_equal(model("/models/DeepSeek-V3.2")->index_head_dim, 128);
+	assert_int_equal(model("deepseek-ai/DeepSeek-V3")->index_head_dim, 0);
 	assert_string_equal(model("Qwen/Qwen3-235B-A22B-FP8")->id,
 	    "Qwen/Qwen3-235B-A22B-FP8");
 	assert_string_equal(model("Qwen/Qwen3-235B-A22B-Instruct-2507")->id,
@@ -158,6 +162,22 @@ cell(const char *id, int tp, int pp, int dp, bool dpattn, const char *kvd)
 	return r.kv_per_token.v;
 }
 
+static double
+cell_on(const char *id, const char *g, int tp, int pp, const char *kvd)
+{
+	struct fit_params	p;
+	struct fit_result	r;
+
+	fit_params_init(&p);
+	p.tp = tp;
+	p.pp = pp;
+	p.kv_cache_dtype = kvd;
+	fit_estimate(model(id), gpu(g), &p, &r);
+	if (!r.kv_per_token.known)
+		fail_msg("%s: %s", id, r.kv_per_token.why);
+	return r.kv_per_token.v;
+}
+
 static void
 test_kv_cell(void **state)
 {
@@ -187,6 +207,33 @@ test_kv_cell(void **state)
 	    (512.0 + 64) * 61, 0);
 	near(cell("deepseek-ai/DeepSeek-V2-Lite", 1, 1, 1, false, NULL),
 	    (512.0 + 64) * 27 * 2, 0);
+	/* DSA: the latent layout plus the indexer's key (128) and scale (4);
+	 * "auto" is bf16 below SM 100 (H200), fp8 from it (B200) */
+	near(cell("deepseek-ai/DeepSeek-V3.2-Exp", 8, 1, 1, false, NULL),
+	    ((512.0 + 64) * 2 + 132) * 61, 0);
+	near(cell_on("deepseek-ai/DeepSeek-V3.2", "B200", 8, 1, NULL),
+	    (512.0 + 16 + 64 * 2 + 132) * 61, 0);
+	near(cell_on("deepseek-ai/DeepSeek-V3.2", "H200", 8, 1, "fp8_e4m3"),
+	    (512.0 + 16 + 64 * 2 + 132) * 61, 0);
+	near(cell_on("deepseek-ai/DeepSeek-V3.2", "B200", 8, 2, "bf16"),
+	    ((512.0 + 64) * 2 + 132) * 31, 0);
+	/* ROCm reads the raw fp8 latent; auto is bf16 there */
+	near(cell_on("deepseek-ai/DeepSeek-V3.2", "MI355X", 8, 1, "fp8_e4m3"),
+	    (512.0 + 64 + 132) * 61, 0);
+	near(cell_on("deepseek-ai/DeepSeek-V3.2", "MI355X", 8, 1, NULL),
+	    ((512.0 + 64) * 2 + 132) * 61, 0);
+	/* SGLang takes only bf16 or fp8_e4m3 for DSA */
+	{
+		struct fit_params	p;
+		struct fit_result	r;
+
+		fit_params_init(&p);
+		p.kv_cache_dtype = "fp8_e5m2";
+		fit_estimate(model("deepseek-ai/DeepSeek-V3.2"), gpu("B200"), &p,
+		    &r);
+		assert_false(r.kv_per_token.known);
+		assert_non_null(strstr(r.kv_per_token.why, "DSA"));
+	}
 }
 
 /* ---- weights per GPU ---- */
@@ -590,6 +637,23 @@ static const struct {
 	  " \"vocab_size\": 129280, \"quantization_config\": {"
 	  "\"activation_scheme\": \"dynamic\", \"fmt\": \"e4m3\","
 	  " \"quant_method\": \"fp8\", \"weight_block_size\": [128, 128]}}", 0 },
+	{ "deepseek-ai/DeepSeek-V3.2-Exp",
+	  "{\"architectures\": [\"DeepseekV32ForCausalLM\"],"
+	  " \"first_k_dense_replace\": 3, \"hidden_size\": 7168,"
+	  " \"index_head_dim\": 128, \"index_n_heads\": 64,"
+	  " \"index_topk\": 2048,"
+	  " \"intermediate_size\": 18432, \"kv_lora_rank\": 512,"
+	  " \"moe_intermediate_size\": 2048, \"moe_layer_freq\": 1,"
+	  " \"n_routed_experts\": 256, \"n_shared_experts\": 1,"
+	  " \"num_attention_heads\": 128, \"num_experts_per_tok\": 8,"
+	  " \"num_hidden_layers\": 61, \"num_key_value_heads\": 128,"
+	  " \"num_nextn_predict_layers\": 1, \"q_lora_rank\": 1536,"
+	  " \"qk_nope_head_dim\": 128, \"qk_rope_head_dim\": 64,"
+	  " \"tie_word_embeddings\": false, \"topk_method\": \"noaux_tc\","
+	  " \"torch_dtype\": \"bfloat16\", \"v_head_dim\": 128,"
+	  " \"vocab_size\": 129280, \"quantization_config\": {"
+	  "\"activation_scheme\": \"dynamic\", \"fmt\": \"e4m3\","
+	  " \"quant_method\": \"fp8\", \"weight_block_size\": [128, 128]}}", 0 },
 	{ "deepseek-ai/DeepSeek-V2-Lite",
 	  "{\"architectures\": [\"DeepseekV2ForCausalLM\"],"
 	  " \"first_k_dense_replace\": 1, \"hidden_size\": 2048,"
@@ -643,6 +707,7 @@ test_config_params(void **state)
 		    FD_UNKNOWN : want->expert_dtype ? want->expert_dtype :
 		    want->dtype);
 		assert_int_equal(m.kv_layout, want->kv_layout);
+		assert_int_equal(m.index_head_dim, want->index_head_dim);
 		/* and so the same estimate */
 		fit_params_init(&p);
 		p.tp = 8;
