@@ -666,6 +666,25 @@ static const struct {
 	  " \"qk_rope_head_dim\": 64, \"tie_word_embeddings\": false,"
 	  " \"topk_method\": \"greedy\", \"torch_dtype\": \"bfloat16\","
 	  " \"v_head_dim\": 128, \"vocab_size\": 102400}", 0 },
+	{ "zai-org/GLM-4.6",
+	  "{\"architectures\": [\"Glm4MoeForCausalLM\"], \"attention_bias\": true,"
+	  " \"first_k_dense_replace\": 3, \"head_dim\": 128,"
+	  " \"hidden_size\": 5120, \"intermediate_size\": 12288,"
+	  " \"moe_intermediate_size\": 1536, \"n_routed_experts\": 160,"
+	  " \"n_shared_experts\": 1, \"num_attention_heads\": 96,"
+	  " \"num_experts_per_tok\": 8, \"num_hidden_layers\": 92,"
+	  " \"num_key_value_heads\": 8, \"num_nextn_predict_layers\": 1,"
+	  " \"tie_word_embeddings\": false, \"torch_dtype\": \"bfloat16\","
+	  " \"use_qk_norm\": true, \"vocab_size\": 151552}", 0 },
+	{ "openai/gpt-oss-20b",
+	  "{\"architectures\": [\"GptOssForCausalLM\"], \"attention_bias\": true,"
+	  " \"head_dim\": 64, \"hidden_size\": 2880, \"intermediate_size\": 2880,"
+	  " \"layer_types\": [\"sliding_attention\", \"full_attention\"],"
+	  " \"num_attention_heads\": 64, \"num_experts_per_tok\": 4,"
+	  " \"num_hidden_layers\": 24, \"num_key_value_heads\": 8,"
+	  " \"num_local_experts\": 32, \"tie_word_embeddings\": false,"
+	  " \"vocab_size\": 201088, \"torch_dtype\": \"bfloat16\","
+	  " \"quantization_config\": {\"quant_method\": \"mxfp4\"}}", 0.001 },
 	/* expert biases and attention sinks are not counted (0.03%) */
 	{ "openai/gpt-oss-120b",
 	  "{\"architectures\": [\"GptOssForCausalLM\"], \"attention_bias\": true,"
