@@ -31,7 +31,8 @@
 /* Storage of one group of weights (bytes per parameter, scales included). */
 enum fit_dtype {
 	FD_UNKNOWN = 0, FD_BF16, FD_FP16, FD_FP32, FD_FP8, FD_FP8_BLOCK128,
-	FD_MXFP4, FD_NVFP4
+	FD_MXFP4, FD_NVFP4,
+	FD_INT4_G32	/* int4 values, a bf16 scale per 32 (compressed-tensors) */
 };
 
 enum fit_kv_layout { FK_UNKNOWN = 0, FK_MHA, FK_MLA, FK_HYBRID_SWA };

@@ -29,6 +29,9 @@ static const struct {
 	{ "mxfp4", FD_MXFP4, 0.5 + 1.0 / 32.0 },
 	/* 4-bit values, one fp8 scale per 16 */
 	{ "nvfp4", FD_NVFP4, 0.5 + 1.0 / 16.0 },
+	/* 4-bit integers, one bf16 scale per 32 (compressed-tensors
+	 * pack-quantized, symmetric: no zero point) */
+	{ "int4-g32", FD_INT4_G32, 0.5 + 2.0 / 32.0 },
 };
 
 double

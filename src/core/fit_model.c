@@ -223,6 +223,39 @@ config_params(const struct ynode *c, struct fit_model *m)
 	m->replicated_params = m->layers * repl;
 }
 
+/* The only group of compressed-tensors weights, when it is 4-bit integers
+ * in groups of 32 (a scale each, symmetric) and the ignored modules leave
+ * the attention in the checkpoint's dtype: Kimi-K2.5's routed experts. */
+static bool
+int4_g32_experts(const struct ynode *q)
+{
+	const char		*fmt = fit_scalar(q, "format");
+	const struct ynode	*g = ynode_get(q, "config_groups");
+	const struct ynode	*w, *ign = ynode_get(q, "ignore");
+	const char		*s;
+	size_t			 i;
+	bool			 attn = false;
+
+	if (g == NULL || g->kind != YN_MAP || g->nkids != 2)
+		return false;
+	if (fmt != NULL && strcmp(fmt, "pack-quantized") != 0)
+		return false;
+	w = ynode_get(g->kids[1], "weights");	/* kids: key, value */
+	if (w == NULL || w->kind != YN_MAP ||
+	    (s = fit_scalar(w, "num_bits")) == NULL || strcmp(s, "4") != 0 ||
+	    (s = fit_scalar(w, "group_size")) == NULL || strcmp(s, "32") != 0 ||
+	    (s = fit_scalar(w, "type")) == NULL || strcmp(s, "int") != 0 ||
+	    ((s = fit_scalar(w, "symmetric")) != NULL &&
+	    strcmp(s, "true") != 0))
+		return false;
+	if (ign != NULL && ign->kind == YN_SEQ)
+		for (i = 0; i < ign->nkids; i++)
+			if (ign->kids[i]->kind == YN_SCALAR &&
+			    strstr(ign->kids[i]->str, "self_attn") != NULL)
+				attn = true;
+	return attn;
+}
+
 static void
 config_facts(const struct ynode *root, struct fit_model *m)
 {
@@ -230,6 +263,10 @@ config_facts(const struct ynode *root, struct fit_model *m)
 	const struct ynode	*a = ynode_get(root, "architectures");
 	const struct ynode	*q = ynode_get(root, "quantization_config");
 	const struct ynode	*lt = ynode_get(c, "layer_types");
+
+	/* a multimodal wrapper may keep it with the text model */
+	if (q == NULL)
+		q = ynode_get(c, "quantization_config");
 	const char		*s;
 	size_t			 i;
 
@@ -279,6 +316,8 @@ config_facts(const struct ynode *root, struct fit_model *m)
 			m->dtype = bs != NULL ? FD_FP8_BLOCK128 : FD_FP8;
 		else if (meth != NULL && strcmp(meth, "mxfp4") == 0)
 			m->expert_dtype = FD_MXFP4;
+		else if (int4_g32_experts(q))
+			m->expert_dtype = FD_INT4_G32;
 		else
 			m->dtype = FD_UNKNOWN;	/* another scheme: not modelled */
 	}

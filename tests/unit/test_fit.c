@@ -666,6 +666,27 @@ static const struct {
 	  " \"qk_rope_head_dim\": 64, \"tie_word_embeddings\": false,"
 	  " \"topk_method\": \"greedy\", \"torch_dtype\": \"bfloat16\","
 	  " \"v_head_dim\": 128, \"vocab_size\": 102400}", 0 },
+	/* int4 experts in groups of 32, the rest bf16; the quantization
+	 * config kept with the text model */
+	{ "moonshotai/Kimi-K2.5",
+	  "{\"architectures\": [\"KimiK25ForConditionalGeneration\"],"
+	  " \"model_type\": \"kimi_k25\", \"text_config\": {"
+	  " \"first_k_dense_replace\": 1, \"hidden_size\": 7168,"
+	  " \"intermediate_size\": 18432, \"kv_lora_rank\": 512,"
+	  " \"moe_intermediate_size\": 2048, \"moe_layer_freq\": 1,"
+	  " \"n_routed_experts\": 384, \"n_shared_experts\": 1,"
+	  " \"num_attention_heads\": 64, \"num_experts_per_tok\": 8,"
+	  " \"num_hidden_layers\": 61, \"num_key_value_heads\": 64,"
+	  " \"q_lora_rank\": 1536, \"qk_nope_head_dim\": 128,"
+	  " \"qk_rope_head_dim\": 64, \"tie_word_embeddings\": false,"
+	  " \"topk_method\": \"noaux_tc\", \"torch_dtype\": \"bfloat16\","
+	  " \"v_head_dim\": 128, \"vocab_size\": 163840,"
+	  " \"quantization_config\": {\"quant_method\": \"compressed-tensors\","
+	  " \"format\": \"pack-quantized\", \"config_groups\": {\"group_0\":"
+	  " {\"targets\": [\"Linear\"], \"weights\": {\"num_bits\": 4,"
+	  " \"group_size\": 32, \"strategy\": \"group\", \"type\": \"int\","
+	  " \"symmetric\": true}}}, \"ignore\": [\"lm_head\","
+	  " \"re:.*self_attn.*\", \"re:.*shared_experts.*\"]}}}", 0 },
 	{ "zai-org/GLM-4.6",
 	  "{\"architectures\": [\"Glm4MoeForCausalLM\"], \"attention_bias\": true,"
 	  " \"first_k_dense_replace\": 3, \"head_dim\": 128,"
