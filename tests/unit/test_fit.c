@@ -761,6 +761,31 @@ test_config_params(void **state)
 			near(a.kv_per_token.v, b.kv_per_token.v, 0);
 		fit_model_clear(&m);
 	}
+	/* int4 in groups of 128, or with the attention quantized too, is
+	 * not a layout the estimate knows: the dtype is unknown */
+	{
+		static const char *const other[] = {
+		    "{\"architectures\": [\"X\"], \"num_hidden_layers\": 2,"
+		    " \"torch_dtype\": \"bfloat16\", \"quantization_config\":"
+		    " {\"quant_method\": \"compressed-tensors\", \"config_groups\":"
+		    " {\"g\": {\"weights\": {\"num_bits\": 4, \"group_size\": 128,"
+		    " \"type\": \"int\"}}}, \"ignore\": [\"re:.*self_attn.*\"]}}",
+		    "{\"architectures\": [\"X\"], \"num_hidden_layers\": 2,"
+		    " \"torch_dtype\": \"bfloat16\", \"quantization_config\":"
+		    " {\"quant_method\": \"compressed-tensors\", \"config_groups\":"
+		    " {\"g\": {\"weights\": {\"num_bits\": 4, \"group_size\": 32,"
+		    " \"type\": \"int\"}}}, \"ignore\": [\"lm_head\"]}}",
+		};
+		struct fit_model	 m;
+		char			 err[256];
+
+		for (i = 0; i < sizeof other / sizeof other[0]; i++) {
+			assert_int_equal(fit_model_from_config("x", other[i],
+			    strlen(other[i]), &m, err, sizeof err), 1);
+			assert_int_equal(m.dtype, FD_UNKNOWN);
+			fit_model_clear(&m);
+		}
+	}
 }
 
 /* ---- the data files' checks ---- */
