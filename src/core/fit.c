@@ -311,6 +311,7 @@ kv_cell(const struct fit_model *m, const struct fit_params *p,
 			heads = 1;
 		known(c, 2.0 * heads * m->head_dim * layers * b);
 		return;
+	case FK_HYBRID_LINEAR:	/* fit_estimate: its full-attention layers */
 	case FK_UNKNOWN:
 		break;
 	}
@@ -400,7 +401,7 @@ static void
 pool_tokens(const struct fit_model *m, const struct fit_params *p,
     struct fit_result *r)
 {
-	double	t = floor(r->kv_pool.v / r->kv_per_token.v);
+	double	t = floor(r->kv_pool.v * fit_kv_share(m) / r->kv_per_token.v);
 	double	page = (double)p->page_size;
 	double	ratio = p->swa_full_tokens_ratio > 0 ?
 	    p->swa_full_tokens_ratio : 0.8;
@@ -549,6 +550,18 @@ fit_estimate(const struct fit_model *m, const struct fit_gpu *g,
 	} else {
 		weights_per_gpu(m, &p, &r->weights);
 		kv_cell(m, &p, &r->kv_per_token);
+		/* a linear-attention hybrid: KV in its full-attention layers */
+		if (m->kv_layout == FK_HYBRID_LINEAR) {
+			struct fit_model	full = *m;
+
+			full.kv_layout = FK_MHA;
+			full.layers = m->layers - m->linear_layers;
+			if (m->linear_layers > 0 && full.layers > 0)
+				kv_cell(&full, &p, &r->kv_per_token);
+			else
+				unknown(&r->kv_per_token, "unknown: linear-"
+				    "attention layer count of %s", m->id);
+		}
 		/* DSA: its own latent layout plus the indexer (fit_model.c) */
 		if (m->index_head_dim > 0 && r->kv_per_token.known &&
 		    !fit_dsa_cell(m, p.kv_cache_dtype, g, p.pp,

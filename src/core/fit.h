@@ -35,7 +35,10 @@ enum fit_dtype {
 	FD_INT4_G32	/* int4 values, a bf16 scale per 32 (compressed-tensors) */
 };
 
-enum fit_kv_layout { FK_UNKNOWN = 0, FK_MHA, FK_MLA, FK_HYBRID_SWA };
+enum fit_kv_layout { FK_UNKNOWN = 0, FK_MHA, FK_MLA, FK_HYBRID_SWA,
+	FK_HYBRID_LINEAR	/* linear-attention (GDN) layers keep a state per
+				   request; the others are full attention */
+};
 
 enum fit_link { FL_UNKNOWN = 0, FL_PCIE, FL_FABRIC };
 
@@ -69,6 +72,7 @@ struct fit_model {
 					   indexer): its key dim; 0 none */
 	long		 experts, experts_per_token;
 	long		 sliding_layers;	/* hybrid-swa: sliding-window layers */
+	long		 linear_layers;	/* hybrid-linear: linear-attention layers */
 	enum fit_dtype	 dtype, expert_dtype, embed_dtype;
 	enum fit_kv_layout kv_layout;
 };
@@ -122,6 +126,13 @@ void		 fit_model_clear(struct fit_model *);
  */
 bool		 fit_dsa_cell(const struct fit_model *, const char *kv_cache_dtype,
 		    const struct fit_gpu *, int pp, double *bytes);
+
+/*
+ * The share of the KV pool that holds KV: a linear-attention hybrid gives
+ * mamba_full_memory_ratio / (1 + ratio) of it (SGLang's default ratio 0.9)
+ * to the per-request states; 1 for every other layout.
+ */
+double		 fit_kv_share(const struct fit_model *);
 
 double		 fit_dtype_bytes(enum fit_dtype);
 enum fit_dtype	 fit_dtype_parse(const char *);

@@ -308,7 +308,7 @@ load_model(const struct ynode *n, struct fit_model *m, char ***match,
 	    "attention_heads", "kv_heads", "head_dim", "kv_lora_rank",
 	    "qk_rope_head_dim", "index_head_dim", "experts",
 	    "experts_per_token",
-	    "sliding_layers", "dtype",
+	    "sliding_layers", "linear_layers", "dtype",
 	    "expert_dtype", "embed_dtype", "kv_layout", NULL };
 	const char	*s;
 
@@ -351,6 +351,8 @@ load_model(const struct ynode *n, struct fit_model *m, char ***match,
 	    errlen) != 0 ||
 	    get_long(n, "sliding_layers", &m->sliding_layers, file, err,
 	    errlen) != 0 ||
+	    get_long(n, "linear_layers", &m->linear_layers, file, err,
+	    errlen) != 0 ||
 	    get_dtype(n, "dtype", &m->dtype, file, err, errlen) != 0 ||
 	    get_dtype(n, "expert_dtype", &m->expert_dtype, file, err,
 	    errlen) != 0 ||
@@ -370,9 +372,12 @@ load_model(const struct ynode *n, struct fit_model *m, char ***match,
 			m->kv_layout = FK_MLA;
 		else if (strcmp(s, "hybrid-swa") == 0)
 			m->kv_layout = FK_HYBRID_SWA;
+		else if (strcmp(s, "hybrid-linear") == 0)
+			m->kv_layout = FK_HYBRID_LINEAR;
 		else {
 			ynode_err(err, errlen, file, ynode_get(n, "kv_layout"),
-			    "kv_layout must be mha, mla or hybrid-swa");
+			    "kv_layout must be mha, mla, hybrid-swa or "
+			    "hybrid-linear");
 			return -1;
 		}
 	}

@@ -12,6 +12,23 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* ---- the KV pool of a linear-attention hybrid ---- */
+
+/* SGLang's default --mamba-full-memory-ratio: the per-request states get
+ * ratio / (1 + ratio) of the pool (mem_cache/kv_cache_configurator.py);
+ * boot logs show the split: 13.04 + 0.46 GiB of states to 15.03 of KV (the
+ * worked example of SGLang's compute-mamba-ratio skill), 7.29 + 0.13 to
+ * 4.15 + 4.15 (Qwen3.5 in ktransformers issue 1870) */
+#define MAMBA_FULL_MEMORY_RATIO	0.9
+
+double
+fit_kv_share(const struct fit_model *m)
+{
+	if (m != NULL && m->kv_layout == FK_HYBRID_LINEAR)
+		return 1 / (1 + MAMBA_FULL_MEMORY_RATIO);
+	return 1;
+}
+
 /* ---- the KV cell of a DSA model ---- */
 
 /* SGLang's block of fp8 values per scale in the DSA pools */
@@ -109,6 +126,21 @@ starts(const char *s, const char *prefix)
 	return s != NULL && strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+/* Is layer i a linear-attention (Gated DeltaNet) layer? From layer_types,
+ * else full_attention_interval (every interval-th layer is full attention,
+ * as Qwen3-Next's config computes it). */
+static bool
+linear_layer(const struct ynode *c, long i)
+{
+	const struct ynode	*lt = ynode_get(c, "layer_types");
+	long			 every = json_long(c, "full_attention_interval");
+
+	if (lt != NULL && lt->kind == YN_SEQ && (size_t)i < lt->nkids &&
+	    lt->kids[i]->kind == YN_SCALAR)
+		return strcmp(lt->kids[i]->str, "linear_attention") == 0;
+	return every > 1 && (i + 1) % every != 0;
+}
+
 /* Is layer i a routed-expert layer? */
 static bool
 moe_layer(const struct ynode *c, long i)
@@ -157,6 +189,13 @@ config_params(const struct ynode *c, struct fit_model *m)
 	double	nope = (double)json_long(c, "qk_nope_head_dim");
 	double	vd = (double)json_long(c, "v_head_dim");
 	double	idim = (double)m->index_head_dim;
+	/* Gated DeltaNet (linear attention) */
+	double	lnk = (double)json_long(c, "linear_num_key_heads");
+	double	lnv = (double)json_long(c, "linear_num_value_heads");
+	double	lkd = (double)json_long(c, "linear_key_head_dim");
+	double	lvd = (double)json_long(c, "linear_value_head_dim");
+	double	lck = (double)json_long(c, "linear_conv_kernel_dim");
+	double	lin = 0;
 	double	inh = (double)json_long(c, "index_n_heads");
 	double	att, repl = 0, total, expert = 0, emb;
 	long	i;
@@ -191,6 +230,18 @@ config_params(const struct ynode *c, struct fit_model *m)
 			att += nh * hd + 2 * kv * hd + H;
 		if (starts(m->arch, "Qwen3"))
 			att += 2 * hd;
+		/* a gated output (Qwen3-Next, Qwen3.5): q_proj twice as wide */
+		if (m->linear_layers > 0)
+			att += H * nh * hd;
+	}
+	if (m->linear_layers > 0) {
+		if (lnk <= 0 || lnv <= 0 || lkd <= 0 || lvd <= 0 || lck <= 0)
+			return;
+		/* in_proj_qkvz, in_proj_ba, the conv over q, k and v,
+		 * dt_bias and A_log, the gated norm, out_proj */
+		lin = H * (2 * lnk * lkd + 2 * lnv * lvd) + H * 2 * lnv +
+		    (2 * lnk * lkd + lnv * lvd) * lck + 2 * lnv + lvd +
+		    lnv * lvd * H;
 	}
 	if (E > 0 && Im <= 0)
 		Im = I;			/* Mixtral: experts use intermediate_size */
@@ -199,7 +250,8 @@ config_params(const struct ynode *c, struct fit_model *m)
 	emb = V * H * (m->tied_embeddings ? 1 : 2);
 	total = emb + H;
 	for (i = 0; i < m->layers; i++) {
-		total += att + 2 * H;
+		total += (m->linear_layers > 0 && linear_layer(c, i) ? lin :
+		    att) + 2 * H;
 		if (E > 0 && moe_layer(c, i)) {
 			expert += E * 3 * H * Im;
 			total += E * 3 * H * Im + H * E;
@@ -304,6 +356,16 @@ config_facts(const struct ynode *root, struct fit_model *m)
 				m->kv_layout = FK_HYBRID_SWA;
 				m->sliding_layers++;
 			}
+	if (m->kv_layout == FK_MHA && (json_long(c, "linear_num_value_heads") >
+	    0 || json_long(c, "full_attention_interval") > 1)) {
+		long	l;
+
+		for (l = 0; l < m->layers; l++)
+			if (linear_layer(c, l))
+				m->linear_layers++;
+		if (m->linear_layers > 0)
+			m->kv_layout = FK_HYBRID_LINEAR;
+	}
 	if ((s = fit_scalar(c, "torch_dtype")) == NULL)
 		s = fit_scalar(c, "dtype");
 	m->dtype = fit_dtype_parse(s);

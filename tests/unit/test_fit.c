@@ -222,6 +222,27 @@ test_kv_cell(void **state)
 	    (512.0 + 64 + 132) * 61, 0);
 	near(cell_on("deepseek-ai/DeepSeek-V3.2", "MI355X", 8, 1, NULL),
 	    ((512.0 + 64) * 2 + 132) * 61, 0);
+	/* a linear-attention hybrid: KV in its 12 full-attention layers only
+	 * (2 KV heads of 256), one head a rank from TP 2 */
+	near(cell("Qwen/Qwen3-Next-80B-A3B-Instruct", 1, 1, 1, false, NULL),
+	    2.0 * 2 * 256 * 12 * 2, 0);
+	near(cell("Qwen/Qwen3-Next-80B-A3B-Thinking", 4, 1, 1, false, NULL),
+	    2.0 * 1 * 256 * 12 * 2, 0);
+	/* and 1 / 1.9 of the pool: the states take the rest */
+	{
+		struct fit_params	p;
+		struct fit_result	r;
+
+		fit_params_init(&p);
+		p.tp = 4;
+		p.free_gib = 130;
+		p.mem_fraction_static = 0.8;
+		fit_estimate(model("Qwen/Qwen3-Next-80B-A3B-Instruct"),
+		    gpu("H200"), &p, &r);
+		assert_true(r.kv_tokens.known);
+		near(r.kv_tokens.v, floor(r.kv_pool.v / 1.9 / 12288.0), 0);
+		near(fit_kv_share(model("Qwen/Qwen3-8B")), 1, 0);
+	}
 	/* SGLang takes only bf16 or fp8_e4m3 for DSA */
 	{
 		struct fit_params	p;
@@ -687,6 +708,19 @@ static const struct {
 	  " \"group_size\": 32, \"strategy\": \"group\", \"type\": \"int\","
 	  " \"symmetric\": true}}}, \"ignore\": [\"lm_head\","
 	  " \"re:.*self_attn.*\", \"re:.*shared_experts.*\"]}}}", 0 },
+	{ "Qwen/Qwen3-Next-80B-A3B-Instruct",
+	  "{\"architectures\": [\"Qwen3NextForCausalLM\"],"
+	  " \"decoder_sparse_step\": 1, \"dtype\": \"bfloat16\","
+	  " \"full_attention_interval\": 4, \"head_dim\": 256,"
+	  " \"hidden_size\": 2048, \"intermediate_size\": 5120,"
+	  " \"linear_conv_kernel_dim\": 4, \"linear_key_head_dim\": 128,"
+	  " \"linear_num_key_heads\": 16, \"linear_num_value_heads\": 32,"
+	  " \"linear_value_head_dim\": 128, \"mlp_only_layers\": [],"
+	  " \"moe_intermediate_size\": 512, \"num_attention_heads\": 16,"
+	  " \"num_experts\": 512, \"num_experts_per_tok\": 10,"
+	  " \"num_hidden_layers\": 48, \"num_key_value_heads\": 2,"
+	  " \"shared_expert_intermediate_size\": 512,"
+	  " \"tie_word_embeddings\": false, \"vocab_size\": 151936}", 0 },
 	{ "zai-org/GLM-4.6",
 	  "{\"architectures\": [\"Glm4MoeForCausalLM\"], \"attention_bias\": true,"
 	  " \"first_k_dense_replace\": 3, \"head_dim\": 128,"
@@ -748,6 +782,7 @@ test_config_params(void **state)
 		    want->dtype);
 		assert_int_equal(m.kv_layout, want->kv_layout);
 		assert_int_equal(m.index_head_dim, want->index_head_dim);
+		assert_int_equal(m.linear_layers, want->linear_layers);
 		/* and so the same estimate */
 		fit_params_init(&p);
 		p.tp = 8;
