@@ -392,6 +392,35 @@ summarize(const struct fit_model *m, const struct fit_gpu *g,
 }
 
 /*
+ * The KV cell of the layouts kv_cell leaves to others: a linear-attention
+ * hybrid's KV is in its full-attention layers only; a DSA model has its own
+ * latent layout plus the indexer (fit_dsa_cell, fit_model.c).
+ */
+static void
+layout_cell(const struct fit_model *m, const struct fit_gpu *g,
+    const struct fit_params *p, struct fit_val *c)
+{
+	struct fit_model	full;
+
+	if (m == NULL)
+		return;
+	if (m->kv_layout == FK_HYBRID_LINEAR) {
+		full = *m;
+		full.kv_layout = FK_MHA;
+		full.layers = m->layers - m->linear_layers;
+		if (m->linear_layers > 0 && full.layers > 0)
+			kv_cell(&full, p, c);
+		else
+			unknown(c, "unknown: linear-attention layer count of "
+			    "%s", m->id);
+	}
+	if (m->index_head_dim > 0 && c->known &&
+	    !fit_dsa_cell(m, p->kv_cache_dtype, g, p->pp, &c->v))
+		unknown(c, "unknown: kv-cache-dtype %s for DSA",
+		    p->kv_cache_dtype);
+}
+
+/*
  * Tokens of the KV pool. A sliding-window model splits the same bytes
  * between its full-attention layers and its window layers, which hold
  * swa_full_tokens_ratio as many tokens:
@@ -550,25 +579,8 @@ fit_estimate(const struct fit_model *m, const struct fit_gpu *g,
 	} else {
 		weights_per_gpu(m, &p, &r->weights);
 		kv_cell(m, &p, &r->kv_per_token);
-		/* a linear-attention hybrid: KV in its full-attention layers */
-		if (m->kv_layout == FK_HYBRID_LINEAR) {
-			struct fit_model	full = *m;
-
-			full.kv_layout = FK_MHA;
-			full.layers = m->layers - m->linear_layers;
-			if (m->linear_layers > 0 && full.layers > 0)
-				kv_cell(&full, &p, &r->kv_per_token);
-			else
-				unknown(&r->kv_per_token, "unknown: linear-"
-				    "attention layer count of %s", m->id);
-		}
-		/* DSA: its own latent layout plus the indexer (fit_model.c) */
-		if (m->index_head_dim > 0 && r->kv_per_token.known &&
-		    !fit_dsa_cell(m, p.kv_cache_dtype, g, p.pp,
-		    &r->kv_per_token.v))
-			unknown(&r->kv_per_token, "unknown: kv-cache-dtype %s "
-			    "for DSA", p.kv_cache_dtype);
 	}
+	layout_cell(m, g, &p, &r->kv_per_token);
 	estimate_pool(m, &p, r);
 	estimate_host(&p, r);
 	r->verdict = verdict(&p, r);
