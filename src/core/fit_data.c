@@ -22,6 +22,9 @@ static const struct {
 	{ "bf16", FD_BF16, 2.0 },
 	{ "fp16", FD_FP16, 2.0 },
 	{ "fp32", FD_FP32, 4.0 },
+	/* 4-bit integers, one bf16 scale per 32 (compressed-tensors
+	 * pack-quantized, symmetric: no zero point) */
+	{ "int4-g32", FD_INT4_G32, 0.5 + 2.0 / 32.0 },
 	{ "fp8", FD_FP8, 1.0 },
 	/* one fp32 scale per 128 x 128 block */
 	{ "fp8-block128", FD_FP8_BLOCK128, 1.0 + 4.0 / 16384.0 },
@@ -29,9 +32,6 @@ static const struct {
 	{ "mxfp4", FD_MXFP4, 0.5 + 1.0 / 32.0 },
 	/* 4-bit values, one fp8 scale per 16 */
 	{ "nvfp4", FD_NVFP4, 0.5 + 1.0 / 16.0 },
-	/* 4-bit integers, one bf16 scale per 32 (compressed-tensors
-	 * pack-quantized, symmetric: no zero point) */
-	{ "int4-g32", FD_INT4_G32, 0.5 + 2.0 / 32.0 },
 };
 
 double
