@@ -158,7 +158,7 @@ ASAN_TESTS = $(TESTS:$(BUILD)/%=$(ASAN_BUILD)/%)
 # The suites, each in the order it starts: the longest first, so that the
 # short ones fill in at the end.
 QUICK_SUITES = deploy cli verdict bad unit catimg layers realworld tools own-work \
-	   pkg precommit oracle logs
+	   pkg precommit oracle logs fit
 ASAN_SUITES = asan-bad asan-deploy asan-unit asan-cli asan-tmux asan-catimg
 VG_SUITES = vg-wizard vg-cli vg-unit vg-unit-b
 CHECK_SUITES = vg-unit vg-unit-b vg-wizard deb asan-unit asan-bad asan-deploy vg-cli \
@@ -173,7 +173,7 @@ NEEDS_layers =
 NEEDS_tools =
 NEEDS_own-work =
 NEEDS_oracle = pdwiz rules/catalog.img
-$(foreach n,cli deploy verdict bad tmux vg-cli vg-wizard catimg realworld scale logs,$(eval NEEDS_$(n) = pdwiz rules/catalog.img))
+$(foreach n,cli deploy verdict bad tmux vg-cli vg-wizard catimg realworld scale logs fit,$(eval NEEDS_$(n) = pdwiz rules/catalog.img))
 $(foreach n,$(ASAN_SUITES),$(eval NEEDS_$(n) = asan-build rules/catalog.img))
 # The packaging (tests/pkg), the pre-commit hook, the Debian package (it
 # builds its own, and compares its catalog image with the tree's).
@@ -290,6 +290,9 @@ suite-oracle: $(call suite_needs,oracle)
 # pdwiz explain: the corpus of failure logs (tests/logs/cases.tsv)
 suite-logs: $(call suite_needs,logs)
 	@$(SUITE) logs sh tests/logs/run.sh
+# the memory estimate against real startup logs (tests/fit/calibration.tsv)
+suite-fit: $(call suite_needs,fit)
+	@$(SUITE) fit env PDWIZ=$(CURDIR)/pdwiz sh tests/fit/run.sh
 suite-scale: $(call suite_needs,scale)
 	@$(SUITE) scale sh tests/scale/run.sh
 suite-pkg: $(call suite_needs,pkg)

@@ -530,6 +530,7 @@ kv_cell(const struct fit_model *m, const struct fit_params *p,
 			cell += 2.0 * heads * m->head_dim * layers / 32;
 		known(c, cell);
 		return;
+	case FK_HYBRID_LINEAR:	/* fit_estimate: its full-attention layers */
 	case FK_UNKNOWN:
 		break;
 	}
@@ -689,6 +690,35 @@ summarize(const struct fit_model *m, const struct fit_gpu *g,
 }
 
 /*
+ * The KV cell of the layouts kv_cell leaves to others: a linear-attention
+ * hybrid's KV is in its full-attention layers only; a DSA model has its own
+ * latent layout plus the indexer (fit_dsa_cell, fit_model.c).
+ */
+static void
+layout_cell(const struct fit_model *m, const struct fit_gpu *g,
+    const struct fit_params *p, struct fit_val *c)
+{
+	struct fit_model	full;
+
+	if (m == NULL)
+		return;
+	if (m->kv_layout == FK_HYBRID_LINEAR) {
+		full = *m;
+		full.kv_layout = FK_MHA;
+		full.layers = m->layers - m->linear_layers;
+		if (m->linear_layers > 0 && full.layers > 0)
+			kv_cell(&full, p, c);
+		else
+			unknown(c, "unknown: linear-attention layer count of "
+			    "%s", m->id);
+	}
+	if (m->index_head_dim > 0 && c->known &&
+	    !fit_dsa_cell(m, p->kv_cache_dtype, g, p->pp, &c->v))
+		unknown(c, "unknown: kv-cache-dtype %s for DSA",
+		    p->kv_cache_dtype);
+}
+
+/*
  * Tokens of the KV pool. A sliding-window model splits the same bytes
  * between its full-attention layers and its window layers, which hold
  * swa_full_tokens_ratio as many tokens:
@@ -698,7 +728,7 @@ static void
 pool_tokens(const struct fit_model *m, const struct fit_params *p,
     struct fit_result *r)
 {
-	double	t = floor(r->kv_pool.v / r->kv_per_token.v);
+	double	t = floor(r->kv_pool.v * fit_kv_share(m) / r->kv_per_token.v);
 	double	page = (double)p->page_size;
 	double	ratio = p->swa_full_tokens_ratio > 0 ?
 	    p->swa_full_tokens_ratio : 0.8;
@@ -899,6 +929,7 @@ fit_estimate(const struct fit_model *m, const struct fit_gpu *g,
 		draft(&mq, &p, r);
 		offload(&p, r);
 	}
+	layout_cell(m, g, &p, &r->kv_per_token);
 	estimate_pool(m, &p, r);
 	estimate_host(&p, r);
 	estimate_margin(&p, r);

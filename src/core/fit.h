@@ -33,10 +33,14 @@
 /* Storage of one group of weights (bytes per parameter, scales included). */
 enum fit_dtype {
 	FD_UNKNOWN = 0, FD_BF16, FD_FP16, FD_FP32, FD_FP8, FD_FP8_BLOCK128,
-	FD_MXFP4, FD_NVFP4, FD_MXFP8
+	FD_MXFP4, FD_NVFP4, FD_MXFP8,
+	FD_INT4_G32	/* int4 values, a bf16 scale per 32 (compressed-tensors) */
 };
 
-enum fit_kv_layout { FK_UNKNOWN = 0, FK_MHA, FK_MLA, FK_HYBRID_SWA };
+enum fit_kv_layout { FK_UNKNOWN = 0, FK_MHA, FK_MLA, FK_HYBRID_SWA,
+	FK_HYBRID_LINEAR	/* linear-attention (GDN) layers keep a state per
+				   request; the others are full attention */
+};
 
 enum fit_link { FL_UNKNOWN = 0, FL_PCIE, FL_FABRIC };
 
@@ -66,8 +70,11 @@ struct fit_model {
 	bool		 tied_embeddings;
 	long		 layers, hidden_size, attention_heads, kv_heads, head_dim;
 	long		 kv_lora_rank, qk_rope_head_dim;
+	long		 index_head_dim;	/* DSA (MLA with a sparse-attention
+					   indexer): its key dim; 0 none */
 	long		 experts, experts_per_token;
 	long		 sliding_layers;	/* hybrid-swa: sliding-window layers */
+	long		 linear_layers;	/* hybrid-linear: linear-attention layers */
 	enum fit_dtype	 dtype, expert_dtype, embed_dtype;
 	enum fit_kv_layout kv_layout;
 };
@@ -111,6 +118,23 @@ int		 fit_model_from_dir(const char *dir, struct fit_model *,
 int		 fit_model_from_config(const char *name, const char *json,
 		    size_t len, struct fit_model *, char *err, size_t errlen);
 void		 fit_model_clear(struct fit_model *);
+
+/*
+ * The KV bytes per token of a DSA model (DeepSeek-V3.2): the MLA latent
+ * and rope key of each layer, plus the indexer's key and its scale, for
+ * kv_cache_dtype (NULL or "auto": fp8 on an accelerator of SM 100 and up,
+ * bf16 otherwise, as SGLang chooses) over ceil(layers / pp) layers. False
+ * for a dtype SGLang does not take for DSA.
+ */
+bool		 fit_dsa_cell(const struct fit_model *, const char *kv_cache_dtype,
+		    const struct fit_gpu *, int pp, double *bytes);
+
+/*
+ * The share of the KV pool that holds KV: a linear-attention hybrid gives
+ * mamba_full_memory_ratio / (1 + ratio) of it (SGLang's default ratio 0.9)
+ * to the per-request states; 1 for every other layout.
+ */
+double		 fit_kv_share(const struct fit_model *);
 
 double		 fit_dtype_bytes(enum fit_dtype);
 enum fit_dtype	 fit_dtype_parse(const char *);

@@ -22,6 +22,9 @@ static const struct {
 	{ "bf16", FD_BF16, 2.0 },
 	{ "fp16", FD_FP16, 2.0 },
 	{ "fp32", FD_FP32, 4.0 },
+	/* 4-bit integers, one bf16 scale per 32 (compressed-tensors
+	 * pack-quantized, symmetric: no zero point) */
+	{ "int4-g32", FD_INT4_G32, 0.5 + 2.0 / 32.0 },
 	{ "fp8", FD_FP8, 1.0 },
 	/* one fp32 scale per 128 x 128 block */
 	{ "fp8-block128", FD_FP8_BLOCK128, 1.0 + 4.0 / 16384.0 },
@@ -305,8 +308,9 @@ load_model(const struct ynode *n, struct fit_model *m, char ***match,
 	    "params_total", "expert_params", "embed_params",
 	    "replicated_params", "tied_embeddings", "layers", "hidden_size",
 	    "attention_heads", "kv_heads", "head_dim", "kv_lora_rank",
-	    "qk_rope_head_dim", "experts", "experts_per_token",
-	    "sliding_layers", "dtype",
+	    "qk_rope_head_dim", "index_head_dim", "experts",
+	    "experts_per_token",
+	    "sliding_layers", "linear_layers", "dtype",
 	    "expert_dtype", "embed_dtype", "kv_layout", NULL };
 	const char	*s;
 
@@ -342,10 +346,14 @@ load_model(const struct ynode *n, struct fit_model *m, char ***match,
 	    errlen) != 0 ||
 	    get_long(n, "qk_rope_head_dim", &m->qk_rope_head_dim, file, err,
 	    errlen) != 0 ||
+	    get_long(n, "index_head_dim", &m->index_head_dim, file, err,
+	    errlen) != 0 ||
 	    get_long(n, "experts", &m->experts, file, err, errlen) != 0 ||
 	    get_long(n, "experts_per_token", &m->experts_per_token, file, err,
 	    errlen) != 0 ||
 	    get_long(n, "sliding_layers", &m->sliding_layers, file, err,
+	    errlen) != 0 ||
+	    get_long(n, "linear_layers", &m->linear_layers, file, err,
 	    errlen) != 0 ||
 	    get_dtype(n, "dtype", &m->dtype, file, err, errlen) != 0 ||
 	    get_dtype(n, "expert_dtype", &m->expert_dtype, file, err,
@@ -366,9 +374,12 @@ load_model(const struct ynode *n, struct fit_model *m, char ***match,
 			m->kv_layout = FK_MLA;
 		else if (strcmp(s, "hybrid-swa") == 0)
 			m->kv_layout = FK_HYBRID_SWA;
+		else if (strcmp(s, "hybrid-linear") == 0)
+			m->kv_layout = FK_HYBRID_LINEAR;
 		else {
 			ynode_err(err, errlen, file, ynode_get(n, "kv_layout"),
-			    "kv_layout must be mha, mla or hybrid-swa");
+			    "kv_layout must be mha, mla, hybrid-swa or "
+			    "hybrid-linear");
 			return -1;
 		}
 	}

@@ -12,6 +12,66 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* ---- the KV pool of a linear-attention hybrid ---- */
+
+/* SGLang's default --mamba-full-memory-ratio: the per-request states get
+ * ratio / (1 + ratio) of the pool (mem_cache/kv_cache_configurator.py);
+ * boot logs show the split: 13.04 + 0.46 GiB of states to 15.03 of KV (the
+ * worked example of SGLang's compute-mamba-ratio skill), 7.29 + 0.13 to
+ * 4.15 + 4.15 (Qwen3.5 in ktransformers issue 1870) */
+#define MAMBA_FULL_MEMORY_RATIO	0.9
+
+double
+fit_kv_share(const struct fit_model *m)
+{
+	if (m != NULL && m->kv_layout == FK_HYBRID_LINEAR)
+		return 1 / (1 + MAMBA_FULL_MEMORY_RATIO);
+	return 1;
+}
+
+/* ---- the KV cell of a DSA model ---- */
+
+/* SGLang's block of fp8 values per scale in the DSA pools */
+#define DSA_QUANT_BLOCK	128
+
+bool
+fit_dsa_cell(const struct fit_model *m, const char *kvd,
+    const struct fit_gpu *g, int pp, double *bytes)
+{
+	bool	fp8, hip = g != NULL && g->platform != NULL &&
+	    strcmp(g->platform, "hip") == 0;
+	long	sm = g != NULL && g->arch != NULL &&
+	    strncmp(g->arch, "sm", 2) == 0 ? atol(g->arch + 2) : 0;
+	double	lat, idx, layers;
+
+	if (kvd == NULL || strcmp(kvd, "auto") == 0)
+		fp8 = sm >= 100;
+	else if (strcmp(kvd, "fp8_e4m3") == 0 || strcmp(kvd, "fp8") == 0)
+		fp8 = true;
+	else if (strcmp(kvd, "bf16") == 0 || strcmp(kvd, "bfloat16") == 0)
+		fp8 = false;
+	else
+		return false;
+	if (pp < 1)
+		pp = 1;
+	layers = (double)((m->layers + pp - 1) / pp);
+	if (!fp8)
+		lat = (double)(m->kv_lora_rank + m->qk_rope_head_dim) * 2;
+	else if (hip)
+		/* ROCm's DSA kernels read the raw fp8 latent and rope */
+		lat = (double)(m->kv_lora_rank + m->qk_rope_head_dim);
+	else
+		/* fp8 latent, a 4-byte scale per block, the rope key in bf16 */
+		lat = (double)m->kv_lora_rank +
+		    (double)(m->kv_lora_rank / DSA_QUANT_BLOCK) * 4 +
+		    (double)m->qk_rope_head_dim * 2;
+	/* the indexer's fp8 key and its scale, one byte each */
+	idx = (double)m->index_head_dim +
+	    (double)(m->index_head_dim / DSA_QUANT_BLOCK) * 4;
+	*bytes = (lat + idx) * layers;
+	return true;
+}
+
 /* ---- a local model directory ---- */
 
 void
@@ -66,6 +126,21 @@ starts(const char *s, const char *prefix)
 	return s != NULL && strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+/* Is layer i a linear-attention (Gated DeltaNet) layer? From layer_types,
+ * else full_attention_interval (every interval-th layer is full attention,
+ * as Qwen3-Next's config computes it). */
+static bool
+linear_layer(const struct ynode *c, long i)
+{
+	const struct ynode	*lt = ynode_get(c, "layer_types");
+	long			 every = json_long(c, "full_attention_interval");
+
+	if (lt != NULL && lt->kind == YN_SEQ && (size_t)i < lt->nkids &&
+	    lt->kids[i]->kind == YN_SCALAR)
+		return strcmp(lt->kids[i]->str, "linear_attention") == 0;
+	return every > 1 && (i + 1) % every != 0;
+}
+
 /* Is layer i a routed-expert layer? */
 static bool
 moe_layer(const struct ynode *c, long i)
@@ -113,6 +188,15 @@ config_params(const struct ynode *c, struct fit_model *m)
 	double	kvl = (double)m->kv_lora_rank, rope = (double)m->qk_rope_head_dim;
 	double	nope = (double)json_long(c, "qk_nope_head_dim");
 	double	vd = (double)json_long(c, "v_head_dim");
+	double	idim = (double)m->index_head_dim;
+	/* Gated DeltaNet (linear attention) */
+	double	lnk = (double)json_long(c, "linear_num_key_heads");
+	double	lnv = (double)json_long(c, "linear_num_value_heads");
+	double	lkd = (double)json_long(c, "linear_key_head_dim");
+	double	lvd = (double)json_long(c, "linear_value_head_dim");
+	double	lck = (double)json_long(c, "linear_conv_kernel_dim");
+	double	lin = 0;
+	double	inh = (double)json_long(c, "index_n_heads");
 	double	att, repl = 0, total, expert = 0, emb;
 	long	i;
 
@@ -126,6 +210,16 @@ config_params(const struct ynode *c, struct fit_model *m)
 		att += H * (kvl + rope) + kvl + kvl * nh * (nope + vd) +
 		    nh * vd * H;
 		repl = (ql > 0 ? H * ql : 0) + H * (kvl + rope);
+		/* DSA's indexer, replicated on every rank: its query from
+		 * the q latent, one key, the key's LayerNorm, the head
+		 * weights */
+		if (idim > 0 && inh > 0) {
+			double	ix = (ql > 0 ? ql : H) * inh * idim +
+			    H * idim + 2 * idim + H * inh;
+
+			att += ix;
+			repl += ix;
+		}
 	} else {
 		if (kv <= 0 || hd <= 0)
 			return;
@@ -136,6 +230,18 @@ config_params(const struct ynode *c, struct fit_model *m)
 			att += nh * hd + 2 * kv * hd + H;
 		if (starts(m->arch, "Qwen3"))
 			att += 2 * hd;
+		/* a gated output (Qwen3-Next, Qwen3.5): q_proj twice as wide */
+		if (m->linear_layers > 0)
+			att += H * nh * hd;
+	}
+	if (m->linear_layers > 0) {
+		if (lnk <= 0 || lnv <= 0 || lkd <= 0 || lvd <= 0 || lck <= 0)
+			return;
+		/* in_proj_qkvz, in_proj_ba, the conv over q, k and v,
+		 * dt_bias and A_log, the gated norm, out_proj */
+		lin = H * (2 * lnk * lkd + 2 * lnv * lvd) + H * 2 * lnv +
+		    (2 * lnk * lkd + lnv * lvd) * lck + 2 * lnv + lvd +
+		    lnv * lvd * H;
 	}
 	if (E > 0 && Im <= 0)
 		Im = I;			/* Mixtral: experts use intermediate_size */
@@ -144,7 +250,8 @@ config_params(const struct ynode *c, struct fit_model *m)
 	emb = V * H * (m->tied_embeddings ? 1 : 2);
 	total = emb + H;
 	for (i = 0; i < m->layers; i++) {
-		total += att + 2 * H;
+		total += (m->linear_layers > 0 && linear_layer(c, i) ? lin :
+		    att) + 2 * H;
 		if (E > 0 && moe_layer(c, i)) {
 			expert += E * 3 * H * Im;
 			total += E * 3 * H * Im + H * E;
@@ -168,6 +275,39 @@ config_params(const struct ynode *c, struct fit_model *m)
 	m->replicated_params = m->layers * repl;
 }
 
+/* The only group of compressed-tensors weights, when it is 4-bit integers
+ * in groups of 32 (a scale each, symmetric) and the ignored modules leave
+ * the attention in the checkpoint's dtype: Kimi-K2.5's routed experts. */
+static bool
+int4_g32_experts(const struct ynode *q)
+{
+	const char		*fmt = fit_scalar(q, "format");
+	const struct ynode	*g = ynode_get(q, "config_groups");
+	const struct ynode	*w, *ign = ynode_get(q, "ignore");
+	const char		*s;
+	size_t			 i;
+	bool			 attn = false;
+
+	if (g == NULL || g->kind != YN_MAP || g->nkids != 2)
+		return false;
+	if (fmt != NULL && strcmp(fmt, "pack-quantized") != 0)
+		return false;
+	w = ynode_get(g->kids[1], "weights");	/* kids: key, value */
+	if (w == NULL || w->kind != YN_MAP ||
+	    (s = fit_scalar(w, "num_bits")) == NULL || strcmp(s, "4") != 0 ||
+	    (s = fit_scalar(w, "group_size")) == NULL || strcmp(s, "32") != 0 ||
+	    (s = fit_scalar(w, "type")) == NULL || strcmp(s, "int") != 0 ||
+	    ((s = fit_scalar(w, "symmetric")) != NULL &&
+	    strcmp(s, "true") != 0))
+		return false;
+	if (ign != NULL && ign->kind == YN_SEQ)
+		for (i = 0; i < ign->nkids; i++)
+			if (ign->kids[i]->kind == YN_SCALAR &&
+			    strstr(ign->kids[i]->str, "self_attn") != NULL)
+				attn = true;
+	return attn;
+}
+
 static void
 config_facts(const struct ynode *root, struct fit_model *m)
 {
@@ -175,6 +315,10 @@ config_facts(const struct ynode *root, struct fit_model *m)
 	const struct ynode	*a = ynode_get(root, "architectures");
 	const struct ynode	*q = ynode_get(root, "quantization_config");
 	const struct ynode	*lt = ynode_get(c, "layer_types");
+
+	/* a multimodal wrapper may keep it with the text model */
+	if (q == NULL)
+		q = ynode_get(c, "quantization_config");
 	const char		*s;
 	size_t			 i;
 
@@ -193,6 +337,8 @@ config_facts(const struct ynode *root, struct fit_model *m)
 		m->head_dim = m->hidden_size / m->attention_heads;
 	m->kv_lora_rank = json_long(c, "kv_lora_rank");
 	m->qk_rope_head_dim = json_long(c, "qk_rope_head_dim");
+	if (m->kv_lora_rank > 0)
+		m->index_head_dim = json_long(c, "index_head_dim");
 	m->experts = json_long(c, "n_routed_experts");
 	if (m->experts == 0)
 		m->experts = json_long(c, "num_experts");
@@ -210,6 +356,16 @@ config_facts(const struct ynode *root, struct fit_model *m)
 				m->kv_layout = FK_HYBRID_SWA;
 				m->sliding_layers++;
 			}
+	if (m->kv_layout == FK_MHA && (json_long(c, "linear_num_value_heads") >
+	    0 || json_long(c, "full_attention_interval") > 1)) {
+		long	l;
+
+		for (l = 0; l < m->layers; l++)
+			if (linear_layer(c, l))
+				m->linear_layers++;
+		if (m->linear_layers > 0)
+			m->kv_layout = FK_HYBRID_LINEAR;
+	}
 	if ((s = fit_scalar(c, "torch_dtype")) == NULL)
 		s = fit_scalar(c, "dtype");
 	m->dtype = fit_dtype_parse(s);
@@ -222,6 +378,8 @@ config_facts(const struct ynode *root, struct fit_model *m)
 			m->dtype = bs != NULL ? FD_FP8_BLOCK128 : FD_FP8;
 		else if (meth != NULL && strcmp(meth, "mxfp4") == 0)
 			m->expert_dtype = FD_MXFP4;
+		else if (int4_g32_experts(q))
+			m->expert_dtype = FD_INT4_G32;
 		else
 			m->dtype = FD_UNKNOWN;	/* another scheme: not modelled */
 	}

@@ -170,7 +170,11 @@ test_model_names(void **state)
 	    "deepseek-ai/DeepSeek-V3");
 	assert_string_equal(model("deepseek-ai/DeepSeek-V3-0324")->id,
 	    "deepseek-ai/DeepSeek-V3");
-	assert_null(fit_model_find(&db, "deepseek-ai/DeepSeek-V3.2-Exp"));
+	/* V3.2 (DSA) is its own entry, not the V3 the globs before it match */
+	assert_string_equal(model("deepseek-ai/DeepSeek-V3.2-Exp")->id,
+	    "deepseek-ai/DeepSeek-V3.2-Exp");
+	assert_int_equal(model("/models/DeepSeek-V3.2")->index_head_dim, 128);
+	assert_int_equal(model("deepseek-ai/DeepSeek-V3")->index_head_dim, 0);
 	assert_string_equal(model("Qwen/Qwen3-235B-A22B-FP8")->id,
 	    "Qwen/Qwen3-235B-A22B-FP8");
 	assert_string_equal(model("Qwen/Qwen3-235B-A22B-Instruct-2507")->id,
@@ -213,6 +217,22 @@ cell(const char *id, int tp, int pp, int dp, bool dpattn, const char *kvd)
 	return r.kv_per_token.v;
 }
 
+static double
+cell_on(const char *id, const char *g, int tp, int pp, const char *kvd)
+{
+	struct fit_params	p;
+	struct fit_result	r;
+
+	fit_params_init(&p);
+	p.tp = tp;
+	p.pp = pp;
+	p.kv_cache_dtype = kvd;
+	fit_estimate(model(id), gpu(g), &p, &r);
+	if (!r.kv_per_token.known)
+		fail_msg("%s: %s", id, r.kv_per_token.why);
+	return r.kv_per_token.v;
+}
+
 static void
 test_kv_cell(void **state)
 {
@@ -242,6 +262,54 @@ test_kv_cell(void **state)
 	    (512.0 + 64) * 61, 0);
 	near(cell("deepseek-ai/DeepSeek-V2-Lite", 1, 1, 1, false, NULL),
 	    (512.0 + 64) * 27 * 2, 0);
+	/* DSA: the latent layout plus the indexer's key (128) and scale (4);
+	 * "auto" is bf16 below SM 100 (H200), fp8 from it (B200) */
+	near(cell("deepseek-ai/DeepSeek-V3.2-Exp", 8, 1, 1, false, NULL),
+	    ((512.0 + 64) * 2 + 132) * 61, 0);
+	near(cell_on("deepseek-ai/DeepSeek-V3.2", "B200", 8, 1, NULL),
+	    (512.0 + 16 + 64 * 2 + 132) * 61, 0);
+	near(cell_on("deepseek-ai/DeepSeek-V3.2", "H200", 8, 1, "fp8_e4m3"),
+	    (512.0 + 16 + 64 * 2 + 132) * 61, 0);
+	near(cell_on("deepseek-ai/DeepSeek-V3.2", "B200", 8, 2, "bf16"),
+	    ((512.0 + 64) * 2 + 132) * 31, 0);
+	/* ROCm reads the raw fp8 latent; auto is bf16 there */
+	near(cell_on("deepseek-ai/DeepSeek-V3.2", "MI355X", 8, 1, "fp8_e4m3"),
+	    (512.0 + 64 + 132) * 61, 0);
+	near(cell_on("deepseek-ai/DeepSeek-V3.2", "MI355X", 8, 1, NULL),
+	    ((512.0 + 64) * 2 + 132) * 61, 0);
+	/* a linear-attention hybrid: KV in its 12 full-attention layers only
+	 * (2 KV heads of 256), one head a rank from TP 2 */
+	near(cell("Qwen/Qwen3-Next-80B-A3B-Instruct", 1, 1, 1, false, NULL),
+	    2.0 * 2 * 256 * 12 * 2, 0);
+	near(cell("Qwen/Qwen3-Next-80B-A3B-Thinking", 4, 1, 1, false, NULL),
+	    2.0 * 1 * 256 * 12 * 2, 0);
+	/* and 1 / 1.9 of the pool: the states take the rest */
+	{
+		struct fit_params	p;
+		struct fit_result	r;
+
+		fit_params_init(&p);
+		p.tp = 4;
+		p.free_gib = 130;
+		p.mem_fraction_static = 0.8;
+		fit_estimate(model("Qwen/Qwen3-Next-80B-A3B-Instruct"),
+		    gpu("H200"), &p, &r);
+		assert_true(r.kv_tokens.known);
+		near(r.kv_tokens.v, floor(r.kv_pool.v / 1.9 / 12288.0), 0);
+		near(fit_kv_share(model("Qwen/Qwen3-8B")), 1, 0);
+	}
+	/* SGLang takes only bf16 or fp8_e4m3 for DSA */
+	{
+		struct fit_params	p;
+		struct fit_result	r;
+
+		fit_params_init(&p);
+		p.kv_cache_dtype = "fp8_e5m2";
+		fit_estimate(model("deepseek-ai/DeepSeek-V3.2"), gpu("B200"), &p,
+		    &r);
+		assert_false(r.kv_per_token.known);
+		assert_non_null(strstr(r.kv_per_token.why, "DSA"));
+	}
 }
 
 /* ---- weights per GPU ---- */
@@ -930,6 +998,23 @@ static const struct {
 	  " \"vocab_size\": 129280, \"quantization_config\": {"
 	  "\"activation_scheme\": \"dynamic\", \"fmt\": \"e4m3\","
 	  " \"quant_method\": \"fp8\", \"weight_block_size\": [128, 128]}}", 0 },
+	{ "deepseek-ai/DeepSeek-V3.2-Exp",
+	  "{\"architectures\": [\"DeepseekV32ForCausalLM\"],"
+	  " \"first_k_dense_replace\": 3, \"hidden_size\": 7168,"
+	  " \"index_head_dim\": 128, \"index_n_heads\": 64,"
+	  " \"index_topk\": 2048,"
+	  " \"intermediate_size\": 18432, \"kv_lora_rank\": 512,"
+	  " \"moe_intermediate_size\": 2048, \"moe_layer_freq\": 1,"
+	  " \"n_routed_experts\": 256, \"n_shared_experts\": 1,"
+	  " \"num_attention_heads\": 128, \"num_experts_per_tok\": 8,"
+	  " \"num_hidden_layers\": 61, \"num_key_value_heads\": 128,"
+	  " \"num_nextn_predict_layers\": 1, \"q_lora_rank\": 1536,"
+	  " \"qk_nope_head_dim\": 128, \"qk_rope_head_dim\": 64,"
+	  " \"tie_word_embeddings\": false, \"topk_method\": \"noaux_tc\","
+	  " \"torch_dtype\": \"bfloat16\", \"v_head_dim\": 128,"
+	  " \"vocab_size\": 129280, \"quantization_config\": {"
+	  "\"activation_scheme\": \"dynamic\", \"fmt\": \"e4m3\","
+	  " \"quant_method\": \"fp8\", \"weight_block_size\": [128, 128]}}", 0 },
 	{ "deepseek-ai/DeepSeek-V2-Lite",
 	  "{\"architectures\": [\"DeepseekV2ForCausalLM\"],"
 	  " \"first_k_dense_replace\": 1, \"hidden_size\": 2048,"
@@ -942,6 +1027,59 @@ static const struct {
 	  " \"qk_rope_head_dim\": 64, \"tie_word_embeddings\": false,"
 	  " \"topk_method\": \"greedy\", \"torch_dtype\": \"bfloat16\","
 	  " \"v_head_dim\": 128, \"vocab_size\": 102400}", 0 },
+	/* int4 experts in groups of 32, the rest bf16; the quantization
+	 * config kept with the text model */
+	{ "moonshotai/Kimi-K2.5",
+	  "{\"architectures\": [\"KimiK25ForConditionalGeneration\"],"
+	  " \"model_type\": \"kimi_k25\", \"text_config\": {"
+	  " \"first_k_dense_replace\": 1, \"hidden_size\": 7168,"
+	  " \"intermediate_size\": 18432, \"kv_lora_rank\": 512,"
+	  " \"moe_intermediate_size\": 2048, \"moe_layer_freq\": 1,"
+	  " \"n_routed_experts\": 384, \"n_shared_experts\": 1,"
+	  " \"num_attention_heads\": 64, \"num_experts_per_tok\": 8,"
+	  " \"num_hidden_layers\": 61, \"num_key_value_heads\": 64,"
+	  " \"q_lora_rank\": 1536, \"qk_nope_head_dim\": 128,"
+	  " \"qk_rope_head_dim\": 64, \"tie_word_embeddings\": false,"
+	  " \"topk_method\": \"noaux_tc\", \"torch_dtype\": \"bfloat16\","
+	  " \"v_head_dim\": 128, \"vocab_size\": 163840,"
+	  " \"quantization_config\": {\"quant_method\": \"compressed-tensors\","
+	  " \"format\": \"pack-quantized\", \"config_groups\": {\"group_0\":"
+	  " {\"targets\": [\"Linear\"], \"weights\": {\"num_bits\": 4,"
+	  " \"group_size\": 32, \"strategy\": \"group\", \"type\": \"int\","
+	  " \"symmetric\": true}}}, \"ignore\": [\"lm_head\","
+	  " \"re:.*self_attn.*\", \"re:.*shared_experts.*\"]}}}", 0 },
+	{ "Qwen/Qwen3-Next-80B-A3B-Instruct",
+	  "{\"architectures\": [\"Qwen3NextForCausalLM\"],"
+	  " \"decoder_sparse_step\": 1, \"dtype\": \"bfloat16\","
+	  " \"full_attention_interval\": 4, \"head_dim\": 256,"
+	  " \"hidden_size\": 2048, \"intermediate_size\": 5120,"
+	  " \"linear_conv_kernel_dim\": 4, \"linear_key_head_dim\": 128,"
+	  " \"linear_num_key_heads\": 16, \"linear_num_value_heads\": 32,"
+	  " \"linear_value_head_dim\": 128, \"mlp_only_layers\": [],"
+	  " \"moe_intermediate_size\": 512, \"num_attention_heads\": 16,"
+	  " \"num_experts\": 512, \"num_experts_per_tok\": 10,"
+	  " \"num_hidden_layers\": 48, \"num_key_value_heads\": 2,"
+	  " \"shared_expert_intermediate_size\": 512,"
+	  " \"tie_word_embeddings\": false, \"vocab_size\": 151936}", 0 },
+	{ "zai-org/GLM-4.6",
+	  "{\"architectures\": [\"Glm4MoeForCausalLM\"], \"attention_bias\": true,"
+	  " \"first_k_dense_replace\": 3, \"head_dim\": 128,"
+	  " \"hidden_size\": 5120, \"intermediate_size\": 12288,"
+	  " \"moe_intermediate_size\": 1536, \"n_routed_experts\": 160,"
+	  " \"n_shared_experts\": 1, \"num_attention_heads\": 96,"
+	  " \"num_experts_per_tok\": 8, \"num_hidden_layers\": 92,"
+	  " \"num_key_value_heads\": 8, \"num_nextn_predict_layers\": 1,"
+	  " \"tie_word_embeddings\": false, \"torch_dtype\": \"bfloat16\","
+	  " \"use_qk_norm\": true, \"vocab_size\": 151552}", 0 },
+	{ "openai/gpt-oss-20b",
+	  "{\"architectures\": [\"GptOssForCausalLM\"], \"attention_bias\": true,"
+	  " \"head_dim\": 64, \"hidden_size\": 2880, \"intermediate_size\": 2880,"
+	  " \"layer_types\": [\"sliding_attention\", \"full_attention\"],"
+	  " \"num_attention_heads\": 64, \"num_experts_per_tok\": 4,"
+	  " \"num_hidden_layers\": 24, \"num_key_value_heads\": 8,"
+	  " \"num_local_experts\": 32, \"tie_word_embeddings\": false,"
+	  " \"vocab_size\": 201088, \"torch_dtype\": \"bfloat16\","
+	  " \"quantization_config\": {\"quant_method\": \"mxfp4\"}}", 0.001 },
 	/* expert biases and attention sinks are not counted (0.03%) */
 	{ "openai/gpt-oss-120b",
 	  "{\"architectures\": [\"GptOssForCausalLM\"], \"attention_bias\": true,"
@@ -983,6 +1121,8 @@ test_config_params(void **state)
 		    FD_UNKNOWN : want->expert_dtype ? want->expert_dtype :
 		    want->dtype);
 		assert_int_equal(m.kv_layout, want->kv_layout);
+		assert_int_equal(m.index_head_dim, want->index_head_dim);
+		assert_int_equal(m.linear_layers, want->linear_layers);
 		/* and so the same estimate */
 		fit_params_init(&p);
 		p.tp = 8;
@@ -995,6 +1135,31 @@ test_config_params(void **state)
 		if (a.kv_per_token.known)
 			near(a.kv_per_token.v, b.kv_per_token.v, 0);
 		fit_model_clear(&m);
+	}
+	/* int4 in groups of 128, or with the attention quantized too, is
+	 * not a layout the estimate knows: the dtype is unknown */
+	{
+		static const char *const other[] = {
+		    "{\"architectures\": [\"X\"], \"num_hidden_layers\": 2,"
+		    " \"torch_dtype\": \"bfloat16\", \"quantization_config\":"
+		    " {\"quant_method\": \"compressed-tensors\", \"config_groups\":"
+		    " {\"g\": {\"weights\": {\"num_bits\": 4, \"group_size\": 128,"
+		    " \"type\": \"int\"}}}, \"ignore\": [\"re:.*self_attn.*\"]}}",
+		    "{\"architectures\": [\"X\"], \"num_hidden_layers\": 2,"
+		    " \"torch_dtype\": \"bfloat16\", \"quantization_config\":"
+		    " {\"quant_method\": \"compressed-tensors\", \"config_groups\":"
+		    " {\"g\": {\"weights\": {\"num_bits\": 4, \"group_size\": 32,"
+		    " \"type\": \"int\"}}}, \"ignore\": [\"lm_head\"]}}",
+		};
+		struct fit_model	 m;
+		char			 err[256];
+
+		for (i = 0; i < sizeof other / sizeof other[0]; i++) {
+			assert_int_equal(fit_model_from_config("x", other[i],
+			    strlen(other[i]), &m, err, sizeof err), 1);
+			assert_int_equal(m.dtype, FD_UNKNOWN);
+			fit_model_clear(&m);
+		}
 	}
 }
 
@@ -1036,7 +1201,14 @@ test_bad_data(void **state)
 
 /* ---- calibration against real startup logs ---- */
 
-#define NCOL	14
+/* The columns the unit test reads, by name (the table has more: the
+ * end-to-end suite tests/fit/run.sh reads the command and GPU). */
+enum { C_CASE, C_MODEL, C_GPU, C_TP, C_DP, C_DPATTN, C_FRAC, C_FREE, C_W,
+	C_KV, C_EXPECT, C_NOTE, NCOLS };
+static const char *const colname[NCOLS] = { "case", "model", "gpu", "tp",
+	"dp", "dp_attention", "mem_fraction", "free_gib", "weights_gib",
+	"kv_tokens", "expect", "note" };
+#define MAXCOL	32
 
 static int
 split_tabs(char *line, char **col)
@@ -1044,13 +1216,30 @@ split_tabs(char *line, char **col)
 	int	n = 0;
 	char	*s = line;
 
-	while (n < NCOL) {
+	while (n < MAXCOL) {
 		col[n++] = s;
 		if ((s = strchr(s, '\t')) == NULL)
 			break;
 		*s++ = '\0';
 	}
 	return n;
+}
+
+/* Where each column the test reads is in the header; fails on a missing
+ * one. */
+static void
+header_index(char **hdr, int n, int *at)
+{
+	int	i, j;
+
+	for (i = 0; i < NCOLS; i++) {
+		at[i] = -1;
+		for (j = 0; j < n; j++)
+			if (strcmp(hdr[j], colname[i]) == 0)
+				at[i] = j;
+		if (at[i] < 0)
+			fail_msg("calibration.tsv: no column '%s'", colname[i]);
+	}
 }
 
 static bool
@@ -1082,7 +1271,7 @@ test_calibration(void **state)
 	char	 err[512], *text, *line, *save = NULL;
 	size_t	 len;
 	int	 rows = 0, checked_w = 0, checked_kv = 0, misses = 0;
-	int	 fails = 0;
+	int	 fails = 0, ncol = 0, at[NCOLS];
 
 	(void)state;
 	text = read_file(path, 1 << 20, &len, err, sizeof err);
@@ -1093,7 +1282,9 @@ test_calibration(void **state)
 	    "expect");
 	for (line = strtok_r(text, "\n", &save); line != NULL;
 	    line = strtok_r(NULL, "\n", &save)) {
-		char			*c[NCOL];
+		char			*all[MAXCOL];
+		const char		*c[NCOLS];
+		int			 i, n;
 		const struct fit_model	*m;
 		const struct fit_gpu	*g = NULL;
 		struct fit_params	 p;
@@ -1104,28 +1295,39 @@ test_calibration(void **state)
 		char			 wbuf[16] = "-", tbuf[16] = "-";
 		char			 we[16], te[16];
 
-		if (line[0] == '#' || strncmp(line, "case\t", 5) == 0)
+		if (line[0] == '#')
 			continue;
-		if (split_tabs(line, c) != NCOL)
-			fail_msg("calibration.tsv: %d columns in '%s'", NCOL,
-			    line);
+		n = split_tabs(line, all);
+		if (ncol == 0) {
+			header_index(all, n, at);
+			ncol = n;
+			continue;
+		}
+		if (n != ncol)
+			fail_msg("calibration.tsv: %d columns, not %d, in '%s'",
+			    n, ncol, all[0]);
+		for (i = 0; i < NCOLS; i++)
+			c[i] = all[at[i]];
 		rows++;
-		m = model(c[1]);
-		if (strcmp(c[2], "-") != 0)
-			g = gpu(c[2]);
+		/* a model the table lacks: its row must say miss */
+		m = fit_model_find(&db, c[C_MODEL]);
+		if (strcmp(c[C_GPU], "-") != 0)
+			g = gpu(c[C_GPU]);
 		fit_params_init(&p);
-		p.tp = atoi(c[3]);
-		p.dp = atoi(c[4]);
-		p.dp_attention = atoi(c[5]) != 0;
-		if (strcmp(c[6], "default") != 0 && num(c[6], &v))
+		p.tp = atoi(c[C_TP]);
+		p.dp = atoi(c[C_DP]);
+		p.dp_attention = atoi(c[C_DPATTN]) != 0;
+		if (strcmp(c[C_FRAC], "default") != 0 && num(c[C_FRAC], &v))
 			p.mem_fraction_static = v;
-		if (num(c[7], &v))
+		if (num(c[C_FREE], &v))
 			p.free_gib = v;
-		hw = num(c[8], &wlog);
-		ht = num(c[9], &tlog);
-		goal = strcmp(c[10], "goal") == 0;
-		if (strcmp(c[6], "-") == 0)
+		hw = num(c[C_W], &wlog);
+		ht = num(c[C_KV], &tlog);
+		goal = strcmp(c[C_EXPECT], "goal") == 0;
+		if (strcmp(c[C_FRAC], "-") == 0)
 			ht = false;	/* no fraction: KV not comparable */
+		if (g == NULL && p.free_gib < 0)
+			ht = false;	/* nor without the free memory */
 		fit_estimate(m, g, &p, &r);
 		if (hw && r.weights.known) {
 			werr = (r.weights.v / FIT_GIB - wlog) / wlog * 100;
@@ -1139,30 +1341,30 @@ test_calibration(void **state)
 			checked_kv++;
 		}
 		print_message("%-26s %-7s %8s %8s %7s  %9s %9s %7s  %s\n",
-		    c[0], strcmp(c[7], "-") ? "log" : "hw", c[8], wbuf,
-		    pct(werr, we, sizeof we), c[9], tbuf,
-		    pct(terr, te, sizeof te), c[10]);
+		    c[C_CASE], strcmp(c[C_FREE], "-") ? "log" : "hw", c[C_W], wbuf,
+		    pct(werr, we, sizeof we), c[C_KV], tbuf,
+		    pct(terr, te, sizeof te), c[C_EXPECT]);
 		if (!goal) {
 			misses++;
-			print_message("%26s note: %s\n", "", c[13]);
+			print_message("%26s note: %s\n", "", c[C_NOTE]);
 			continue;
 		}
 		if (hw && !r.weights.known) {
-			print_message("  %s: weights %s\n", c[0],
+			print_message("  %s: weights %s\n", c[C_CASE],
 			    r.weights.why);
 			fails++;
 		}
 		if (ht && !r.kv_tokens.known) {
-			print_message("  %s: KV %s\n", c[0], r.kv_tokens.why);
+			print_message("  %s: KV %s\n", c[C_CASE], r.kv_tokens.why);
 			fails++;
 		}
 		if (!isnan(werr) && fabs(werr) > 5) {
-			print_message("  %s: weights off by %.1f%%\n", c[0],
+			print_message("  %s: weights off by %.1f%%\n", c[C_CASE],
 			    werr);
 			fails++;
 		}
 		if (!isnan(terr) && fabs(terr) > 15) {
-			print_message("  %s: KV tokens off by %.1f%%\n", c[0],
+			print_message("  %s: KV tokens off by %.1f%%\n", c[C_CASE],
 			    terr);
 			fails++;
 		}
