@@ -207,6 +207,25 @@ reported(const struct vm *vm, const struct rule *r)
 	return false;
 }
 
+/* Is a memory error (fit_rule) reported on the role of scope in (any
+ * role for SC_SHARED)? */
+static bool	fit_rule(const struct rule *);
+
+static bool
+fit_error_reported(const struct vm *vm, enum vm_scope in)
+{
+	size_t	s, i;
+
+	for (s = 0; s < NSCOPE; s++)
+		for (i = 0; vm->have[s] && (in == SC_SHARED ||
+		    s == (size_t)in) && i < vm->res[s].n; i++)
+			if (vm->res[s].d[i].rule != NULL &&
+			    vm->res[s].d[i].sev == SEV_ERROR &&
+			    fit_rule(vm->res[s].d[i].rule))
+				return true;
+	return false;
+}
+
 /* Record fix fx of r into t: its settings on the cells they belong to. */
 static void
 record_fix(struct vm *vm, const struct rule *r, const struct fix *fx,
@@ -473,6 +492,12 @@ fix_find(struct vm *vm, int choice, struct vm_txn *t, const struct rule **rp,
 		if (!try_fix(vm, r, 0, &own, both ? SC_SHARED : fscope,
 		    both ? SC_SHARED : in, -1, t))
 			continue;
+		/* A TP that trades the error for another memory error (the
+		 * weights load, no KV cache is left) does not fit either. */
+		if (fit_error_reported(vm, both ? SC_SHARED : in)) {
+			vmi_txn_abandon(vm, t);
+			continue;
+		}
 		take_back(vm, held, t);
 		free(held);
 		*rp = r;

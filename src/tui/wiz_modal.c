@@ -301,7 +301,14 @@ choice_box(const struct vm_row *row, int cur, int h, int w, int *bx,
 		if (typed != NULL && typed[0] != '\0') {
 			char	*t = xasprintf("%s%stype-ahead: %s", hint,
 			    hint[0] != '\0' ? "  " : "", typed);
+			char	*sc;
 
+			/* Too wide for the box (the arrow is one column of
+			 * 3 bytes): the scroll hint without "(scroll)", so
+			 * that what was typed is never cut. */
+			if ((int)strlen(t) - (wiz_utf8 ? 2 : 0) > bw - 2 &&
+			    (sc = strstr(t, " (scroll)")) != NULL)
+				memmove(sc, sc + 9, strlen(sc + 9) + 1);
 			free(hint);
 			hint = t;
 		}
