@@ -137,7 +137,11 @@ def tag_flags(tree):
             a = ar[f.flag]
         else:
             a = {"bool": "0", "boolopt": "0", "list": "+"}.get(f.type, "1")
-        for spelling in [f.flag] + list(f.aliases):
+        spellings = [f.flag] + list(f.aliases)
+        if f.type == "boolopt":
+            # BooleanOptionalAction registers --no-x beside each --x
+            spellings += ["--no-" + sp[2:] for sp in spellings]
+        for spelling in spellings:
             out.setdefault(spelling, (f.dest, a, show(f.default),
                                       show_choices(f.choices)))
     return out

@@ -152,6 +152,8 @@ grep -q "^F	--cuda-graph-bs	0.5.9..main	cuda_graph_bs	+	" "$T/inv" && ok ||
     bad "inventory: nargs +"
 grep -q "^F	--model	0.5.9..main	model_path	" "$T/inv" && ok ||
     bad "inventory: an alias has its own line"
+grep -q "^F	--no-enable-metrics	0.5.9..main	enable_metrics	0	" "$T/inv" && ok ||
+    bad "inventory: BooleanOptionalAction's --no- spelling"
 # The stored table is the tool's output format, and names what the issue
 # of version migration needs.
 head -2 rules/flag-releases.tsv | grep -q "^# flag	first_release	last_release	gone_in	" && ok ||
