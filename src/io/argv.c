@@ -432,8 +432,9 @@ release_flag(const struct wparse *ps, const char *flag, struct buf *amb)
 {
 	const struct flag_history	*fh = ps->cat->hist;
 	const struct flag_inv		*ir, *found = NULL;
+	const char			*dests[8];
 	char				*sp = inv_spelling(ps->cat, flag);
-	size_t				 i, len = strlen(flag), n = 0;
+	size_t				 i, k, len = strlen(flag), n = 0;
 
 	ir = flaginv_find(fh, sp, ps->rel);
 	free(sp);
@@ -443,9 +444,15 @@ release_flag(const struct wparse *ps, const char *flag, struct buf *amb)
 		const struct flag_inv	*e = &fh->inv[i];
 
 		if (e->lo > (uint32_t)ps->rel || e->hi < (uint32_t)ps->rel ||
-		    strncmp(e->flag, flag, len) != 0 ||
-		    (found != NULL && found->dest == e->dest))
+		    strncmp(e->flag, flag, len) != 0)
 			continue;
+		/* spellings of one flag (one dest) are one match */
+		for (k = 0; k < n && k < 8 && dests[k] != e->dest; k++)
+			;
+		if (k < n && k < 8)
+			continue;
+		if (n < 8)
+			dests[n] = e->dest;
 		if (n < 6)
 			buf_printf(amb, "%s%s", n ? ", " : "", e->flag);
 		n++;
@@ -763,6 +770,20 @@ take_flag(struct wparse *ps, size_t i, const char *flag, const char *eq)
 	int			 o;
 
 	o = find_flag(ps->cat, flag, &neg, &amb);
+	if (o == -2 && ps->rel >= 0) {
+		/* a prefix of several catalog flags: the release's own
+		 * flags decide whether it is ambiguous there */
+		const struct flag_inv	*r;
+
+		buf_free(&amb);
+		r = release_flag(ps, flag, &amb);
+		o = r != NULL ? catalog_find_flag(ps->cat, r->flag) : -1;
+		neg = false;
+		if (r == NULL && amb.len == 0)
+			o = -1;
+		else if (r == NULL)
+			o = -2;
+	}
 	if (o == -2)
 		word_err(ps->out, "argparse-ambiguous", &w[i],
 		    "ambiguous option: %s could match %s", flag, amb.s);

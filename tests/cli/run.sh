@@ -183,6 +183,11 @@ json_check "inventory: removed flag's value is its own" lacks argparse-unrecogni
 # a release's argparse takes a unique prefix of its own flags (--tp)
 printf 'python -m sglang.launch_server --model-path m --tp 2\n' > "$T/inv.sh"
 expect_rc "inventory: prefix of a release flag" 0 $PDWIZ check --format json --sglang-version 0.5.9 "$T/inv.sh"
+# a prefix the catalog finds ambiguous is decided by the release's flags
+printf 'python -m sglang.launch_server --model-path m --disaggregation-decode-enable-r\n' > "$T/inv.sh"
+expect_rc "inventory: a prefix unique in the release" 0 $PDWIZ check --format json --sglang-version 0.5.11 "$T/inv.sh"
+expect_rc "inventory: the same prefix before the release" 1 $PDWIZ check --format json --sglang-version 0.5.10 "$T/inv.sh"
+json_check "inventory: prefix unrecognized before it" has argparse-unrecognized error "unrecognized arguments: --disaggregation-decode-enable-r" "$T/inv.sh"
 
 # --- the five seed scenarios: exact SGLang message; the fix checks clean ---
 seed() {
