@@ -180,6 +180,20 @@ json_check "inventory: no unrecognized at 0.5.11" lacks argparse-unrecognized "$
 printf 'python -m sglang.launch_server --model-path m --disaggregation-decode-tp 2 --tp 2\n' > "$T/inv.sh"
 expect_rc "inventory: a removed flag on a release that has it" 0 $PDWIZ check --format json --sglang-version 0.5.9 "$T/inv.sh"
 json_check "inventory: removed flag's value is its own" lacks argparse-unrecognized "$T/inv.sh"
+# a damaged inventory is a clear error naming its line
+BI=$T/badinv
+mkdir -p "$BI" && cp -R rules forms "$BI"/ && rm -f "$BI/rules/catalog.img"
+for bad in "R	0.5.9	x|R	0.5.8	y|:2: the releases are not in version order" \
+    "R	0.5.9	x|F	--a	0.5.10	a	1	None	-|:2: releases are runs" \
+    "R	0.5.9	x|F	--a	0.5.9	a	2	None	-|:2: nargs is 0, 1, ?, * or +" \
+    "R	0.5.9	x|F	--a	0.5.9	a	1	None	-|R	0.5.10	y|:3: the releases come before the flags" \
+    "R	0.5.9	x|F	--a	0.5.9	a	1	None	-|F	--a	0.5.9	a	0	None	-|: --a: two rows for one release"; do
+	want=${bad##*|}
+	printf '%s\n' "${bad%|*}" | tr '|' '\n' >"$BI/rules/flag-inventory.tsv"
+	PDWIZ_DATADIR="$BI" $PDWIZ check "$T/inv.sh" >"$T/out" 2>"$T/err"; rc=$?
+	[ $rc = 2 ] && grep -qF "flag-inventory.tsv$want" "$T/err" && ok ||
+	    bad "bad inventory ($want): exit $rc: $(cat "$T/err")"
+done
 # a release's argparse takes a unique prefix of its own flags (--tp)
 printf 'python -m sglang.launch_server --model-path m --tp 2\n' > "$T/inv.sh"
 expect_rc "inventory: prefix of a release flag" 0 $PDWIZ check --format json --sglang-version 0.5.9 "$T/inv.sh"
