@@ -135,6 +135,15 @@ check_sgver(const char *text, struct buf *why)
 	return fail(why, "pdwiz: --sglang-version: %s", msg);
 }
 
+/* How the flags of release v are checked, for the note below. */
+static const char *
+flags_how(const struct flag_history *fh, sgver_t v)
+{
+	return flaginv_release(fh, v) >= 0 ? "its flags and their choices "
+	    "are its own (rules/flag-inventory.tsv)" : "flags are checked "
+	    "against the flag history";
+}
+
 /*
  * With a release known, what was checked against what: the catalog's
  * rules without a recorded range are SGLang as the catalog models it.
@@ -166,23 +175,22 @@ version_note(struct check *ck, sgver_t v)
 		else
 			msg = xasprintf("SGLang %s is no release "
 			    "(rules/flag-history.yaml releases): checked as "
-			    "%s, the %s; flags are checked against the flag "
-			    "history; rules without a release range are those "
-			    "of the SGLang this catalog models (newer than %s)",
-			    as, vs, sgver_cmp(v, ck->sgver_asked) > 0 ?
-			    "oldest release" : "newest release before it",
-			    sgver_format(fh->newer_than, cs, sizeof cs));
+			    "%s, the %s; %s; rules without a release range are "
+			    "those of the SGLang this catalog models (newer "
+			    "than %s)", as, vs, sgver_cmp(v, ck->sgver_asked) >
+			    0 ? "oldest release" : "newest release before it",
+			    flags_how(fh, v), sgver_format(fh->newer_than, cs,
+			    sizeof cs));
 	} else if (fh != NULL && fh->sglang_version != SGVER_UNKNOWN)
-		msg = xasprintf("checked for SGLang %s: flags are checked "
-		    "against the flag history; rules without a release range "
-		    "are those of SGLang %s, which this catalog models", vs,
+		msg = xasprintf("checked for SGLang %s: %s; rules without a "
+		    "release range are those of SGLang %s, which this catalog "
+		    "models", vs, flags_how(fh, v),
 		    sgver_format(fh->sglang_version, cs, sizeof cs));
 	else
-		msg = xasprintf("checked for SGLang %s: flags are checked "
-		    "against the flag history; rules without a release range "
-		    "are those of the SGLang this catalog models (newer than "
-		    "%s)", vs, fh != NULL ? sgver_format(fh->newer_than, cs,
-		    sizeof cs) : "unknown");
+		msg = xasprintf("checked for SGLang %s: %s; rules without a "
+		    "release range are those of the SGLang this catalog "
+		    "models (newer than %s)", vs, flags_how(fh, v), fh != NULL ?
+		    sgver_format(fh->newer_than, cs, sizeof cs) : "unknown");
 	result_init(&r);
 	result_add(&r, "sglang-version", SEV_NOTE, msg, NULL,
 	    ck->cmds[0].line, 1);

@@ -128,9 +128,29 @@ struct flag_hist {
 	int		 line;
 };
 
+/*
+ * One row of rules/flag-inventory.tsv: a flag spelling declared with the
+ * same facts by a run of releases, lo..hi (indexes into inv_rel; index
+ * ninv_rel is the main the catalog models).
+ */
+struct flag_inv {
+	const char	*flag;
+	const char	*dest;
+	const char	*dflt;		/* Python's repr, or "?" */
+	const char	*choices;	/* "'a', 'b'" as argparse lists them;
+					 * NULL: none; "?": not known */
+	uint32_t	 lo, hi;
+	char		 nargs;		/* '0', '1', '?', '*' or '+' */
+};
+
 struct flag_history {
 	struct flag_hist	*e;
 	size_t			 n;
+	struct flag_inv		*inv;		/* sorted by flag, then lo */
+	size_t			 ninv;
+	sgver_t			*inv_rel;	/* the inventory's releases */
+	size_t			 ninv_rel;
+	bool			 inv_main;	/* its last release is main */
 	sgver_t			 sglang_version;	/* what the catalog models, or 0 */
 	sgver_t			 newer_than;	/* a release the catalog is newer than */
 	sgver_t			*releases;	/* SGLang's release tags, in order */
@@ -253,6 +273,26 @@ char		*flaghist_advice(const struct flag_hist *, sgver_t v);
  */
 sgver_t		 flaghist_release_as(const struct flag_history *, sgver_t v,
 		    bool *release);
+/*
+ * The inventory's index of release v (what flaghist_release_as gives), or
+ * -1 when the inventory does not cover v (unknown, older than its first
+ * release, newer than its last).
+ */
+int		 flaginv_release(const struct flag_history *, sgver_t v);
+/* The row of flag in release index r, or NULL: r does not declare it. */
+const struct flag_inv *flaginv_find(const struct flag_history *,
+		    const char *flag, int r);
+/*
+ * Where else the inventory has flag: the first release after index r
+ * that declares it (*later, -1 none; ninv_rel: only main) and the last
+ * release before r that did (*earlier, -1 none).
+ */
+void		 flaginv_elsewhere(const struct flag_history *,
+		    const char *flag, int r, int *earlier, int *later);
+/* release index r's text ("0.5.9", "main"); buf of SGVER_TEXT_MAX. */
+const char	*flaginv_name(const struct flag_history *, int r, char *buf,
+		    size_t len);
+
 /*
  * A rule's since/after/until keys (release numbers) into r; 0, or -1
  * and a message.

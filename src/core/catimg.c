@@ -42,7 +42,7 @@
 #endif
 
 #define IMG_MAGIC	"PDWZCAT"
-#define IMG_VERSION	3
+#define IMG_VERSION	4
 #define IMG_MAX		(64u * 1024 * 1024)
 #define SRC_MAX		(8u * 1024 * 1024)
 #define OPTS_MAX	100000	/* as catalog_load allows */
@@ -153,6 +153,12 @@ list_sources(const char *datadir, size_t *n)
 	if (stat(h, &st) == 0) {
 		v = xreallocarray(v, *n + 1, sizeof *v);
 		v[(*n)++] = xstrdup("rules/flag-history.yaml");
+		free(h);
+		h = xasprintf("%s/rules/flag-inventory.tsv", datadir);
+		if (stat(h, &st) == 0) {
+			v = xreallocarray(v, *n + 1, sizeof *v);
+			v[(*n)++] = xstrdup("rules/flag-inventory.tsv");
+		}
 	}
 	free(h);
 	list_dir(datadir, "rules/checks", &v, n);
@@ -583,6 +589,9 @@ put_hist(struct imgw *w, const struct flag_history *fh)
 	h.sglang_version = fh->sglang_version;
 	h.newer_than = fh->newer_than;
 	h.nreleases = fh->nreleases;
+	h.ninv = fh->ninv;
+	h.ninv_rel = fh->ninv_rel;
+	h.inv_main = fh->inv_main;
 	off = imgw_copy(w, &h, sizeof h);
 	arr = fh->n ? imgw_alloc(w, fh->n * sizeof *fh->e) : 0;
 	for (i = 0; i < fh->n; i++) {
@@ -617,6 +626,31 @@ put_hist(struct imgw *w, const struct flag_history *fh)
 		    sizeof *fh->releases);
 		PTR(off, struct flag_history, releases, ro);
 	}
+	if (fh->ninv_rel > 0) {
+		size_t	ro = imgw_alloc(w, fh->ninv_rel * sizeof *fh->inv_rel);
+
+		memcpy(imgw_at(w, ro), fh->inv_rel, fh->ninv_rel *
+		    sizeof *fh->inv_rel);
+		PTR(off, struct flag_history, inv_rel, ro);
+	}
+	arr = fh->ninv ? imgw_alloc(w, fh->ninv * sizeof *fh->inv) : 0;
+	for (i = 0; i < fh->ninv; i++) {
+		const struct flag_inv	*e = &fh->inv[i];
+		struct flag_inv		 c;
+		size_t			 eo = arr + i * sizeof c;
+
+		memset(&c, 0, sizeof c);
+		c.lo = e->lo;
+		c.hi = e->hi;
+		c.nargs = e->nargs;
+		memcpy(imgw_at(w, eo), &c, sizeof c);
+		PTR(eo, struct flag_inv, flag, imgw_str(w, e->flag));
+		PTR(eo, struct flag_inv, dest, imgw_str(w, e->dest));
+		PTR(eo, struct flag_inv, dflt, imgw_str(w, e->dflt));
+		PTR(eo, struct flag_inv, choices, imgw_str(w, e->choices));
+	}
+	if (fh->ninv > 0)
+		PTR(off, struct flag_history, inv, arr);
 	return off;
 }
 
@@ -1123,8 +1157,25 @@ check_hist(struct imgr *r, const struct flag_history *h)
 	    !imgr_str(r, h->file, true) || !imgr_array(r, h->e, h->n,
 	    sizeof *h->e, _Alignof(struct flag_hist)) ||
 	    !imgr_array(r, h->releases, h->nreleases, sizeof *h->releases,
-	    _Alignof(sgver_t)))
+	    _Alignof(sgver_t)) || !imgr_bool(r, &h->inv_main) ||
+	    !imgr_array(r, h->inv_rel, h->ninv_rel, sizeof *h->inv_rel,
+	    _Alignof(sgver_t)) || !imgr_array(r, h->inv, h->ninv,
+	    sizeof *h->inv, _Alignof(struct flag_inv)) ||
+	    h->ninv_rel > UINT32_MAX - 1)
 		return false;
+	for (i = 0; i < h->ninv; i++) {
+		const struct flag_inv	*e = &h->inv[i];
+		uint32_t		 top = (uint32_t)h->ninv_rel -
+		    (h->inv_main ? 0 : 1);
+
+		if (!imgr_str(r, e->flag, false) || !imgr_str(r, e->dest,
+		    false) || !imgr_str(r, e->dflt, false) ||
+		    !imgr_str(r, e->choices, true) || e->lo > e->hi ||
+		    h->ninv_rel == 0 || e->hi > top || e->nargs == '\0' ||
+		    strchr("01?*+", e->nargs) == NULL ||
+		    (i > 0 && strcmp(h->inv[i - 1].flag, e->flag) > 0))
+			return false;
+	}
 	for (i = 0; i < h->n; i++) {
 		const struct flag_hist	*e = &h->e[i];
 

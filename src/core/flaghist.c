@@ -269,6 +269,260 @@ load(struct hctx *h, const struct ynode *root, struct flag_history *fh)
 	return 0;
 }
 
+/* ---- rules/flag-inventory.tsv ---- */
+
+#define INV_MAX		(4 * 1024 * 1024)
+#define INV_COLS	7
+
+/* The release index of name among the inventory's releases, or -1. */
+static int
+inv_index(const struct flag_history *fh, const char *name, size_t len)
+{
+	char	buf[SGVER_TEXT_MAX], why[64];
+	sgver_t	v;
+	size_t	i;
+
+	if (len == 4 && strncmp(name, "main", 4) == 0)
+		return fh->inv_main ? (int)fh->ninv_rel : -1;
+	if (len >= sizeof buf)
+		return -1;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	if ((v = sgver_parse(buf, why, sizeof why)) == SGVER_UNKNOWN)
+		return -1;
+	for (i = 0; i < fh->ninv_rel; i++)
+		if (fh->inv_rel[i] == v)
+			return (int)i;
+	return -1;
+}
+
+static int
+cmp_inv(const void *a, const void *b)
+{
+	const struct flag_inv	*x = a, *y = b;
+	int			 c = strcmp(x->flag, y->flag);
+
+	return c != 0 ? c : x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* "0.4.0..0.5.9,0.5.11..main": one row of r per run; -1 on bad text. */
+static int
+inv_runs(struct flag_history *fh, const char *text, const struct flag_inv *r,
+    size_t *cap)
+{
+	const char	*p = text;
+
+	while (*p != '\0') {
+		size_t		 n = strcspn(p, ","), a;
+		const char	*dots = NULL;
+		int		 lo, hi;
+
+		for (a = 0; a + 1 < n; a++)
+			if (p[a] == '.' && p[a + 1] == '.') {
+				dots = p + a;
+				break;
+			}
+		lo = inv_index(fh, p, dots ? (size_t)(dots - p) : n);
+		hi = dots ? inv_index(fh, dots + 2, n - (size_t)(dots + 2 - p)) :
+		    lo;
+		if (lo < 0 || hi < lo)
+			return -1;
+		if (fh->ninv == *cap) {
+			*cap = *cap ? *cap * 2 : 256;
+			fh->inv = xreallocarray(fh->inv, *cap, sizeof *fh->inv);
+		}
+		fh->inv[fh->ninv] = *r;
+		fh->inv[fh->ninv].lo = (uint32_t)lo;
+		fh->inv[fh->ninv].hi = (uint32_t)hi;
+		fh->ninv++;
+		p += n;
+		if (*p == ',' && *++p == '\0')
+			return -1;
+	}
+	return p == text ? -1 : 0;
+}
+
+/* One line of the inventory into fh; NULL, or what is wrong with it. */
+static const char *
+inv_line(struct flag_history *fh, char *line, size_t *cap)
+{
+	char		*col[INV_COLS], *p = line, why[64];
+	size_t		 n = 0;
+	struct flag_inv	 r;
+	sgver_t		 v;
+
+	while (n < INV_COLS) {
+		col[n++] = p;
+		if ((p = strchr(p, '\t')) == NULL)
+			break;
+		*p++ = '\0';
+	}
+	if (p != NULL && n == INV_COLS)
+		return "too many columns";
+	if (strcmp(col[0], "R") == 0) {
+		if (n != 3)
+			return "a release line is R, the release, its commit";
+		if (fh->inv_main)
+			return "main is the last release";
+		if (fh->ninv > 0)
+			return "the releases come before the flags";
+		if (strcmp(col[1], "main") == 0) {
+			fh->inv_main = true;
+			return NULL;
+		}
+		if ((v = sgver_parse(col[1], why, sizeof why)) == SGVER_UNKNOWN)
+			return "not a release number";
+		if (fh->ninv_rel > 0 &&
+		    sgver_cmp(v, fh->inv_rel[fh->ninv_rel - 1]) <= 0)
+			return "the releases are not in version order";
+		fh->inv_rel = xreallocarray(fh->inv_rel, fh->ninv_rel + 1,
+		    sizeof *fh->inv_rel);
+		fh->inv_rel[fh->ninv_rel++] = v;
+		return NULL;
+	}
+	if (strcmp(col[0], "F") != 0)
+		return "a line is R (a release) or F (a flag)";
+	if (n != INV_COLS)
+		return "a flag line is F, flag, releases, dest, nargs, default, "
+		    "choices";
+	if (strncmp(col[1], "--", 2) != 0)
+		return "a flag starts with --";
+	if (strlen(col[4]) != 1 || strchr("01?*+", col[4][0]) == NULL)
+		return "nargs is 0, 1, ?, * or +";
+	memset(&r, 0, sizeof r);
+	r.flag = intern(col[1]);
+	r.dest = intern(col[3]);
+	r.nargs = col[4][0];
+	r.dflt = intern(col[5]);
+	r.choices = strcmp(col[6], "-") == 0 ? NULL : intern(col[6]);
+	if (inv_runs(fh, col[2], &r, cap) != 0)
+		return "releases are runs (A or A..B, by commas) of the R lines";
+	return NULL;
+}
+
+/* rules/flag-inventory.tsv of datadir into fh (absent: none). */
+static int
+inv_load(struct flag_history *fh, const char *datadir, char *err,
+    size_t errlen)
+{
+	char		*path = xasprintf("%s/rules/flag-inventory.tsv", datadir);
+	char		*text, *p, *nl;
+	const char	*bad = NULL;
+	struct stat	 st;
+	size_t		 len, cap = 0, i;
+	int		 lineno = 0;
+
+	if (stat(path, &st) != 0) {
+		free(path);
+		return 0;
+	}
+	if ((text = read_file(path, INV_MAX, &len, err, errlen)) == NULL) {
+		free(path);
+		return -1;
+	}
+	for (p = text; bad == NULL && *p != '\0'; p = nl) {
+		lineno++;
+		if ((nl = strchr(p, '\n')) != NULL)
+			*nl++ = '\0';
+		else
+			nl = p + strlen(p);
+		if (*p != '#' && *p != '\0')
+			bad = inv_line(fh, p, &cap);
+	}
+	if (bad == NULL && fh->ninv_rel == 0)
+		bad = "no release (R line)", lineno = 1;
+	if (bad != NULL) {
+		snprintf(err, errlen, "%s:%d: %s", path, lineno, bad);
+		free(text);
+		free(path);
+		return -1;
+	}
+	sort_items(fh->inv, fh->ninv, sizeof *fh->inv, cmp_inv);
+	for (i = 1; i < fh->ninv; i++)
+		if (fh->inv[i].flag == fh->inv[i - 1].flag &&
+		    fh->inv[i].lo <= fh->inv[i - 1].hi) {
+			snprintf(err, errlen, "%s: %s: two rows for one release",
+			    path, fh->inv[i].flag);
+			free(text);
+			free(path);
+			return -1;
+		}
+	free(text);
+	free(path);
+	return 0;
+}
+
+int
+flaginv_release(const struct flag_history *fh, sgver_t v)
+{
+	size_t	i;
+
+	if (fh == NULL || v == SGVER_UNKNOWN)
+		return -1;
+	for (i = 0; i < fh->ninv_rel; i++)
+		if (fh->inv_rel[i] == v)
+			return (int)i;
+	return -1;
+}
+
+/* The first row of flag, or fh->ninv. */
+static size_t
+inv_first(const struct flag_history *fh, const char *flag)
+{
+	size_t	lo = 0, hi = fh->ninv;
+
+	while (lo < hi) {
+		size_t	mid = lo + (hi - lo) / 2;
+
+		if (strcmp(fh->inv[mid].flag, flag) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const struct flag_inv *
+flaginv_find(const struct flag_history *fh, const char *flag, int r)
+{
+	size_t	i;
+
+	if (fh == NULL || r < 0 || flag == NULL)
+		return NULL;
+	for (i = inv_first(fh, flag); i < fh->ninv &&
+	    strcmp(fh->inv[i].flag, flag) == 0; i++)
+		if (fh->inv[i].lo <= (uint32_t)r && (uint32_t)r <= fh->inv[i].hi)
+			return &fh->inv[i];
+	return NULL;
+}
+
+void
+flaginv_elsewhere(const struct flag_history *fh, const char *flag, int r,
+    int *earlier, int *later)
+{
+	size_t	i;
+
+	*earlier = *later = -1;
+	if (fh == NULL || r < 0 || flag == NULL)
+		return;
+	for (i = inv_first(fh, flag); i < fh->ninv &&
+	    strcmp(fh->inv[i].flag, flag) == 0; i++) {
+		if (fh->inv[i].hi < (uint32_t)r)
+			*earlier = (int)fh->inv[i].hi;
+		else if (fh->inv[i].lo > (uint32_t)r && *later < 0)
+			*later = (int)fh->inv[i].lo;
+	}
+}
+
+const char *
+flaginv_name(const struct flag_history *fh, int r, char *buf, size_t len)
+{
+	if (r >= 0 && (size_t)r < fh->ninv_rel)
+		return sgver_format(fh->inv_rel[r], buf, len);
+	snprintf(buf, len, "main");
+	return buf;
+}
+
 int
 flaghist_attach(struct catalog *cat, const char *datadir, char *err,
     size_t errlen)
@@ -295,6 +549,8 @@ flaghist_attach(struct catalog *cat, const char *datadir, char *err,
 	fh->file = h.file;
 	rc = load(&h, root, fh);
 	ynode_free(root);
+	if (rc == 0)
+		rc = inv_load(fh, datadir, err, errlen);
 	if (rc != 0) {
 		flaghist_free(fh);
 		return -1;
@@ -311,6 +567,8 @@ flaghist_free(struct flag_history *fh)
 		return;
 	free(fh->e);
 	free(fh->releases);
+	free(fh->inv);
+	free(fh->inv_rel);
 	free(fh);
 }
 

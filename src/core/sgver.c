@@ -147,6 +147,28 @@ sgver_format(sgver_t v, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * Is the repository of image (name: its last path part) lmsysorg/sglang,
+ * past a registry host ("docker.io/", "registry.local:5000/": a first
+ * part with a '.' or a ':', or localhost)?
+ */
+static bool
+own_image(const char *image, const char *name)
+{
+	const char	*p = image, *slash = strchr(image, '/');
+	size_t		 n;
+
+	if (slash != NULL && slash < name - 1) {
+		n = (size_t)(slash - image);
+		if (memchr(image, '.', n) != NULL ||
+		    memchr(image, ':', n) != NULL ||
+		    (n == 9 && strncmp(image, "localhost", 9) == 0))
+			p = slash + 1;
+	}
+	return strncmp(p, "lmsysorg/sglang", 15) == 0 &&
+	    (p[15] == '\0' || p[15] == ':' || p[15] == '@');
+}
+
 sgver_t
 sglang_version_from_image(const char *image, char *why, size_t whylen)
 {
@@ -179,6 +201,15 @@ sglang_version_from_image(const char *image, char *why, size_t whylen)
 	if (strstr(repo, "router") != NULL || strstr(repo, "runtime") != NULL) {
 		say(why, whylen, "the tag of '%s' is that image's own release, "
 		    "not SGLang's", image);
+		return SGVER_UNKNOWN;
+	}
+	/* Only SGLang's own images (lmsysorg/sglang, from any registry)
+	 * are tagged with its releases: another image's tag is its
+	 * builder's (rocm/sgl-dev:v0.5.13.post1-...-20260623 is a build
+	 * of a later commit, team/sglang:v0.5.4 whatever the team built). */
+	if (!own_image(image, name)) {
+		say(why, whylen, "the image '%s' is not SGLang's own "
+		    "(lmsysorg/sglang): its tag names no SGLang release", image);
 		return SGVER_UNKNOWN;
 	}
 	if (colon == NULL) {

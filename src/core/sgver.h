@@ -32,10 +32,11 @@ const char	*sgver_format(sgver_t, char *buf, size_t len);
 
 /*
  * The release an image reference names by its tag: "lmsysorg/sglang:
- * v0.4.8.post1", "lmsysorg/sglang:v0.5.2-cu126", "registry:5000/x/
- * sglang-rocm:v0.5.13.post1-rocm720-mi35x@sha256:...". The repository's
- * last path part must name SGLang (contain "sgl"); a missing tag is
- * "latest". SGVER_UNKNOWN and why otherwise.
+ * v0.4.8.post1", "lmsysorg/sglang:v0.5.2-cu126", "registry:5000/
+ * lmsysorg/sglang:v0.5.13.post1-rocm720-mi35x@sha256:...". Only SGLang's
+ * own repository, lmsysorg/sglang (past a registry host), names one:
+ * another image's tag is its builder's; a missing tag is "latest".
+ * SGVER_UNKNOWN and why otherwise.
  */
 sgver_t		 sglang_version_from_image(const char *image, char *why,
 		    size_t whylen);

@@ -166,10 +166,53 @@ choice_is(const struct option *o, const char *choice, const char *text,
 	return strcmp(choice, text) == 0;
 }
 
-/* Convert and check one value; returns 0 or -1 (error added). */
+/*
+ * Is the value among a release's choices, as the inventory lists them
+ * ("'a', 'b'", "1, 2": Python's repr of each, by ", ")?
+ */
+static bool
+release_choice(const struct option *o, const char *list, const char *text,
+    const struct value *v)
+{
+	const char	*p = list;
+	struct buf	 c = { 0 };
+	bool		 hit = false;
+
+	while (*p != '\0' && !hit) {
+		c.len = 0;
+		buf_puts(&c, "");
+		if (*p == '\'' || *p == '"') {
+			char	q = *p++;
+
+			for (; *p != '\0' && *p != q; p++) {
+				if (*p == '\\' && p[1] != '\0')
+					p++;
+				buf_putc(&c, *p);
+			}
+			if (*p == q)
+				p++;
+		} else {
+			size_t	n = strcspn(p, ",");
+
+			buf_add(&c, p, n);
+			p += n;
+		}
+		hit = choice_is(o, c.s, text, v);
+		while (*p == ',' || *p == ' ')
+			p++;
+	}
+	buf_free(&c);
+	return hit;
+}
+
+/*
+ * Convert and check one value; returns 0 or -1 (error added). With ir
+ * (the release being checked declares the flag so), its choices are the
+ * release's: none, or its own list.
+ */
 static int
 convert(const struct option *o, const char *flag, const struct argword *w,
-    struct value *v, struct result *out)
+    struct value *v, struct result *out, const struct flag_inv *ir)
 {
 	struct buf	b = { 0 };
 	size_t		i;
@@ -192,6 +235,19 @@ convert(const struct option *o, const char *flag, const struct argword *w,
 		return -1;
 	}
 	if (rc > 0)	/* an int past long long: what SGLang makes of it */
+		return 0;
+	if (ir != NULL && ir->choices != NULL &&
+	    strcmp(ir->choices, "?") != 0) {
+		if (!release_choice(o, ir->choices, w->text, v)) {
+			buf_printf(&b, "argument %s: invalid choice: '%s' "
+			    "(choose from %s)", flag, w->text, ir->choices);
+			add_err(out, "argparse-choice", b.s, NULL, w);
+			buf_free(&b);
+			return -1;
+		}
+		return 0;
+	}
+	if (ir != NULL && ir->choices == NULL)
 		return 0;
 	if (o->nchoices > 0) {
 		for (i = 0; i < o->nchoices; i++)
@@ -227,6 +283,8 @@ struct wparse {
 	struct buf		 hints;		/* did you mean ...? */
 	const struct argword	*first;		/* first unrecognized word */
 	size_t			 nsug;		/* suggestions looked up */
+	int			 rel;		/* the inventory's release, or -1 */
+	const struct flag_inv	*ir;		/* the flag being taken in it */
 };
 
 /* A Unicode dash that pastes and word processors put for '-' at s. */
@@ -331,18 +389,140 @@ stood_for(struct wparse *ps, const struct flag_hist *h,
 		    w->col);
 }
 
-/* The flag history's advice for an unrecognized word, as its hint. */
+/*
+ * The spelling the inventory knows a flag word by: the word's own, or for
+ * a catalog option's unique prefix or --no-x, the spelling it stands for.
+ * Owned.
+ */
+static char *
+inv_spelling(const struct catalog *cat, const char *flag)
+{
+	struct buf		 amb = { 0 };
+	const struct option	*op;
+	bool			 neg;
+	size_t			 a, len = strlen(flag);
+	int			 o;
+
+	if (catalog_find_flag(cat, flag) >= 0 ||
+	    (o = find_flag(cat, flag, &neg, &amb)) < 0) {
+		buf_free(&amb);
+		return xstrdup(flag);
+	}
+	buf_free(&amb);
+	if (neg)
+		return xasprintf("--%s", flag + 5);
+	op = &cat->opts[o];
+	for (a = 0; a <= op->naliases; a++) {
+		const char	*f = a == 0 ? op->flag : op->aliases[a - 1];
+
+		if (f != NULL && strncmp(f, flag, len) == 0)
+			return xstrdup(f);
+	}
+	return xstrdup(flag);
+}
+
+/*
+ * The row of the flag the release being checked declares by the word
+ * flag: exactly, through the catalog (--no-x), else as argparse takes a
+ * unique prefix of the release's own flags. NULL when it declares none;
+ * when several flags of different dests match, *amb lists them.
+ */
+static const struct flag_inv *
+release_flag(const struct wparse *ps, const char *flag, struct buf *amb)
+{
+	const struct flag_history	*fh = ps->cat->hist;
+	const struct flag_inv		*ir, *found = NULL;
+	const char			*dests[8];
+	char				*sp = inv_spelling(ps->cat, flag);
+	size_t				 i, k, len = strlen(flag), n = 0;
+
+	ir = flaginv_find(fh, sp, ps->rel);
+	free(sp);
+	if (ir != NULL || strncmp(flag, "--", 2) != 0)
+		return ir;
+	for (i = 0; i < fh->ninv; i++) {
+		const struct flag_inv	*e = &fh->inv[i];
+
+		if (e->lo > (uint32_t)ps->rel || e->hi < (uint32_t)ps->rel ||
+		    strncmp(e->flag, flag, len) != 0)
+			continue;
+		/* spellings of one flag (one dest) are one match */
+		for (k = 0; k < n && k < 8 && dests[k] != e->dest; k++)
+			;
+		if (k < n && k < 8)
+			continue;
+		if (n < 8)
+			dests[n] = e->dest;
+		if (n < 6)
+			buf_printf(amb, "%s%s", n ? ", " : "", e->flag);
+		n++;
+		found = e;
+	}
+	if (n > 1)
+		return NULL;
+	amb->len = 0;
+	if (amb->s != NULL)
+		amb->s[0] = '\0';
+	return found;
+}
+
+/*
+ * Where the inventory has a flag the release being checked lacks: the
+ * release it is declared from (the migration hint), or the last one that
+ * declared it. NULL when no release of it has the flag; owned.
+ */
+static char *
+inventory_hint(const struct wparse *ps, const char *flag)
+{
+	const struct flag_history	*fh = ps->cat->hist;
+	char				 ls[SGVER_TEXT_MAX];
+	char				*sp = inv_spelling(ps->cat, flag), *s;
+	int				 earlier, later;
+
+	flaginv_elsewhere(fh, sp, ps->rel, &earlier, &later);
+	if (later >= 0 && (size_t)later < fh->ninv_rel)
+		s = xasprintf("%s is declared from SGLang %s on", sp,
+		    flaginv_name(fh, later, ls, sizeof ls));
+	else if (later >= 0)
+		s = xasprintf("%s is in no SGLang release up to %s, only in "
+		    "main (which this catalog models)", sp,
+		    flaginv_name(fh, (int)fh->ninv_rel - 1, ls, sizeof ls));
+	else if (earlier >= 0)
+		s = xasprintf("%s was declared up to SGLang %s", sp,
+		    flaginv_name(fh, earlier, ls, sizeof ls));
+	else
+		s = NULL;
+	free(sp);
+	return s;
+}
+
+/*
+ * The advice for an unrecognized word, as its hint: the inventory's
+ * (a flag a newer release declares), else the flag history's.
+ */
 static bool
 history_hint(struct wparse *ps, const struct argword *w)
 {
-	char			*flag = flag_name(w->text), *adv;
+	char			*flag = flag_name(w->text), *adv = NULL;
 	const struct flag_hist	*h = flaghist_find(ps->cat, flag);
+	int			 earlier, later;
 
+	if (ps->rel >= 0 && strncmp(flag, "--", 2) == 0) {
+		char	*sp = inv_spelling(ps->cat, flag);
+
+		flaginv_elsewhere(ps->cat->hist, sp, ps->rel, &earlier,
+		    &later);
+		free(sp);
+		if (later >= 0 || h == NULL || h->module)
+			adv = inventory_hint(ps, flag);
+	}
 	free(flag);
-	if (h == NULL || h->module)
+	if (adv == NULL && (h == NULL || h->module))
 		return false;
-	stood_for(ps, h, w);
-	adv = flaghist_advice(h, ps->cfg->sgver);
+	if (h != NULL && !h->module)
+		stood_for(ps, h, w);
+	if (adv == NULL)
+		adv = flaghist_advice(h, ps->cfg->sgver);
 	if (ps->hints.len > 0)
 		buf_puts(&ps->hints, "; ");
 	buf_puts(&ps->hints, adv);
@@ -463,13 +643,44 @@ take_value(struct wparse *ps, size_t i, int o, const char *flag,
 		    "argument %s: expected one argument", flag);
 		return i + 1;
 	}
-	if (convert(&ps->cat->opts[o], flag, &valw, &v, ps->out) == 0) {
+	if (convert(&ps->cat->opts[o], flag, &valw, &v, ps->out, ps->ir) == 0) {
 		valw.line = w[i - 1].line;
 		set_from(ps->cfg, o, v, &valw);
 		/* point at the flag, not the value */
 		ps->cfg->s[o].col = eq ? valw.col : w[i - 2].col;
 		ps->cfg->s[o].line = eq ? valw.line : w[i - 2].line;
 	}
+	return i;
+}
+
+/*
+ * A flag the catalog does not have but the release being checked
+ * declares (ir): SGLang accepts it, a note says no rule reads it, and
+ * the words it takes are skipped. Returns the index of the next word.
+ */
+static size_t
+inventory_flag(struct wparse *ps, size_t i, const char *flag,
+    const char *eq, const struct flag_hist *h, const struct flag_inv *ir)
+{
+	const struct argword	*w = ps->w;
+	char			 vs[SGVER_TEXT_MAX], *adv, *msg;
+
+	adv = h != NULL && !h->module ? flaghist_advice(h, SGVER_UNKNOWN) :
+	    NULL;
+	msg = xasprintf("%s is accepted by SGLang %s, but this catalog does "
+	    "not model it: no rule reads it", flag,
+	    flaginv_name(ps->cat->hist, ps->rel, vs, sizeof vs));
+	result_add(ps->out, "flag-history", SEV_NOTE, msg, adv, w[i].line,
+	    w[i].col);
+	free(msg);
+	free(adv);
+	if (eq != NULL || ir->nargs == '0')
+		return i + 1;
+	if (ir->nargs == '1' || ir->nargs == '?')
+		return i + 1 < ps->n && !is_flagword(ps->cat, w[i + 1].text) ?
+		    i + 2 : i + 1;
+	for (i++; i < ps->n && !is_flagword(ps->cat, w[i].text); i++)
+		;
 	return i;
 }
 
@@ -489,7 +700,22 @@ old_flag(struct wparse *ps, size_t i, const char *flag, const char *eq)
 	enum flag_state		 st = h != NULL && !h->module ?
 	    flaghist_state(h, v) : FS_UNKNOWN;
 	char			 vs[SGVER_TEXT_MAX], *adv, *msg;
+	const struct flag_inv	*ir = NULL;
 
+	if (ps->rel >= 0 && st != FS_REJECTED) {
+		/* the release's own flags settle it */
+		struct buf	amb = { 0 };
+
+		ir = release_flag(ps, flag, &amb);
+		if (ir == NULL && amb.len > 0)
+			word_err(ps->out, "argparse-ambiguous", &w[i],
+			    "ambiguous option: %s could match %s", flag, amb.s);
+		else if (ir == NULL)
+			unrecognized(ps, &w[i]);
+		buf_free(&amb);
+		return ir == NULL ? i + 1 :
+		    inventory_flag(ps, i, flag, eq, h, ir);
+	}
 	if (st != FS_ACCEPTED && st != FS_REJECTED) {
 		unrecognized(ps, &w[i]);
 		return i + 1;
@@ -544,6 +770,20 @@ take_flag(struct wparse *ps, size_t i, const char *flag, const char *eq)
 	int			 o;
 
 	o = find_flag(ps->cat, flag, &neg, &amb);
+	if (o == -2 && ps->rel >= 0) {
+		/* a prefix of several catalog flags: the release's own
+		 * flags decide whether it is ambiguous there */
+		const struct flag_inv	*r;
+
+		buf_free(&amb);
+		r = release_flag(ps, flag, &amb);
+		o = r != NULL ? catalog_find_flag(ps->cat, r->flag) : -1;
+		neg = false;
+		if (r == NULL && amb.len == 0)
+			o = -1;
+		else if (r == NULL)
+			o = -2;
+	}
 	if (o == -2)
 		word_err(ps->out, "argparse-ambiguous", &w[i],
 		    "ambiguous option: %s could match %s", flag, amb.s);
@@ -552,7 +792,19 @@ take_flag(struct wparse *ps, size_t i, const char *flag, const char *eq)
 		return i + 1;
 	if (o < 0)
 		return old_flag(ps, i, flag, eq);
-	if (newer_flag(ps, i, flag))
+	ps->ir = NULL;
+	if (ps->rel >= 0) {
+		ps->ir = release_flag(ps, flag, &amb);
+		if (ps->ir == NULL && amb.len > 0)
+			word_err(ps->out, "argparse-ambiguous", &w[i],
+			    "ambiguous option: %s could match %s", flag, amb.s);
+		else if (ps->ir == NULL)
+			/* the release being checked does not declare it */
+			unrecognized(ps, &w[i]);
+		buf_free(&amb);
+		if (ps->ir == NULL)
+			return i + 1;
+	} else if (newer_flag(ps, i, flag))
 		return i + 1;
 	op = &ps->cat->opts[o];
 	if (op->deprecated != NULL && w[i].src == SRC_CLI) {
@@ -600,7 +852,8 @@ parse_words(const struct catalog *cat, const struct argword *w, size_t n,
     struct config *cfg, struct result *out)
 {
 	struct wparse	 ps = { .cat = cat, .w = w, .n = n, .cfg = cfg,
-			    .out = out };
+			    .out = out, .rel = flaginv_release(cat->hist,
+			    cfg->sgver) };
 	size_t		 i = 0, nerr = out->nerrors;
 
 	while (i < n) {

@@ -129,6 +129,24 @@ expect_origin "edited flag history" "$D" "YAML in*rules/flag-history.yaml change
 cp rules/flag-history.yaml "$D/rules/flag-history.yaml"
 expect_origin "flag history restored" "$D" "compiled image*"
 
+# The flag inventory is in the image too: the same release verdicts
+# (an unrecognized flag, a release's choices, a flag only a release has)
+# from both, and an edited inventory makes the image stale.
+for args in "--sglang-version 0.5.13.post2 -- --model-path m --enable-prefill-cp --cp-strategy zigzag" \
+    "--sglang-version 0.5.9 -- --model-path m --moe-a2a-backend megamoe" \
+    "--sglang-version 0.5.9 -- --model-path m --disaggregation-decode-tp 2 --tp 2"; do
+	# shellcheck disable=SC2086 # args: split on purpose
+	a=$(PDWIZ_DATADIR=$PWD "$PDWIZ" check $args 2>&1)
+	# shellcheck disable=SC2086
+	b=$(PDWIZ_NO_IMAGE=1 PDWIZ_DATADIR=$PWD "$PDWIZ" check $args 2>&1)
+	[ "$a" = "$b" ] && case "$a" in *"flag-inventory.tsv"*) ok ;; *) bad "flag inventory: no note: $a" ;; esac ||
+	    bad "flag inventory differs between image and YAML ($args)"
+done
+printf '# edited\n' >>"$D/rules/flag-inventory.tsv"
+expect_origin "edited flag inventory" "$D" "YAML in*rules/flag-inventory.tsv changed since it was compiled)"
+cp rules/flag-inventory.tsv "$D/rules/flag-inventory.tsv"
+expect_origin "flag inventory restored" "$D" "compiled image*"
+
 # A rule file added or removed.
 printf "rules: []\n" >"$D/rules/checks/99-extra.yaml"
 expect_origin "added rule file" "$D" "YAML in*rule files changed*"

@@ -111,9 +111,16 @@ DCP="python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 
 printf '%s\n' "$DCP" > "$T/dcp.sh"
 expect_rc "ranged rule in range" 1 $PDWIZ check --format json --sglang-version 0.5.18 "$T/dcp.sh"
 json_check "ranged rule fires in range" has dec-dcp-backend error "" "$T/dcp.sh"
-expect_rc "ranged rule out of range" 0 $PDWIZ check --format json --sglang-version 0.5.9 "$T/dcp.sh"
+# A rule's release range, in a data directory without the flag inventory
+# (with it, no release has --dcp-size: below).
+NI=$T/noinv
+mkdir -p "$NI" && cp -R rules forms "$NI"/ && rm -f "$NI/rules/catalog.img" "$NI/rules/flag-inventory.tsv"
+expect_rc "ranged rule out of range" 0 env PDWIZ_DATADIR="$NI" $PDWIZ check --format json --sglang-version 0.5.9 "$T/dcp.sh"
 json_check "out of range: not checked" has dec-dcp-backend unknown "" "$T/dcp.sh"
-NO_COLOR=1 $PDWIZ check --sglang-version 0.5.9 "$T/dcp.sh" 2>&1 | grep -q "could not check for SGLang 0.5.9: this rule models SGLang newer than 0.5.13.post2" && ok || bad "out of range: note text"
+NO_COLOR=1 PDWIZ_DATADIR="$NI" $PDWIZ check --sglang-version 0.5.9 "$T/dcp.sh" 2>&1 | grep -q "could not check for SGLang 0.5.9: this rule models SGLang newer than 0.5.13.post2" && ok || bad "out of range: note text"
+# A release of the inventory has no --dcp-size (only main has it).
+expect_rc "main-only flag on a release" 1 $PDWIZ check --format json --sglang-version 0.5.9 "$T/dcp.sh"
+json_check "main-only flag: unrecognized" has argparse-unrecognized error "unrecognized arguments: --dcp-size 8" "$T/dcp.sh"
 cat > "$T/dv.yaml" <<'Y'
 pdwiz: 1
 name: "old"
@@ -137,10 +144,64 @@ roles:
       dcp_size: 8
   router: {}
 Y
-expect_rc "deployment sglang key: out of range" 0 $PDWIZ check --format json "$T/dv.yaml"
+expect_rc "deployment sglang key: out of range" 0 env PDWIZ_DATADIR="$NI" $PDWIZ check --format json "$T/dv.yaml"
 json_check "deployment sglang key: not checked" has dec-dcp-backend unknown "" "$T/dv.yaml"
+expect_rc "deployment sglang key: the release lacks dcp_size" 1 $PDWIZ check --format json "$T/dv.yaml"
 expect_rc "--sglang-version wins over the key" 1 $PDWIZ check --format json --sglang-version 0.5.18 "$T/dv.yaml"
 json_check "--sglang-version wins: rule fires" has dec-dcp-backend error "" "$T/dv.yaml"
+
+# --- the flag inventory (rules/flag-inventory.tsv): each release's own flags
+# and choices (issue 23 point 4; each checked against the tag's server_args.py)
+inv() {	# name version want-message command-words...
+	name=$1 ver=$2 msg=$3; shift 3
+	printf 'python -m sglang.launch_server --model-path m %s\n' "$*" > "$T/inv.sh"
+	expect_rc "inventory: $name exit" 1 $PDWIZ check --format json --sglang-version "$ver" "$T/inv.sh"
+	case $msg in
+	*"invalid choice"*) json_check "inventory: $name" has argparse-choice error "$msg" "$T/inv.sh" ;;
+	*) json_check "inventory: $name" has argparse-unrecognized error "$msg" "$T/inv.sh" ;;
+	esac
+}
+inv "0.5.13.post2 prefill CP" 0.5.13.post2 "unrecognized arguments: --enable-prefill-cp --cp-strategy zigzag" --enable-prefill-cp --cp-strategy zigzag
+inv "0.5.13.post2 decode extra slots" 0.5.13.post2 "unrecognized arguments: --disaggregation-decode-extra-slots 4" --disaggregation-decode-extra-slots 4
+inv "0.5.13.post2 host memory mode" 0.5.13.post2 "unrecognized arguments: --hicache-host-memory-mode cache" --hicache-host-memory-mode cache
+inv "0.5.10 decode radix cache" 0.5.10 "unrecognized arguments: --disaggregation-decode-enable-radix-cache" --disaggregation-decode-enable-radix-cache
+inv "0.5.8 attn-cp-size" 0.5.8 "unrecognized arguments: --attn-cp-size 2" --attn-cp-size 2
+inv "0.5.9 a choice of a later release" 0.5.9 "argument --moe-a2a-backend: invalid choice: 'megamoe' (choose from 'none', 'deepep', 'mooncake', 'mori', 'ascend_fuseep', 'flashinfer')" --moe-a2a-backend megamoe
+# the migration hint names the release a flag is declared from
+printf 'python -m sglang.launch_server --model-path m --disaggregation-decode-enable-radix-cache\n' > "$T/inv.sh"
+NO_COLOR=1 $PDWIZ check --sglang-version 0.5.10 "$T/inv.sh" 2>&1 | grep -q "hint: --disaggregation-decode-enable-radix-cache is declared from SGLang 0.5.11 on" && ok || bad "inventory: migration hint"
+printf 'python -m sglang.launch_server --model-path m --enable-prefill-cp --cp-strategy zigzag\n' > "$T/inv.sh"
+NO_COLOR=1 $PDWIZ check --sglang-version 0.5.13.post2 "$T/inv.sh" 2>&1 | grep -q "hint: --enable-prefill-cp is in no SGLang release up to 0.5.13.post2, only in main" && ok || bad "inventory: main-only hint"
+# what the release declares is accepted: the flag where it exists, and a
+# choice the release has; a release flag the catalog lacks takes its value
+printf 'python -m sglang.launch_server --model-path m --tp 2 --attn-cp-size 2 --moe-a2a-backend mori --disaggregation-decode-enable-radix-cache\n' > "$T/inv.sh"
+expect_rc "inventory: 0.5.11 accepts its flags" 0 $PDWIZ check --format json --sglang-version 0.5.11 "$T/inv.sh"
+json_check "inventory: no unrecognized at 0.5.11" lacks argparse-unrecognized "$T/inv.sh"
+printf 'python -m sglang.launch_server --model-path m --disaggregation-decode-tp 2 --tp 2\n' > "$T/inv.sh"
+expect_rc "inventory: a removed flag on a release that has it" 0 $PDWIZ check --format json --sglang-version 0.5.9 "$T/inv.sh"
+json_check "inventory: removed flag's value is its own" lacks argparse-unrecognized "$T/inv.sh"
+# a damaged inventory is a clear error naming its line
+BI=$T/badinv
+mkdir -p "$BI" && cp -R rules forms "$BI"/ && rm -f "$BI/rules/catalog.img"
+for bad in "R	0.5.9	x|R	0.5.8	y|:2: the releases are not in version order" \
+    "R	0.5.9	x|F	--a	0.5.10	a	1	None	-|:2: releases are runs" \
+    "R	0.5.9	x|F	--a	0.5.9	a	2	None	-|:2: nargs is 0, 1, ?, * or +" \
+    "R	0.5.9	x|F	--a	0.5.9	a	1	None	-|R	0.5.10	y|:3: the releases come before the flags" \
+    "R	0.5.9	x|F	--a	0.5.9	a	1	None	-|F	--a	0.5.9	a	0	None	-|: --a: two rows for one release"; do
+	want=${bad##*|}
+	printf '%s\n' "${bad%|*}" | tr '|' '\n' >"$BI/rules/flag-inventory.tsv"
+	PDWIZ_DATADIR="$BI" $PDWIZ check "$T/inv.sh" >"$T/out" 2>"$T/err"; rc=$?
+	[ $rc = 2 ] && grep -qF "flag-inventory.tsv$want" "$T/err" && ok ||
+	    bad "bad inventory ($want): exit $rc: $(cat "$T/err")"
+done
+# a release's argparse takes a unique prefix of its own flags (--tp)
+printf 'python -m sglang.launch_server --model-path m --tp 2\n' > "$T/inv.sh"
+expect_rc "inventory: prefix of a release flag" 0 $PDWIZ check --format json --sglang-version 0.5.9 "$T/inv.sh"
+# a prefix the catalog finds ambiguous is decided by the release's flags
+printf 'python -m sglang.launch_server --model-path m --disaggregation-decode-enable-r\n' > "$T/inv.sh"
+expect_rc "inventory: a prefix unique in the release" 0 $PDWIZ check --format json --sglang-version 0.5.11 "$T/inv.sh"
+expect_rc "inventory: the same prefix before the release" 1 $PDWIZ check --format json --sglang-version 0.5.10 "$T/inv.sh"
+json_check "inventory: prefix unrecognized before it" has argparse-unrecognized error "unrecognized arguments: --disaggregation-decode-enable-r" "$T/inv.sh"
 
 # --- the five seed scenarios: exact SGLang message; the fix checks clean ---
 seed() {

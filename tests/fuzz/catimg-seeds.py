@@ -5,7 +5,8 @@
 #   small.img  pdwiz's image of a cut-down copy of the same YAML: the
 #              first rule of every rules file (per-server and deployment)
 #              with the options, facts, models and flag-history entries
-#              they name, their help and explanations left out: the same
+#              they name, the flag inventory's releases and first 40
+#              flag lines, their help and explanations left out: the same
 #              kinds of objects in a file 10 times smaller and 30 times
 #              faster to fuzz.
 # Run from the source tree (PyYAML needed); the harness gives each input
@@ -95,6 +96,13 @@ def main():
         hist = yaml.safe_load(open("rules/flag-history.yaml"))
         hist["entries"] = hist["entries"][:4]
         dump(os.path.join(tmp, "rules/flag-history.yaml"), hist)
+        # the flag inventory: its releases and its first 40 flag lines
+        with open("rules/flag-inventory.tsv") as fp:
+            lines = fp.read().splitlines(True)
+        inv = [ln for ln in lines if ln.startswith("R\t")]
+        inv += [ln for ln in lines if ln.startswith("F\t")][:40]
+        with open(os.path.join(tmp, "rules/flag-inventory.tsv"), "w") as fp:
+            fp.writelines(inv)
         subprocess.run([pdwiz, "compile-catalog", "-o",
                         os.path.join(out, "small.img")],
                        env=dict(os.environ, PDWIZ_DATADIR=tmp), check=True)

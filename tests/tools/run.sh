@@ -136,6 +136,24 @@ grep -q "^--tensor-parallel-size	v0.4.8.post1	v0.5.9	-	" "$T/rel" && ok ||
     bad "sgreleases: an alias spelling kept through both"
 grep -q "^--model	v0.5.9	v0.5.9	-	" "$T/rel" && ok ||
     bad "sgreleases: an alias added in the newer release"
+# sgreleases --inventory on the same tags, HEAD as main: each spelling's
+# runs of releases with its facts (dest, nargs, default, choices).
+$PY tools/sgreleases.py --inventory "$R" HEAD >"$T/inv" || bad "sgreleases --inventory failed"
+grep -q "^R	0.4.8.post1	" "$T/inv" && grep -q "^R	main	" "$T/inv" && ok ||
+    bad "inventory: its releases"
+grep -q "^F	--enable-ep-moe	0.4.8.post1	enable_ep_moe	0	False	-$" "$T/inv" && ok ||
+    bad "inventory: a removed flag: $(grep -- '	--enable-ep-moe	' "$T/inv")"
+grep -q "^F	--moe-a2a-backend	0.5.9..main	moe_a2a_backend	1	'none'	'none', 'deepep'$" "$T/inv" && ok ||
+    bad "inventory: an added flag with choices: $(grep -- '	--moe-a2a-backend	' "$T/inv")"
+[ "$(grep -c '	--disaggregation-transfer-backend	' "$T/inv")" = 2 ] &&
+    grep -q "^F	--disaggregation-transfer-backend	0.4.8.post1	disaggregation_transfer_backend	1	'mooncake'	'mooncake', 'nixl'$" "$T/inv" && ok ||
+    bad "inventory: choices that grew are two runs"
+grep -q "^F	--cuda-graph-bs	0.5.9..main	cuda_graph_bs	+	" "$T/inv" && ok ||
+    bad "inventory: nargs +"
+grep -q "^F	--model	0.5.9..main	model_path	" "$T/inv" && ok ||
+    bad "inventory: an alias has its own line"
+grep -q "^F	--no-enable-metrics	0.5.9..main	enable_metrics	0	" "$T/inv" && ok ||
+    bad "inventory: BooleanOptionalAction's --no- spelling"
 # The stored table is the tool's output format, and names what the issue
 # of version migration needs.
 head -2 rules/flag-releases.tsv | grep -q "^# flag	first_release	last_release	gone_in	" && ok ||

@@ -446,6 +446,10 @@ check_script(const struct deployment *d, const char *text,
 	if (sh_parse(text, strlen(text), &sc, err, errlen) != 0)
 		return -1;
 	config_init(&base, cat);
+	/* checked for the deployment's SGLang, as `pdwiz check
+	 * --sglang-version` of its script would be */
+	if (d->sglang_version != NULL)
+		config_set_sgver(&base, sgver_parse(d->sglang_version, NULL, 0));
 	for (i = 0; i < d->nfacts; i++)
 		if (d->facts[i].value != NULL && facts_set(cat, &base,
 		    d->facts[i].name, d->facts[i].value, err, errlen) != 0)
@@ -568,6 +572,11 @@ cli_compare(struct ctx *x, const struct deployment *d, const char *sh,
 	q = sh_quote(bin);
 	buf_printf(&cmd, "%s check --format json --input shell", q);
 	free(q);
+	if (d->sglang_version != NULL) {
+		q = sh_quote(d->sglang_version);
+		buf_printf(&cmd, " --sglang-version %s", q);
+		free(q);
+	}
 	for (i = 0; i < d->nfacts; i++) {
 		char	*fv;
 

@@ -112,11 +112,17 @@ test_image(void **state)
 	expect_image("lmsysorg/sglang:v0.5.3rc0", "0.5.3rc0");
 	expect_image("docker.io/lmsysorg/sglang:v0.5.2-cu126", "0.5.2");
 	expect_image("lmsysorg/sglang:0.5.18", "0.5.18");
-	expect_image("rocm/sgl-dev:v0.5.13.post1-rocm720-mi35x-20260623",
+	expect_image("registry.local:5000/lmsysorg/sglang:v0.5.4.post2",
+	    "0.5.4.post2");
+	expect_image("localhost/lmsysorg/sglang:v0.5.13.post1-rocm720-mi35x",
 	    "0.5.13.post1");
-	expect_image("registry.local:5000/team/sglang:v0.5.4.post2", "0.5.4.post2");
 	expect_image("lmsysorg/sglang:v0.5.9@sha256:0123abcd", "0.5.9");
-	expect_image("lmsysorg/sglang-rocm:v0.5.10", "0.5.10");
+	/* only SGLang's own images name its releases (issue 23) */
+	expect_image("rocm/sgl-dev:v0.5.13.post1-rocm720-mi35x-20260623", NULL);
+	expect_image("registry.local:5000/team/sglang:v0.5.4.post2", NULL);
+	expect_image("lmsysorg/sglang-rocm:v0.5.10", NULL);
+	expect_image("mirror.example/lmsysorg/sglang-dev:v0.5.10", NULL);
+	expect_image("team/lmsysorg/sglang:v0.5.10", NULL);
 	expect_image("lmsysorg/sglang:latest", NULL);
 	expect_image("lmsysorg/sglang:dev", NULL);
 	expect_image("lmsysorg/sglang:nightly-dev-20260101", NULL);
@@ -135,6 +141,8 @@ test_image(void **state)
 	assert_non_null(strstr(why, "no tag"));
 	sglang_version_from_image("vllm/vllm-openai:v0.5.3", why, sizeof why);
 	assert_non_null(strstr(why, "not an SGLang image"));
+	sglang_version_from_image("rocm/sgl-dev:v0.5.13.post1", why, sizeof why);
+	assert_non_null(strstr(why, "not SGLang's own"));
 	assert_int_equal(sglang_version_from_image(NULL, NULL, 0),
 	    SGVER_UNKNOWN);
 }
