@@ -246,15 +246,13 @@ unstated(struct role_spec *rs, enum role r, struct result *notes)
 	struct buf	b = { 0 };
 
 	if (rs->host_unstated)
-		buf_printf(&b, "the machine it runs on is not stated (a bind "
-		    "to 0.0.0.0 or ::, or an address computed at run time)");
+		buf_printf(&b, MISSING_HOST " (a bind to 0.0.0.0 or ::, or an "
+		    "address computed at run time)");
 	if (rs->port_unstated)
-		buf_printf(&b, "%sa port is computed at run time", b.len ?
-		    "; " : "");
+		buf_printf(&b, "%s" MISSING_PORT, b.len ? "; " : "");
 	if (rs->args_unstated)
-		buf_printf(&b, "%swords of its command are expanded at run "
-		    "time in place of options (what they set is unknown)",
-		    b.len ? "; " : "");
+		buf_printf(&b, "%s" MISSING_ARGS " in place of options (what "
+		    "they set is unknown)", b.len ? "; " : "");
 	rs->missing = buf_steal(&b);
 	note(notes, rs->line, 1, "%s: %s; the hosts and ports in the "
 	    "deployment stand in for it (missing.%s)", role_name(r),
@@ -292,7 +290,7 @@ imp_mark_missing(struct deployment *d, struct result *notes)
 			continue;
 		t = xasprintf("%s%s--nnodes %d, but the script has %zu of "
 		    "the %zu node commands (every --node-rank of every "
-		    "instance); the other nodes' hosts are not known",
+		    "instance); " MISSING_NODES,
 		    rs->missing ? rs->missing : "", rs->missing ? "; " : "",
 		    rs->nodes_per_instance, rs->nhosts, need);
 		free(rs->missing);

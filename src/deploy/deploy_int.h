@@ -47,6 +47,15 @@ bool		 cfg_unknown(const struct config *, const char *name);
 /* A number the config states (not SGLang's default), else def. */
 double		 cfg_num(const struct config *, const char *name, double def);
 
+/* The phrases a deployment file's missing.ROLE says of what the source
+ * left open (written by import, read back by the file's reader): which
+ * of the role's machine, ports and options stay unknown. A text with none
+ * of them (written by hand) leaves all three unknown. */
+#define MISSING_HOST	"the machine it runs on is not stated"
+#define MISSING_PORT	"a port is computed at run time"
+#define MISSING_ARGS	"words of its command are expanded at run time"
+#define MISSING_NODES	"the other nodes' hosts are not known"
+
 /* Append src's diagnostics to dst keeping each one's cmd. */
 void	result_move_keep(struct result *dst, struct result *src);
 

@@ -640,6 +640,27 @@ check_k8s(struct pctx *pc, const struct ynode *m, const struct deployment *d)
  * out of roles (it is not deployed, and the checks that need it say they
  * could not check); a role listed and present lacks some of its nodes.
  */
+/* What a role's missing.ROLE says is unknown: the phrases import writes
+ * (deploy_int.h); a text with none of them, all of it. Its options are
+ * known unless their words are expanded at run time. */
+static void
+read_unstated(struct role_spec *r)
+{
+	const char	*m = r->missing;
+	bool		 host = strstr(m, MISSING_HOST) != NULL ||
+	    strstr(m, MISSING_NODES) != NULL;
+	bool		 port = strstr(m, MISSING_PORT) != NULL;
+	bool		 args = strstr(m, MISSING_ARGS) != NULL;
+
+	/* Words expanded in place of options may set anything, --host and
+	 * --port among them. */
+	if (args || (!host && !port))
+		host = port = args = true;
+	r->host_unstated = host;
+	r->port_unstated = port;
+	r->args_unstated = args;
+}
+
 static void
 read_missing(struct pctx *pc, const struct ynode *m, struct deployment *d)
 {
@@ -736,11 +757,8 @@ deployment_from_ydoc(const struct catalog *cat, const char *name,
 	 * what its command sets are not known, and the checks say so rather
 	 * than place them. */
 	for (i = 0; i < NPD_ROLE; i++)
-		if (d->role[i].enabled && d->role[i].missing != NULL) {
-			d->role[i].host_unstated = true;
-			d->role[i].port_unstated = true;
-			d->role[i].args_unstated = true;
-		}
+		if (d->role[i].enabled && d->role[i].missing != NULL)
+			read_unstated(&d->role[i]);
 	if (m != NULL && m->kind == YN_MAP && !d->role[ROLE_PREFILL].enabled &&
 	    !d->role[ROLE_DECODE].enabled && !d->role[ROLE_ROUTER].enabled)
 		perr(&pc, m, "roles: no role at all (missing lists every one)");

@@ -1305,6 +1305,15 @@ grep -q "Memory per GPU" "$T/out" && bad "runbook without an accelerator shows a
 printf 'pdwiz: 1\nmodel:\n  path: "m"\nmissing:\n  prefill: "no prefill command in the script"\n  router: "no router"\nroles:\n  decode:\n    instances: 1\n    nodes_per_instance: 1\n    gpus_per_node: 1\n    hosts: ["10.0.0.2"]\n    port: 30000\n    options:\n      page_size: 64\n' >"$T/nopf.yaml"
 $PDWIZ check "$T/nopf.yaml" >"$T/out" 2>&1
 ! grep -q 'error:.*xs-page-size' "$T/out" && grep -q 'checks: the prefill is not in the deployment (missing.prefill) \[.*xs-page-size' "$T/out" && ok || bad "deployment without a prefill: $(cat "$T/out")"
+# A script whose servers bind 0.0.0.0 on the one machine it runs on, and
+# whose router lists a port no decode has: its import says the machine is
+# not stated (missing.ROLE), but its literal ports stay known, so the
+# router's findings are the same from the file as from the script.
+printf 'python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill --host 0.0.0.0 --port 30000 --disaggregation-ib-device mlx5_0 &\npython3 -m sglang.launch_server --model-path m --disaggregation-mode decode --host 0.0.0.0 --port 30001 --base-gpu-id 1 --disaggregation-ib-device mlx5_0 &\npython3 -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 --decode http://127.0.0.1:30002 --host 0.0.0.0 --port 8000\n' >"$T/v1.sh"
+$PDWIZ check "$T/v1.sh" 2>&1 | grep -o '\[[a-z0-9-]*\]$' | sort -u >"$T/v1.a"
+$PDWIZ import --keep-going -o "$T/v1.yaml" "$T/v1.sh" >/dev/null 2>&1
+$PDWIZ check "$T/v1.yaml" 2>&1 | grep -o '\[[a-z0-9-]*\]$' | sort -u >"$T/v1.b"
+grep -q 'xs-router-missing' "$T/v1.a" && cmp -s "$T/v1.a" "$T/v1.b" && ok || bad "import of 0.0.0.0 servers changes the router findings: $(cat "$T/v1.a") / $(cat "$T/v1.b")"
 # A server whose machine the source did not state (bound to 0.0.0.0, no
 # machine named): its exports keep the machine unknown, so their checks
 # say "could not check" as the source's does, not collisions on the
