@@ -752,10 +752,39 @@ pool_tokens(const struct fit_model *m, const struct fit_params *p,
 	known(&r->swa_tokens, floor(floor(full * ratio) / page) * page);
 }
 
+/*
+ * SGLang 0.4.9.post3 and later lower a default fraction for a multimodal
+ * model by its vision tower: x 0.95, and x (1 - 0.1 (c - 1)) held to
+ * [0.8, 1.05], c being the tower's layers x hidden^2 over a ViT-L/14's
+ * (24 x 1024^2). SGLang main leaves a PD decode server's fraction alone
+ * (the encoder runs at prefill). 1 for a model without one.
+ */
+double
+fit_vision_factor(const struct fit_model *m, const struct fit_params *p)
+{
+	double	c, f;
+
+	if (m == NULL || m->vision_layers <= 0 || m->vision_hidden_size <= 0)
+		return 1;
+	if (p->sglang != SGVER_UNKNOWN && sgver_cmp(p->sglang,
+	    sgver_parse("0.4.9.post3", NULL, 0)) < 0)
+		return 1;
+	if (mf_era(p->sglang) == ERA_ROLES && p->role == FR_DECODE)
+		return 1;
+	c = (double)m->vision_layers * m->vision_hidden_size *
+	    m->vision_hidden_size / (24.0 * 1024 * 1024);
+	f = 1 - 0.1 * (c - 1);
+	if (f < 0.8)
+		f = 0.8;
+	if (f > 1.05)
+		f = 1.05;
+	return 0.95 * f;
+}
+
 /* The accelerator's side: capacity, free memory, the static fraction. */
 static void
-estimate_gpu(const struct fit_gpu *g, const struct fit_params *p,
-    struct fit_result *r)
+estimate_gpu(const struct fit_model *m, const struct fit_gpu *g,
+    const struct fit_params *p, struct fit_result *r)
 {
 	if (g == NULL) {
 		unknown(&r->capacity, "unknown: accelerator");
@@ -772,7 +801,7 @@ estimate_gpu(const struct fit_gpu *g, const struct fit_params *p,
 		known(&r->mem_fraction, p->mem_fraction_static);
 	else if (g != NULL) {
 		known(&r->mem_fraction, fit_default_mem_fraction(
-		    gpu_capacity(g) / MIB, p));
+		    gpu_capacity(g) / MIB, p) * fit_vision_factor(m, p));
 		r->mem_fraction_derived = true;
 	} else
 		unknown(&r->mem_fraction, "unknown: accelerator (for "
@@ -915,7 +944,7 @@ fit_estimate(const struct fit_model *m, const struct fit_gpu *g,
 	if (g != NULL)
 		p.non_cuda = g->platform != NULL &&
 		    strcmp(g->platform, "cuda") != 0;
-	estimate_gpu(g, &p, r);
+	estimate_gpu(m, g, &p, r);
 	if (m == NULL) {
 		unknown(&r->weights, "unknown: model");
 		unknown(&r->kv_per_token, "unknown: model");

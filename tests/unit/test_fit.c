@@ -478,6 +478,32 @@ test_fraction_roles(void **state)
 }
 
 /* Older releases' defaults (each release's server_args.py). */
+/* A vision tower lowers the default fraction: Kimi-K2.5's MoonViT (27 x
+ * 1152) on an MI355X at 0.5.8.post1, as its log has it (0.8260405859375). */
+static void
+test_vision_factor(void **state)
+{
+	const struct fit_model	*kimi = model("moonshotai/Kimi-K2.5");
+	struct fit_params	 p;
+
+	(void)state;
+	fit_params_init(&p);
+	p.tp = 8;
+	p.sglang = release("0.5.8.post1");
+	near(fit_default_mem_fraction(gpu("MI355X")->memory_gb * 1024, &p) *
+	    fit_vision_factor(kimi, &p), 0.8260405859375, 1e-9);
+	near(fit_vision_factor(model("meta-llama/Llama-3.1-8B-Instruct"), &p),
+	    1, 1e-12);
+	p.sglang = release("0.4.9.post2");	/* before the adjustment */
+	near(fit_vision_factor(kimi, &p), 1, 1e-12);
+	p.sglang = SGVER_UNKNOWN;		/* main: not for a decode server */
+	p.role = FR_DECODE;
+	near(fit_vision_factor(kimi, &p), 1, 1e-12);
+	p.role = FR_PREFILL;
+	near(fit_vision_factor(kimi, &p), 0.95 * (1 - 0.1 * (27.0 * 1152 *
+	    1152 / (24.0 * 1024 * 1024) - 1)), 1e-12);
+}
+
 static void
 test_fraction_releases(void **state)
 {
@@ -1391,6 +1417,7 @@ main(void)
 		cmocka_unit_test(test_default_fraction),
 		cmocka_unit_test(test_fraction_roles),
 		cmocka_unit_test(test_fraction_releases),
+		cmocka_unit_test(test_vision_factor),
 		cmocka_unit_test(test_accounting),
 		cmocka_unit_test(test_tight),
 		cmocka_unit_test(test_acceptance),
