@@ -907,6 +907,7 @@ test_local_dir(void **state)
 {
 	char			 dir[] = "/tmp/pdwiz-fit-XXXXXX";
 	char			 err[512], *p;
+	const char		*cfg;
 	struct fit_model	 m;
 	struct fit_params	 pa;
 	struct fit_result	 r;
@@ -925,6 +926,24 @@ test_local_dir(void **state)
 	assert_false(r.weights.known);	/* no checkpoint size */
 	assert_true(r.kv_per_token.known);
 	near(r.kv_per_token.v, 576.0 * 61 * 2, 0);
+	assert_int_equal(m.vision_layers, 0);
+	fit_model_clear(&m);
+	/* a vision tower: its own names, MoonViT's vt_ ones, SGLang's 24 x
+	 * 1024 for what is left out */
+	cfg = "{\"architectures\": [\"X\"], \"num_hidden_layers\": 2, "
+	    "\"vision_config\": {\"vt_num_hidden_layers\": 27, "
+	    "\"vt_hidden_size\": 1152}}";
+	assert_int_equal(fit_model_from_config("c.json", cfg, strlen(cfg),
+	    &m, err, sizeof err), 1);
+	assert_int_equal(m.vision_layers, 27);
+	assert_int_equal(m.vision_hidden_size, 1152);
+	fit_model_clear(&m);
+	cfg = "{\"architectures\": [\"X\"], \"num_hidden_layers\": 2, "
+	    "\"vision_config\": {\"depth\": 32, \"hidden_size\": 1280}}";
+	assert_int_equal(fit_model_from_config("c.json", cfg, strlen(cfg),
+	    &m, err, sizeof err), 1);
+	assert_int_equal(m.vision_layers, 24);
+	assert_int_equal(m.vision_hidden_size, 1280);
 	fit_model_clear(&m);
 
 	assert_non_null(mkdtemp(dir));
