@@ -100,8 +100,10 @@ prefill_graph_sizes(long maxt)
 /*
  * How SGLang has chosen mem_fraction_static when it is not given, by the
  * first release of each way (read in each release's server_args.py):
- *   ERA_TP_TABLE  up to 0.4.7: a table by TP size for GPUs up to 80 GiB
- *                 (0.88 at TP 1 ... 0.79 at TP 16), else 13 GiB reserved
+ *   ERA_TP_TABLE  up to 0.4.7: a table by TP size (0.88 at TP 1 ... 0.79
+ *                 at TP 16; TP 8 0.83 before 0.3.6, 0.82 in 0.3.6.x, 0.81
+ *                 from 0.4.0); from 0.4.5.post3 only for GPUs up to 80 GiB,
+ *                 a larger one keeps 13 GiB
  *   ERA_CLASS     0.4.8 - 0.5.2: a reserve by memory class and parallel size
  *   ERA_TERMS     0.5.3 - 0.5.9: a reserve summed from activations, graphs,
  *                 parallel size and DP attention, with a 10 GiB floor
@@ -284,9 +286,16 @@ fit_default_mem_fraction(double gpu_mib, const struct fit_params *p)
 	enum mf_era	era = mf_era(p->sglang);
 
 	if (era == ERA_TP_TABLE) {
-		if (gpu_mib > 81920)
+		double	tp8 = 0.81;
+
+		if (gpu_mib > 81920 && sgver_cmp(p->sglang,
+		    sgver_parse("0.4.5.post3", NULL, 0)) >= 0)
 			return (gpu_mib - 13 * 1024) / gpu_mib;
-		return p->tp >= 16 ? 0.79 : p->tp >= 8 ? 0.81 : p->tp >= 4 ?
+		if (sgver_cmp(p->sglang, sgver_parse("0.3.6", NULL, 0)) < 0)
+			tp8 = 0.83;
+		else if (sgver_cmp(p->sglang, sgver_parse("0.4.0", NULL, 0)) < 0)
+			tp8 = 0.82;
+		return p->tp >= 16 ? 0.79 : p->tp >= 8 ? tp8 : p->tp >= 4 ?
 		    0.85 : p->tp >= 2 ? 0.87 : 0.88;
 	}
 	if (era == ERA_CLASS)

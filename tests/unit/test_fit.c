@@ -518,6 +518,19 @@ test_fraction_releases(void **state)
 	near(fit_default_mem_fraction(81559, &p), 0.85, 1e-9);
 	near(fit_default_mem_fraction(143771, &p),
 	    (143771 - 13312) / 143771.0, 1e-9);
+	/* before 0.4.5.post3 the table held on any GPU; TP 8 was 0.83 before
+	 * 0.3.6 and 0.82 in 0.3.6.x */
+	p.sglang = release("0.4.5.post2");
+	near(fit_default_mem_fraction(143771, &p), 0.85, 1e-9);
+	p.sglang = release("0.3.3");
+	p.tp = 1;
+	near(fit_default_mem_fraction(196608, &p), 0.88, 1e-9);
+	p.tp = 8;
+	near(fit_default_mem_fraction(81559, &p), 0.83, 1e-9);
+	p.sglang = release("0.3.6.post1");
+	near(fit_default_mem_fraction(81559, &p), 0.82, 1e-9);
+	p.sglang = release("0.4.0");
+	near(fit_default_mem_fraction(81559, &p), 0.81, 1e-9);
 	/* 0.5.1: by class; H200 TP 8: (12 + 8 / 2) GiB, DP attention
 	 * + 4 GiB: 20480 -> 0.8575 */
 	p.sglang = release("0.5.1");
