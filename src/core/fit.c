@@ -100,8 +100,10 @@ prefill_graph_sizes(long maxt)
 /*
  * How SGLang has chosen mem_fraction_static when it is not given, by the
  * first release of each way (read in each release's server_args.py):
- *   ERA_TP_TABLE  up to 0.4.7: a table by TP size for GPUs up to 80 GiB
- *                 (0.88 at TP 1 ... 0.79 at TP 16), else 13 GiB reserved
+ *   ERA_TP_TABLE  up to 0.4.7: a table by TP size (0.88 at TP 1 ... 0.79
+ *                 at TP 16; TP 8 0.83 before 0.3.6, 0.82 in 0.3.6.x, 0.81
+ *                 from 0.4.0); from 0.4.5.post3 only for GPUs up to 80 GiB,
+ *                 a larger one keeps 13 GiB
  *   ERA_CLASS     0.4.8 - 0.5.2: a reserve by memory class and parallel size
  *   ERA_TERMS     0.5.3 - 0.5.9: a reserve summed from activations, graphs,
  *                 parallel size and DP attention, with a 10 GiB floor
@@ -284,9 +286,16 @@ fit_default_mem_fraction(double gpu_mib, const struct fit_params *p)
 	enum mf_era	era = mf_era(p->sglang);
 
 	if (era == ERA_TP_TABLE) {
-		if (gpu_mib > 81920)
+		double	tp8 = 0.81;
+
+		if (gpu_mib > 81920 && sgver_cmp(p->sglang,
+		    sgver_parse("0.4.5.post3", NULL, 0)) >= 0)
 			return (gpu_mib - 13 * 1024) / gpu_mib;
-		return p->tp >= 16 ? 0.79 : p->tp >= 8 ? 0.81 : p->tp >= 4 ?
+		if (sgver_cmp(p->sglang, sgver_parse("0.3.6", NULL, 0)) < 0)
+			tp8 = 0.83;
+		else if (sgver_cmp(p->sglang, sgver_parse("0.4.0", NULL, 0)) < 0)
+			tp8 = 0.82;
+		return p->tp >= 16 ? 0.79 : p->tp >= 8 ? tp8 : p->tp >= 4 ?
 		    0.85 : p->tp >= 2 ? 0.87 : 0.88;
 	}
 	if (era == ERA_CLASS)
@@ -752,10 +761,39 @@ pool_tokens(const struct fit_model *m, const struct fit_params *p,
 	known(&r->swa_tokens, floor(floor(full * ratio) / page) * page);
 }
 
+/*
+ * SGLang 0.4.9.post3 and later lower a default fraction for a multimodal
+ * model by its vision tower: x 0.95, and x (1 - 0.1 (c - 1)) held to
+ * [0.8, 1.05], c being the tower's layers x hidden^2 over a ViT-L/14's
+ * (24 x 1024^2). SGLang main leaves a PD decode server's fraction alone
+ * (the encoder runs at prefill). 1 for a model without one.
+ */
+double
+fit_vision_factor(const struct fit_model *m, const struct fit_params *p)
+{
+	double	c, f;
+
+	if (m == NULL || m->vision_layers <= 0 || m->vision_hidden_size <= 0)
+		return 1;
+	if (p->sglang != SGVER_UNKNOWN && sgver_cmp(p->sglang,
+	    sgver_parse("0.4.9.post3", NULL, 0)) < 0)
+		return 1;
+	if (mf_era(p->sglang) == ERA_ROLES && p->role == FR_DECODE)
+		return 1;
+	c = (double)m->vision_layers * m->vision_hidden_size *
+	    m->vision_hidden_size / (24.0 * 1024 * 1024);
+	f = 1 - 0.1 * (c - 1);
+	if (f < 0.8)
+		f = 0.8;
+	if (f > 1.05)
+		f = 1.05;
+	return 0.95 * f;
+}
+
 /* The accelerator's side: capacity, free memory, the static fraction. */
 static void
-estimate_gpu(const struct fit_gpu *g, const struct fit_params *p,
-    struct fit_result *r)
+estimate_gpu(const struct fit_model *m, const struct fit_gpu *g,
+    const struct fit_params *p, struct fit_result *r)
 {
 	if (g == NULL) {
 		unknown(&r->capacity, "unknown: accelerator");
@@ -772,7 +810,7 @@ estimate_gpu(const struct fit_gpu *g, const struct fit_params *p,
 		known(&r->mem_fraction, p->mem_fraction_static);
 	else if (g != NULL) {
 		known(&r->mem_fraction, fit_default_mem_fraction(
-		    gpu_capacity(g) / MIB, p));
+		    gpu_capacity(g) / MIB, p) * fit_vision_factor(m, p));
 		r->mem_fraction_derived = true;
 	} else
 		unknown(&r->mem_fraction, "unknown: accelerator (for "
@@ -915,7 +953,7 @@ fit_estimate(const struct fit_model *m, const struct fit_gpu *g,
 	if (g != NULL)
 		p.non_cuda = g->platform != NULL &&
 		    strcmp(g->platform, "cuda") != 0;
-	estimate_gpu(g, &p, r);
+	estimate_gpu(m, g, &p, r);
 	if (m == NULL) {
 		unknown(&r->weights, "unknown: model");
 		unknown(&r->kv_per_token, "unknown: model");

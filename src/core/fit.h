@@ -75,6 +75,9 @@ struct fit_model {
 	long		 experts, experts_per_token;
 	long		 sliding_layers;	/* hybrid-swa: sliding-window layers */
 	long		 linear_layers;	/* hybrid-linear: linear-attention layers */
+	long		 vision_layers;	/* a vision tower's layers (SGLang lowers
+					   the default fraction for it); 0 none */
+	long		 vision_hidden_size;
 	enum fit_dtype	 dtype, expert_dtype, embed_dtype;
 	enum fit_kv_layout kv_layout;
 };
@@ -260,6 +263,10 @@ enum fit_verdict fit_estimate(const struct fit_model *m,
 
 /* SGLang's mem_fraction_static default for a GPU of gpu_mib MiB. */
 double		 fit_default_mem_fraction(double gpu_mib,
+		    const struct fit_params *p);
+/* The factor SGLang applies to that default for a model's vision tower
+ * (1 without one, or in a release or role that does not). */
+double		 fit_vision_factor(const struct fit_model *m,
 		    const struct fit_params *p);
 
 /*

@@ -310,7 +310,8 @@ load_model(const struct ynode *n, struct fit_model *m, char ***match,
 	    "attention_heads", "kv_heads", "head_dim", "kv_lora_rank",
 	    "qk_rope_head_dim", "index_head_dim", "experts",
 	    "experts_per_token",
-	    "sliding_layers", "linear_layers", "dtype",
+	    "sliding_layers", "linear_layers", "vision_layers",
+	    "vision_hidden_size", "dtype",
 	    "expert_dtype", "embed_dtype", "kv_layout", NULL };
 	const char	*s;
 
@@ -355,6 +356,10 @@ load_model(const struct ynode *n, struct fit_model *m, char ***match,
 	    errlen) != 0 ||
 	    get_long(n, "linear_layers", &m->linear_layers, file, err,
 	    errlen) != 0 ||
+	    get_long(n, "vision_layers", &m->vision_layers, file, err,
+	    errlen) != 0 ||
+	    get_long(n, "vision_hidden_size", &m->vision_hidden_size, file,
+	    err, errlen) != 0 ||
 	    get_dtype(n, "dtype", &m->dtype, file, err, errlen) != 0 ||
 	    get_dtype(n, "expert_dtype", &m->expert_dtype, file, err,
 	    errlen) != 0 ||

@@ -308,6 +308,21 @@ int4_g32_experts(const struct ynode *q)
 	return attn;
 }
 
+/* A vision tower (vision_config): its layers and width, MoonViT's vt_
+ * names too; SGLang takes 24 and 1024 for what the config leaves out. */
+static void
+vision_facts(const struct ynode *v, struct fit_model *m)
+{
+	if (v == NULL || v->kind != YN_MAP)
+		return;
+	if ((m->vision_layers = json_long(v, "num_hidden_layers")) == 0 &&
+	    (m->vision_layers = json_long(v, "vt_num_hidden_layers")) == 0)
+		m->vision_layers = 24;
+	if ((m->vision_hidden_size = json_long(v, "hidden_size")) == 0 &&
+	    (m->vision_hidden_size = json_long(v, "vt_hidden_size")) == 0)
+		m->vision_hidden_size = 1024;
+}
+
 static void
 config_facts(const struct ynode *root, struct fit_model *m)
 {
@@ -327,6 +342,7 @@ config_facts(const struct ynode *root, struct fit_model *m)
 		m->arch = xstrdup(a->kids[0]->str);
 	m->layers = json_long(c, "num_hidden_layers");
 	m->hidden_size = json_long(c, "hidden_size");
+	vision_facts(ynode_get(root, "vision_config"), m);
 	m->attention_heads = json_long(c, "num_attention_heads");
 	m->kv_heads = json_long(c, "num_key_value_heads");
 	if (m->kv_heads == 0)

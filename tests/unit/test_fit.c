@@ -125,7 +125,9 @@ test_gpu_facts(void **state)
 		{ "L4", "L4-24GB", 23034 },
 		{ "L40", "L40-48GB", 46068 },
 		{ "L40S", "L40S-48GB", 46068 },
+		{ "RTX 3090", "RTX-3090-24GB", 24576 },
 		{ "RTX 4090", "RTX-4090-24GB", 24564 },
+		{ "RTX 5080", "RTX-5080-16GB", 16303 },
 		{ "RTX 5090", "RTX-5090-32GB", 32607 },
 		{ "H100 SXM", "H100-SXM-80GB", 81559 },
 		{ "H100 PCIe", "H100-PCIe-80GB", 81559 },
@@ -476,6 +478,32 @@ test_fraction_roles(void **state)
 }
 
 /* Older releases' defaults (each release's server_args.py). */
+/* A vision tower lowers the default fraction: Kimi-K2.5's MoonViT (27 x
+ * 1152) on an MI355X at 0.5.8.post1, as its log has it (0.8260405859375). */
+static void
+test_vision_factor(void **state)
+{
+	const struct fit_model	*kimi = model("moonshotai/Kimi-K2.5");
+	struct fit_params	 p;
+
+	(void)state;
+	fit_params_init(&p);
+	p.tp = 8;
+	p.sglang = release("0.5.8.post1");
+	near(fit_default_mem_fraction(gpu("MI355X")->memory_gb * 1024, &p) *
+	    fit_vision_factor(kimi, &p), 0.8260405859375, 1e-9);
+	near(fit_vision_factor(model("meta-llama/Llama-3.1-8B-Instruct"), &p),
+	    1, 1e-12);
+	p.sglang = release("0.4.9.post2");	/* before the adjustment */
+	near(fit_vision_factor(kimi, &p), 1, 1e-12);
+	p.sglang = SGVER_UNKNOWN;		/* main: not for a decode server */
+	p.role = FR_DECODE;
+	near(fit_vision_factor(kimi, &p), 1, 1e-12);
+	p.role = FR_PREFILL;
+	near(fit_vision_factor(kimi, &p), 0.95 * (1 - 0.1 * (27.0 * 1152 *
+	    1152 / (24.0 * 1024 * 1024) - 1)), 1e-12);
+}
+
 static void
 test_fraction_releases(void **state)
 {
@@ -490,6 +518,19 @@ test_fraction_releases(void **state)
 	near(fit_default_mem_fraction(81559, &p), 0.85, 1e-9);
 	near(fit_default_mem_fraction(143771, &p),
 	    (143771 - 13312) / 143771.0, 1e-9);
+	/* before 0.4.5.post3 the table held on any GPU; TP 8 was 0.83 before
+	 * 0.3.6 and 0.82 in 0.3.6.x */
+	p.sglang = release("0.4.5.post2");
+	near(fit_default_mem_fraction(143771, &p), 0.85, 1e-9);
+	p.sglang = release("0.3.3");
+	p.tp = 1;
+	near(fit_default_mem_fraction(196608, &p), 0.88, 1e-9);
+	p.tp = 8;
+	near(fit_default_mem_fraction(81559, &p), 0.83, 1e-9);
+	p.sglang = release("0.3.6.post1");
+	near(fit_default_mem_fraction(81559, &p), 0.82, 1e-9);
+	p.sglang = release("0.4.0");
+	near(fit_default_mem_fraction(81559, &p), 0.81, 1e-9);
 	/* 0.5.1: by class; H200 TP 8: (12 + 8 / 2) GiB, DP attention
 	 * + 4 GiB: 20480 -> 0.8575 */
 	p.sglang = release("0.5.1");
@@ -879,6 +920,7 @@ test_local_dir(void **state)
 {
 	char			 dir[] = "/tmp/pdwiz-fit-XXXXXX";
 	char			 err[512], *p;
+	const char		*cfg;
 	struct fit_model	 m;
 	struct fit_params	 pa;
 	struct fit_result	 r;
@@ -897,6 +939,24 @@ test_local_dir(void **state)
 	assert_false(r.weights.known);	/* no checkpoint size */
 	assert_true(r.kv_per_token.known);
 	near(r.kv_per_token.v, 576.0 * 61 * 2, 0);
+	assert_int_equal(m.vision_layers, 0);
+	fit_model_clear(&m);
+	/* a vision tower: its own names, MoonViT's vt_ ones, SGLang's 24 x
+	 * 1024 for what is left out */
+	cfg = "{\"architectures\": [\"X\"], \"num_hidden_layers\": 2, "
+	    "\"vision_config\": {\"vt_num_hidden_layers\": 27, "
+	    "\"vt_hidden_size\": 1152}}";
+	assert_int_equal(fit_model_from_config("c.json", cfg, strlen(cfg),
+	    &m, err, sizeof err), 1);
+	assert_int_equal(m.vision_layers, 27);
+	assert_int_equal(m.vision_hidden_size, 1152);
+	fit_model_clear(&m);
+	cfg = "{\"architectures\": [\"X\"], \"num_hidden_layers\": 2, "
+	    "\"vision_config\": {\"depth\": 32, \"hidden_size\": 1280}}";
+	assert_int_equal(fit_model_from_config("c.json", cfg, strlen(cfg),
+	    &m, err, sizeof err), 1);
+	assert_int_equal(m.vision_layers, 24);
+	assert_int_equal(m.vision_hidden_size, 1280);
 	fit_model_clear(&m);
 
 	assert_non_null(mkdtemp(dir));
@@ -1389,6 +1449,7 @@ main(void)
 		cmocka_unit_test(test_default_fraction),
 		cmocka_unit_test(test_fraction_roles),
 		cmocka_unit_test(test_fraction_releases),
+		cmocka_unit_test(test_vision_factor),
 		cmocka_unit_test(test_accounting),
 		cmocka_unit_test(test_tight),
 		cmocka_unit_test(test_acceptance),
