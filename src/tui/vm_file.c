@@ -4,6 +4,7 @@
  */
 #include "tui/vm_int.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,16 +304,27 @@ vm_export(struct vm *vm, const char *format, const char *path,
 		emission_free(&e);
 		return rc;
 	}
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		dir = xstrdup(path);
-	else {
-		dir = xstrdup(path);
+	dir = xstrdup(path);
+	while (strlen(dir) > 1 && dir[strlen(dir) - 1] == '/')
+		dir[strlen(dir) - 1] = '\0';	/* no "dir//file" */
+	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+		;
+	else if (errno = 0, stat(dir, &st) == 0 || errno != ENOENT) {
+		/* An existing file: its directory, beside it. */
 		if ((slash = strrchr(dir, '/')) != NULL)
 			*slash = '\0';
 		else {
 			free(dir);
 			dir = xstrdup(".");
 		}
+	} else if (mkdir(dir, 0777) != 0) {
+		/* Several files go into the directory named: made when it
+		 * is not there yet (its parent must be). */
+		vmi_msg(msg, "%s: cannot create the directory: %s", dir,
+		    strerror(errno));
+		free(dir);
+		emission_free(&e);
+		return -1;
 	}
 	for (i = 0; i < e.n && rc == 0 && !force; i++) {
 		p = xasprintf("%s/%s", dir, e.f[i].name);

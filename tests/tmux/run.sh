@@ -190,6 +190,13 @@ export_same_bytes() {
 	    -o cfg-emit exp.yaml >/dev/null) || return 1
 	diff -r "$WORK/cfg" "$WORK/cfg-emit" >/dev/null ||
 	    { echo "  config export differs from pdwiz emit"; return 1; }
+	# ... into a directory not there yet, named without a slash: made,
+	# not the name dropped for the current directory.
+	keys e && wait_for "export:" && keys 3 && wait_for "to:" &&
+	    keys C-u && text "$WORK/newcfg" && keys Enter &&
+	    wait_for "files in $WORK/newcfg" || return 1
+	diff -r "$WORK/newcfg" "$WORK/cfg-emit" >/dev/null ||
+	    { echo "  config export into a new directory differs"; return 1; }
 	# An existing file is not overwritten without asking.
 	keys e && wait_for "export:" && keys 1 && wait_for "to:" &&
 	    keys C-u && text "$WORK/out.shell" && keys Enter &&
