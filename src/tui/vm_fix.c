@@ -245,7 +245,7 @@ record_fix(struct vm *vm, const struct rule *r, const struct fix *fx,
 		else
 			s = fix_scope(vm, o, fscope, in);
 		text = fx->val[i].t == V_NULL ? NULL :
-		    vmi_text_for(vm, o, fx->val[i]);
+		    vmi_text_in(vm, s, o, fx->val[i]);
 		vmi_txn_set(vm, t, s, o, text);
 		/* A role value would hide the shared one: drop it. */
 		if (s == SC_SHARED) {

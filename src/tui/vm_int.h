@@ -178,6 +178,8 @@ bool		 vmi_diag_hits(const struct vm *, const struct vm_field *,
 /* Transactions (vm_edit.c). */
 /* The cell text for a value (malloc'd), NULL for unset or the default. */
 char		*vmi_text_for(const struct vm *, int key, struct value);
+char		*vmi_text_in(struct vm *, enum vm_scope, int key,
+		    struct value);
 /* Record and apply one change into t. */
 void		 vmi_txn_set(struct vm *, struct vm_txn *t, enum vm_scope,
 		    int key, const char *text);

@@ -1271,6 +1271,7 @@ run "line editor: cursor, kills, UTF-8, type over, long paste (80x24)" line_edit
 run "layout: 2-node prefill, rendezvous port derived and pictured" layout_two_node_rendezvous
 run "layout: wrong router bootstrap port, Enter from review, Delete fixes" layout_router_lists_fix
 run "review: f on a row applies that problem's fix, side effects listed" review_row_fix
+. "$ROOT/tests/tmux/ops.sh"
 
 # ---- help that teaches, messages never cut, keys, preview (80x24) ----
 

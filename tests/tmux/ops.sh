@@ -1,0 +1,38 @@
+# ops.sh - scenarios for what an operator test found (80x24, LANG=C,
+# NO_COLOR=1). Sourced by run.sh, after its helpers.
+
+# start_op [ARGS]: ./pdwiz ARGS at 80x24, LANG=C, NO_COLOR=1 (no ARGS:
+# the quick start).
+start_op() {
+	t kill-session -t w 2>/dev/null
+	t new-session -d -s w -x 80 -y 24 \
+	    "cd $WORK && env TERM=screen LANG=C LC_ALL=C NO_COLOR=1 ESCDELAY=25 PDWIZ_DATADIR=$ROOT $PDWIZ $* ; echo \"[exit \$?]\"; sleep 600"
+	wait_re 'quick start: a new PD deployment| error|\[exit [0-9]+\]' ||
+	    return 1
+	KS=0
+}
+
+# quick_op: the quick start's 1P1D of Llama 8B (TP 4 saved as a shared
+# value), on the review.
+quick_op() {
+	start_op || return 1
+	text "meta-llama/Llama-3.1-8B-Instruct" &&
+	    wait_for "1P1D: each instance TP 4 on 4 GPUs" &&
+	    keys Enter Enter Enter Enter Enter Enter && wait_for "11/11  Review"
+}
+
+# B1: a role's TP 1 under the shared TP 4 is the role's own 1, though 1
+# is SGLang's default; the other role keeps the shared 4.
+op_role_tp1() {
+	quick_op || return 1
+	goto_page "Parallelism (prefill)" && focus "tensor parallel" &&
+	    keys Enter && wait_for "(empty = default)" && keys C-u &&
+	    text "1" && keys Enter && wait_for "tensor parallel (TP) set" &&
+	    wait_re '^> tensor parallel \(TP\) +1( |$)' &&
+	    keys '?' && wait_for "effective: 1" && keys Escape &&
+	    wait_gone "effective: 1" &&
+	    goto_page "Parallelism (decode)" &&
+	    wait_re 'tensor parallel \(TP\) +4( |$)' || return 1
+}
+
+run "B1: a role's TP 1 under a shared TP 4 is kept (80x24, LANG=C)" op_role_tp1
