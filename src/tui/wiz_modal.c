@@ -570,6 +570,18 @@ wiz_edit_field(struct ui *ui)
 	text = wiz_prompt_hint(ui, label, hint, init);
 	free(label);
 	free(hint);
+	/* Unchanged is no change, unless the roles differ (a shared field
+	 * split between them): then the value shown is the prefill's, and
+	 * Enter on it sets it for both. */
+	if (text != NULL && prefilled && strcmp(text, init) == 0) {
+		char	*sp, *sd;
+		bool	 split = vm_shared_split(ui->vm, &sp, &sd);
+
+		free(sp);
+		free(sd);
+		if (split)
+			prefilled = false;
+	}
 	if (text != NULL && prefilled && strcmp(text, init) == 0) {
 		free(text);
 		free(init);

@@ -36,3 +36,38 @@ op_role_tp1() {
 }
 
 run "B1: a role's TP 1 under a shared TP 4 is kept (80x24, LANG=C)" op_role_tp1
+
+# E3: a shared field whose roles differ shows the prefill's value; Enter on
+# it pre-filled sets it on both (it was "unchanged", the decode empty).
+op_split_enter_both() {
+	cat > "$WORK/ib.yaml" <<'YAML'
+pdwiz: 1
+name: ib
+model:
+  path: meta-llama/Llama-3.1-8B-Instruct
+roles:
+  prefill:
+    instances: 1
+    gpus_per_node: 1
+    hosts: ["127.0.0.1"]
+    port: 30000
+    options:
+      disaggregation_ib_device: mlx5_0
+  decode:
+    instances: 1
+    gpus_per_node: 1
+    hosts: ["127.0.0.1"]
+    port: 30001
+  router:
+    hosts: ["127.0.0.1"]
+    port: 8000
+YAML
+	start_op ib.yaml || return 1
+	goto_page "KV transfer" && focus "IB devices" &&
+	    wait_re '^> IB devices \(mooncake\) +mlx5_0 \(prefill; decode: \(none\)' &&
+	    keys Enter && wait_for "[mlx5_0]" && keys Enter &&
+	    wait_for "mlx5_0 on both roles" &&
+	    wait_re '^> IB devices \(mooncake\) +mlx5_0 *$' || return 1
+}
+
+run "E3: Enter on a split field's pre-filled value sets it on both (80x24, LANG=C)" op_split_enter_both
