@@ -99,6 +99,7 @@ vm_free(struct vm *vm)
 	free(vm->title);
 	free(vm->suggest);
 	vmi_fixmemo_clear(vm);
+	free(vm->fix_id);
 	free(vm);
 }
 

@@ -334,6 +334,13 @@ bool		 vm_shared_split(struct vm *, char **prefill, char **decode);
 size_t		 vm_fix_alternatives(struct vm *, int choice,
 		    const char ***labels, int **idx);
 void		 vm_fix_select(struct vm *, int fix);
+/*
+ * The problem the next fixes are for (the review row's rule id, reported
+ * on role; a warning as well as an error), before the focused field's own;
+ * NULL: back to the focused field's.
+ */
+void		 vm_fix_for(struct vm *, const char *rule_id,
+		    enum vm_scope role);
 /* The SGLang message that blocks one candidate value, or "" (available). */
 void		 vm_choice_problem(struct vm *, int choice, struct buf *msg);
 const char	*vm_path(const struct vm *);

@@ -109,6 +109,10 @@ struct vm {
 	int			 fix_pick;	/* vm_fix_select: the rule's fix
 						   to use; -1 the first that
 						   works */
+	char			*fix_id;	/* vm_fix_for: the problem (rule
+						   id) f fixes; NULL: the
+						   focused field's */
+	enum vm_scope		 fix_role;	/* ... reported on this role */
 	bool			 all_built;	/* vm_all_options was tried */
 	int			 all_first;	/* the first All options page;
 						   -1 none (not built) */

@@ -56,6 +56,8 @@ vmi_layout_key(const char *id)
 		{ "xs-port-collision", DF_PORT },
 		{ "xs-dist-init-addr", DF_DIST_PORT },
 		{ "xs-router-bootstrap-port", DF_ROUTER_URLS },
+		{ "xs-router-missing", DF_ROUTER_URLS },
+		{ "xs-router-unknown", DF_ROUTER_URLS },
 		{ "xs-router-local-url", DF_HOSTS },
 	};
 	size_t	i;

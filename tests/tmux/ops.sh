@@ -71,3 +71,50 @@ YAML
 }
 
 run "E3: Enter on a split field's pre-filled value sets it on both (80x24, LANG=C)" op_split_enter_both
+
+# F2: the warning "No IB devices specified" (tb-ib-none, on both roles)
+# has the fix pdwiz check offers: f from its review row applies it on both
+# (verified: the warning is gone), with r back to the review; from the
+# field as well (undone first).
+op_fix_ib_warning() {
+	cat > "$WORK/noib.sh" <<'SH'
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --port 30000
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1
+python -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 8998 --decode http://127.0.0.1:30001 --port 8000
+SH
+	start_op --import noib.sh || return 1
+	goto_page Review && wait_for " 2 warnings" &&
+	    focus "No IB devices specified" && keys f &&
+	    wait_for "applied: pin the RDMA NICs" &&
+	    wait_for "[r: back to the" && wait_for " 0 warnings" &&
+	    keys r && wait_for "11/11  Review" && ! screen | grep -q "No IB dev" &&
+	    keys u && wait_for " 2 warnings" &&
+	    goto_page "KV transfer" && focus "IB devices" && keys f &&
+	    wait_for "applied: pin the RDMA NICs" && wait_for " 0 warnings" &&
+	    wait_re '^> IB devices \(mooncake\) +mlx5_0 *$' || return 1
+}
+
+# F1: the router does not list decode instance 0 (xs-router-missing): f
+# from its review row lists every instance on the router, as pdwiz check
+# offers; from the router lists field as well.
+op_fix_router_missing() {
+	cat > "$WORK/nodec.sh" <<'SH'
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --port 30000 --disaggregation-ib-device mlx5_0
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1 --disaggregation-ib-device mlx5_0
+python -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 8998 --port 8000
+SH
+	start_op --import nodec.sh || return 1
+	goto_page Review && wait_for " 1 warning" &&
+	    focus "is not listed b" && keys f &&
+	    wait_for "applied: list every instance on the router" &&
+	    wait_for "[r: back to the" && wait_for " 0 warnings" &&
+	    keys r && wait_for "11/11  Review" &&
+	    ! screen | grep -q "not listed by the router" &&
+	    keys u && wait_for " 1 warning" &&
+	    goto_page "Router" && focus "router lists" && keys f &&
+	    wait_for "applied: list every instance on the router" &&
+	    wait_for " 0 warnings" || return 1
+}
+
+run "F2: f fixes the no-IB-device warning from its review row and field (80x24, LANG=C)" op_fix_ib_warning
+run "F1: f lists every instance on the router from the review row and field (80x24, LANG=C)" op_fix_router_missing
