@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <curses.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -681,6 +682,20 @@ wiz_search(struct ui *ui)
 	buf_free(&q);
 }
 
+/* Do paths a and b name one file (the same path, or the same inode)? */
+static bool
+same_file(const char *a, const char *b)
+{
+	struct stat	sa, sb;
+
+	if (a == NULL || b == NULL)
+		return false;
+	if (strcmp(a, b) == 0)
+		return true;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	    sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 bool
 wiz_save(struct ui *ui)
 {
@@ -696,7 +711,11 @@ wiz_save(struct ui *ui)
 		wiz_set_status(ui, "not saved");
 		return false;
 	}
-	rc = vm_save(ui->vm, path, false, &msg);
+	/* The file the wizard opened (or last saved) is just saved: only a
+	 * different file that exists is asked about (and one that did not
+	 * load, which what is shown did not come from). */
+	rc = vm_save(ui->vm, path, !vm_load_failed(ui->vm) &&
+	    same_file(path, vm_path(ui->vm)), &msg);
 	if (rc == 1) {
 		q = xasprintf("%s exists. Overwrite it? (y/n) ", path);
 		c = wiz_ask(ui, q);

@@ -118,3 +118,35 @@ SH
 
 run "F2: f fixes the no-IB-device warning from its review row and field (80x24, LANG=C)" op_fix_ib_warning
 run "F1: f lists every instance on the router from the review row and field (80x24, LANG=C)" op_fix_router_missing
+
+# S1: s on the file the wizard opened just saves it (no "Overwrite it?");
+# a different file that exists is asked about, and n says "not saved" and
+# leaves it as it was.
+op_save_opened() {
+	cat > "$WORK/mine.yaml" <<'YAML'
+pdwiz: 1
+model: {path: meta-llama/Llama-3.1-8B-Instruct}
+roles:
+  prefill: {instances: 1, hosts: [127.0.0.1]}
+  decode: {instances: 1, hosts: [127.0.0.1]}
+  router: {}
+YAML
+	echo "other" > "$WORK/other.yaml"
+	start_op mine.yaml || return 1
+	goto_page "Parallelism (prefill)" && focus "tensor parallel" &&
+	    keys Enter && wait_for "(empty = default)" && keys C-u &&
+	    text "2" && keys Enter && wait_for "[modified]" &&
+	    keys s && wait_for "save deployment to: [mine.yaml]" &&
+	    keys Enter && wait_for "saved mine.yaml" && wait_gone "[modified]" &&
+	    ! screen | grep -q "Overwrite" || return 1
+	grep -q "tp_size: 2" "$WORK/mine.yaml" ||
+	    { echo "  mine.yaml has no tp_size: 2"; return 1; }
+	keys s && wait_for "save deployment to: [mine.yaml]" && keys C-u &&
+	    text "other.yaml" && keys Enter &&
+	    wait_for "other.yaml exists. Overwrite it? (y/n)" && keys n &&
+	    wait_for "not saved" || return 1
+	[ "$(cat "$WORK/other.yaml")" = "other" ] ||
+	    { echo "  other.yaml was changed"; return 1; }
+}
+
+run "S1: s on the opened file just saves; another existing file is asked (80x24, LANG=C)" op_save_opened
