@@ -331,6 +331,33 @@ vm_counts(const struct vm *vm, size_t *errors, size_t *warnings,
 		*warnings += vm->res[s].nwarnings;
 		*overrides += vm->res[s].noverrides;
 	}
+	/* The import's warnings the review lists, a line each (its gaps,
+	 * missing.ROLE, are notes: what they leave unknown is not checked). */
+	if (vm->load_note != NULL && vm->load_sev == SEV_WARNING) {
+		const char	*p = vm->load_note;
+
+		while (*p != '\0') {
+			const char	*nl = strchr(p, '\n');
+			size_t		 len = nl ? (size_t)(nl - p) : strlen(p);
+			char		*l = xstrndup(p, len);
+
+			if (strstr(l, "(missing.") == NULL)
+				(*warnings)++;
+			free(l);
+			p += len + (nl != NULL);
+		}
+	}
+}
+
+size_t
+vm_unchecked(const struct vm *vm)
+{
+	size_t	s, n = vm->cross.nunknown;
+
+	for (s = SC_PREFILL; s < NSCOPE; s++)
+		if (vm->have[s])
+			n += vm->res[s].nunknown;
+	return n;
 }
 
 const struct config *

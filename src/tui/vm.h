@@ -273,6 +273,9 @@ char		*vm_review_text(struct vm *, size_t i);
 /* Totals of the last refresh. */
 void		 vm_counts(const struct vm *, size_t *errors, size_t *warnings,
 		    size_t *overrides);
+/* The checks not run (a value they need is unknown), as pdwiz check
+ * counts them. */
+size_t		 vm_unchecked(const struct vm *);
 
 /*
  * The placement picture (malloc'd lines, or NULL outside PD): per host a

@@ -143,6 +143,23 @@ review_load_note(struct vm *vm)
 		it->id = "load";
 		it->msg = xstrndup(p, len);
 		it->page = it->field = -1;
+		/* An import gap (missing.ROLE: the machine or a port left to
+		 * run time) is no problem of its own: the checks that need it
+		 * are not checked (counted so, as pdwiz check of the saved
+		 * file does); a note that goes to the role's hosts. */
+		if (vm->load_sev == SEV_WARNING && strstr(it->msg,
+		    "(missing.") != NULL) {
+			enum vm_scope	rs = strstr(it->msg, "(missing.decode)") ?
+			    SC_DECODE : strstr(it->msg, "(missing.router)") ?
+			    SC_ROUTER : SC_PREFILL;
+
+			it->sev = SEV_NOTE;
+			it->id = "load-missing";
+			it->page = find_field_for(vm, VM_DKEY(DF_HOSTS), rs,
+			    &it->field);
+			if (it->page < 0)
+				it->field = -1;
+		}
 		p = nl ? nl + 1 : NULL;
 	}
 }
@@ -237,6 +254,14 @@ vm_review_text(struct vm *vm, size_t i)
 	d = review_diag(vm, it);
 	if (d == NULL)
 		buf_printf(&b, "    %s\n", it->msg);
+	if (strcmp(it->id, "load-missing") == 0)
+		buf_puts(&b, "\n    The checks that need this machine or port "
+		    "are not run: they count as not checked (in the header, "
+		    "and in pdwiz check of the saved file).\n"
+		    "    To resolve it: set the role's hosts to the machine's "
+		    "address (Enter goes there), or give the server --host "
+		    "ADDR (or PDWIZ_NODE_HOST=ADDR before the command) and its "
+		    "ports in the script, and import it again.\n");
 	else if (it->role == SC_DEPLOY)
 		vmi_help_diag(vm, &b, SC_DEPLOY, d, NULL, NULL, -1, -1);
 	else
