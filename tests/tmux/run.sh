@@ -159,8 +159,13 @@ save_check() {
 		(cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ check dep.yaml) |
 		    grep -qF -- "$m" || { echo "  missing in check: $m"; exit 1; }
 	done || return 1
-	# Saving again over the file asks first.
+	# Saving again over the file it saved just saves; another file that
+	# exists is asked about first.
+	cp "$WORK/dep.yaml" "$WORK/dep2.yaml"
 	keys s && wait_for "save deployment to:" && keys Enter &&
+	    wait_for "saved" && ! screen | grep -q "Overwrite it" &&
+	    keys s && wait_for "save deployment to:" && keys C-u &&
+	    text "$WORK/dep2.yaml" && keys Enter &&
 	    wait_for "exists. Overwrite it? (y/n)" && keys n &&
 	    wait_for "not saved"
 }
@@ -589,7 +594,7 @@ save_fails_keeps_state() {
 	    keys Enter && wait_for "(empty = default)" && keys C-u &&
 	    text "2" && keys Enter && wait_for "[modified]" &&
 	    keys s && wait_for "save deployment to:" && keys Enter &&
-	    wait_for "Overwrite it? (y/n)" && keys y && wait_for "$_want" &&
+	    wait_for "$_want" &&
 	    wait_for "[modified]" && cmp -s "$MNT/dep.yaml" "$WORK/orig.yaml" &&
 	    [ -z "$(ls "$MNT" | grep -v '^dep.yaml$' | grep -v '^fill$')" ] &&
 	    keys q && wait_for "Unsaved changes" && _ok=1
