@@ -180,3 +180,28 @@ SH
 }
 
 run "V2: import gaps: header, review and pdwiz check agree on not checked (80x24, LANG=C)" op_import_gap_counts
+
+# Q2: 2P1D on one 8-GPU node fits at TP 2 (6 of the 8 GPUs; the other 2
+# idle), though 3 instances do not share 8 GPUs evenly; a refusal goes as
+# soon as the answer is edited.
+op_quick_2p1d_one_node() {
+	rm -f "$WORK/q2.sh"
+	start_op || return 1
+	text "meta-llama/Llama-3.1-8B-Instruct" &&
+	    wait_for "1P1D: each instance TP 4 on 4 GPUs" &&
+	    keys Down Down Down Down Down && wait_re '^> shape \(xPyD\)' &&
+	    text "9P9D" && keys Enter &&
+	    wait_for "18 instances do not fit 1 node of 8 GPUs" &&
+	    keys BSpace BSpace BSpace BSpace &&
+	    wait_gone "18 instances do not fit" && text "2P1D" &&
+	    wait_for "2P1D: each instance TP 2 on 2 GPUs of H100-SXM-80GB (6 of 8 GPUs used)" &&
+	    keys Enter && wait_for "11/11  Review" &&
+	    wait_for " 0 errors" &&
+	    wait_re '^ 127\.0\.0\.1 +P0 P0 P1 P1 D0 D0' || return 1
+	keys e && wait_for "export:" && keys 1 && wait_for "to: [" &&
+	    keys C-u && text "q2.sh" && keys Enter && wait_for "exported shell" ||
+	    return 1
+	check_clean q2.sh
+}
+
+run "Q2: quick start 2P1D on one 8-GPU node: TP 2, 2 GPUs idle; stale refusal goes (80x24, LANG=C)" op_quick_2p1d_one_node

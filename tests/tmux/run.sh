@@ -995,14 +995,14 @@ quick_1p1d() {
 	[ "$KS" -le 15 ] && [ -x "$WORK/launch.sh" ] && exported_roundtrip
 }
 
-# The quick start refuses a shape that does not split the GPUs, with the
+# The quick start refuses a shape that does not fit the GPUs, with the
 # reason; Esc skips to the full pages.
 quick_refuses_skip() {
 	start_quick || return 1
 	keys Down Down && text "81" && keys Enter &&
 	    wait_for "GPUs per node: a number from 1 to 16 (got '81')" &&
-	    keys C-u && text "8" && keys Enter Enter Enter && text "3P2D" &&
-	    wait_for "5 instances do not share 1 node of 8 GPUs evenly" &&
+	    keys C-u && text "8" && keys Enter Enter Enter && text "5P4D" &&
+	    wait_for "9 instances do not fit 1 node of 8 GPUs" &&
 	    keys Enter && wait_for "shape (xPyD)" && ! screen | grep -q Review &&
 	    keys Escape && wait_for "1/11  Model & hardware" &&
 	    wait_for "quick start skipped"
