@@ -1283,7 +1283,7 @@ test_lineedit(void **state)
 }
 
 /* The quick start: five answers make a 1P1D with TP over the GPUs, on the
- * review with 0 errors; shapes that do not split the GPUs are refused. */
+ * review with 0 errors; shapes that do not fit the GPUs are refused. */
 static void
 test_quick_start(void **state)
 {
@@ -1299,10 +1299,22 @@ test_quick_start(void **state)
 	assert_int_equal(vm_quick_check(vm, &q, &tp, &npi, err, sizeof err), 0);
 	assert_int_equal(tp, 4);
 	assert_int_equal(npi, 1);
+	/* Instances that fit without sharing the GPUs evenly: the leftover
+	 * GPUs idle (2P1D on 8: TP 2; 3P2D: TP 1). */
+	assert_int_equal(vm_quick_shape("2P1D", &q.nprefill, &q.ndecode, err,
+	    sizeof err), 0);
+	assert_int_equal(vm_quick_check(vm, &q, &tp, &npi, err, sizeof err), 0);
+	assert_int_equal(tp, 2);
+	assert_int_equal(npi, 1);
 	assert_int_equal(vm_quick_shape("3P2D", &q.nprefill, &q.ndecode, err,
 	    sizeof err), 0);
+	assert_int_equal(vm_quick_check(vm, &q, &tp, &npi, err, sizeof err), 0);
+	assert_int_equal(tp, 1);
+	/* More instances than GPUs do not fit. */
+	assert_int_equal(vm_quick_shape("5P4D", &q.nprefill, &q.ndecode, err,
+	    sizeof err), 0);
 	assert_int_equal(vm_quick_check(vm, &q, &tp, &npi, err, sizeof err), -1);
-	assert_non_null(strstr(err, "do not share 1 node of 8 GPUs evenly"));
+	assert_non_null(strstr(err, "9 instances do not fit 1 node of 8 GPUs"));
 	assert_int_equal(vm_quick_shape("1x1", &q.nprefill, &q.ndecode, err,
 	    sizeof err), -1);
 	q.nprefill = q.ndecode = 1;
