@@ -331,22 +331,9 @@ vm_counts(const struct vm *vm, size_t *errors, size_t *warnings,
 		*warnings += vm->res[s].nwarnings;
 		*overrides += vm->res[s].noverrides;
 	}
-	/* The import's warnings the review lists, a line each (its gaps,
-	 * missing.ROLE, are notes: what they leave unknown is not checked). */
-	if (vm->load_note != NULL && vm->load_sev == SEV_WARNING) {
-		const char	*p = vm->load_note;
-
-		while (*p != '\0') {
-			const char	*nl = strchr(p, '\n');
-			size_t		 len = nl ? (size_t)(nl - p) : strlen(p);
-			char		*l = xstrndup(p, len);
-
-			if (strstr(l, "(missing.") == NULL)
-				(*warnings)++;
-			free(l);
-			p += len + (nl != NULL);
-		}
-	}
+	/* The import's own remarks are notes (the review lists them so):
+	 * pdwiz check of the saved file does not see them, and what a gap
+	 * leaves unknown counts as not checked (vm_unchecked). */
 }
 
 size_t

@@ -143,10 +143,14 @@ review_load_note(struct vm *vm)
 		it->id = "load";
 		it->msg = xstrndup(p, len);
 		it->page = it->field = -1;
-		/* An import gap (missing.ROLE: the machine or a port left to
-		 * run time) is no problem of its own: the checks that need it
-		 * are not checked (counted so, as pdwiz check of the saved
-		 * file does); a note that goes to the role's hosts. */
+		/* What an import says about the script is a note, as pdwiz
+		 * check of the saved file (which does not see it) counts: the
+		 * header, the review and the check agree. A gap (missing.ROLE:
+		 * the machine or a port left to run time) is no problem of its
+		 * own either: the checks that need it are not checked (and
+		 * listed so); its note goes to the role's hosts. */
+		if (vm->load_sev == SEV_WARNING)
+			it->sev = SEV_NOTE;
 		if (vm->load_sev == SEV_WARNING && strstr(it->msg,
 		    "(missing.") != NULL) {
 			enum vm_scope	rs = strstr(it->msg, "(missing.decode)") ?

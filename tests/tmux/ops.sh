@@ -177,6 +177,21 @@ SH
 	echo "  pdwiz check gap.yaml: $_chk"
 	case "$_chk" in "0 errors, 0 warnings, 3 not checked,"*) ;;
 	*) return 1 ;; esac
+	# The import's remarks (no decode, no router command) are notes:
+	# the header's warnings are those pdwiz check of the saved file finds.
+	printf '%s\n' 'python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --tp 2 --port 30000' \
+	    > "$WORK/pf.sh"
+	rm -f "$WORK/pf.yaml"
+	start_op --import pf.sh || return 1
+	keys q && wait_for "pf.yaml (from pf.sh" && goto_page Review &&
+	    keys G && wait_re "deployment note +no decode command in the" &&
+	    keys s && wait_for "save deployment to: [pf.yaml]" && keys Enter &&
+	    wait_for "saved pf.yaml" || return 1
+	_hdr=$(screen | sed -n 1p | grep -o '[0-9]* errors\? [0-9]* warnings\?')
+	_chk=$(cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ check pf.yaml |
+	    grep -o '^[0-9]* errors\?, [0-9]* warnings\?' | tr -d ,)
+	echo "  header: $_hdr; pdwiz check pf.yaml: $_chk"
+	[ -n "$_hdr" ] && [ "$_hdr" = "$_chk" ]
 }
 
 run "V2: import gaps: header, review and pdwiz check agree on not checked (80x24, LANG=C)" op_import_gap_counts

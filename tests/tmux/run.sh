@@ -487,9 +487,9 @@ SH
 	wait_for "Imported prefill.sh with these gaps" &&
 	    wait_for "no decode command in the script: the decode starts from" &&
 	    keys q && wait_for "prefill.yaml (from prefill.sh" &&
-	    goto_page Review &&
-	    wait_for "deployment warning       no decode command in the script" &&
-	    wait_for "deployment warning       no router command in the script" &&
+	    goto_page Review && keys G &&
+	    wait_re "deployment note +no decode command in the script" &&
+	    wait_re "deployment note +no router command in the script" &&
 	    goto_page "Parallelism (prefill)" &&
 	    wait_for "tensor parallel (TP)               2" &&
 	    keys s && wait_for "save deployment to:" && keys C-u &&
