@@ -273,6 +273,9 @@ char		*vm_review_text(struct vm *, size_t i);
 /* Totals of the last refresh. */
 void		 vm_counts(const struct vm *, size_t *errors, size_t *warnings,
 		    size_t *overrides);
+/* The checks not run (a value they need is unknown), as pdwiz check
+ * counts them. */
+size_t		 vm_unchecked(const struct vm *);
 
 /*
  * The placement picture (malloc'd lines, or NULL outside PD): per host a
@@ -334,6 +337,13 @@ bool		 vm_shared_split(struct vm *, char **prefill, char **decode);
 size_t		 vm_fix_alternatives(struct vm *, int choice,
 		    const char ***labels, int **idx);
 void		 vm_fix_select(struct vm *, int fix);
+/*
+ * The problem the next fixes are for (the review row's rule id, reported
+ * on role; a warning as well as an error), before the focused field's own;
+ * NULL: back to the focused field's.
+ */
+void		 vm_fix_for(struct vm *, const char *rule_id,
+		    enum vm_scope role);
 /* The SGLang message that blocks one candidate value, or "" (available). */
 void		 vm_choice_problem(struct vm *, int choice, struct buf *msg);
 const char	*vm_path(const struct vm *);

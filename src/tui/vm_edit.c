@@ -35,6 +35,34 @@ vmi_text_for(const struct vm *vm, int key, struct value v)
 	return buf_steal(&b);
 }
 
+/*
+ * The text for v in scope s: left out only when what would apply without
+ * it equals it. On a role that is the shared value when there is one (a
+ * role's TP 1 under a shared TP 4 is the role's own 1, though 1 is
+ * SGLang's default), else the default.
+ */
+char *
+vmi_text_in(struct vm *vm, enum vm_scope s, int key, struct value v)
+{
+	struct buf	 b = { 0 };
+	char		*shared, *text;
+
+	if (VM_IS_DKEY(key) || (s != SC_PREFILL && s != SC_DECODE) ||
+	    v.t == V_UNKNOWN || v.t == V_NULL)
+		return vmi_text_for(vm, key, v);
+	shared = vmi_cell_get(vm, SC_SHARED, key);
+	if (shared == NULL)
+		return vmi_text_for(vm, key, v);
+	val_cli(&b, v);
+	text = buf_steal(&b);
+	if (text != NULL && strcmp(text, shared) == 0) {
+		free(text);
+		text = NULL;		/* the shared value: leave it out */
+	}
+	free(shared);
+	return text;
+}
+
 static void
 txn_push(struct txnstack *s, struct vm_txn t)
 {
@@ -159,7 +187,7 @@ vm_set(struct vm *vm, int page, int field, struct value v, struct buf *msg)
 		    "undoes it)");
 		return 0;
 	}
-	text = vmi_text_for(vm, f->key, v);
+	text = vmi_text_in(vm, f->scope, f->key, v);
 	t.what = xstrdup(f->label);
 	vmi_txn_set(vm, &t, f->scope, f->key, text);
 	/* A shared field is one value for both roles: a role's own value

@@ -96,6 +96,20 @@ vm_import_script(struct vm *vm, const char *path, char *err, size_t errlen)
 	}
 	vmd_free(&vm->dep);
 	vm->dep = d;
+	/* As the saved file reads back (deploy_yaml.c): a role the import
+	 * says is incomplete (missing.ROLE) is not placed, and the checks
+	 * that need it are not checked, here as in pdwiz check of the file. */
+	{
+		int	r;
+
+		for (r = 0; r < NPD_ROLE; r++)
+			if (vm->dep.role[r].enabled &&
+			    vm->dep.role[r].missing != NULL) {
+				vm->dep.role[r].host_unstated = true;
+				vm->dep.role[r].port_unstated = true;
+				vm->dep.role[r].args_unstated = true;
+			}
+	}
 	free(vm->load_note);
 	vm->load_note = notes;
 	vm->load_sev = SEV_WARNING;

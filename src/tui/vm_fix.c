@@ -30,12 +30,114 @@ vmi_cross_reads(const struct vm *vm, const struct rule *r,
 	return false;
 }
 
-/* The problem of the focused field: an error on it, else a blocked value. */
+/*
+ * Where rule r is reported (an error or a warning) on a role: *in that
+ * role (pref first), SC_SHARED when on both the prefill and the decode
+ * (one fix must clear both), the field's scope when only across roles;
+ * false when nowhere. *dp: a diag of it.
+ */
+static bool
+rule_where(const struct vm *vm, const struct rule *r, enum vm_scope pref,
+    enum vm_scope field_scope, enum vm_scope *in, const struct diag **dp)
+{
+	bool	on[NSCOPE] = { false }, any = false;
+	size_t	s, i;
+
+	*dp = NULL;
+	for (s = SC_PREFILL; s < NSCOPE; s++)
+		for (i = 0; vm->have[s] && i < vm->res[s].n; i++) {
+			const struct diag	*d = &vm->res[s].d[i];
+
+			if (d->rule != r || (d->sev != SEV_ERROR &&
+			    d->sev != SEV_WARNING))
+				continue;
+			if (!on[s] && (*dp == NULL || s == (size_t)pref))
+				*dp = d;
+			on[s] = any = true;
+		}
+	if (on[SC_PREFILL] && on[SC_DECODE]) {
+		*in = SC_SHARED;
+		return true;
+	}
+	if (pref < NSCOPE && on[pref]) {
+		*in = pref;
+		return true;
+	}
+	for (s = SC_PREFILL; s < NSCOPE; s++)
+		if (on[s]) {
+			*in = (enum vm_scope)s;
+			return true;
+		}
+	for (i = 0; !any && i < vm->cross.n; i++)
+		if (vm->cross.d[i].rule == r && (vm->cross.d[i].sev ==
+		    SEV_ERROR || vm->cross.d[i].sev == SEV_WARNING)) {
+			*dp = &vm->cross.d[i];
+			*in = field_scope;
+			return true;
+		}
+	return false;
+}
+
+static const struct rule *
+rule_by_id(const struct vm *vm, const char *id)
+{
+	size_t	s, i;
+
+	for (s = SC_PREFILL; s < NSCOPE; s++)
+		for (i = 0; vm->have[s] && i < vm->res[s].n; i++)
+			if (vm->res[s].d[i].rule != NULL &&
+			    strcmp(vm->res[s].d[i].rule->id, id) == 0)
+				return vm->res[s].d[i].rule;
+	for (i = 0; i < vm->cross.n; i++)
+		if (vm->cross.d[i].rule != NULL &&
+		    strcmp(vm->cross.d[i].rule->id, id) == 0)
+			return vm->cross.d[i].rule;
+	return NULL;
+}
+
+static void
+where_msg(const struct diag *d, enum vm_scope in,
+    struct buf *msg)
+{
+	vmi_msg(msg, "%s (%s): %s", d->sev == SEV_ERROR ? "error" : "warning",
+	    in == SC_SHARED ? "both roles" : in >= SC_PREFILL ?
+	    vmi_scope_names[in] : "deployment", d->msg);
+}
+
+/* A warning on field f of role s: about it, or one of its fixes sets it
+ * (no IB device pinned: the IB devices field). */
+static bool
+warning_hits(struct vm *vm, const struct vm_field *f, enum vm_scope s,
+    const struct diag *d)
+{
+	enum vm_scope	r[2];
+	size_t		n, i, k;
+
+	if (vmi_diag_hits(vm, f, s, d))
+		return true;
+	if (VM_IS_DKEY(f->key))
+		return false;
+	n = vmi_scope_servers(vm, f->scope, r);
+	for (i = 0; i < n; i++)
+		if (r[i] == s)
+			break;
+	if (i == n)
+		return false;
+	for (k = 0; k < d->rule->nfixes; k++)
+		if (vmi_fix_touches(vm->cat, &d->rule->fixes[k], f->key))
+			return true;
+	return false;
+}
+
+/* The problem of the focused field: the one asked for (vm_fix_for), else
+ * an error on it, else a blocked value, else a warning on it that has a
+ * fix. */
 static const struct rule *
 focus_rule(struct vm *vm, int want, const struct vm_choice **blocked,
     enum vm_scope *in, struct buf *msg)
 {
 	const struct vm_row	*row = vm_focused(vm);
+	const struct diag	*wd;
 	enum vm_scope		 s;
 	size_t			 i;
 
@@ -43,6 +145,17 @@ focus_rule(struct vm *vm, int want, const struct vm_choice **blocked,
 	*in = SC_SHARED;
 	if (row == NULL)
 		return NULL;
+	/* The review row's problem, wherever it is reported. */
+	if (want < 0 && vm->fix_id != NULL) {
+		const struct rule	*r = rule_by_id(vm, vm->fix_id);
+
+		if (r != NULL && r->nfixes > 0 && rule_where(vm, r,
+		    vm->fix_role, row->f->scope, in, &wd)) {
+			where_msg(wd, *in, msg);
+			return r;
+		}
+		*in = SC_SHARED;
+	}
 	for (s = SC_PREFILL; want < 0 && s < NSCOPE; s++) {
 		if (!vm->have[s])
 			continue;
@@ -116,6 +229,35 @@ focus_rule(struct vm *vm, int want, const struct vm_choice **blocked,
 		*in = c->blocked_in;
 		return c->blocker;
 	}
+	/* A warning on the field that has a fix (no IB device pinned, an
+	 * instance the router does not list). */
+	for (s = SC_PREFILL; want < 0 && s < NSCOPE; s++)
+		for (i = 0; vm->have[s] && i < vm->res[s].n; i++) {
+			const struct diag	*d = &vm->res[s].d[i];
+
+			if (d->sev != SEV_WARNING || d->rule == NULL ||
+			    d->rule->nfixes == 0 ||
+			    !warning_hits(vm, row->f, s, d) ||
+			    !rule_where(vm, d->rule, s, row->f->scope, in,
+			    &wd))
+				continue;
+			where_msg(wd, *in, msg);
+			return d->rule;
+		}
+	for (i = 0; want < 0 && i < vm->cross.n; i++) {
+		const struct diag	*d = &vm->cross.d[i];
+
+		if (d->sev != SEV_WARNING || d->rule == NULL ||
+		    d->rule->nfixes == 0)
+			continue;
+		if (VM_IS_DKEY(row->f->key) ? vmi_layout_key(d->id) !=
+		    row->f->key : !vmi_cross_reads(vm, d->rule, row->f))
+			continue;
+		*in = row->f->scope;
+		where_msg(d, *in, msg);
+		return d->rule;
+	}
+	*in = SC_SHARED;
 	return NULL;
 }
 
@@ -245,7 +387,7 @@ record_fix(struct vm *vm, const struct rule *r, const struct fix *fx,
 		else
 			s = fix_scope(vm, o, fscope, in);
 		text = fx->val[i].t == V_NULL ? NULL :
-		    vmi_text_for(vm, o, fx->val[i]);
+		    vmi_text_in(vm, s, o, fx->val[i]);
 		vmi_txn_set(vm, t, s, o, text);
 		/* A role value would hide the shared one: drop it. */
 		if (s == SC_SHARED) {
@@ -469,6 +611,9 @@ fix_find(struct vm *vm, int choice, struct vm_txn *t, const struct rule **rp,
 	}
 	key = row->f->key;
 	fscope = row->f->scope;
+	/* Reported on both roles: one fix for both. */
+	if (in == SC_SHARED)
+		fscope = SC_SHARED;
 	/* Rows are rebuilt by each try: keep the choice by its index. */
 	cidx = c != NULL ? (long)(c - row->choices) : -1;
 	if (r->nfixes == 0) {
@@ -482,6 +627,9 @@ fix_find(struct vm *vm, int choice, struct vm_txn *t, const struct rule **rp,
 	    i++) {
 		bool	both = i % 2 == 1;
 
+		/* Reported on both roles: only the tries for both. */
+		if (in == SC_SHARED && !both)
+			continue;
 		if (same_node_tp(vm, in, (int)i / 2, &own, &own_opt, &own_val,
 		    own_label, sizeof own_label) != 0)
 			break;
@@ -622,6 +770,14 @@ void
 vm_fix_select(struct vm *vm, int fix)
 {
 	vm->fix_pick = fix;
+}
+
+void
+vm_fix_for(struct vm *vm, const char *rule_id, enum vm_scope role)
+{
+	free(vm->fix_id);
+	vm->fix_id = rule_id != NULL ? xstrdup(rule_id) : NULL;
+	vm->fix_role = role;
 }
 
 size_t

@@ -109,6 +109,10 @@ struct vm {
 	int			 fix_pick;	/* vm_fix_select: the rule's fix
 						   to use; -1 the first that
 						   works */
+	char			*fix_id;	/* vm_fix_for: the problem (rule
+						   id) f fixes; NULL: the
+						   focused field's */
+	enum vm_scope		 fix_role;	/* ... reported on this role */
 	bool			 all_built;	/* vm_all_options was tried */
 	int			 all_first;	/* the first All options page;
 						   -1 none (not built) */
@@ -178,6 +182,8 @@ bool		 vmi_diag_hits(const struct vm *, const struct vm_field *,
 /* Transactions (vm_edit.c). */
 /* The cell text for a value (malloc'd), NULL for unset or the default. */
 char		*vmi_text_for(const struct vm *, int key, struct value);
+char		*vmi_text_in(struct vm *, enum vm_scope, int key,
+		    struct value);
 /* Record and apply one change into t. */
 void		 vmi_txn_set(struct vm *, struct vm_txn *t, enum vm_scope,
 		    int key, const char *text);

@@ -266,16 +266,26 @@ vm_quick_check(const struct vm *vm, const struct vm_quick *q, int *tp,
 		*tp = q->gpus_per_node * *nodes_per_instance;
 		return 0;
 	}
-	per = ninst / q->nodes;
-	if (ninst % q->nodes != 0 || q->gpus_per_node % per != 0) {
-		snprintf(err, errlen, "%d instances do not share %d node%s of "
-		    "%d GPUs evenly: choose a shape with fewer instances or "
-		    "one that divides the GPUs", ninst, q->nodes,
-		    q->nodes == 1 ? "" : "s", q->gpus_per_node);
+	/* Several instances a node: as many as the fullest node holds, each
+	 * the node's share of GPUs, or (when they do not share them evenly)
+	 * the largest power-of-two TP that fits; GPUs left over stay idle
+	 * (2P1D on 8 GPUs: TP 2, 6 of them used). */
+	per = (ninst + q->nodes - 1) / q->nodes;
+	if (per > q->gpus_per_node) {
+		snprintf(err, errlen, "%d instances do not fit %d node%s of "
+		    "%d GPUs (%d on a node, one GPU each at least): choose a "
+		    "shape with fewer instances", ninst, q->nodes,
+		    q->nodes == 1 ? "" : "s", q->gpus_per_node, per);
 		return -1;
 	}
 	*nodes_per_instance = 1;
-	*tp = q->gpus_per_node / per;
+	if (q->gpus_per_node % per == 0) {
+		*tp = q->gpus_per_node / per;
+		return 0;
+	}
+	*tp = 1;
+	while (*tp * 2 * per <= q->gpus_per_node)
+		*tp *= 2;
 	return 0;
 }
 

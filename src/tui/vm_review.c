@@ -56,6 +56,8 @@ vmi_layout_key(const char *id)
 		{ "xs-port-collision", DF_PORT },
 		{ "xs-dist-init-addr", DF_DIST_PORT },
 		{ "xs-router-bootstrap-port", DF_ROUTER_URLS },
+		{ "xs-router-missing", DF_ROUTER_URLS },
+		{ "xs-router-unknown", DF_ROUTER_URLS },
 		{ "xs-router-local-url", DF_HOSTS },
 	};
 	size_t	i;
@@ -141,6 +143,27 @@ review_load_note(struct vm *vm)
 		it->id = "load";
 		it->msg = xstrndup(p, len);
 		it->page = it->field = -1;
+		/* What an import says about the script is a note, as pdwiz
+		 * check of the saved file (which does not see it) counts: the
+		 * header, the review and the check agree. A gap (missing.ROLE:
+		 * the machine or a port left to run time) is no problem of its
+		 * own either: the checks that need it are not checked (and
+		 * listed so); its note goes to the role's hosts. */
+		if (vm->load_sev == SEV_WARNING)
+			it->sev = SEV_NOTE;
+		if (vm->load_sev == SEV_WARNING && strstr(it->msg,
+		    "(missing.") != NULL) {
+			enum vm_scope	rs = strstr(it->msg, "(missing.decode)") ?
+			    SC_DECODE : strstr(it->msg, "(missing.router)") ?
+			    SC_ROUTER : SC_PREFILL;
+
+			it->sev = SEV_NOTE;
+			it->id = "load-missing";
+			it->page = find_field_for(vm, VM_DKEY(DF_HOSTS), rs,
+			    &it->field);
+			if (it->page < 0)
+				it->field = -1;
+		}
 		p = nl ? nl + 1 : NULL;
 	}
 }
@@ -235,6 +258,14 @@ vm_review_text(struct vm *vm, size_t i)
 	d = review_diag(vm, it);
 	if (d == NULL)
 		buf_printf(&b, "    %s\n", it->msg);
+	if (strcmp(it->id, "load-missing") == 0)
+		buf_puts(&b, "\n    The checks that need this machine or port "
+		    "are not run: they count as not checked (in the header, "
+		    "and in pdwiz check of the saved file).\n"
+		    "    To resolve it: set the role's hosts to the machine's "
+		    "address (Enter goes there), or give the server --host "
+		    "ADDR (or PDWIZ_NODE_HOST=ADDR before the command) and its "
+		    "ports in the script, and import it again.\n");
 	else if (it->role == SC_DEPLOY)
 		vmi_help_diag(vm, &b, SC_DEPLOY, d, NULL, NULL, -1, -1);
 	else

@@ -113,8 +113,17 @@ act_fix(struct ui *ui)
 			    "belongs to no field (? shows it whole)");
 			return;
 		}
-		vm_goto(ui->vm, it[cur].page, it[cur].field);
-		wiz_fix(ui, -1);
+		{
+			char		*id = it[cur].id != NULL ?
+			    xstrdup(it[cur].id) : NULL;
+			enum vm_scope	 role = it[cur].role;
+
+			vm_goto(ui->vm, it[cur].page, it[cur].field);
+			vm_fix_for(ui->vm, id, role);
+			wiz_fix(ui, -1);
+			vm_fix_for(ui->vm, NULL, SC_SHARED);
+			free(id);
+		}
 		/* Fixed from the review: one key goes back to it. */
 		if (ui->status != NULL && strncmp(ui->status, "applied", 7) ==
 		    0) {

@@ -267,7 +267,7 @@ draw_header(struct ui *ui, int w)
 {
 	const struct vm_page	*p = vm_page(ui->vm, (size_t)vm_cur_page(ui->vm));
 	char			*l, *r;
-	size_t			 ne, nw, no, i, shown = 0, idx = 0;
+	size_t			 ne, nw, no, nu, i, shown = 0, idx = 0;
 
 	vm_counts(ui->vm, &ne, &nw, &no);
 	for (i = 0; i < vm_npages(ui->vm); i++)
@@ -278,7 +278,10 @@ draw_header(struct ui *ui, int w)
 		}
 	l = xasprintf(" pdwiz  %s%s", vm_title(ui->vm),
 	    vm_dirty(ui->vm) ? " [modified]" : "");
-	r = xasprintf("%zu error%s %zu warning%s ", ne, ne == 1 ? "" : "s",
+	nu = vm_unchecked(ui->vm);
+	r = nu > 0 ? xasprintf("%zu error%s %zu warning%s %zu not checked ",
+	    ne, ne == 1 ? "" : "s", nw, nw == 1 ? "" : "s", nu) :
+	    xasprintf("%zu error%s %zu warning%s ", ne, ne == 1 ? "" : "s",
 	    nw, nw == 1 ? "" : "s");
 	attron(A_REVERSE);
 	mvhline(0, 0, ' ', w);

@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <curses.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -570,6 +571,18 @@ wiz_edit_field(struct ui *ui)
 	text = wiz_prompt_hint(ui, label, hint, init);
 	free(label);
 	free(hint);
+	/* Unchanged is no change, unless the roles differ (a shared field
+	 * split between them): then the value shown is the prefill's, and
+	 * Enter on it sets it for both. */
+	if (text != NULL && prefilled && strcmp(text, init) == 0) {
+		char	*sp, *sd;
+		bool	 split = vm_shared_split(ui->vm, &sp, &sd);
+
+		free(sp);
+		free(sd);
+		if (split)
+			prefilled = false;
+	}
 	if (text != NULL && prefilled && strcmp(text, init) == 0) {
 		free(text);
 		free(init);
@@ -669,6 +682,20 @@ wiz_search(struct ui *ui)
 	buf_free(&q);
 }
 
+/* Do paths a and b name one file (the same path, or the same inode)? */
+static bool
+same_file(const char *a, const char *b)
+{
+	struct stat	sa, sb;
+
+	if (a == NULL || b == NULL)
+		return false;
+	if (strcmp(a, b) == 0)
+		return true;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	    sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 bool
 wiz_save(struct ui *ui)
 {
@@ -684,7 +711,11 @@ wiz_save(struct ui *ui)
 		wiz_set_status(ui, "not saved");
 		return false;
 	}
-	rc = vm_save(ui->vm, path, false, &msg);
+	/* The file the wizard opened (or last saved) is just saved: only a
+	 * different file that exists is asked about (and one that did not
+	 * load, which what is shown did not come from). */
+	rc = vm_save(ui->vm, path, !vm_load_failed(ui->vm) &&
+	    same_file(path, vm_path(ui->vm)), &msg);
 	if (rc == 1) {
 		q = xasprintf("%s exists. Overwrite it? (y/n) ", path);
 		c = wiz_ask(ui, q);

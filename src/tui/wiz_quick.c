@@ -192,10 +192,20 @@ summary(struct ui *ui, struct quick *qs, struct vm_quick *q)
 		    q->nprefill, q->ndecode, tp, npi, q->gpus_per_node,
 		    q->gpu != NULL ? " of " : "", q->gpu != NULL ? q->gpu :
 		    "");
-	return xasprintf("%s %dP%dD: each instance TP %d on %d GPU%s%s%s",
-	    wiz_utf8 ? "→" : "->", q->nprefill, q->ndecode, tp, tp,
-	    tp == 1 ? "" : "s", q->gpu != NULL ? " of " : "",
-	    q->gpu != NULL ? q->gpu : "");
+	{
+		int	used = tp * (q->nprefill + q->ndecode);
+		int	all = q->gpus_per_node * q->nodes;
+		char	idle[64] = "";
+
+		if (used < all)
+			snprintf(idle, sizeof idle, " (%d of %d GPUs used)",
+			    used, all);
+		return xasprintf("%s %dP%dD: each instance TP %d on %d "
+		    "GPU%s%s%s%s", wiz_utf8 ? "→" : "->", q->nprefill,
+		    q->ndecode, tp, tp, tp == 1 ? "" : "s",
+		    q->gpu != NULL ? " of " : "", q->gpu != NULL ? q->gpu : "",
+		    idle);
+	}
 }
 
 static int
@@ -417,6 +427,14 @@ wiz_quick_start(struct ui *ui)
 			if (accept(ui, &qs, &q))
 				break;
 			continue;
+		}
+		/* An edit answers anew: the refusal of the last Enter goes
+		 * (the line under the questions says what this one leads
+		 * to). */
+		if (c != KEY_UP && c != KEY_BTAB && c != KEY_DOWN &&
+		    c != '\t' && c != KEY_RESIZE) {
+			free(qs.err);
+			qs.err = NULL;
 		}
 		if (c == KEY_UP || c == KEY_BTAB)
 			step(&qs, -1);

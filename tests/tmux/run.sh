@@ -159,8 +159,13 @@ save_check() {
 		(cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ check dep.yaml) |
 		    grep -qF -- "$m" || { echo "  missing in check: $m"; exit 1; }
 	done || return 1
-	# Saving again over the file asks first.
+	# Saving again over the file it saved just saves; another file that
+	# exists is asked about first.
+	cp "$WORK/dep.yaml" "$WORK/dep2.yaml"
 	keys s && wait_for "save deployment to:" && keys Enter &&
+	    wait_for "saved" && ! screen | grep -q "Overwrite it" &&
+	    keys s && wait_for "save deployment to:" && keys C-u &&
+	    text "$WORK/dep2.yaml" && keys Enter &&
 	    wait_for "exists. Overwrite it? (y/n)" && keys n &&
 	    wait_for "not saved"
 }
@@ -489,9 +494,9 @@ SH
 	wait_for "Imported prefill.sh with these gaps" &&
 	    wait_for "no decode command in the script: the decode starts from" &&
 	    keys q && wait_for "prefill.yaml (from prefill.sh" &&
-	    goto_page Review &&
-	    wait_for "deployment warning       no decode command in the script" &&
-	    wait_for "deployment warning       no router command in the script" &&
+	    goto_page Review && keys G &&
+	    wait_re "deployment note +no decode command in the script" &&
+	    wait_re "deployment note +no router command in the script" &&
 	    goto_page "Parallelism (prefill)" &&
 	    wait_for "tensor parallel (TP)               2" &&
 	    keys s && wait_for "save deployment to:" && keys C-u &&
@@ -596,7 +601,7 @@ save_fails_keeps_state() {
 	    keys Enter && wait_for "(empty = default)" && keys C-u &&
 	    text "2" && keys Enter && wait_for "[modified]" &&
 	    keys s && wait_for "save deployment to:" && keys Enter &&
-	    wait_for "Overwrite it? (y/n)" && keys y && wait_for "$_want" &&
+	    wait_for "$_want" &&
 	    wait_for "[modified]" && cmp -s "$MNT/dep.yaml" "$WORK/orig.yaml" &&
 	    [ -z "$(ls "$MNT" | grep -v '^dep.yaml$' | grep -v '^fill$')" ] &&
 	    keys q && wait_for "Unsaved changes" && _ok=1
@@ -997,14 +1002,14 @@ quick_1p1d() {
 	[ "$KS" -le 15 ] && [ -x "$WORK/launch.sh" ] && exported_roundtrip
 }
 
-# The quick start refuses a shape that does not split the GPUs, with the
+# The quick start refuses a shape that does not fit the GPUs, with the
 # reason; Esc skips to the full pages.
 quick_refuses_skip() {
 	start_quick || return 1
 	keys Down Down && text "81" && keys Enter &&
 	    wait_for "GPUs per node: a number from 1 to 16 (got '81')" &&
-	    keys C-u && text "8" && keys Enter Enter Enter && text "3P2D" &&
-	    wait_for "5 instances do not share 1 node of 8 GPUs evenly" &&
+	    keys C-u && text "8" && keys Enter Enter Enter && text "5P4D" &&
+	    wait_for "9 instances do not fit 1 node of 8 GPUs" &&
 	    keys Enter && wait_for "shape (xPyD)" && ! screen | grep -q Review &&
 	    keys Escape && wait_for "1/11  Model & hardware" &&
 	    wait_for "quick start skipped"
@@ -1278,6 +1283,7 @@ run "line editor: cursor, kills, UTF-8, type over, long paste (80x24)" line_edit
 run "layout: 2-node prefill, rendezvous port derived and pictured" layout_two_node_rendezvous
 run "layout: wrong router bootstrap port, Enter from review, Delete fixes" layout_router_lists_fix
 run "review: f on a row applies that problem's fix, side effects listed" review_row_fix
+. "$ROOT/tests/tmux/ops.sh"
 
 # ---- help that teaches, messages never cut, keys, preview (80x24) ----
 

@@ -1282,8 +1282,45 @@ test_lineedit(void **state)
 	le_free(&le);
 }
 
+/* B1: a role's value equal to SGLang's default is the role's own when a
+ * shared value would show through (TP 1 on the prefill under the quick
+ * start's shared TP 4); back to 4 it is left out (the shared value). */
+static void
+test_role_default_under_shared(void **state)
+{
+	struct vm		*vm = new_vm();
+	const struct vm_row	*row;
+	struct vm_quick		 q;
+	struct buf		 msg = { 0 };
+	char			*ch;
+
+	(void)state;
+	vm_quick_init(vm, &q);
+	assert_int_equal(vm_quick_apply(vm, &q, &msg), 0);
+	row = focus(vm, "Parallelism (prefill)", "tensor parallel (TP)");
+	assert_string_equal(row->value, "4");
+	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), row->field, "1",
+	    &msg), 0);
+	assert_string_equal(vm_focused(vm)->value, "1");
+	ch = vm_changes(vm);
+	assert_non_null(strstr(ch, "prefill: tp_size: set to 1"));
+	free(ch);
+	row = focus(vm, "Parallelism (decode)", "tensor parallel (TP)");
+	assert_string_equal(row->value, "4");
+	row = focus(vm, "Parallelism (prefill)", "tensor parallel (TP)");
+	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), row->field, "4",
+	    &msg), 0);
+	assert_string_equal(vm_focused(vm)->value, "4");
+	ch = vm_changes(vm);
+	assert_null(strstr(ch, "prefill: tp_size"));
+	free(ch);
+	buf_free(&msg);
+	vm_quick_free(&q);
+	vm_free(vm);
+}
+
 /* The quick start: five answers make a 1P1D with TP over the GPUs, on the
- * review with 0 errors; shapes that do not split the GPUs are refused. */
+ * review with 0 errors; shapes that do not fit the GPUs are refused. */
 static void
 test_quick_start(void **state)
 {
@@ -1299,10 +1336,22 @@ test_quick_start(void **state)
 	assert_int_equal(vm_quick_check(vm, &q, &tp, &npi, err, sizeof err), 0);
 	assert_int_equal(tp, 4);
 	assert_int_equal(npi, 1);
+	/* Instances that fit without sharing the GPUs evenly: the leftover
+	 * GPUs idle (2P1D on 8: TP 2; 3P2D: TP 1). */
+	assert_int_equal(vm_quick_shape("2P1D", &q.nprefill, &q.ndecode, err,
+	    sizeof err), 0);
+	assert_int_equal(vm_quick_check(vm, &q, &tp, &npi, err, sizeof err), 0);
+	assert_int_equal(tp, 2);
+	assert_int_equal(npi, 1);
 	assert_int_equal(vm_quick_shape("3P2D", &q.nprefill, &q.ndecode, err,
 	    sizeof err), 0);
+	assert_int_equal(vm_quick_check(vm, &q, &tp, &npi, err, sizeof err), 0);
+	assert_int_equal(tp, 1);
+	/* More instances than GPUs do not fit. */
+	assert_int_equal(vm_quick_shape("5P4D", &q.nprefill, &q.ndecode, err,
+	    sizeof err), 0);
 	assert_int_equal(vm_quick_check(vm, &q, &tp, &npi, err, sizeof err), -1);
-	assert_non_null(strstr(err, "do not share 1 node of 8 GPUs evenly"));
+	assert_non_null(strstr(err, "9 instances do not fit 1 node of 8 GPUs"));
 	assert_int_equal(vm_quick_shape("1x1", &q.nprefill, &q.ndecode, err,
 	    sizeof err), -1);
 	q.nprefill = q.ndecode = 1;
@@ -1419,6 +1468,7 @@ main(void)
 		cmocka_unit_test(test_undo_clean),
 		cmocka_unit_test(test_search_values),
 		cmocka_unit_test(test_quick_start),
+		cmocka_unit_test(test_role_default_under_shared),
 		cmocka_unit_test(test_guided_text),
 	};
 
