@@ -172,6 +172,12 @@ const char *deployment_get(const struct catalog *, const struct deployment *,
 int	deployment_set_fact(const struct catalog *, struct deployment *,
 	    const char *name, const char *value, char *err, size_t errlen);
 
+/* What a role's missing.ROLE (set) says is unknown - its machine, ports,
+ * options - into its *_unstated flags, as the deployment file's reader
+ * takes them: for the wizard, which checks an import as its saved file
+ * reads back. */
+void	deployment_read_unstated(struct role_spec *);
+
 /* One launch command of the expanded deployment. */
 struct launch {
 	enum role	 role;

@@ -643,8 +643,8 @@ check_k8s(struct pctx *pc, const struct ynode *m, const struct deployment *d)
 /* What a role's missing.ROLE says is unknown: the phrases import writes
  * (deploy_int.h); a text with none of them, all of it. Its options are
  * known unless their words are expanded at run time. */
-static void
-read_unstated(struct role_spec *r)
+void
+deployment_read_unstated(struct role_spec *r)
 {
 	const char	*m = r->missing;
 	bool		 host = strstr(m, MISSING_HOST) != NULL ||
@@ -758,7 +758,7 @@ deployment_from_ydoc(const struct catalog *cat, const char *name,
 	 * than place them. */
 	for (i = 0; i < NPD_ROLE; i++)
 		if (d->role[i].enabled && d->role[i].missing != NULL)
-			read_unstated(&d->role[i]);
+			deployment_read_unstated(&d->role[i]);
 	if (m != NULL && m->kind == YN_MAP && !d->role[ROLE_PREFILL].enabled &&
 	    !d->role[ROLE_DECODE].enabled && !d->role[ROLE_ROUTER].enabled)
 		perr(&pc, m, "roles: no role at all (missing lists every one)");

@@ -104,11 +104,8 @@ vm_import_script(struct vm *vm, const char *path, char *err, size_t errlen)
 
 		for (r = 0; r < NPD_ROLE; r++)
 			if (vm->dep.role[r].enabled &&
-			    vm->dep.role[r].missing != NULL) {
-				vm->dep.role[r].host_unstated = true;
-				vm->dep.role[r].port_unstated = true;
-				vm->dep.role[r].args_unstated = true;
-			}
+			    vm->dep.role[r].missing != NULL)
+				deployment_read_unstated(&vm->dep.role[r]);
 	}
 	free(vm->load_note);
 	vm->load_note = notes;

@@ -153,11 +153,12 @@ run "S1: s on the opened file just saves; another existing file is asked (80x24,
 
 # V2: an import gap (prefill binds 0.0.0.0: its machine is not stated)
 # leaves the checks that need the machine not checked; the header counts
-# them as pdwiz check of the saved file does, the review lists them, and
+# them as pdwiz check of the saved file does (a port the script computes
+# at run time: the router checks that need it), the review lists them, and
 # the gap's own row is a note whose help says how to resolve it.
 op_import_gap_counts() {
 	cat > "$WORK/gap.sh" <<'SH'
-python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --host 0.0.0.0 --port 30000 --disaggregation-ib-device mlx5_0
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --host 0.0.0.0 --port $PREFILL_PORT --disaggregation-ib-device mlx5_0
 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --host 127.0.0.1 --port 30001 --base-gpu-id 1 --disaggregation-ib-device mlx5_0
 python -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 8998 --decode http://127.0.0.1:30001 --port 8000
 SH
