@@ -399,6 +399,10 @@ int		 vm_quick_check(const struct vm *, const struct vm_quick *,
 		    int *tp, int *nodes_per_instance, char *err, size_t errlen);
 int		 vm_quick_apply(struct vm *, const struct vm_quick *,
 		    struct buf *msg);
+/* The errors the answers would give (checked as the pages check them,
+ * then taken back), the first one's message in *first (owned or NULL). */
+size_t		 vm_quick_trial(struct vm *, const struct vm_quick *,
+		    char **first);
 /* The accelerators offered (the named values of the form's gpu field,
  * rules/hardware.yaml's), in order; NULL past the end. */
 const struct vm_named *vm_quick_accel(const struct vm *, size_t i);

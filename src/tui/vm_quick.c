@@ -305,63 +305,116 @@ role_hosts(char **h, int first, int count, int npi, int per_node)
 	return b.s;
 }
 
-int
-vm_quick_apply(struct vm *vm, const struct vm_quick *q, struct buf *msg)
+/* The answers as one transaction t, applied (not committed): 0, or -1
+ * with the reason in msg. */
+static int
+quick_txn(struct vm *vm, const struct vm_quick *q, struct vm_txn *t,
+    int *tpp, int *npip, struct buf *msg)
 {
-	struct vm_txn	 t = { 0 };
 	char		 err[256], *s, **h;
-	size_t		 nh, p;
+	size_t		 nh;
 	int		 tp, npi, per, o;
 
+	memset(t, 0, sizeof *t);
 	if (vm_quick_check(vm, q, &tp, &npi, err, sizeof err) != 0 ||
 	    quick_hosts(q, &h, &nh, err, sizeof err) != 0) {
 		vmi_msg(msg, "%s", err);
 		return -1;
 	}
+	*tpp = tp;
+	*npip = npi;
 	per = npi == 1 && q->nodes < q->nprefill + q->ndecode ?
 	    (q->nprefill + q->ndecode) / q->nodes : 1;
-	t.what = xstrdup("quick start");
-	vmi_txn_set(vm, &t, SC_DEPLOY, VM_DKEY(DF_PD), "true");
-	vmi_txn_set(vm, &t, SC_DEPLOY, vm->o_model, q->model);
+	t->what = xstrdup("quick start");
+	vmi_txn_set(vm, t, SC_DEPLOY, VM_DKEY(DF_PD), "true");
+	vmi_txn_set(vm, t, SC_DEPLOY, vm->o_model, q->model);
 	s = xasprintf("%d", q->gpus_per_node);
-	vmi_txn_set(vm, &t, SC_DEPLOY, VM_DKEY(DF_GPUS), s);
+	vmi_txn_set(vm, t, SC_DEPLOY, VM_DKEY(DF_GPUS), s);
 	free(s);
 	s = xasprintf("%d", q->nprefill);
-	vmi_txn_set(vm, &t, SC_PREFILL, VM_DKEY(DF_INSTANCES), s);
+	vmi_txn_set(vm, t, SC_PREFILL, VM_DKEY(DF_INSTANCES), s);
 	free(s);
 	s = xasprintf("%d", q->ndecode);
-	vmi_txn_set(vm, &t, SC_DECODE, VM_DKEY(DF_INSTANCES), s);
+	vmi_txn_set(vm, t, SC_DECODE, VM_DKEY(DF_INSTANCES), s);
 	free(s);
 	s = xasprintf("%d", npi);
-	vmi_txn_set(vm, &t, SC_PREFILL, VM_DKEY(DF_NODES), s);
-	vmi_txn_set(vm, &t, SC_DECODE, VM_DKEY(DF_NODES), s);
+	vmi_txn_set(vm, t, SC_PREFILL, VM_DKEY(DF_NODES), s);
+	vmi_txn_set(vm, t, SC_DECODE, VM_DKEY(DF_NODES), s);
 	free(s);
 	if (nh > 0) {
 		s = role_hosts(h, 0, q->nprefill, npi, per);
-		vmi_txn_set(vm, &t, SC_PREFILL, VM_DKEY(DF_HOSTS), s);
+		vmi_txn_set(vm, t, SC_PREFILL, VM_DKEY(DF_HOSTS), s);
 		free(s);
 		s = role_hosts(h, q->nprefill, q->ndecode, npi, per);
-		vmi_txn_set(vm, &t, SC_DECODE, VM_DKEY(DF_HOSTS), s);
+		vmi_txn_set(vm, t, SC_DECODE, VM_DKEY(DF_HOSTS), s);
 		free(s);
 	}
 	free_hosts(h, nh);
 	if ((o = catalog_find(vm->cat, "tp_size")) >= 0) {
 		s = vmi_text_for(vm, o, val_int(tp));
-		vmi_txn_set(vm, &t, SC_SHARED, o, s);
+		vmi_txn_set(vm, t, SC_SHARED, o, s);
 		free(s);
 	}
 	/* The machine size: the placement and the exports' hosts. */
 	s = xasprintf("%d", q->gpus_per_node);
-	vmi_txn_set(vm, &t, SC_DEPLOY, VM_DKEY(DF_GPUS_PER_HOST), s);
+	vmi_txn_set(vm, t, SC_DEPLOY, VM_DKEY(DF_GPUS_PER_HOST), s);
 	free(s);
 	if (q->gpu != NULL && (o = catalog_find(vm->cat, "gpu")) >= 0)
-		vmi_txn_set(vm, &t, SC_DEPLOY, o, q->gpu);
+		vmi_txn_set(vm, t, SC_DEPLOY, o, q->gpu);
 	if ((o = catalog_find(vm->cat, "disaggregation_transfer_backend")) >=
 	    0) {
 		s = vmi_text_for(vm, o, val_str(q->backend));
-		vmi_txn_set(vm, &t, SC_SHARED, o, s);
+		vmi_txn_set(vm, t, SC_SHARED, o, s);
 		free(s);
 	}
+	return 0;
+}
+
+/*
+ * What the answers would give, through the same checks as the pages: the
+ * deployment made and checked, then taken back. The number of errors, and
+ * the first one's message in *first (owned; NULL when none).
+ */
+size_t
+vm_quick_trial(struct vm *vm, const struct vm_quick *q, char **first)
+{
+	struct vm_txn	 t;
+	struct buf	 m = { 0 };
+	size_t		 ne = 0, nw, no, sc, i;
+	int		 tp, npi;
+
+	*first = NULL;
+	if (quick_txn(vm, q, &t, &tp, &npi, &m) != 0) {
+		buf_free(&m);
+		return 0;
+	}
+	buf_free(&m);
+	vm_refresh(vm);
+	vm_counts(vm, &ne, &nw, &no);
+	for (sc = 0; sc < NSCOPE && *first == NULL; sc++)
+		for (i = 0; vm->have[sc] && i < vm->res[sc].n; i++)
+			if (vm->res[sc].d[i].sev == SEV_ERROR &&
+			    vm->res[sc].d[i].msg != NULL) {
+				*first = xstrdup(vm->res[sc].d[i].msg);
+				break;
+			}
+	for (i = 0; *first == NULL && i < vm->cross.n; i++)
+		if (vm->cross.d[i].sev == SEV_ERROR &&
+		    vm->cross.d[i].msg != NULL)
+			*first = xstrdup(vm->cross.d[i].msg);
+	vmi_txn_abandon(vm, &t);
+	return ne;
+}
+
+int
+vm_quick_apply(struct vm *vm, const struct vm_quick *q, struct buf *msg)
+{
+	struct vm_txn	 t;
+	size_t		 p;
+	int		 tp, npi;
+
+	if (quick_txn(vm, q, &t, &tp, &npi, msg) != 0)
+		return -1;
 	vmi_txn_commit(vm, &t);
 	/* Land on the review. */
 	for (p = 0; p < vm->npages; p++)

@@ -176,6 +176,25 @@ quick_draw(struct ui *ui, struct quick *qs, const char *summary)
 	refresh();
 }
 
+/* The layout's line, then what the pages would say of it: "; as it
+ * stands: 2 errors, the first: ..." (checked, then taken back). */
+static char *
+with_trial(struct ui *ui, struct vm_quick *q, char *line)
+{
+	char	*first, *t;
+	size_t	 ne = vm_quick_trial(ui->vm, q, &first);
+
+	if (ne == 0) {
+		free(first);
+		return line;
+	}
+	t = xasprintf("%s; as it stands: %zu error%s, the first: %s", line,
+	    ne, ne == 1 ? "" : "s", first != NULL ? first : "");
+	free(first);
+	free(line);
+	return t;
+}
+
 /* What the answers lead to, for the line under the questions. */
 static char *
 summary(struct ui *ui, struct quick *qs, struct vm_quick *q)
@@ -187,11 +206,11 @@ summary(struct ui *ui, struct quick *qs, struct vm_quick *q)
 	    vm_quick_check(ui->vm, q, &tp, &npi, err, sizeof err) != 0)
 		return xstrdup(err);
 	if (npi > 1)
-		return xasprintf("%s %dP%dD: each instance TP %d over %d "
-		    "nodes of %d GPUs%s%s", wiz_utf8 ? "→" : "->",
-		    q->nprefill, q->ndecode, tp, npi, q->gpus_per_node,
+		return with_trial(ui, q, xasprintf("%s %dP%dD: each instance "
+		    "TP %d over %d nodes of %d GPUs%s%s", wiz_utf8 ? "→" :
+		    "->", q->nprefill, q->ndecode, tp, npi, q->gpus_per_node,
 		    q->gpu != NULL ? " of " : "", q->gpu != NULL ? q->gpu :
-		    "");
+		    ""));
 	{
 		int	used = tp * (q->nprefill + q->ndecode);
 		int	all = q->gpus_per_node * q->nodes;
@@ -200,11 +219,11 @@ summary(struct ui *ui, struct quick *qs, struct vm_quick *q)
 		if (used < all)
 			snprintf(idle, sizeof idle, " (%d of %d GPUs used)",
 			    used, all);
-		return xasprintf("%s %dP%dD: each instance TP %d on %d "
-		    "GPU%s%s%s%s", wiz_utf8 ? "→" : "->", q->nprefill,
-		    q->ndecode, tp, tp, tp == 1 ? "" : "s",
+		return with_trial(ui, q, xasprintf("%s %dP%dD: each instance "
+		    "TP %d on %d GPU%s%s%s%s", wiz_utf8 ? "→" : "->",
+		    q->nprefill, q->ndecode, tp, tp, tp == 1 ? "" : "s",
 		    q->gpu != NULL ? " of " : "", q->gpu != NULL ? q->gpu : "",
-		    idle);
+		    idle));
 	}
 }
 

@@ -1029,7 +1029,8 @@ quick_retype() {
 # B200, h100 an alias of H100-SXM-80GB); GPUs per node is the machine
 # size of the placement and the export (1 GPU per node: hosts of 1 GPU,
 # PDWIZ_GPUS_PER_HOST=1); the accelerator is the fact gpu, so the memory
-# estimate runs (a 70B model on one A100-40GB each: the fit error). The
+# estimate runs (a 70B model on one A100-40GB each: the fit error, which
+# the line under the questions says before the deployment is made). The
 # router runs on the first prefill host (node1), not 127.0.0.1.
 quick_accelerator() {
 	rm -f "$WORK/launch.sh" "$WORK/qa.yaml"
@@ -1065,6 +1066,7 @@ quick_accelerator() {
 	keys C-u && text "meta-llama/Llama-3.1-70B-Instruct" && keys Enter &&
 	    text "a100-40" && wait_re '^> accelerator +. A100-40GB' &&
 	    keys Enter && text "1" && keys Enter && text "2" &&
+	    wait_for "as it stands: 2 errors, the" && wait_for "first: The weights need about 131.4 GiB" &&
 	    keys Enter Enter Enter Enter && wait_for "11/11  Review" &&
 	    wait_for " 2 errors" && wait_for "The weights need about" || return 1
 	# F10 quits from the quick start too (nothing made yet).
