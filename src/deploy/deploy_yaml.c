@@ -710,8 +710,12 @@ deployment_from_ydoc(const struct catalog *cat, const char *name,
 		    "(this pdwiz reads version %d)", ver, DEPLOY_FORMAT_VERSION);
 	d->name = get_str(&pc, ynode_get(root, "name"), "name");
 	d->sglang_version = get_str(&pc, ynode_get(root, "sglang"), "sglang");
-	get_int(&pc, ynode_get(root, "gpus_per_host"), "gpus_per_host", 1, 1024,
-	    &d->gpus_per_host);
+	/* null: the source did not say (an import), and the checks that
+	 * need it could not check; absent: pdwiz's default. */
+	if ((m = ynode_get(root, "gpus_per_host")) != NULL && ynode_is_null(m))
+		d->gpus_per_host = -1;
+	else
+		get_int(&pc, m, "gpus_per_host", 1, 1024, &d->gpus_per_host);
 	read_missing(&pc, ynode_get(root, "missing"), d);
 	if ((m = need(&pc, root, "model", "the deployment file")) != NULL &&
 	    check_keys(&pc, m, "model", model_keys)) {

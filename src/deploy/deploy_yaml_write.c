@@ -342,7 +342,11 @@ deployment_to_yaml(const struct catalog *cat, const struct deployment *d)
 		yw_key(&w, "sglang");
 		yw_scalar(&w, d->sglang_version, true);
 	}
-	if (d->gpus_per_host > 0) {
+	if (d->gpus_per_host < 0) {
+		/* An import's: the script does not say. */
+		yw_key(&w, "gpus_per_host");
+		yw_scalar(&w, "null", false);
+	} else if (d->gpus_per_host > 0) {
 		yw_key(&w, "gpus_per_host");
 		yw_int(&w, d->gpus_per_host);
 	}

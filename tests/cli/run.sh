@@ -1314,6 +1314,14 @@ $PDWIZ check "$T/v1.sh" 2>&1 | grep -o '\[[a-z0-9-]*\]$' | sort -u >"$T/v1.a"
 $PDWIZ import --keep-going -o "$T/v1.yaml" "$T/v1.sh" >/dev/null 2>&1
 $PDWIZ check "$T/v1.yaml" 2>&1 | grep -o '\[[a-z0-9-]*\]$' | sort -u >"$T/v1.b"
 grep -q 'xs-router-missing' "$T/v1.a" && cmp -s "$T/v1.a" "$T/v1.b" && ok || bad "import of 0.0.0.0 servers changes the router findings: $(cat "$T/v1.a") / $(cat "$T/v1.b")"
+# A script says nothing of its machines' GPU count: its import says so
+# (gpus_per_host: null), which reads back as such, so the deployment file,
+# its exports and the wizard's export of the import agree (no stand-in 8).
+$PDWIZ import -o "$T/gph.yaml" share/examples/nixl-llama-1p1d.sh >/dev/null 2>&1
+rm -rf "$T/gph.e" && mkdir "$T/gph.e"
+$PDWIZ emit --format yaml -o "$T/gph.e" "$T/gph.yaml" >/dev/null 2>&1
+$PDWIZ emit --format shell -o "$T/gph.e" "$T/gph.yaml" >/dev/null 2>&1
+grep -qx 'gpus_per_host: null' "$T/gph.yaml" && grep -qx 'gpus_per_host: null' "$T/gph.e/deployment.yaml" && ! grep -q 'PDWIZ_GPUS_PER_HOST' "$T/gph.e/launch.sh" && ok || bad "an import's unknown GPUs per host: $(grep -n gpus_per_host "$T/gph.yaml" "$T/gph.e/deployment.yaml"; grep -n PDWIZ_GPUS "$T/gph.e/launch.sh")"
 # A server whose machine the source did not state (bound to 0.0.0.0, no
 # machine named): its exports keep the machine unknown, so their checks
 # say "could not check" as the source's does, not collisions on the
