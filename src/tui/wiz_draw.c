@@ -207,6 +207,16 @@ wiz_wrap(const char *text, int width, size_t max, struct lines *out)
 			while (*p == ' ')
 				p++;
 	}
+	/* Lines left out: the last one shown says so, never cut silently. */
+	if (*p != '\0' && out->n > 0) {
+		char	*l = out->l[out->n - 1];
+		size_t	 k = strlen(l);
+		size_t	 cut = bytes_for_cols(l, k, (size_t)width - 1);
+
+		out->l[out->n - 1] = xasprintf("%.*s%s", (int)cut, l,
+		    wiz_utf8 ? "…" : "~");
+		free(l);
+	}
 	free(ascii);
 }
 

@@ -626,7 +626,7 @@ search_draw(struct ui *ui, const char *q, const struct vm_hit *hits,
 		l = vm_hit_text(ui->vm, &hits[i]);
 		if ((int)i == sel)
 			attron(A_REVERSE);
-		wiz_put(4 + (int)i, 1, w - 2, l);
+		wiz_put_cut(4 + (int)i, 1, w - 2, l);
 		if ((int)i == sel)
 			attroff(A_REVERSE);
 		free(l);

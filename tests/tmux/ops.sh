@@ -221,3 +221,18 @@ op_quick_2p1d_one_node() {
 }
 
 run "Q2: quick start 2P1D on one 8-GPU node: TP 2, 2 GPUs idle; stale refusal goes (80x24, LANG=C)" op_quick_2p1d_one_node
+
+# C1: a search hit wider than the screen ends with the cut mark (~ in C)
+# instead of stopping mid-word; C2: a status wrapped past its lines says so.
+op_search_cut() {
+	start_op || return 1
+	keys Escape && wait_for "q quit" || return 1
+	keys / && wait_for "type to search" && text "base-only" &&
+	    wait_re '^ SGLANG_ENABLE_CP_V2  help: .*~$' || return 1
+	# Every line of the hit list fits or is marked.
+	screen | sed -n '5,20p' | awk 'length($0) >= 79 && $0 !~ /~ *$/ { bad = 1 } END { exit bad }' ||
+	    { echo "  a hit cut without its mark"; return 1; }
+	keys Escape && wait_gone "matches (Enter jumps)"
+}
+
+run "C1: a search hit too wide for the screen ends with a cut mark (80x24, LANG=C)" op_search_cut
