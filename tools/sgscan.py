@@ -24,7 +24,9 @@ checks with the same key are told apart by `#2`, `#3` in source order.
 Each check is then one of
   modelled      a rule of rules/checks/*.yaml or rules/deploy/*.yaml states
                 it: every literal fragment (12 characters or more) of the
-                rule's message is in SGLang's message, or the check is
+                rule's message is in SGLang's message, or the rule's whole
+                message is SGLang's with each replacement field standing
+                for any text (a rule per value of a field), or the check is
                 mapped to the rule by an `sglang_checks` entry with `rule:`
                 (bare asserts, whose rule message is pdwiz's words)
   not-modelled  an `sglang_checks` entry of rules/not-modelled.yaml
@@ -192,6 +194,7 @@ def literal_fragments(message):
 
 
 def load_rules(rdir):
+    """(id, fragments of 12+ characters, the whole message on one line)."""
     rules = []
     for f in sorted(glob.glob(os.path.join(rdir, "checks", "*.yaml")) +
                     glob.glob(os.path.join(rdir, "deploy", "*.yaml"))):
@@ -200,9 +203,7 @@ def load_rules(rdir):
             if r.get("severity") in ("override", "note") or \
                     msg.startswith(BARE_ASSERT):
                 continue        # pdwiz's words, not SGLang's
-            frags = literal_fragments(msg)
-            if frags:
-                rules.append((r["id"], frags))
+            rules.append((r["id"], literal_fragments(msg), one_line(msg)))
     return rules
 
 
@@ -212,12 +213,24 @@ def sglang_text(msg):
     return one_line(re.sub(r"\{[^{}]*\}", "\x00", msg))
 
 
+def sglang_pattern(msg):
+    """SGLang's message as a pattern: each replacement field matches any
+    text, so a rule that writes a field's value literally (one rule per
+    value) matches too. None when less than 12 characters are literal."""
+    parts = re.split(r"\{[^{}]*\}|<[^<>]*>", msg)
+    if sum(len(p.strip()) for p in parts) < 12:
+        return None
+    return re.compile(".*?".join(re.escape(p) for p in parts), re.S)
+
+
 def classify(checks, rules, entries):
     for c in checks:
         c["status"], c["why"] = "missing", ""
         text = sglang_text(c["message"])
-        hits = [rid for rid, frags in rules
-                if all(f in text for f in frags)]
+        pat = sglang_pattern(c["message"])
+        hits = [rid for rid, frags, whole in rules
+                if (frags and all(f in text for f in frags)) or
+                (pat is not None and pat.fullmatch(whole))]
         entry = None
         for e in entries:
             if fnmatch.fnmatchcase(c["file"], e.get("file", "*")) and \
