@@ -631,6 +631,62 @@ coverage_not_modelled(const struct ynode *nm)
 	}
 }
 
+/*
+ * The raise and assert statements of SGLang's argument files, classified by
+ * tools/sgscan.py (rules/sglang-checks.tsv): the counts, and each check that
+ * is missing (neither a rule nor a reason).
+ */
+static void
+coverage_scan(const struct catalog *cat)
+{
+	char	 err[1024], *path, *text, *line, *next, *commit = NULL;
+	size_t	 len, n[3] = {0, 0, 0};
+	static const char *const status[3] = {"modelled", "not-modelled",
+	    "missing"};
+
+	path = xasprintf("%s/rules/sglang-checks.tsv", cat->dir);
+	text = read_file(path, 8 << 20, &len, err, sizeof err);
+	free(path);
+	if (text == NULL)
+		return;
+	printf("\n# SGLang's raise/assert checks (rules/sglang-checks.tsv, "
+	    "tools/sgscan.py): missing ones\n");
+	for (line = text; line != NULL && *line != '\0'; line = next) {
+		char	*f[7];
+		size_t	 k, i;
+
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if (strncmp(line, "# tools/sgscan.py at SGLang ", 28) == 0) {
+			commit = line + 28;
+			commit[strcspn(commit, ";")] = '\0';
+		}
+		if (*line == '#' || strncmp(line, "file\t", 5) == 0)
+			continue;
+		for (k = 0, f[0] = line; k < 6; k++) {
+			char *t = strchr(f[k], '\t');
+
+			if (t == NULL)
+				break;
+			*t = '\0';
+			f[k + 1] = t + 1;
+		}
+		if (k < 6)
+			continue;
+		for (i = 0; i < 3; i++)
+			if (strcmp(f[5], status[i]) == 0)
+				n[i]++;
+		if (strcmp(f[5], "missing") == 0)
+			printf("%s:%s: %s %s: %s\n", f[0], f[4], f[1], f[2],
+			    f[3]);
+	}
+	printf("\n# %zu SGLang raise/assert checks%s%s: %zu modelled, %zu not "
+	    "modelled, %zu missing\n", n[0] + n[1] + n[2],
+	    commit != NULL ? " at " : "", commit != NULL ? commit : "",
+	    n[0], n[1], n[2]);
+	free(text);
+}
+
 /* Every check id of SGLang's catalog -> rules, or the reason it is not
  * modelled. The number missing, or -1 if the catalog cannot be read. */
 static int
@@ -694,6 +750,7 @@ cmd_coverage(int argc, char **argv)
 		coverage_not_modelled(nm);
 	if (sgl != NULL)
 		missing = coverage_sglang(cat, nm, sgl);
+	coverage_scan(cat);
 	ynode_free(nm);
 	catalog_free(cat);
 	return missing < 0 ? EXIT_USAGE : missing > 0 ? EXIT_FOUND : EXIT_OK;

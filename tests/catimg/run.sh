@@ -156,7 +156,10 @@ expect_origin "added file removed" "$D" "compiled image*"
 # Damage: a flipped byte in the middle, a truncated file, garbage, empty.
 size=$(wc -c <"$T/good.img")
 cp "$T/good.img" "$D/rules/catalog.img"
-printf '\377' | dd of="$D/rules/catalog.img" bs=1 seek=$((size / 2)) \
+# Flip it to a value it does not have (the image may hold 0xff there).
+mid=$(dd if="$T/good.img" bs=1 skip=$((size / 2)) count=1 2>/dev/null | od -An -tu1 | tr -d ' ')
+if [ "$mid" = 255 ]; then flip='\376'; else flip='\377'; fi
+printf '%b' "$flip" | dd of="$D/rules/catalog.img" bs=1 seek=$((size / 2)) \
     conv=notrunc 2>/dev/null
 cmp -s "$T/good.img" "$D/rules/catalog.img" && bad "byte was not flipped"
 expect_origin "flipped byte" "$D" "YAML in*damaged*"

@@ -175,5 +175,64 @@ $PY tools/sgcite.py --format tsv --commit test "$T/tree" >"$T/st"; rc=$?
     grep -q "^# sgcite: [0-9]* of [0-9]* rules at home in sgl-project/sglang@test$" "$T/st" && ok ||
     bad "sgcite on a bare tree: exit $rc"
 
+# sgscan on a fixture clone (our own code, not SGLang's): a raise whose text
+# a rule quotes is modelled, one an sglang_checks entry names is not
+# modelled, an `open:` one and an unlisted one are missing; the key is
+# file, function, type and the f-string's template; a second equal check
+# is "#2"; files outside the scanned set are not read.
+S=$T/scan
+mkdir -p "$S/w/python/sglang/srt/arg_groups" "$S/w/python/sglang/srt/disaggregation/x" \
+    "$S/w/python/sglang/srt/models" "$S/rules/checks"
+cat >"$S/w/python/sglang/srt/server_args.py" <<'PY'
+class ServerArgs:
+    def _handle_a(self):
+        if self.a_size > 1:
+            raise ValueError(f"a_size must be 1 for the widget backend, got {self.a_size}")
+        assert self.b, "b is required when the gadget is enabled"
+        assert self.b, "b is required when the gadget is enabled"
+
+    def _handle_b(self):
+        def inner():
+            assert self.c
+        raise NotImplementedError("the frobnicator is not supported yet")
+PY
+cat >"$S/w/python/sglang/srt/arg_groups/demo_hook.py" <<'PY'
+def handle_demo(server_args):
+    raise RuntimeError("demo " + "joined " + "message")
+PY
+printf 'def run():\n    raise\n' >"$S/w/python/sglang/srt/disaggregation/x/conn.py"
+printf 'def f():\n    raise ValueError("not scanned")\n' >"$S/w/python/sglang/srt/models/m.py"
+cat >"$S/rules/checks/10-x.yaml" <<'YAML'
+rules:
+  - id: demo-a-size
+    severity: error
+    message: "a_size must be 1 for the widget backend, got {a_size}"
+YAML
+cat >"$S/rules/not-modelled.yaml" <<'YAML'
+not_modelled: []
+sglang_checks:
+  - {file: "*/server_args.py", function: ServerArgs._handle_b.inner, rule: demo-a-size}
+  - {file: "*/server_args.py", message: "b is required", reason: "scope: demo"}
+  - {file: "*/demo_hook.py", open: "to do"}
+  - {file: "*/disaggregation/*", reason: "runtime: demo"}
+YAML
+git -C "$S/w" init -q && git -C "$S/w" add -A &&
+    git -C "$S/w" -c user.name=t -c user.email=t@t commit -qm fixture
+$PY tools/sgscan.py --rules "$S/rules" --format tsv "$S/w/.git" HEAD >"$S/out"; rc=$?
+cut -f1-4,6,7 "$S/out" | grep -v '^#' >"$S/got"
+cat >"$S/want" <<'TSV'
+file	function	type	message	status	rule_or_reason
+python/sglang/srt/arg_groups/demo_hook.py	handle_demo	RuntimeError	demo joined message	missing	open: to do
+python/sglang/srt/disaggregation/x/conn.py	run	re-raise		not-modelled	runtime: demo
+python/sglang/srt/server_args.py	ServerArgs._handle_a	ValueError	a_size must be 1 for the widget backend, got {self.a_size}	modelled	demo-a-size
+python/sglang/srt/server_args.py	ServerArgs._handle_a	AssertionError	b is required when the gadget is enabled	not-modelled	scope: demo
+python/sglang/srt/server_args.py	ServerArgs._handle_a	AssertionError	b is required when the gadget is enabled #2	not-modelled	scope: demo
+python/sglang/srt/server_args.py	ServerArgs._handle_b.inner	AssertionError		modelled	demo-a-size
+python/sglang/srt/server_args.py	ServerArgs._handle_b	NotImplementedError	the frobnicator is not supported yet	missing	
+TSV
+[ $rc = 1 ] && cmp -s "$S/got" "$S/want" &&
+    grep -q '^# 7 checks: 2 modelled, 3 not modelled, 2 missing$' "$S/out" && ok ||
+    bad "sgscan on a fixture: exit $rc: $(diff "$S/want" "$S/got" | head -5)"
+
 echo "tools: $pass passed, $fail failed"
 [ "$fail" = 0 ]
