@@ -158,7 +158,7 @@ ASAN_TESTS = $(TESTS:$(BUILD)/%=$(ASAN_BUILD)/%)
 # The suites, each in the order it starts: the longest first, so that the
 # short ones fill in at the end.
 QUICK_SUITES = deploy cli verdict bad unit catimg layers realworld tools own-work \
-	   pkg precommit oracle logs fit inventory sgscan
+	   pkg precommit oracle logs fit inventory sgscan groups
 ASAN_SUITES = asan-bad asan-deploy asan-unit asan-cli asan-tmux asan-catimg
 VG_SUITES = vg-wizard vg-cli vg-unit vg-unit-b
 CHECK_SUITES = vg-unit vg-unit-b vg-wizard deb asan-unit asan-bad asan-deploy vg-cli \
@@ -173,6 +173,7 @@ NEEDS_layers =
 NEEDS_tools =
 NEEDS_inventory =
 NEEDS_sgscan =
+NEEDS_groups =
 NEEDS_own-work =
 NEEDS_oracle = pdwiz rules/catalog.img
 $(foreach n,cli deploy verdict bad tmux vg-cli vg-wizard catimg realworld scale logs fit,$(eval NEEDS_$(n) = pdwiz rules/catalog.img))
@@ -291,6 +292,10 @@ suite-inventory: $(call suite_needs,inventory)
 # rules/sglang-checks.tsv regenerated from an SGLang clone (skipped without)
 suite-sgscan: $(call suite_needs,sgscan)
 	@$(SUITE) sgscan sh tests/tools/sgscan.sh
+# the groups of rules/options.yaml regenerated from an SGLang clone (the
+# regeneration skipped without)
+suite-groups: $(call suite_needs,groups)
+	@$(SUITE) groups sh tests/tools/groups.sh
 suite-own-work: $(call suite_needs,own-work)
 	@$(SUITE) own-work sh tests/own-work.sh
 suite-oracle: $(call suite_needs,oracle)

@@ -332,7 +332,7 @@ str_list(struct loadctx *lc, const struct ynode *n, size_t *count, int *rc)
 
 static const char *const option_keys[] = { "name", "kind", "flag", "aliases",
 	"type", "default", "choices", "help", "config", "deprecated",
-	"modelled", "label", "hint", "note", NULL };
+	"modelled", "label", "hint", "note", "group", NULL };
 
 /* An option's kind and type from their names; -1 on an unknown one. */
 static int
@@ -420,7 +420,7 @@ static int
 load_option(struct loadctx *lc, const struct ynode *n)
 {
 	struct option	 o = { 0 };
-	const char	*kind, *type;
+	const char	*kind, *type, *group;
 	int		 rc = 0;
 
 	if (ynode_check_keys(n, option_keys, lc->file, lc->err, lc->errlen))
@@ -435,8 +435,24 @@ load_option(struct loadctx *lc, const struct ynode *n)
 	o.deprecated = opt_str(lc, n, "deprecated", false, &rc);
 	o.label = opt_str(lc, n, "label", false, &rc);
 	o.hint = opt_str(lc, n, "hint", false, &rc);
+	group = opt_str(lc, n, "group", false, &rc);
 	if (rc != 0)
 		return -1;
+	o.group = -1;
+	if (group != NULL) {
+		size_t	g;
+
+		for (g = 0; g < lc->cat->ngroups; g++)
+			if (strcmp(lc->cat->groups[g], group) == 0)
+				break;
+		if (g == lc->cat->ngroups) {
+			ynode_err(lc->err, lc->errlen, lc->file,
+			    ynode_get(n, "group"), "group '%s' of '%s' is not "
+			    "one of sglang.groups", group, o.name);
+			return -1;
+		}
+		o.group = (int)g;
+	}
 	if (kind_type(lc, n, kind, type, &o) != 0)
 		return -1;
 	if (o.kind == OK_FLAG && o.flag == NULL) {
@@ -493,6 +509,14 @@ load_options_file(struct loadctx *lc, const struct ynode *root)
 			lc->cat->commits = xreallocarray(lc->cat->commits,
 			    lc->cat->ncommits + 1, sizeof *lc->cat->commits);
 			lc->cat->commits[lc->cat->ncommits++] = c;
+		}
+		if (ynode_get(sg, "groups") != NULL) {
+			int	rc = 0;
+
+			lc->cat->groups = str_list(lc, ynode_get(sg, "groups"),
+			    &lc->cat->ngroups, &rc);
+			if (rc != 0)
+				return -1;
 		}
 	}
 	if (opts == NULL)
@@ -1423,6 +1447,8 @@ catalog_check_text(const struct catalog *base, enum catalog_text what,
 		cat->hash = cat->fhash = NULL;
 		cat->commits = NULL;
 		cat->ncommits = 0;
+		cat->groups = NULL;
+		cat->ngroups = 0;
 	}
 	catalog_free(cat);
 	return rc;
@@ -1462,6 +1488,7 @@ catalog_free(struct catalog *cat)
 	}
 	free(cat->families);
 	free(cat->commits);
+	free(cat->groups);
 	free(cat->hash);
 	free(cat->fhash);
 	free(cat);

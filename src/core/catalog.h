@@ -31,6 +31,8 @@ struct option {
 	bool		  config_ok;
 	bool		  modelled;
 	int		  line;		/* in options.yaml */
+	int		  group;	/* SGLang's group: index in catalog.groups,
+					   -1 none (facts, or no groups) */
 };
 
 struct model_entry {
@@ -189,6 +191,9 @@ struct catalog {
 	size_t			 nfamilies;
 	int			 o_arch;	/* the model_arch fact, or -1 */
 	int			 o_family;	/* the arch_family fact, or -1 */
+	const char		**groups;	/* SGLang's groups of its options,
+						 * in its order (sglang.groups) */
+	size_t			 ngroups;
 };
 
 /*

@@ -42,19 +42,19 @@
 #endif
 
 #define IMG_MAGIC	"PDWZCAT"
-#define IMG_VERSION	4
+#define IMG_VERSION	5
 #define IMG_MAX		(64u * 1024 * 1024)
 #define SRC_MAX		(8u * 1024 * 1024)
 #define OPTS_MAX	100000	/* as catalog_load allows */
 
 /* Every field of these is written below by name: a new field must be. */
 #if UINTPTR_MAX == 0xffffffffffffffffu
-_Static_assert(sizeof(struct option) == 120, "catimg: update put_option");
+_Static_assert(sizeof(struct option) == 128, "catimg: update put_option");
 _Static_assert(sizeof(struct rule) == 216, "catimg: update put_rule");
 _Static_assert(sizeof(struct fix) == 32, "catimg: update put_fixes");
 _Static_assert(sizeof(struct model_entry) == 32, "catimg: update put_models");
 _Static_assert(sizeof(struct commit_ref) == 24, "catimg: update put_commits");
-_Static_assert(sizeof(struct catalog) == 184, "catimg: update put_catalog");
+_Static_assert(sizeof(struct catalog) == 200, "catimg: update put_catalog");
 _Static_assert(sizeof(struct model_family) == 40, "catimg: update put_families");
 #endif
 
@@ -402,6 +402,7 @@ put_options(struct imgw *w, const struct option *v, size_t n)
 		c.config_ok = o->config_ok;
 		c.modelled = o->modelled;
 		c.line = o->line;
+		c.group = o->group;
 		memcpy(imgw_at(w, off), &c, sizeof c);
 		PTR(off, struct option, name, imgw_str(w, o->name));
 		PTR(off, struct option, flag, imgw_str(w, o->flag));
@@ -673,6 +674,7 @@ put_catalog(struct imgw *w, const struct catalog *cat, const char *datadir)
 	c.nfamilies = cat->nfamilies;
 	c.o_arch = cat->o_arch;
 	c.o_family = cat->o_family;
+	c.ngroups = cat->ngroups;
 	off = imgw_copy(w, &c, sizeof c);
 	PTR(off, struct catalog, opts, put_options(w, cat->opts, cat->nopts));
 	PTR(off, struct catalog, rules,
@@ -688,6 +690,8 @@ put_catalog(struct imgw *w, const struct catalog *cat, const char *datadir)
 	PTR(off, struct catalog, hist, put_hist(w, cat->hist));
 	PTR(off, struct catalog, families,
 	    put_families(w, cat->families, cat->nfamilies));
+	PTR(off, struct catalog, groups,
+	    put_strs(w, cat->groups, cat->ngroups));
 	return off;
 }
 
@@ -1250,8 +1254,13 @@ check_image(const unsigned char *base, size_t size)
 	    !imgr_array(&r, cat->opts, cat->nopts, sizeof *cat->opts,
 	    _Alignof(struct option)))
 		return "damaged (its catalog is out of bounds)";
+	if (cat->ngroups > OPTS_MAX ||
+	    !check_strs(&r, cat->groups, cat->ngroups))
+		return "damaged (its option groups are out of bounds)";
 	for (i = 0; i < cat->nopts; i++)
-		if (!check_option(&r, &cat->opts[i]))
+		if (!check_option(&r, &cat->opts[i]) ||
+		    cat->opts[i].group < -1 ||
+		    cat->opts[i].group >= (long long)cat->ngroups)
 			return "damaged (an option is out of bounds or "
 			    "malformed)";
 	r.cat = cat;

@@ -139,6 +139,12 @@ struct vm_row {
 	size_t			 nchoices;
 	bool			 checked;	/* blocker and nblocked worked
 						   out (see vm_rows_check) */
+	const char		*heading;	/* an All options page: SGLang's
+						   group this row begins (shown
+						   above it, not selectable),
+						   or NULL */
+	const char		*group;		/* ... and the group it is in
+						   (every row), or NULL */
 };
 
 struct vm_review_item {

@@ -546,8 +546,9 @@ static const char *const managed_opts[] = { "model_path",
  * The "All options" pages, built from the catalog when first wanted (a in
  * the wizard, or a search the pages' own fields do not fill), never at
  * start: every flag and environment variable that no form shows and the
- * deployment does not write, in the catalog's order (server_args.py's; the
- * catalog records no groups), per role like the other server pages. They
+ * deployment does not write, by SGLang's groups (sglang.groups: in
+ * SGLang's order, each in the catalog's order; the rows give each group a
+ * heading), per role like the other server pages. They
  * go after every other page, so that no page index held anywhere (the
  * focus, undo, a search hit) moves; the rows point into the pages, so the
  * view is refreshed at once.
@@ -559,6 +560,7 @@ vm_all_options(struct vm *vm)
 	bool			*shown;
 	struct buf		 b = { 0 };
 	size_t			 i, j, n0 = vm->npages, nf = 0;
+	long			 g;
 	char			 err[512];
 	int			 rc;
 
@@ -580,16 +582,25 @@ vm_all_options(struct vm *vm)
 			shown[o] = true;
 	}
 	buf_puts(&b, "title: \"All options\"\n"
-	    "intro: \"Every flag and env var no other page shows, in "
-	    "server_args.py order.\"\n"
+	    "intro: \"Every flag and env var no other page shows, under "
+	    "SGLang's own groups.\"\n"
 	    "roles: [prefill, decode]\nfields:\n");
-	for (i = 0; i < cat->nopts; i++) {
-		const struct option	*o = &cat->opts[i];
+	/* Group by group in SGLang's order (one pass each; -1: an option of
+	 * no group, last), each in the catalog's order. */
+	for (g = 0; g <= (long)cat->ngroups; g++) {
+		long	want = g < (long)cat->ngroups ? g : -1;
 
-		if (shown[i] || (o->kind != OK_FLAG && o->kind != OK_ENV))
-			continue;
-		buf_printf(&b, "  - option: %s\n", o->name);
-		nf++;
+		for (i = 0; i < cat->nopts; i++) {
+			const struct option	*o = &cat->opts[i];
+			long			 og = o->group >= 0 &&
+			    (size_t)o->group < cat->ngroups ? o->group : -1;
+
+			if (shown[i] || og != want ||
+			    (o->kind != OK_FLAG && o->kind != OK_ENV))
+				continue;
+			buf_printf(&b, "  - option: %s\n", o->name);
+			nf++;
+		}
 	}
 	free(shown);
 	rc = nf == 0 ? -1 : vm_load_form_text(vm, "(all options)", b.s, b.len,

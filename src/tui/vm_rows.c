@@ -439,11 +439,25 @@ build_row(struct vm *vm, struct vm_row *row)
 	compute_choices(vm, row);
 }
 
+/* SGLang's group of a field's option (an index in the catalog's groups),
+ * or -1. */
+static int
+row_group(const struct vm *vm, const struct vm_field *f)
+{
+	int	g;
+
+	if (VM_IS_DKEY(f->key))
+		return -1;
+	g = vm->cat->opts[f->key].group;
+	return g >= 0 && (size_t)g < vm->cat->ngroups ? g : -1;
+}
+
 void
 vmi_build_rows(struct vm *vm)
 {
 	const struct vm_page	*p = &vm->pages[vm->page];
 	size_t			 i;
+	int			 group = -1;
 
 	vmi_rows_clear(vm);
 	if (p->review)
@@ -454,6 +468,7 @@ vmi_build_rows(struct vm *vm)
 	}
 	for (i = 0; i < p->nf; i++) {
 		struct vm_row	*row;
+		int		 g;
 
 		if (!vm->fvis[vm->page][i])
 			continue;
@@ -461,6 +476,15 @@ vmi_build_rows(struct vm *vm)
 		memset(row, 0, sizeof *row);
 		row->field = (int)i;
 		row->f = &p->f[i];
+		/* The All options pages go by SGLang's groups: a heading
+		 * above the first row shown of each. */
+		g = p->all ? row_group(vm, row->f) : -1;
+		if (g >= 0)
+			row->group = vm->cat->groups[g];
+		if (g >= 0 && g != group) {
+			row->heading = row->group;
+			group = g;
+		}
 		build_row(vm, row);
 		/* An ordinary page's rows are all shown at once; the All
 		 * options page's hundreds wait for vm_rows_check. */

@@ -448,6 +448,37 @@ draw_row(const struct vm_row *row, int y, int w, int lw, bool focus,
 	return 1;
 }
 
+/*
+ * An All options page's group heading above a row: SGLang's name of the
+ * group, bold, with a rule; not a row (the cursor never stops on it).
+ */
+static void
+draw_heading(const char *name, int y, int w)
+{
+	char	*l = xasprintf("%s %s %s", wiz_utf8 ? "──" : "--", name,
+	    wiz_utf8 ? "──" : "--");
+	int	 a = wiz_attr(C_TITLE, A_BOLD) | A_BOLD;
+
+	mvhline(y, 0, ' ', w);
+	attron(a);
+	wiz_put_cut(y, 1, w - 1, l);
+	attroff(a);
+	free(l);
+}
+
+/* The lines rows top..cur take (a heading is one more; so is the group
+ * of the top row, shown above it when it does not begin it), cur's own
+ * being curl. */
+static int
+rows_lines(const struct vm_row *rows, int top, int cur, int curl)
+{
+	int	i, n = rows[top].heading == NULL && rows[top].group != NULL;
+
+	for (i = top; i <= cur; i++)
+		n += (i == cur ? curl : 1) + (rows[i].heading != NULL);
+	return n;
+}
+
 /* Keep the focused row (cur) within the height rows from ui->top. */
 static void
 scroll_to(struct ui *ui, int cur, int height)
@@ -498,6 +529,11 @@ draw_fields(struct ui *ui, int y0, int y1, int w, int *cy, int *cx)
 			extra = height / 3;
 		free(rest);
 		scroll_to(ui, cur, height - extra > 0 ? height - extra : 1);
+		/* Headings take lines too: the focused row (and its own
+		 * heading) stay in view. */
+		while (ui->top < cur &&
+		    rows_lines(rows, ui->top, cur, 1 + extra) > height)
+			ui->top++;
 	}
 	/* The unavailable values of the rows shown (an All options page
 	 * leaves the others unchecked). */
@@ -508,6 +544,14 @@ draw_fields(struct ui *ui, int y0, int y1, int w, int *cy, int *cx)
 		for (i = (size_t)ui->top; i < n && y < y1; i++) {
 			bool	f = (int)i == cur;
 
+			/* The group's heading; at the top, the group
+			 * of a row that does not begin it, too. */
+			if (rows[i].heading != NULL || (i == (size_t)ui->top &&
+			    rows[i].group != NULL)) {
+				draw_heading(rows[i].group, y++, w);
+				if (y >= y1)
+					break;
+			}
 			if (f)
 				*cy = y;
 			y += draw_row(&rows[i], y, w, lw, f, f ? (y1 - y <

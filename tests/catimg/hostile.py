@@ -7,7 +7,8 @@
 #
 # The layout read here is src/core/catimg.c's (struct img_hdr, the pointer
 # fields as offsets, the relocation list) and catalog.h's (struct catalog,
-# struct commit_ref, struct rule) on a 64-bit little-endian build.
+# struct commit_ref, struct rule, struct option) on a 64-bit little-endian
+# build.
 import struct
 import sys
 
@@ -17,6 +18,8 @@ H_RELOCS, H_NRELOCS, H_STRTAB, H_STRCAP = 72, 80, 88, 96
 C_OPTS, C_NOPTS, C_RULES, C_NRULES = 0, 8, 16, 24
 C_NDRULES, C_COMMITS, C_NCOMMITS = 40, 64, 72
 C_HASH, C_HCAP = 104, 112
+C_GROUPS, C_NGROUPS = 184, 192  # SGLang's groups of the options
+OPT_SIZE, OPT_GROUP = 128, 120  # struct option; its group (an index)
 RULE_SIZE, RULE_WHEN = 216, 32  # struct rule; its when
 E_NAME, X_SLOT, X_KIDS, X_NKIDS = 1, 24, 32, 40    # struct expr
 M64 = (1 << 64) - 1
@@ -185,6 +188,16 @@ def c_string_unterminated(img):
     img.set64(field, img.append(b"AAAAAAAA"))
 
 
+def c_option_group(img):
+    # The last option's group past the groups (an index, not a pointer).
+    last = img.cat(C_OPTS) + (img.cat(C_NOPTS) - 1) * OPT_SIZE
+    img.set32(last + OPT_GROUP, img.cat(C_NGROUPS))
+
+
+def c_ngroups_huge(img):
+    img.set_cat(C_NGROUPS, 1 << 40)
+
+
 CASES = [
     ("nrules-huge", c_nrules_huge),
     ("ndrules-huge", c_ndrules_huge),
@@ -200,6 +213,8 @@ CASES = [
     ("option-name-null", c_option_name_null),
     ("strtab-full", c_strtab_full),
     ("string-unterminated", c_string_unterminated),
+    ("option-group", c_option_group),
+    ("ngroups-huge", c_ngroups_huge),
 ]
 
 

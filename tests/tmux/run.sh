@@ -1487,6 +1487,42 @@ all_options_search() {
 	keys Tab && wait_re '^ 1/11  Model & hardware' || return 1
 }
 
+# #26 point 2, All options by SGLang's own groups: a heading per group of
+# server_args.py (not a row: Up from a group's first row goes to the last
+# row of the group above), in SGLang's order, the group of the top row
+# kept at the top when it scrolls; / finds the options by help text, value
+# and flag, and Enter puts the focus under its group (80x24).
+all_options_groups() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	keys a && wait_for "all  All options (prefill)" &&
+	    wait_for "── Model and tokenizer ──" || return 1
+	screen | grep -A1 -F -- "── Model and tokenizer ──" |
+	    grep -qE '^> --tokenizer-path ' ||
+	    { echo "  the first group's heading is not above its first row"; return 1; }
+	keys / && wait_for "type to search" && text "lm head in fp32" &&
+	    wait_for "--enable-fp32-lm-head  help: ...in FP32.  [All options (prefill)]" &&
+	    keys Enter && wait_focused "--enable-fp32-lm-head" &&
+	    wait_for "── Quantization and data type ──" || return 1
+	screen | grep -A1 -F -- "── Quantization and data type ──" |
+	    grep -qE '^  --dtype ' ||
+	    { echo "  no Quantization and data type heading above --dtype"; return 1; }
+	keys Up Up && wait_focused "--dtype" && keys Up &&
+	    wait_focused "--json-model-override-args" || return 1
+	keys / && wait_for "type to search" && text "--enable-tf32-matmul" &&
+	    wait_for "--enable-tf32-matmul  [All options (prefill)]" &&
+	    keys Enter && wait_focused "--enable-tf32-matmul" &&
+	    keys Enter && wait_re '^> --enable-tf32-matmul +\[x\] on' || return 1
+	keys / && wait_for "type to search" && text "fastokens" &&
+	    wait_for "--tokenizer-backend  value: fastokens  [All options (prefill)]" &&
+	    keys Enter && wait_focused "--tokenizer-backend" &&
+	    wait_for "── Model and tokenizer ──" || return 1
+	# The last group, and the top row's group kept above it.
+	keys G && wait_focused "CUDA_VISIBLE_DEVICES" || return 1
+	screen | sed -n 5p | grep -qF -- "── Other ──" ||
+	    { echo "  the top row's group is not shown above it"; screen | sed 's/^/  | /'; return 1; }
+}
+
 # At 80 columns the box of choices is as wide as its widest choice: the
 # Hopper and Blackwell Ultra lines keep their last names. The platform an
 # accelerator settles says where it comes from. A label longer than the
@@ -1517,6 +1553,7 @@ run "preview full screen: runbook to the end, Kubernetes, Tab (80x24)" preview_s
 run "preview: / find and n next (80x24)" preview_find
 run "all options: /quantization to fp8 in the launch script, a to every flag (80x24)" all_options
 run "all options: / alone finds a flag no page shows, greyed and refused there (80x24)" all_options_search
+run "all options: under SGLang's groups, headings not rows, / by help, flag, value (80x24)" all_options_groups
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

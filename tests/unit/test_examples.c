@@ -573,10 +573,43 @@ test_deploy_fixes(void **state)
 	assert_int_equal(unfixed, 0);
 }
 
+/*
+ * SGLang's groups (sglang.groups, each option's group:), in the image as
+ * in the YAML: every flag and variable in one, facts in none, in SGLang's
+ * order (--model-path's group first, "Other" last).
+ */
+static void
+test_groups(void **state)
+{
+	size_t	i, n = 0;
+	int	q = catalog_find(cat, "quantization");
+
+	(void)state;
+	assert_true(cat->ngroups > 10);
+	assert_true(q >= 0);
+	assert_true(cat->opts[q].group >= 0);
+	assert_string_equal(cat->groups[cat->opts[q].group],
+	    "Quantization and data type");
+	assert_int_equal(cat->opts[catalog_find(cat, "model_path")].group, 0);
+	assert_string_equal(cat->groups[cat->ngroups - 1], "Other");
+	for (i = 0; i < cat->nopts; i++) {
+		const struct option	*o = &cat->opts[i];
+
+		if (o->kind == OK_FLAG || o->kind == OK_ENV) {
+			assert_true(o->group >= 0);
+			assert_true((size_t)o->group < cat->ngroups);
+			n++;
+		} else
+			assert_int_equal(o->group, -1);
+	}
+	assert_true(n > 500);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest	tests[] = {
+		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_deploy_fixes),
 	};

@@ -1026,6 +1026,37 @@ test_refresh_time(void **state)
 	for (k = 0, nc = 0; k < nr; k++)
 		nc += rows[k].checked;
 	assert_int_equal(nc, 1);
+	/* By SGLang's groups, in its order: a heading where a group begins
+	 * (each once), every row in a group; Model and tokenizer first,
+	 * --dtype first of Quantization and data type, Other last. */
+	{
+		size_t	nh = 0, g = 0;
+
+		assert_non_null(rows[0].heading);
+		assert_string_equal(rows[0].heading, "Model and tokenizer");
+		for (k = 0; k < nr; k++) {
+			assert_non_null(rows[k].group);
+			if (rows[k].heading == NULL) {
+				assert_true(k > 0);
+				assert_ptr_equal(rows[k].group,
+				    rows[k - 1].group);
+				continue;
+			}
+			assert_ptr_equal(rows[k].heading, rows[k].group);
+			nh++;
+			/* Later in sglang.groups than the one before. */
+			while (g < cat->ngroups &&
+			    strcmp(cat->groups[g], rows[k].heading) != 0)
+				g++;
+			assert_true(g < cat->ngroups);
+			if (strcmp(rows[k].heading,
+			    "Quantization and data type") == 0)
+				assert_string_equal(rows[k].f->label,
+				    "--dtype");
+		}
+		assert_true(nh > 20);
+		assert_string_equal(rows[nr - 1].group, "Other");
+	}
 	assert_true(vm_focused(vm)->checked);
 	vm_move(vm, 5);
 	assert_true(vm_focused(vm)->checked);
