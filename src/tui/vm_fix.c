@@ -399,6 +399,54 @@ record_fix(struct vm *vm, const struct rule *r, const struct fix *fx,
 }
 
 /*
+ * The wizard's own TP fix on a role whose GPUs per node are set below the
+ * TP: the same change gives the role(s) in own_gpus_in that many GPUs per
+ * node (the machine has them), or it would only trade the memory error
+ * for "an instance needs N GPUs". 0: not needed.
+ */
+static int		 own_gpus;
+static enum vm_scope	 own_gpus_in;
+
+static void
+own_gpus_set(struct vm *vm, struct vm_txn *t)
+{
+	char		 v[16];
+	enum vm_scope	 s;
+
+	snprintf(v, sizeof v, "%d", own_gpus);
+	for (s = SC_PREFILL; s <= SC_DECODE; s++) {
+		char	*cur;
+
+		if (own_gpus_in != SC_SHARED && s != own_gpus_in)
+			continue;
+		cur = vmi_cell_get(vm, s, VM_DKEY(DF_GPUS));
+		if (cur != NULL && atoi(cur) < own_gpus)
+			vmi_txn_set(vm, t, s, VM_DKEY(DF_GPUS), v);
+		free(cur);
+	}
+}
+
+/* Is a role's GPUs per node set below tp (own_gpus_in's roles)? */
+static bool
+gpus_below(struct vm *vm, enum vm_scope in, int tp)
+{
+	enum vm_scope	s;
+	bool		below = false;
+
+	for (s = SC_PREFILL; s <= SC_DECODE; s++) {
+		char	*cur;
+
+		if (in != SC_SHARED && s != in)
+			continue;
+		cur = vmi_cell_get(vm, s, VM_DKEY(DF_GPUS));
+		if (cur != NULL && atoi(cur) < tp)
+			below = true;
+		free(cur);
+	}
+	return below;
+}
+
+/*
  * Try fix i of r: apply it, check again, keep it only when r is no longer
  * reported and no error was added (the same test pdwiz check applies
  * before it offers a fix). true: applied, still to be committed in t.
@@ -421,6 +469,8 @@ try_fix(struct vm *vm, const struct rule *r, size_t i, const struct fix *fx,
 	if (!r->deploy)
 		record_fix(vm, r, fx != NULL ? fx : &r->fixes[i], fscope, in,
 		    t);
+	if (fx != NULL && own_gpus > 0)
+		own_gpus_set(vm, t);
 	vm_refresh(vm);
 	vm_counts(vm, &e1, &w, &u);
 	if (choice >= 0) {
@@ -637,9 +687,21 @@ fix_find(struct vm *vm, int choice, struct vm_txn *t, const struct rule **rp,
 			snprintf(own_label + strlen(own_label),
 			    sizeof own_label - strlen(own_label), " on both "
 			    "roles");
+		own_gpus = 0;
+		if (gpus_below(vm, both ? SC_SHARED : in,
+		    (int)own_val.u.i)) {
+			own_gpus = (int)own_val.u.i;
+			own_gpus_in = both ? SC_SHARED : in;
+			snprintf(own_label + strlen(own_label),
+			    sizeof own_label - strlen(own_label), ", %d GPUs "
+			    "per node", own_gpus);
+		}
 		if (!try_fix(vm, r, 0, &own, both ? SC_SHARED : fscope,
-		    both ? SC_SHARED : in, -1, t))
+		    both ? SC_SHARED : in, -1, t)) {
+			own_gpus = 0;
 			continue;
+		}
+		own_gpus = 0;
 		/* A TP that trades the error for another memory error (the
 		 * weights load, no KV cache is left) does not fit either. */
 		if (fit_error_reported(vm, both ? SC_SHARED : in)) {

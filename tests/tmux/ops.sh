@@ -236,3 +236,37 @@ op_search_cut() {
 }
 
 run "C1: a search hit too wide for the screen ends with a cut mark (80x24, LANG=C)" op_search_cut
+
+# F3: the memory error on roles given 2 GPUs per node on 8-GPU machines:
+# f still offers more TP on the same node first, with the GPUs per node
+# it needs in the same change (it offered another accelerator first).
+op_fit_fix_gpus_per_node() {
+	cat >"$WORK/fit2.yaml" <<'YML'
+pdwiz: 1
+name: fit2
+gpus_per_host: 8
+model:
+  path: meta-llama/Llama-3.1-70B-Instruct
+  facts: {gpu: H100-SXM-80GB}
+shared:
+  options: {disaggregation_transfer_backend: mooncake, disaggregation_ib_device: mlx5_0}
+roles:
+  prefill: {instances: 1, gpus_per_node: 2, hosts: [10.0.0.1]}
+  decode: {instances: 1, gpus_per_node: 2, hosts: [10.0.0.2]}
+  router: {}
+YML
+	start_op fit2.yaml || return 1
+	wait_for " 2 errors" && keys r && wait_for "11/11  Review" &&
+	    wait_re '^> prefill +ERROR' && keys f &&
+	    wait_for "TP 4 (of its 8 GPUs) on both" &&
+	    wait_for "roles, 4 GPUs per node" &&
+	    wait_for "prefill: gpus_per_node: 2 -> 4" &&
+	    keys y && wait_for "applied: more tensor parallelism" &&
+	    wait_for " 0 errors" || return 1
+	keys s && wait_for "save deployment to: [fit2.yaml]" && keys Enter &&
+	    wait_for "saved" || return 1
+	grep -q 'gpus_per_node: 4' "$WORK/fit2.yaml" && grep -q 'tp_size: 4' "$WORK/fit2.yaml" ||
+	    { echo "  the saved file: $(grep -n 'gpus_per_node\|tp_size' "$WORK/fit2.yaml" | tr '\n' ' ')"; return 1; }
+}
+
+run "F3: f on a memory error with 2 GPUs per node: TP 4 and 4 GPUs per node first (80x24, LANG=C)" op_fit_fix_gpus_per_node
