@@ -619,21 +619,12 @@ put_hist(struct imgw *w, const struct flag_history *fh)
 		    imgw_str(w, e->cite_introduced));
 	}
 	PTR(off, struct flag_history, e, arr);
-	if (fh->nreleases > 0) {
-		size_t	ro = imgw_alloc(w, fh->nreleases *
-		    sizeof *fh->releases);
-
-		memcpy(imgw_at(w, ro), fh->releases, fh->nreleases *
-		    sizeof *fh->releases);
-		PTR(off, struct flag_history, releases, ro);
-	}
-	if (fh->ninv_rel > 0) {
-		size_t	ro = imgw_alloc(w, fh->ninv_rel * sizeof *fh->inv_rel);
-
-		memcpy(imgw_at(w, ro), fh->inv_rel, fh->ninv_rel *
-		    sizeof *fh->inv_rel);
-		PTR(off, struct flag_history, inv_rel, ro);
-	}
+	if (fh->nreleases > 0)
+		PTR(off, struct flag_history, releases, imgw_copy(w,
+		    fh->releases, fh->nreleases * sizeof *fh->releases));
+	if (fh->ninv_rel > 0)
+		PTR(off, struct flag_history, inv_rel, imgw_copy(w,
+		    fh->inv_rel, fh->ninv_rel * sizeof *fh->inv_rel));
 	arr = fh->ninv ? imgw_alloc(w, fh->ninv * sizeof *fh->inv) : 0;
 	for (i = 0; i < fh->ninv; i++) {
 		const struct flag_inv	*e = &fh->inv[i];
