@@ -26,6 +26,17 @@
 #define DIST_FABRIC_GIB	2.0
 #define DIST_PCIE_GIB	0.15
 
+/*
+ * What SGLang's "Load weight end. mem usage" counts beyond the parameters:
+ * the buffers the model's modules allocate as they are built (rotary
+ * caches, norms' and samplers' work tensors) and the allocator's rounding.
+ * Over the 13 dense bf16 TP-1 rows of tests/fit/calibration.tsv the logged
+ * figure exceeds the parameters' bytes by 0.02 to 0.21 GiB, median 0.09
+ * (more at TP 4: 0.20 to 0.28); 0.1 GiB per GPU is that median. It matters
+ * only for small models (Qwen3-0.6B: 1.11 GiB of parameters, 1.25 logged).
+ * FIT_LOAD_BUFFERS_GIB (fit.h) is added to every known weights figure.
+ */
+
 /* ---- the estimate ---- */
 
 void
@@ -966,6 +977,8 @@ fit_estimate(const struct fit_model *m, const struct fit_gpu *g,
 		kv_cell(&mq, &p, &r->kv_per_token);
 		draft(&mq, &p, r);
 		offload(&p, r);
+		if (r->weights.known)	/* not offloaded: the modules' own */
+			r->weights.v += FIT_LOAD_BUFFERS_GIB * FIT_GIB;
 	}
 	layout_cell(m, g, &p, &r->kv_per_token);
 	estimate_pool(m, &p, r);

@@ -29,6 +29,8 @@
 #include "sgver.h"
 
 #define FIT_GIB		(1024.0 * 1024.0 * 1024.0)
+/* per-GPU buffers the model's modules allocate as they load (fit.c) */
+#define FIT_LOAD_BUFFERS_GIB	0.1
 
 /* Storage of one group of weights (bytes per parameter, scales included). */
 enum fit_dtype {

@@ -177,10 +177,13 @@ static const struct fit_model *
 model_of(const struct fit_db *d, const struct config *cfg)
 {
 	const char	*path = get_str(cfg, "model_path");
+	const char	*id = get_str(cfg, "model_id");
 	const char	*dir;
 	struct stat	 st;
 	char		 err[256];
 
+	if (id != NULL)		/* --fact model_id: what the path holds */
+		return fit_model_find(d, id);
 	if (path == NULL)
 		return NULL;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {

@@ -166,6 +166,11 @@ facts_set(const struct catalog *cat, struct config *cfg, const char *name,
 		}
 	}
 	config_set(cfg, o, v, SRC_USER, 0, 0);
+	if (strcmp(name, "model_id") == 0) {
+		/* What a local path holds: the tables' facts of that id. */
+		catalog_model_facts(cat, value, cfg);
+		return 0;
+	}
 	if (strcmp(name, "model_arch") != 0)
 		return 0;
 	for (i = 0; i < cat->nmodels; i++) {

@@ -298,11 +298,20 @@ grep -q "dsv3-pd.sh:1:1: note: memory per GPU: .*mem-fraction-static 0.886 (SGLa
 NO_COLOR=1 $PDWIZ check --gpu H200 --sglang-version 0.5.13.post2 "$T/dsv3-pd.sh" >"$T/out" 2>&1
 [ "$(grep -c 'mem-fraction-static 0.769 (SGLang default)' "$T/out")" = 2 ] && ok || bad "fit at 0.5.13.post2: $(grep 'memory per' "$T/out")"
 
+# --fact model_id: what a local --model-path holds; the tables are read for it
+expect_rc "local path, no model_id: weights unknown" 0 env NO_COLOR=1 $PDWIZ check --gpu H200 -- python -m sglang.launch_server --model-path /srv/models/r1 --tp 8
+grep -q "weights unknown: model" "$T/out" && ok || bad "local path without model_id: $(cat "$T/out")"
+expect_rc "local path, model_id: the estimate" 0 env NO_COLOR=1 $PDWIZ check --gpu H200 --fact model_id=deepseek-ai/DeepSeek-R1 -- python -m sglang.launch_server --model-path /srv/models/r1 --tp 8
+grep -q "deepseek-ai/DeepSeek-V3 on H200-141GB, tp 8: weights 79.2 GiB/GPU" "$T/out" && ok || bad "local path with model_id: $(cat "$T/out")"
+expect_rc "model_id: the model's facts too" 0 env NO_COLOR=1 $PDWIZ check --fact model_id=deepseek-ai/DeepSeek-R1 -- python -m sglang.launch_server --model-path /srv/models/r1 --tp 8
+grep -q "0 not checked" "$T/out" && ! grep -q "need model architecture" "$T/out" && ok || bad "model_id facts: $(cat "$T/out")"
+expect_rc "no model_id: the architecture unknown" 0 env NO_COLOR=1 $PDWIZ check -- python -m sglang.launch_server --model-path /srv/models/r1 --tp 8
+grep -q "needs model architecture" "$T/out" && ok || bad "no model_id: $(cat "$T/out")"
 # --gpu-mem GiB: an accelerator the table does not know, or another figure for one it does
 expect_rc "--gpu-mem alone" 1 env NO_COLOR=1 $PDWIZ check --gpu-mem 48 -- python -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B-Instruct
-grep -q "on 48 GiB GPU, tp 1: weights 131.4 GiB/GPU exceed the 47.0 GiB free" "$T/out" && grep -q "free on a 48 GiB GPU before" "$T/out" && ok || bad "--gpu-mem alone: $(cat "$T/out")"
+grep -q "on 48 GiB GPU, tp 1: weights 131.5 GiB/GPU exceed the 47.0 GiB free" "$T/out" && grep -q "free on a 48 GiB GPU before" "$T/out" && ok || bad "--gpu-mem alone: $(cat "$T/out")"
 expect_rc "--gpu-mem with --gpu" 0 env NO_COLOR=1 $PDWIZ check --gpu H100 --gpu-mem 94 -- python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct
-grep -q "on H100-SXM-80GB with 94 GiB, tp 1: weights 15.0 GiB/GPU, mem-fraction-static 0.856 " "$T/out" && ok || bad "--gpu-mem with --gpu: $(cat "$T/out")"
+grep -q "on H100-SXM-80GB with 94 GiB, tp 1: weights 15.1 GiB/GPU, mem-fraction-static 0.856 " "$T/out" && ok || bad "--gpu-mem with --gpu: $(cat "$T/out")"
 expect_rc "--gpu-mem not a number" 2 $PDWIZ check --gpu-mem x -- python -m sglang.launch_server --model-path m
 
 # colour on a terminal (script(1) gives a pty), never with NO_COLOR
@@ -1241,7 +1250,7 @@ expect_rc "a broken recipe that names SGLang" 2 $PDWIZ check "$T/trt-bad.yaml"
 DSV3="python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --trust-remote-code"
 expect_rc "--gpu H100: DeepSeek-V3 at TP 8 does not fit" 1 $PDWIZ check --format json --gpu H100 -- $DSV3
 json_check "--gpu H100: fit-weights with the numbers" has fit-weights error \
-    "The weights need about 79.1 GiB on each GPU at --tp-size 8, more than the about 76.6 GiB free on a H100 before they load: loading fails with CUDA out of memory (pdwiz's estimate)."
+    "The weights need about 79.2 GiB on each GPU at --tp-size 8, more than the about 76.6 GiB free on a H100 before they load: loading fails with CUDA out of memory (pdwiz's estimate)."
 python3 - "$T/out" <<'PY' && ok || bad "--gpu H100: the offered fixes are the verified ones"
 import json, sys
 d = [x for x in json.load(open(sys.argv[1]))["diagnostics"] if x["rule"] == "fit-weights"][0]

@@ -13,6 +13,8 @@
 #include "core/fit.h"
 
 #define MIB	(1024.0 * 1024.0)
+/* what the estimate adds to the parameters' bytes on every GPU (fit.h) */
+#define BUFS	(FIT_LOAD_BUFFERS_GIB * FIT_GIB)
 
 static struct fit_db	db;
 
@@ -330,7 +332,7 @@ weights(const char *id, int tp, int pp, int dp, bool dpattn)
 	fit_estimate(model(id), NULL, &p, &r);
 	if (!r.weights.known)
 		fail_msg("%s: %s", id, r.weights.why);
-	return r.weights.v;
+	return r.weights.v - BUFS;	/* the parameters' bytes */
 }
 
 static void
@@ -659,8 +661,8 @@ test_accounting(void **state)
 	fit_estimate(dsv3, gpu("H200"), &p, &b);
 	near(b.kv_per_token.v, 71424, 0);
 	assert_true(b.draft_estimated && b.draft_weights.known);
-	near(b.draft_weights.v, (a.weights.v - dsv3->embed_params / 2 * 2 /
-	    8) / 61, 1e6);
+	near(b.draft_weights.v, (a.weights.v - BUFS - dsv3->embed_params / 2 *
+	    2 / 8) / 61, 1e6);
 	assert_non_null(strstr(b.summary, "draft"));
 	/* STANDALONE without the draft's facts: could not check */
 	p.speculative = FS_STANDALONE;
@@ -740,7 +742,7 @@ test_acceptance(void **state)
 	assert_int_equal(fit_estimate(model("deepseek-ai/DeepSeek-V3"),
 	    gpu("H100"), &p, &r), FV_NO_WEIGHTS);
 	assert_true(r.weights.known);
-	near(r.weights.v / 1e9, 84.9, 0.1);
+	near((r.weights.v - BUFS) / 1e9, 84.9, 0.1);
 	assert_non_null(strstr(r.summary, "does not fit"));
 	print_message("  %s\n", r.summary);
 	/* on H200: fits, with a KV estimate */
@@ -761,9 +763,9 @@ test_acceptance(void **state)
 	    gpu("H100"), &p, &r), FV_FITS);
 	assert_true(r.kv_tokens.known);
 	assert_true(r.free_estimated);
-	/* (0.830 x (81559 MiB - 1 GiB) - 8.03e9 x 2) / 128 KiB */
+	/* (0.830 x (81559 MiB - 1 GiB) - 8.03e9 x 2 - buffers) / 128 KiB */
 	near(r.kv_tokens.v, floor((0.830 * (81559.0 * 1048576 - FIT_GIB) -
-	    8030261248.0 * 2) / 131072), 0);
+	    8030261248.0 * 2 - BUFS) / 131072), 0);
 	print_message("  %s\n", r.summary);
 }
 
@@ -971,7 +973,7 @@ test_local_dir(void **state)
 	near(m.weight_bytes, 688586727753.0, 0);
 	fit_estimate(&m, gpu("H100"), &pa, &r);
 	assert_true(r.weights.known);
-	near(r.weights.v, 688586727753.0 / 8, 1);
+	near(r.weights.v, 688586727753.0 / 8 + BUFS, 1);
 	assert_int_equal(r.verdict, FV_NO_WEIGHTS);
 	/* DP attention needs the expert share, which a size alone lacks */
 	pa.dp_attention = true;
