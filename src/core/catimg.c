@@ -3,8 +3,8 @@
  * relocatable image (imgw.h), and mapped back at startup instead of
  * parsing the YAML in rules/.
  *
- * The file is a header, the objects in their native layout with offsets
- * for pointers, a relocation list, the table of its strings (adopted by
+ * The file is a header, the objects in their native layout with pointers
+ * as they are when the file is mapped at IMG_BASE, a relocation list, the table of its strings (adopted by
  * intern()), and the list of the YAML files it was compiled from with the
  * size and hash of each, and nothing else: no time, no path of the data
  * directory, so that the same sources give the same bytes (a reproducible
@@ -17,6 +17,11 @@
  * catalog is checked against the mapping (and every index, kind and
  * expression against what catalog_load would have made) before anything
  * uses it. Otherwise the caller reads the YAML and is told why.
+ *
+ * Mapped where it was written for (IMG_BASE, free in every process of a
+ * 64-bit Linux unless something else took it), the image is used as it
+ * is, read-only and shared with the page cache: nothing is relocated or
+ * copied on write. Anywhere else it is relocated in a private mapping.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "catimg.h"
@@ -42,7 +47,12 @@
 #endif
 
 #define IMG_MAGIC	"PDWZCAT"
-#define IMG_VERSION	5
+#define IMG_VERSION	6
+#if UINTPTR_MAX == 0xffffffffffffffffu && defined(MAP_FIXED_NOREPLACE)
+#define IMG_BASE	UINT64_C(0x3e0000000000)
+#else
+#define IMG_BASE	UINT64_C(0)	/* always relocated */
+#endif
 #define IMG_MAX		(64u * 1024 * 1024)
 #define SRC_MAX		(8u * 1024 * 1024)
 #define OPTS_MAX	100000	/* as catalog_load allows */
@@ -747,6 +757,13 @@ build(struct imgw *w, const struct catalog *cat, const char *datadir,
 	roff = imgw_copy(w, w->rel, w->nrel * sizeof *w->rel);
 	h.relocs = roff;
 	h.nrelocs = w->nrel;
+	for (i = 0; i < w->nrel; i++) {	/* as mapped at IMG_BASE */
+		uint64_t	v;
+
+		memcpy(&v, w->b + w->rel[i], sizeof v);
+		v += IMG_BASE;
+		memcpy(w->b + w->rel[i], &v, sizeof v);
+	}
 	h.size = w->len;
 	h.sum = sum64(w->b + sizeof h, w->len - sizeof h);
 	memcpy(w->b, &h, sizeof h);
@@ -776,6 +793,7 @@ relocate(unsigned char *base, size_t size)
 	struct img_hdr	 h;
 	uint64_t	*rel;
 	size_t		 i;
+	bool		 moved;
 
 	if (size < sizeof h)
 		return "shorter than its header";
@@ -802,6 +820,9 @@ relocate(unsigned char *base, size_t size)
 	    sizeof(struct img_src) || h.cat % 8 != 0 || h.cat < sizeof h ||
 	    h.cat > size || size - h.cat < sizeof(struct catalog))
 		return "damaged (a table is out of bounds)";
+	/* Where it was written for, its pointers are what they say: each is
+	 * checked as a relocation would be, and nothing is written. */
+	moved = (uint64_t)(uintptr_t)base != IMG_BASE;
 	rel = (uint64_t *)(void *)(base + h.relocs);
 	for (i = 0; i < h.nrelocs; i++) {
 		uint64_t	f = rel[i], t;
@@ -809,10 +830,12 @@ relocate(unsigned char *base, size_t size)
 		if (f % 8 != 0 || f < sizeof h || f > size - 8)
 			return "damaged (a relocation is out of bounds)";
 		memcpy(&t, base + f, sizeof t);
-		if (t < sizeof h || t >= size)
+		if (t < IMG_BASE + sizeof h || t - IMG_BASE >= size)
 			return "damaged (a pointer is out of bounds)";
-		t += (uint64_t)(uintptr_t)base;
-		memcpy(base + f, &t, sizeof t);
+		if (moved) {
+			t += (uint64_t)(uintptr_t)base - IMG_BASE;
+			memcpy(base + f, &t, sizeof t);
+		}
 	}
 	return NULL;
 }
@@ -1322,8 +1345,20 @@ map_file(const char *path, struct mapped *m, char *why, size_t whylen)
 		return fail(why, whylen, "%s: not a file of a sane size",
 		    path);
 	}
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE, fd, 0);
+	p = MAP_FAILED;
+#if IMG_BASE != 0
+	/* Where it was written for, read-only: used as it is. A kernel
+	 * that takes the address as a mere hint may put it elsewhere. */
+	p = mmap((void *)(uintptr_t)IMG_BASE, (size_t)st.st_size, PROT_READ,
+	    MAP_PRIVATE | MAP_FIXED_NOREPLACE, fd, 0);
+	if (p != MAP_FAILED && (uint64_t)(uintptr_t)p != IMG_BASE) {
+		munmap(p, (size_t)st.st_size);
+		p = MAP_FAILED;
+	}
+#endif
+	if (p == MAP_FAILED)	/* anywhere, to be relocated */
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (p == MAP_FAILED)
 		return fail(why, whylen, "%s: %s", path, strerror(errno));

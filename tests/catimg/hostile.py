@@ -6,7 +6,7 @@
 # tell. hostile.py --list: the cases, one per line. For tests/catimg/run.sh.
 #
 # The layout read here is src/core/catimg.c's (struct img_hdr, the pointer
-# fields as offsets, the relocation list) and catalog.h's (struct catalog,
+# fields as addresses at IMG_BASE, the relocation list) and catalog.h's (struct catalog,
 # struct commit_ref, struct rule, struct option) on a 64-bit little-endian
 # build.
 import struct
@@ -23,6 +23,7 @@ OPT_SIZE, OPT_GROUP = 128, 120  # struct option; its group (an index)
 RULE_SIZE, RULE_WHEN = 216, 32  # struct rule; its when
 E_NAME, X_SLOT, X_KIDS, X_NKIDS = 1, 24, 32, 40    # struct expr
 M64 = (1 << 64) - 1
+BASE = 0x3e0000000000           # IMG_BASE: where the image's pointers point
 
 
 def sum64(p):
@@ -67,6 +68,14 @@ class Img:
     def cat(self, field):
         return self.u64(self.u64(H_CAT) + field)
 
+    def ptr(self, off):
+        """The offset the pointer at off points to (0: NULL)."""
+        v = self.u64(off)
+        return v - BASE if v else 0
+
+    def cat_ptr(self, field):
+        return self.ptr(self.u64(H_CAT) + field)
+
     def set_cat(self, field, v):
         self.set64(self.u64(H_CAT) + field, v)
 
@@ -92,17 +101,17 @@ class Img:
 
 def first_name_expr(img):
     """The offset of an E_NAME node of a per-server rule's condition."""
-    rules = img.cat(C_RULES)
+    rules = img.cat_ptr(C_RULES)
     for i in range(img.cat(C_NRULES)):
-        stack = [img.u64(rules + i * RULE_SIZE + RULE_WHEN)]
+        stack = [img.ptr(rules + i * RULE_SIZE + RULE_WHEN)]
         while stack:
             e = stack.pop()
             if e == 0:
                 continue
             if img.u32(e) == E_NAME:
                 return e
-            kids = img.u64(e + X_KIDS)
-            stack += [img.u64(kids + 8 * k)
+            kids = img.ptr(e + X_KIDS)
+            stack += [img.ptr(kids + 8 * k)
                       for k in range(img.u64(e + X_NKIDS))]
     raise SystemExit("hostile.py: no rule reads an option")
 
@@ -121,7 +130,7 @@ def c_ncommits_huge(img):
 
 def c_rules_past_end(img):
     # A count that would fit, of rules that start 8 bytes before the end.
-    img.set_cat(C_RULES, (len(img.b) - 8) & ~7)
+    img.set_cat(C_RULES, BASE + ((len(img.b) - 8) & ~7))
     img.set_cat(C_NRULES, 1000)
 
 
@@ -136,7 +145,7 @@ def c_strtab_slots(img):
 def c_reloc_skips_pointer(img):
     # The relocation of commits[0].shortname moved to nopts: the pointer
     # stays an offset, nopts becomes an address.
-    field = img.cat(C_COMMITS)
+    field = img.cat_ptr(C_COMMITS)
     img.set64(img.reloc_index(field), img.u64(H_CAT) + C_NOPTS)
 
 
@@ -165,7 +174,7 @@ def c_expr_slot(img):
 def c_option_name_null(img):
     # opts[0].name NULL: its relocation dropped (the last one takes its
     # place), the field zeroed.
-    field = img.cat(C_OPTS)
+    field = img.cat_ptr(C_OPTS)
     at, last = img.reloc_index(field), img.relocs()[-1]
     img.set64(at, img.u64(last))
     img.set64(H_NRELOCS, img.u64(H_NRELOCS) - 1)
@@ -184,13 +193,13 @@ def c_strtab_full(img):
 
 def c_string_unterminated(img):
     # commits[0].shortname: 8 bytes at the end of the file, no NUL after.
-    field = img.cat(C_COMMITS)
-    img.set64(field, img.append(b"AAAAAAAA"))
+    field = img.cat_ptr(C_COMMITS)
+    img.set64(field, BASE + img.append(b"AAAAAAAA"))
 
 
 def c_option_group(img):
     # The last option's group past the groups (an index, not a pointer).
-    last = img.cat(C_OPTS) + (img.cat(C_NOPTS) - 1) * OPT_SIZE
+    last = img.cat_ptr(C_OPTS) + (img.cat(C_NOPTS) - 1) * OPT_SIZE
     img.set32(last + OPT_GROUP, img.cat(C_NGROUPS))
 
 
