@@ -856,6 +856,7 @@ catalog_model_facts(const struct catalog *cat, const char *model,
     struct config *cfg)
 {
 	char		*lower, *cj;
+	struct model_id	 mid;
 	size_t		 i, j;
 	int		 count = 0;
 	struct stat	 st;
@@ -919,8 +920,9 @@ catalog_model_facts(const struct catalog *cat, const char *model,
 	for (i = 0; lower[i] != '\0'; i++)
 		if (lower[i] >= 'A' && lower[i] <= 'Z')
 			lower[i] = (char)(lower[i] + 32);
+	model_id_init(&mid, lower);
 	for (i = 0; i < cat->nmodels; i++) {
-		if (!model_id_match(cat->models[i].match, lower))
+		if (!model_id_match(cat->models[i].match, &mid))
 			continue;
 		for (j = 0; j < cat->models[i].n; j++) {
 			int	o = cat->models[i].opt[j];

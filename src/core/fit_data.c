@@ -584,6 +584,7 @@ const struct fit_model *
 fit_model_find(const struct fit_db *db, const char *id)
 {
 	char			*lower;
+	struct model_id		 mid;
 	size_t			 i, j;
 	const struct fit_model	*found = NULL;
 
@@ -593,9 +594,10 @@ fit_model_find(const struct fit_db *db, const char *id)
 	for (i = 0; lower[i] != '\0'; i++)
 		if (lower[i] >= 'A' && lower[i] <= 'Z')
 			lower[i] = (char)(lower[i] + 32);
+	model_id_init(&mid, lower);
 	for (i = 0; i < db->nmodels && found == NULL; i++)
 		for (j = 0; j < db->nmatch[i]; j++)
-			if (model_id_match(db->match[i][j], lower)) {
+			if (model_id_match(db->match[i][j], &mid)) {
 				found = &db->models[i];
 				break;
 			}

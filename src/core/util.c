@@ -675,18 +675,65 @@ intern_free_all(void)
 	icap = icount = 0;
 }
 
-bool
-model_id_match(const char *pat, const char *id)
+void
+model_id_init(struct model_id *m, const char *s)
 {
-	const char	*p;
+	size_t	i;
 
-	if (fnmatch(pat, id, 0) == 0)
+	m->s = s;
+	m->n = strlen(s);
+	m->ntails = 0;
+	if (s[0] != '/' && strncmp(s, "./", 2) != 0 && strncmp(s, "~/", 2) != 0)
+		return;		/* a Hub id: as written */
+	for (i = m->n; i > 0 && m->ntails < MODEL_ID_TAILS; i--)
+		if (s[i - 1] == '/' && i < m->n)
+			m->tail[m->ntails++] = i;
+}
+
+/*
+ * Does the glob pat (fnmatch, no flags) match s[0..n)? Its literal head
+ * (before the first special character) must start s and its literal tail
+ * (after the last) end it, which takes the pattern's length; only when
+ * both agree does fnmatch read s.
+ */
+static bool
+glob_special(char c)
+{
+	return c == '*' || c == '?' || c == '[' || c == '\\';
+}
+
+static bool
+glob_match(const char *pat, const char *s, size_t n)
+{
+	size_t	plen = strlen(pat), a, b;
+
+	for (a = 0; a < plen && !glob_special(pat[a]); a++)
+		;
+	if (a == plen)
+		return n == plen && memcmp(pat, s, n) == 0;
+	if (a > n || memcmp(pat, s, a) != 0)
+		return false;
+	for (b = plen; b > a && !glob_special(pat[b - 1]) && pat[b - 1] != ']';
+	    b--)
+		;
+	if (a + (plen - b) > n || memcmp(pat + b, s + n - (plen - b),
+	    plen - b) != 0)
+		return false;
+	return fnmatch(pat, s, 0) == 0;
+}
+
+bool
+model_id_match(const char *pat, const struct model_id *id)
+{
+	size_t	i;
+
+	/* Longer than any path (PATH_MAX) or Hub id: no model's name. */
+	if (id->n > MODEL_ID_MAX)
+		return false;
+	if (glob_match(pat, id->s, id->n))
 		return true;
-	if (id[0] != '/' && strncmp(id, "./", 2) != 0 &&
-	    strncmp(id, "~/", 2) != 0)
-		return false;	/* a Hub id: as written */
-	for (p = strchr(id, '/'); p != NULL; p = strchr(p + 1, '/'))
-		if (p[1] != '\0' && fnmatch(pat, p + 1, 0) == 0)
+	for (i = 0; i < id->ntails; i++)
+		if (glob_match(pat, id->s + id->tail[i], id->n - id->tail[i]))
 			return true;
 	return false;
 }

@@ -80,12 +80,29 @@ int	 output_check(const char *path, char *err, size_t errlen);
  * text, lines ending at LF. */
 void	 text_pos(const char *text, size_t off, int *line, int *col);
 /*
+ * A model id or path prepared once for matching against many patterns
+ * (model_id_init: s lower case, as model_id_match wants it). Of a local
+ * path (/..., ./..., ~/...) the tails after its last MODEL_ID_TAILS
+ * slashes are tried too; each match costs the pattern's length, not the
+ * id's, unless its literal ends agree with the id's. An id longer than
+ * MODEL_ID_MAX (PATH_MAX; a Hub id is at most 96 bytes) names no model.
+ */
+#define MODEL_ID_TAILS	4
+#define MODEL_ID_MAX	4096	/* longer matches nothing */
+struct model_id {
+	const char	*s;
+	size_t		 n;
+	size_t		 tail[MODEL_ID_TAILS];	/* offsets just past a slash */
+	size_t		 ntails;
+};
+void	 model_id_init(struct model_id *, const char *s);
+/*
  * Does the glob pat (fnmatch, '*' across '/') match the model id, or the
- * end of a local path after one of its slashes? A model table names Hub
+ * end of a local path after one of its last slashes? A model table names Hub
  * ids (meta-llama/Llama-3.1-8B*); a server may load the same model from
  * /raid/models/meta-llama/Llama-3.1-8B-Instruct. id is lower case.
  */
-bool	 model_id_match(const char *pat, const char *id);
+bool	 model_id_match(const char *pat, const struct model_id *id);
 /* s[0..n) for a one-line message: at most max bytes of it (then "..."),
  * control bytes (CR, ESC, DEL ...) as \xNN, so that no byte of an input
  * reaches a terminal as a control. Written into out (outlen bytes, at

@@ -4,6 +4,7 @@
 #include "testutil.h"
 
 #include <stdio.h>
+#include <fnmatch.h>
 #include <string.h>
 
 #include "core/config.h"
@@ -468,24 +469,65 @@ test_sgconfig(void **state)
 	result_free(&r);
 }
 
+static bool
+id_match(const char *pat, const char *s)
+{
+	struct model_id	m;
+
+	model_id_init(&m, s);
+	return model_id_match(pat, &m);
+}
+
 /* A model table's Hub id matches the id, and a local path ending in it. */
 static void
 test_model_id_match(void **state)
 {
+	static const char *const pats[] = { "meta-llama/*llama-3*-8b*",
+	    "*/glm-5*", "deepseek-ai/deepseek-v3", "qwen/qwen3-[0-9]*b",
+	    "*", "a?c", "*x", "x*", "a\\*b", "[!a]*", "*/qwen3-8b",
+	    "deepseek-ai/deepseek-r1-*-qwen-7b" };
+	static const char *const ids[] = { "meta-llama/llama-3.1-8b-instruct",
+	    "deepseek-ai/deepseek-v3", "deepseek-ai/deepseek-v3x", "qwen/qwen3-8b",
+	    "qwen/qwen3-b", "abc", "a*b", "axb", "x", "", "zai/glm-5-fp8",
+	    "deepseek-ai/deepseek-r1-distill-qwen-7b", "xx", "b" };
+	size_t	i, j;
+
 	(void)state;
-	assert_true(model_id_match("meta-llama/*llama-3*-8b*",
+	assert_true(id_match("meta-llama/*llama-3*-8b*",
 	    "meta-llama/llama-3.1-8b-instruct"));
-	assert_true(model_id_match("meta-llama/*llama-3*-8b*",
+	assert_true(id_match("meta-llama/*llama-3*-8b*",
 	    "/raid/models/meta-llama/llama-3.1-8b-instruct"));
-	assert_true(model_id_match("meta-llama/*llama-3*-8b*",
+	assert_true(id_match("meta-llama/*llama-3*-8b*",
 	    "./meta-llama/llama-3.1-8b-instruct"));
-	assert_true(model_id_match("*/glm-5*", "/data/zai/glm-5-fp8"));
+	assert_true(id_match("*/glm-5*", "/data/zai/glm-5-fp8"));
 	/* A Hub id is matched as written, not by its tail. */
-	assert_false(model_id_match("meta-llama/*llama-3*-8b*",
+	assert_false(id_match("meta-llama/*llama-3*-8b*",
 	    "mirror/meta-llama/llama-3.1-8b-instruct"));
-	assert_false(model_id_match("meta-llama/*llama-3*-8b*",
+	assert_false(id_match("meta-llama/*llama-3*-8b*",
 	    "/models/llama-3.1-8b-instruct"));
-	assert_false(model_id_match("deepseek-ai/deepseek-v3*", "/models/"));
+	assert_false(id_match("deepseek-ai/deepseek-v3*", "/models/"));
+	/* Of a local path, the tails after its last four slashes. */
+	assert_true(id_match("qwen/qwen3-8b", "/a/b/c/qwen/qwen3-8b"));
+	assert_false(id_match("b/c/d/e/qwen/qwen3-8b",
+	    "/a/b/c/d/e/qwen/qwen3-8b"));
+	/* Longer than any path: no model's, whatever the pattern. */
+	{
+		char	*big = xmalloc(MODEL_ID_MAX + 2);
+
+		memset(big, 'a', MODEL_ID_MAX + 1);
+		big[MODEL_ID_MAX + 1] = '\0';
+		assert_false(id_match("*", big));
+		big[MODEL_ID_MAX] = '\0';
+		assert_true(id_match("*", big));
+		free(big);
+	}
+	/* The literal ends decide no differently from fnmatch itself. */
+	for (i = 0; i < sizeof pats / sizeof *pats; i++)
+		for (j = 0; j < sizeof ids / sizeof *ids; j++)
+			if (id_match(pats[i], ids[j]) !=
+			    (fnmatch(pats[i], ids[j], 0) == 0))
+				fail_msg("%s on '%s': not as fnmatch", pats[i],
+				    ids[j]);
 }
 
 /* --exclude globs as .pdwiz.yaml's (rc_glob_match). */
