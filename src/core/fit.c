@@ -612,6 +612,31 @@ draft(const struct fit_model *m, const struct fit_params *p,
 		unknown_as(&r->weights, &r->draft_weights);
 }
 
+/*
+ * An FP8 (e4m3fn) MoE checkpoint on a gfx942 part (MI300X, MI308X, MI325X:
+ * e4m3fnuz hardware) with SGLang up to 0.4.8.post1: the one such startup
+ * log pdwiz has (sglang#7691, DeepSeek-R1 at TP 8 with DP attention, EP
+ * MoE and AITER on MI300X) held 166.59 GiB per GPU where the checkpoint
+ * is 92 GiB, about its experts twice, while the experts were converted
+ * for the hardware; and SGLang then found no room for the pool. What such
+ * a server holds is not known from its command: could not check. Later
+ * releases and other parts (gfx950 reads e4m3fn) are estimated as usual.
+ */
+static void
+fnuz_experts(const struct fit_model *m, const struct fit_gpu *g,
+    const struct fit_params *p, struct fit_result *r)
+{
+	enum fit_dtype	e = m->expert_dtype;
+
+	if (g == NULL || g->arch == NULL || strcmp(g->arch, "gfx942") != 0 ||
+	    m->expert_params <= 0 || (e != FD_FP8 && e != FD_FP8_BLOCK128) ||
+	    p->sglang == 0 || sgver_cmp(p->sglang, sgver_parse("0.4.8.post1",
+	    NULL, 0)) > 0 || !r->weights.known)
+		return;
+	unknown(&r->weights, "unknown: SGLang <= 0.4.8.post1 held an FP8 "
+	    "MoE's experts twice on %s (sglang#7691)", g->name);
+}
+
 /* --cpu-offload-gb keeps up to that much of each GPU's weights in host
  * memory. */
 static void
@@ -979,6 +1004,7 @@ fit_estimate(const struct fit_model *m, const struct fit_gpu *g,
 		offload(&p, r);
 		if (r->weights.known)	/* not offloaded: the modules' own */
 			r->weights.v += FIT_LOAD_BUFFERS_GIB * FIT_GIB;
+		fnuz_experts(&mq, g, &p, r);
 	}
 	layout_cell(m, g, &p, &r->kv_per_token);
 	estimate_pool(m, &p, r);

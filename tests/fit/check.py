@@ -6,7 +6,9 @@ names the release), and the fit-estimate note's weights per GPU and KV
 tokens, and the verdict (the fit-weights and fit-kv-none errors mean "does
 not fit"), are compared with what the log says: weights within 5%, KV tokens
 within 15%, the verdict equal (started=yes: fits, started=no: does not).
-A row whose GPU is '-' or whose sglang_version is pr:N (a pull request's
+A command that loads its model from a local directory is given the
+row's model as --fact model_id (what the directory holds, as its operator
+would state it). A row whose GPU is '-' or whose sglang_version is pr:N (a pull request's
 own build, merged into no release or main that pdwiz models) is listed,
 not run.
 
@@ -18,6 +20,7 @@ a row marked miss that comes within tolerance is reported, not failed.
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 
@@ -62,6 +65,23 @@ def rows():
             yield r
 
 
+def local_model(command):
+    """Does the command load its model from a local directory?"""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    for i, w in enumerate(words):
+        v = None
+        if w in ("--model-path", "--model") and i + 1 < len(words):
+            v = words[i + 1]
+        elif w.startswith("--model-path=") or w.startswith("--model="):
+            v = w.split("=", 1)[1]
+        if v is not None:
+            return v.startswith(("/", "./", "~/", "$"))
+    return False
+
+
 def num(s):
     return None if s == "-" else float(s)
 
@@ -75,6 +95,9 @@ def estimate(r):
     args = [pdwiz, "check", "--gpu", r["gpu"], "--format", "json"]
     if r["sglang_version"] != "-":
         args += ["--sglang-version", r["sglang_version"]]
+    if local_model(r["command"]) and r["model"] != "-":
+        # What the directory holds, stated as its operator would.
+        args += ["--fact", "model_id=" + r["model"]]
     p = subprocess.run(args + [path], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True, check=False)
     try:

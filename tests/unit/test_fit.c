@@ -771,6 +771,36 @@ test_acceptance(void **state)
 
 /* ---- three-valued outputs ---- */
 
+/* An FP8 MoE on gfx942 with SGLang <= 0.4.8.post1: could not check. */
+static void
+test_fnuz_experts(void **state)
+{
+	const struct fit_model	*r1 = model("deepseek-ai/DeepSeek-R1");
+	struct fit_params	 p;
+	struct fit_result	 r;
+
+	(void)state;
+	fit_params_init(&p);
+	p.tp = 8;
+	p.sglang = sgver_parse("0.4.8.post1", NULL, 0);
+	assert_int_equal(fit_estimate(r1, gpu("MI300X"), &p, &r), FV_UNKNOWN);
+	assert_false(r.weights.known);
+	assert_non_null(strstr(r.weights.why, "sglang#7691"));
+	/* a later release, SGLang main, gfx950, a bf16 model: estimated */
+	p.sglang = sgver_parse("0.4.9", NULL, 0);
+	fit_estimate(r1, gpu("MI300X"), &p, &r);
+	assert_true(r.weights.known);
+	p.sglang = 0;
+	fit_estimate(r1, gpu("MI300X"), &p, &r);
+	assert_true(r.weights.known);
+	p.sglang = sgver_parse("0.4.8.post1", NULL, 0);
+	fit_estimate(r1, gpu("MI355X"), &p, &r);
+	assert_true(r.weights.known);
+	p.tp = 1;
+	fit_estimate(model("Qwen/Qwen3-30B-A3B"), gpu("MI300X"), &p, &r);
+	assert_true(r.weights.known);
+}
+
 static void
 test_unknowns(void **state)
 {
@@ -1455,6 +1485,7 @@ main(void)
 		cmocka_unit_test(test_accounting),
 		cmocka_unit_test(test_tight),
 		cmocka_unit_test(test_acceptance),
+		cmocka_unit_test(test_fnuz_experts),
 		cmocka_unit_test(test_unknowns),
 		cmocka_unit_test(test_sliding_window),
 		cmocka_unit_test(test_hicache),
