@@ -94,6 +94,7 @@ vm_free(struct vm *vm)
 	vmd_free(&vm->dep);
 	free(vm->path);
 	free(vm->baseline);
+	free(vm->built);
 	free(vm->load_note);
 	free(vm->src_name);
 	free(vm->title);
@@ -282,15 +283,36 @@ compute_visibility(struct vm *vm)
 }
 
 void
+vmi_results_stale(struct vm *vm)
+{
+	free(vm->built);
+	vm->built = NULL;
+}
+
+/*
+ * One keystroke's model work. The results (role configs, every rule, the
+ * cross-role checks, visibility) depend on the deployment alone: when it
+ * reads as the one they were built from (its file text, which holds all
+ * of it; a file opened or forms loaded always rebuild), a keystroke that
+ * only moved the focus costs its rows, not a check of every instance.
+ */
+void
 vm_refresh(struct vm *vm)
 {
-	vmi_refresh_layout(vm);
-	if (vm->npages == 0) {
+	char	*now = deployment_to_yaml(vm->cat, &vm->dep);
+
+	if (now != NULL && vm->built != NULL && vm->npages > 0 &&
+	    strcmp(now, vm->built) == 0)
+		free(now);
+	else {
+		free(vm->built);
+		vm->built = now;
+		vmi_refresh_layout(vm);
 		build_configs(vm);
-		return;
+		if (vm->npages == 0)
+			return;
+		compute_visibility(vm);
 	}
-	build_configs(vm);
-	compute_visibility(vm);
 	if (!vm->pvis[vm->page]) {
 		size_t	i;
 

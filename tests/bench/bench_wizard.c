@@ -5,6 +5,11 @@
  *   bench_wizard DATADIR [FORMSDIR] [ITERATIONS]
  * Prints mean and worst per-page time and the peak RSS. Numbers, not
  * pass/fail (targets: 1 ms shipped catalog, 10 ms at 10x, RSS < 8 MiB).
+ *   bench_wizard DATADIR FORMSDIR ITERATIONS FILE
+ * opens the deployment FILE as the wizard does and prints the time to open
+ * it and the model work of a Down (the next field) and of a Tab (the next
+ * page), each followed by the refresh the wizard makes, as medians over
+ * ITERATIONS keystrokes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +28,59 @@ now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static int
+cmp_ms(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_ms);
+	return v[n / 2];
+}
+
+/* Open path, then n Downs and n Tabs, each with its refresh. */
+static int
+open_file(struct catalog *cat, struct vm *vm, const char *path, int n)
+{
+	double	*down = xreallocarray(NULL, (size_t)n, sizeof *down);
+	double	*tab = xreallocarray(NULL, (size_t)n, sizeof *tab);
+	double	 t0, open_ms;
+	char	 err[2048];
+	int	 i;
+
+	t0 = now_ms();
+	if (vm_open_file(vm, path, err, sizeof err) != 0) {
+		fprintf(stderr, "bench_wizard: %s: %s\n", path, err);
+		return 2;
+	}
+	vm_refresh(vm);
+	open_ms = now_ms() - t0;
+	for (i = 0; i < n; i++) {
+		t0 = now_ms();
+		vm_move(vm, 1);
+		vm_refresh(vm);
+		down[i] = now_ms() - t0;
+	}
+	for (i = 0; i < n; i++) {
+		t0 = now_ms();
+		vm_page_step(vm, 1);
+		vm_refresh(vm);
+		tab[i] = now_ms() - t0;
+	}
+	printf("open %.1f ms, Down %.2f ms, Tab %.2f ms\n", open_ms,
+	    median(down, n), median(tab, n));
+	free(down);
+	free(tab);
+	vm_free(vm);
+	catalog_free(cat);
+	return 0;
 }
 
 int
@@ -50,6 +108,12 @@ main(int argc, char **argv)
 	if (vm_load_forms(vm, forms, err, sizeof err) != 0) {
 		fprintf(stderr, "bench_wizard: %s\n", err);
 		return 2;
+	}
+	if (argc > 4) {
+		int	rc = open_file(cat, vm, argv[4], iters > 0 ? iters : 1);
+
+		free(forms);
+		return rc;
 	}
 	vm_refresh(vm);
 	for (p = 0; p < vm_npages(vm); p++) {

@@ -328,7 +328,7 @@ EOF
 	start -- fit.yaml || return 1
 	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
 	wait_for " 2 errors" && keys r && wait_for "11/11  Review" &&
-	    wait_re '^> prefill +ERROR +→ The weights need about 131\.4 GiB' &&
+	    wait_re '^> prefill +ERROR +→ The weights need about 131\.5 GiB' &&
 	    keys f && wait_for "3/11  Parallelism (prefill)" &&
 	    wait_for "fix: more tensor parallelism on the same node: TP 4 (of its 8 GPUs) on both" &&
 	    wait_for "shared: tp_size: set to 4" && keys y &&
@@ -1066,7 +1066,7 @@ quick_accelerator() {
 	keys C-u && text "meta-llama/Llama-3.1-70B-Instruct" && keys Enter &&
 	    text "a100-40" && wait_re '^> accelerator +. A100-40GB' &&
 	    keys Enter && text "1" && keys Enter && text "2" &&
-	    wait_for "as it stands: 2 errors, the" && wait_for "first: The weights need about 131.4 GiB" &&
+	    wait_for "as it stands: 2 errors, the" && wait_for "first: The weights need about 131.5 GiB" &&
 	    keys Enter Enter Enter Enter && wait_for "11/11  Review" &&
 	    wait_for " 2 errors" && wait_for "The weights need about" || return 1
 	# F10 quits from the quick start too (nothing made yet).
