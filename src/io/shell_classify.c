@@ -432,6 +432,15 @@ sh_classify(struct parser *p, struct sh_cmd *c, struct own *o)
 				break;
 			continue;
 		}
+		/* A wrapper script named just before the interpreter it
+		 * starts (run-with-new-libstdc.sh python3 -m ...). */
+		if (i + 1 < n && strlen(b) > 3 &&
+		    strcmp(b + strlen(b) - 3, ".sh") == 0 &&
+		    is_python(base(c->words[i + 1].text))) {
+			c->wrapper = w;
+			i++;
+			continue;
+		}
 		if (is_python(b)) {
 			i = skip_opts(c, i + 1, "WX", ",check-hash-based-pycs,",
 			    &mod);

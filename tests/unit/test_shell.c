@@ -101,6 +101,15 @@ static const struct tcase cases[] = {
 	    "0-7 python -m sglang.launch_server", 1, {
 	    { SRV, 11, "nohup|numactl|--cpunodebind=0|-m|0|taskset|-c|0-7|"
 	    "python|-m|sglang.launch_server", "" } } },
+	{ "wrapper script", "/opt/m/run-with-new-libstdc.sh python3 -m "
+	    "sglang.launch_server --a", 1, {
+	    { SRV, 4, "/opt/m/run-with-new-libstdc.sh|python3|-m|"
+	    "sglang.launch_server|--a", "" } } },
+	{ "echo is no wrapper", "echo python3 -m sglang.launch_server", 1, {
+	    { OTH, 0, "echo|python3|-m|sglang.launch_server", "" } } },
+	{ "a script's argument", "./run.sh --tp 2 python3 -m sglang.launch_server",
+	    1, { { OTH, 0, "./run.sh|--tp|2|python3|-m|sglang.launch_server",
+	    "" } } },
 	{ "then/do keywords", "if true; then python -m sglang.launch_server; fi",
 	    3, { { OTH, 0, "if|true", "" },
 	    { SRV, 4, "then|python|-m|sglang.launch_server", "" },
