@@ -637,6 +637,37 @@ fnuz_experts(const struct fit_model *m, const struct fit_gpu *g,
 	    "MoE's experts twice on %s (sglang#7691)", g->name);
 }
 
+/*
+ * The weights while they load. SGLang's default loader creates the
+ * parameters of an online-quantized layer (--quantization fp8 of a bf16
+ * checkpoint ...) in the checkpoint's own dtype, loads every one, and only
+ * then quantizes module by module (model_loader/loader.py,
+ * load_weights_and_postprocess; layers/quantization/fp8.py create_weights):
+ * the load needs the stored size. Without online quantization it is the
+ * weights figure itself.
+ */
+static void
+load_peak(const struct fit_model *m, const struct fit_params *p,
+    struct fit_result *r)
+{
+	struct fit_params	q = *p;
+	double			off = p->cpu_offload_gb * FIT_GIB;
+
+	if (!r->online_quant || !r->weights.known) {
+		r->load = r->weights;
+		return;
+	}
+	q.quantization = NULL;
+	weights_per_gpu(m, &q, &r->load);
+	if (!r->load.known)
+		return;
+	if (r->draft_weights.known)
+		r->load.v += r->draft_weights.v;
+	if (off > 0)
+		r->load.v = r->load.v > off ? r->load.v - off : 0;
+	r->load.v += FIT_LOAD_BUFFERS_GIB * FIT_GIB;
+}
+
 /* --cpu-offload-gb keeps up to that much of each GPU's weights in host
  * memory. */
 static void
@@ -692,6 +723,10 @@ summarize(const struct fit_model *m, const struct fit_gpu *g,
 			buf_printf(&b, " (draft %.1f GiB%s)",
 			    r->draft_weights.v / FIT_GIB, r->draft_estimated ?
 			    ", estimated as one target layer" : "");
+		if (r->online_quant && r->load.known)
+			buf_printf(&b, " (%.1f GiB while they load, before "
+			    "--quantization %s)", r->load.v / FIT_GIB,
+			    p->quantization);
 		if (r->verdict == FV_NO_WEIGHTS)
 			buf_printf(&b, " exceed the %.1f GiB free%s: does "
 			    "not fit", r->free_before.v / FIT_GIB,
@@ -998,6 +1033,8 @@ fit_estimate(const struct fit_model *m, const struct fit_gpu *g,
 		struct fit_model	mq = *m;
 
 		online_quant(&mq, p.quantization);
+		r->online_quant = mq.dtype != m->dtype ||
+		    mq.expert_dtype != m->expert_dtype;
 		weights_per_gpu(&mq, &p, &r->weights);
 		kv_cell(&mq, &p, &r->kv_per_token);
 		draft(&mq, &p, r);
@@ -1005,6 +1042,7 @@ fit_estimate(const struct fit_model *m, const struct fit_gpu *g,
 		if (r->weights.known)	/* not offloaded: the modules' own */
 			r->weights.v += FIT_LOAD_BUFFERS_GIB * FIT_GIB;
 		fnuz_experts(&mq, g, &p, r);
+		load_peak(m, &p, r);
 	}
 	layout_cell(m, g, &p, &r->kv_per_token);
 	estimate_pool(m, &p, r);

@@ -231,6 +231,12 @@ struct fit_result {
 	bool		 free_estimated;/* free_before rests on an estimate */
 	struct fit_val	 weights;	/* bytes of weights per GPU (the
 					   draft model's included) */
+	struct fit_val	 load;		/* what the weights take while they
+					   load: with online quantization
+					   (--quantization of a checkpoint
+					   stored otherwise) the stored
+					   dtype, quantized after the load */
+	bool		 online_quant;
 	struct fit_val	 draft_weights;	/* the draft model's share of it */
 	bool		 draft_estimated;	/* draft layers or weights
 						   rest on an estimate */

@@ -349,6 +349,8 @@ fit_facts(const struct catalog *cat, struct config *cfg)
 	fit_estimate(m, g, &p, &r);
 	set_fact(cfg, "fit_summary", val_str(r.summary));
 	set_gib(cfg, "fit_weights_gib", &r.weights);
+	set_fact(cfg, "fit_online_quant", val_bool(r.online_quant));
+	set_gib(cfg, "fit_load_gib", &r.load);
 	set_gib(cfg, "fit_free_gib", &r.free_before);
 	set_gib(cfg, "fit_kv_pool_gib", &r.kv_pool);
 	set_gib(cfg, "fit_headroom_gib", &r.headroom);

@@ -3,8 +3,8 @@
 real SGLang startup logs, end to end: each row's command goes through
 "pdwiz check --gpu GPU --format json" (with --sglang-version when the row
 names the release), and the fit-estimate note's weights per GPU and KV
-tokens, and the verdict (the fit-weights and fit-kv-none errors mean "does
-not fit"), are compared with what the log says: weights within 5%, KV tokens
+tokens, and the verdict (the fit-weights, fit-load-peak and fit-kv-none
+errors mean "does not fit"), are compared with what the log says: weights within 5%, KV tokens
 within 15%, the verdict equal (started=yes: fits, started=no: does not).
 A command that loads its model from a local directory is given the
 row's model as --fact model_id (what the directory holds, as its operator
@@ -34,7 +34,7 @@ COLUMNS = ("case", "gpu", "role", "sglang_version", "command", "started",
 WEIGHTS = re.compile(r"weights ([0-9.]+) GiB/GPU")
 TOKENS = re.compile(r"-> ([0-9]+) tokens")
 HEAD = re.compile(r"^(.*?) on (\S+), tp (\d+)")
-NOFIT = ("fit-weights", "fit-kv-none")
+NOFIT = ("fit-weights", "fit-load-peak", "fit-kv-none")
 
 
 def rows():
