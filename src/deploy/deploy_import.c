@@ -189,6 +189,10 @@ read_server(const struct catalog *cat, struct icmd *ic, const char *base_dir,
 	    "pp_size") || cfg_unknown(&ic->cfg, "dp_size") ||
 	    cfg_unknown(&ic->cfg, "nnodes"))
 		ic->gpus = 0;
+	/* A manifest's container states the GPUs it is granted: those are
+	 * the node's GPUs the server has, whatever its sizes ask for. */
+	if (ic->sc->gpus > 0)
+		ic->gpus = ic->sc->gpus;
 	imp_config_words(cat, ic->sc, base_dir, &cw, &ncw);
 	decode = cfg_str(&ic->cfg, "disaggregation_mode") != NULL &&
 	    strcmp(cfg_str(&ic->cfg, "disaggregation_mode"), "decode") == 0;

@@ -1419,6 +1419,19 @@ json_check "manifest: router addresses LWS pods by their DNS names" has xs-route
 grep -q '"decode instance 1 (dec-1.dec:30000) is not listed' "$T/out" && ok || bad "manifest: the unlisted decode is the second LWS replica"
 $PDWIZ import --keep-going $M/lws.yaml >"$T/imp" 2>/dev/null
 grep -q 'hosts: \["dec-0.dec", "dec-0-1.dec", "dec-1.dec", "dec-1-1.dec"\]' "$T/imp" && grep -q "nodes_per_instance: 2" "$T/imp" && ok || bad "manifest: import places leader and worker as the 2 ranks of each of 2 instances"
+# A container's nvidia.com/gpu limit is the GPUs its server has: tp 8 in a
+# pod granted 4 cannot start; granted 8 it can.
+gpupod() {
+	for r in prefill decode; do
+		printf -- '---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s}\nspec:\n  containers:\n    - name: s\n      command: [python3, -m, sglang.launch_server]\n      args: [--model-path, meta-llama/Llama-3.1-70B-Instruct, --disaggregation-mode, %s, --tp-size, "8", --disaggregation-ib-device, mlx5_0]\n      resources:\n        limits:\n          nvidia.com/gpu: "%s"\n' $r $r "$([ $r = prefill ] && echo "$1" || echo 8)"
+	done
+}
+gpupod 4 >"$T/gpu4.yaml"
+expect_rc "manifest: a GPU limit below tp" 1 $PDWIZ check --format json "$T/gpu4.yaml"
+json_check "manifest: the container's GPU limit is its server's GPUs" has xs-prefill-gpus error ""
+gpupod 8 >"$T/gpu8.yaml"
+$PDWIZ check --format json "$T/gpu8.yaml" >"$T/out" 2>"$T/err"
+json_check "manifest: a GPU limit that fits tp" lacks xs-prefill-gpus
 # An alias bomb is refused without expanding it: exit 2 where the file
 # claims to be SGLang's, nothing to check (the reason under -v) where not.
 expect_rc "manifest: alias bomb, no SGLang in it" 0 $PDWIZ check -v $M/bomb.yaml
