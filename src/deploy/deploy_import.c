@@ -871,6 +871,25 @@ script_pdwiz_vars(const struct catalog *cat, const struct sh_script *sc,
 				    (int)v;
 			continue;
 		}
+		if ((strcmp(e->name, "PDWIZ_MISSING_PREFILL") == 0 ||
+		    strcmp(e->name, "PDWIZ_MISSING_DECODE") == 0) &&
+		    !e->unresolved && e->value != NULL && *e->value != '\0') {
+			struct role_spec	*r = &d->role[e->name[14] == 'P' ?
+			    ROLE_PREFILL : ROLE_DECODE];
+			struct role_spec	 u;
+
+			/* What the source of an export left unknown, as the
+			 * deployment file's missing.ROLE says it. */
+			memset(&u, 0, sizeof u);
+			u.missing = e->value;
+			deployment_read_unstated(&u);
+			if (r->enabled) {
+				r->host_unstated |= u.host_unstated;
+				r->port_unstated |= u.port_unstated;
+				r->args_unstated |= u.args_unstated;
+			}
+			continue;
+		}
 		if (strcmp(e->name, "PDWIZ_NAME") == 0 && !e->unresolved &&
 		    e->value != NULL && *e->value != '\0' && d->name == NULL) {
 			d->name = xstrdup(e->value);

@@ -107,10 +107,20 @@ meta(struct buf *b, const struct deployment *d, const char *name,
 	buf_putc(b, '\n');
 }
 
+/* Does the role have what its source left unknown (missing.ROLE: its
+ * machine, a port, words in place of options)? */
+static bool
+role_unknowns(const struct role_spec *rs)
+{
+	return rs->enabled && rs->missing != NULL && (rs->host_unstated ||
+	    rs->port_unstated || rs->args_unstated);
+}
+
 /*
- * The server's environment: the deployment's name and model facts first,
- * as PDWIZ_NAME and PDWIZ_FACT_NAME (no process reads them; pdwiz check and
- * import of the manifest do, as they read the shell emitter's assignments),
+ * The server's environment: the deployment's name, model facts and
+ * unknowns first, as PDWIZ_NAME, PDWIZ_FACT_NAME and PDWIZ_MISSING_ROLE (no
+ * process reads them; pdwiz check and import of the manifest do, as they
+ * read the shell emitter's assignments),
  * then the role's env.
  */
 static void
@@ -119,6 +129,7 @@ env_list(struct buf *b, const struct deployment *d, enum role r,
 {
 	struct kv	*env;
 	size_t		 n, i, nf = 0;
+	int		 k;
 
 	role_env(d, r, &env, &n);
 	for (i = 0; i < d->nfacts; i++)
@@ -126,6 +137,9 @@ env_list(struct buf *b, const struct deployment *d, enum role r,
 			nf++;
 	if (d->name != NULL && *d->name != '\0')
 		nf++;
+	for (k = ROLE_PREFILL; k <= ROLE_DECODE; k++)
+		if (role_unknowns(&d->role[k]))
+			nf++;
 	if (n + nf == 0) {
 		kv_free_all(env, n);
 		return;
@@ -143,6 +157,17 @@ env_list(struct buf *b, const struct deployment *d, enum role r,
 		buf_printf(b, "%s  - name: \"PDWIZ_FACT_%s\"\n%s    value: ",
 		    ind, d->facts[i].name, ind);
 		k8s_expanded(b, d->facts[i].value);
+		buf_putc(b, '\n');
+	}
+	/* What the source left unknown of each role (missing.ROLE), in
+	 * every server's environment as pdwiz import reads it from the
+	 * first. */
+	for (k = ROLE_PREFILL; k <= ROLE_DECODE; k++) {
+		if (!role_unknowns(&d->role[k]))
+			continue;
+		buf_printf(b, "%s  - name: \"PDWIZ_MISSING_%s\"\n%s    value: ",
+		    ind, k == ROLE_PREFILL ? "PREFILL" : "DECODE", ind);
+		k8s_expanded(b, d->role[k].missing);
 		buf_putc(b, '\n');
 	}
 	for (i = 0; i < n; i++) {

@@ -1279,6 +1279,16 @@ expect_rc "--gpu on a deployment file" 0 $PDWIZ check --gpu H200 share/examples/
 grep -q 'note: memory per GPU: meta-llama/Llama-3.1-8B-Instruct on H200-141GB' "$T/out" && ok || bad "--gpu on a deployment file is ignored: $(head -c 400 "$T/out")"
 expect_rc "--gpu over the file's accelerator" 1 $PDWIZ check --gpu H200 tests/verdict/l40s-70b-tp1.yaml
 grep -q 'on H200-141GB' "$T/out" && ! grep -q 'on L40S' "$T/out" && ok || bad "--gpu does not win over model.facts.gpu: $(head -c 400 "$T/out")"
+# What an import leaves unknown (missing.ROLE: words in place of options)
+# goes into its launch script and manifests as PDWIZ_MISSING_ROLE, so the
+# export's stand-in ports are not checked as the script's own.
+printf 'python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill $EXTRA &\npython3 -m sglang.launch_server --model-path m --disaggregation-mode decode $EXTRA &\n' >"$T/unk.sh"
+$PDWIZ import -o "$T/unk.yaml" "$T/unk.sh" 2>/dev/null
+mkdir -p "$T/unk" && $PDWIZ emit --force --format shell -o "$T/unk" "$T/unk.yaml" >/dev/null 2>&1
+grep -q "^PDWIZ_MISSING_DECODE='words of its command are expanded at run time" "$T/unk/launch.sh" && ok || bad "PDWIZ_MISSING_DECODE not in the launch script"
+expect_rc "an export keeps what its source left unknown" 0 $PDWIZ check "$T/unk/launch.sh"
+$PDWIZ emit --force --format k8s -o "$T/unk" "$T/unk.yaml" >/dev/null 2>&1
+expect_rc "... in its manifests too" 0 $PDWIZ check "$T/unk/k8s.yaml"
 # ... and over a script's PDWIZ_FACT_gpu line.
 printf 'PDWIZ_FACT_gpu=L40S\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp 1\n' >"$T/fact.sh"
 expect_rc "a script's PDWIZ_FACT_gpu" 0 $PDWIZ check "$T/fact.sh"
