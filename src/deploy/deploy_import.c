@@ -890,6 +890,18 @@ script_pdwiz_vars(const struct catalog *cat, const struct sh_script *sc,
 			}
 			continue;
 		}
+		if ((strcmp(e->name, "PDWIZ_POD_HOSTS_PREFILL") == 0 ||
+		    strcmp(e->name, "PDWIZ_POD_HOSTS_DECODE") == 0) &&
+		    !e->unresolved && e->value != NULL &&
+		    strcmp(e->value, "true") == 0) {
+			struct role_spec	*r = &d->role[e->name[16] == 'P' ?
+			    ROLE_PREFILL : ROLE_DECODE];
+
+			/* The export of a deployment whose hosts are pods. */
+			if (r->enabled)
+				r->pod_hosts = true;
+			continue;
+		}
 		if (strcmp(e->name, "PDWIZ_NAME") == 0 && !e->unresolved &&
 		    e->value != NULL && *e->value != '\0' && d->name == NULL) {
 			d->name = xstrdup(e->value);

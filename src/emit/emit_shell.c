@@ -235,6 +235,14 @@ shell_facts(struct buf *b, const struct deployment *d, bool gpus,
 		put_w(b, rs->missing, oneline);
 		buf_putc(b, '\n');
 	}
+	/* Hosts that are pods' DNS names (pod_hosts), machines of their
+	 * own, which no command says. */
+	for (r = ROLE_PREFILL; r <= ROLE_DECODE; r++)
+		if (d->role[r].enabled && d->role[r].pod_hosts)
+			buf_printf(b, "# shellcheck disable=SC2034 # read by pdwiz "
+			    "check and import: the hosts are pods, one machine "
+			    "each\nPDWIZ_POD_HOSTS_%s=true\n", r == ROLE_PREFILL ?
+			    "PREFILL" : "DECODE");
 	for (i = 0; i < d->nfacts; i++) {
 		if (d->facts[i].value == NULL)
 			continue;

@@ -1429,6 +1429,17 @@ json_check "manifest: router addresses LWS pods by their DNS names" has xs-route
 grep -q '"decode instance 1 (dec-1.dec:30000) is not listed' "$T/out" && ok || bad "manifest: the unlisted decode is the second LWS replica"
 $PDWIZ import --keep-going $M/lws.yaml >"$T/imp" 2>/dev/null
 grep -q 'hosts: \["dec-0.dec", "dec-0-1.dec", "dec-1.dec", "dec-1-1.dec"\]' "$T/imp" && grep -q "nodes_per_instance: 2" "$T/imp" && ok || bad "manifest: import places leader and worker as the 2 ranks of each of 2 instances"
+# The pods are machines of their own: the deployment file and its launch
+# script say so (pod_hosts, PDWIZ_POD_HOSTS_DECODE), so the unlisted decode
+# pod is still found unlisted there.
+grep -q "pod_hosts: true" "$T/imp" && ok || bad "manifest: import writes pod_hosts"
+$PDWIZ import --keep-going -o "$T/lws-imp.yaml" $M/lws.yaml >/dev/null 2>&1
+expect_rc "manifest: its import keeps the unlisted decode pod" 0 $PDWIZ check --format json "$T/lws-imp.yaml"
+json_check "manifest: pod hosts in the deployment file" has xs-router-missing warning ""
+mkdir -p "$T/lws-sh" && $PDWIZ emit --force --format shell -o "$T/lws-sh" "$T/lws-imp.yaml" >/dev/null 2>&1
+grep -q '^PDWIZ_POD_HOSTS_DECODE=true$' "$T/lws-sh/launch.sh" && ok || bad "manifest: the launch script says the hosts are pods"
+expect_rc "manifest: its launch script keeps the unlisted decode pod" 0 $PDWIZ check --format json "$T/lws-sh/launch.sh"
+json_check "manifest: pod hosts in the launch script" has xs-router-missing warning ""
 # A container's nvidia.com/gpu limit is the GPUs its server has: tp 8 in a
 # pod granted 4 cannot start; granted 8 it can.
 gpupod() {
