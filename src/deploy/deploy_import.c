@@ -189,6 +189,10 @@ read_server(const struct catalog *cat, struct icmd *ic, const char *base_dir,
 	    "pp_size") || cfg_unknown(&ic->cfg, "dp_size") ||
 	    cfg_unknown(&ic->cfg, "nnodes"))
 		ic->gpus = 0;
+	/* A manifest's container states the GPUs it is granted: those are
+	 * the node's GPUs the server has, whatever its sizes ask for. */
+	if (ic->sc->gpus > 0)
+		ic->gpus = ic->sc->gpus;
 	imp_config_words(cat, ic->sc, base_dir, &cw, &ncw);
 	decode = cfg_str(&ic->cfg, "disaggregation_mode") != NULL &&
 	    strcmp(cfg_str(&ic->cfg, "disaggregation_mode"), "decode") == 0;
@@ -865,6 +869,37 @@ script_pdwiz_vars(const struct catalog *cat, const struct sh_script *sc,
 			    v <= 1024)
 				d->gpus_per_host = v == LAY_GPUS_PER_HOST ? 0 :
 				    (int)v;
+			continue;
+		}
+		if ((strcmp(e->name, "PDWIZ_MISSING_PREFILL") == 0 ||
+		    strcmp(e->name, "PDWIZ_MISSING_DECODE") == 0) &&
+		    !e->unresolved && e->value != NULL && *e->value != '\0') {
+			struct role_spec	*r = &d->role[e->name[14] == 'P' ?
+			    ROLE_PREFILL : ROLE_DECODE];
+			struct role_spec	 u;
+
+			/* What the source of an export left unknown, as the
+			 * deployment file's missing.ROLE says it. */
+			memset(&u, 0, sizeof u);
+			u.missing = e->value;
+			deployment_read_unstated(&u);
+			if (r->enabled) {
+				r->host_unstated |= u.host_unstated;
+				r->port_unstated |= u.port_unstated;
+				r->args_unstated |= u.args_unstated;
+			}
+			continue;
+		}
+		if ((strcmp(e->name, "PDWIZ_POD_HOSTS_PREFILL") == 0 ||
+		    strcmp(e->name, "PDWIZ_POD_HOSTS_DECODE") == 0) &&
+		    !e->unresolved && e->value != NULL &&
+		    strcmp(e->value, "true") == 0) {
+			struct role_spec	*r = &d->role[e->name[16] == 'P' ?
+			    ROLE_PREFILL : ROLE_DECODE];
+
+			/* The export of a deployment whose hosts are pods. */
+			if (r->enabled)
+				r->pod_hosts = true;
 			continue;
 		}
 		if (strcmp(e->name, "PDWIZ_NAME") == 0 && !e->unresolved &&

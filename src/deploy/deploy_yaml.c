@@ -450,12 +450,13 @@ read_role(struct pctx *pc, const struct ynode *m, enum role role,
 	static const char *const server_keys[] = { "instances",
 	    "nodes_per_instance", "gpus_per_node", "hosts", "bind_host", "port",
 	    "port_step", "bootstrap_port", "dist_init_port", "base_gpu_id",
-	    "gpu_step", "options", "env", "unchecked_env", NULL };
+	    "gpu_step", "options", "env", "unchecked_env", "pod_hosts", NULL };
 	static const char *const router_keys[] = { "hosts", "bind_host",
 	    "port", "policy", "options", "env", "unchecked_env", "prefill_urls",
 	    "decode_urls",
 	    "extra_args", NULL };
 	const char	*rn = role_name(role);
+	const struct ynode *n;
 	char		 what[64];
 	size_t		 need_hosts;
 
@@ -517,6 +518,13 @@ read_role(struct pctx *pc, const struct ynode *m, enum role role,
 	    &r->base_gpu_id);
 	get_int(pc, ynode_get(m, "gpu_step"), "gpu_step", 0, 1024,
 	    &r->gpu_step);
+	if ((n = ynode_get(m, "pod_hosts")) != NULL) {
+		if (n->kind != YN_SCALAR || n->quoted || (strcmp(n->str,
+		    "true") != 0 && strcmp(n->str, "false") != 0))
+			perr(pc, n, "pod_hosts must be true or false");
+		else
+			r->pod_hosts = strcmp(n->str, "true") == 0;
+	}
 	read_opts(pc, ynode_get(m, "options"), OK_FLAG, "options", &r->opts,
 	    &r->nopts);
 	read_opts(pc, ynode_get(m, "env"), OK_ENV, "env", &r->env, &r->nenv);

@@ -227,6 +227,10 @@ yw_role(struct yw *w, const struct catalog *cat, const struct role_spec *r,
 	}
 	if (r->nhosts > 0)
 		yw_strs(w, "hosts", r->hosts, r->nhosts, true);
+	if (role != ROLE_ROUTER && r->pod_hosts) {
+		yw_key(w, "pod_hosts");
+		yw_scalar(w, "true", false);
+	}
 	if (r->bind_host != NULL) {
 		yw_key(w, "bind_host");
 		yw_scalar(w, r->bind_host, true);

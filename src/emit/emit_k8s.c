@@ -17,12 +17,15 @@
  * LWS_LEADER_ADDRESS) from it. So no Service of ours takes an LWS name:
  * a role's Service on its leaders is <lws>-leaders, the router's is
  * <name>-router. The router reaches each leader at <lws>-<i>.<lws>, on the
- * ports every replica of the pod template listens on (instance 0's).
+ * ports every replica of the pod template listens on (instance 0's): its
+ * lists are the deployment's, each entry that names an instance written as
+ * that instance's leader pod, every other entry as given (router_lists).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "emit/emit.h"
 #include "emit/emit_int.h"
 #include "core/util.h"
+#include "deploy/layout.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -104,10 +107,20 @@ meta(struct buf *b, const struct deployment *d, const char *name,
 	buf_putc(b, '\n');
 }
 
+/* Does the role have what its source left unknown (missing.ROLE: its
+ * machine, a port, words in place of options)? */
+static bool
+role_unknowns(const struct role_spec *rs)
+{
+	return rs->enabled && rs->missing != NULL && (rs->host_unstated ||
+	    rs->port_unstated || rs->args_unstated);
+}
+
 /*
- * The server's environment: the deployment's name and model facts first,
- * as PDWIZ_NAME and PDWIZ_FACT_NAME (no process reads them; pdwiz check and
- * import of the manifest do, as they read the shell emitter's assignments),
+ * The server's environment: the deployment's name, model facts and
+ * unknowns first, as PDWIZ_NAME, PDWIZ_FACT_NAME and PDWIZ_MISSING_ROLE (no
+ * process reads them; pdwiz check and import of the manifest do, as they
+ * read the shell emitter's assignments),
  * then the role's env.
  */
 static void
@@ -116,6 +129,7 @@ env_list(struct buf *b, const struct deployment *d, enum role r,
 {
 	struct kv	*env;
 	size_t		 n, i, nf = 0;
+	int		 k;
 
 	role_env(d, r, &env, &n);
 	for (i = 0; i < d->nfacts; i++)
@@ -123,6 +137,9 @@ env_list(struct buf *b, const struct deployment *d, enum role r,
 			nf++;
 	if (d->name != NULL && *d->name != '\0')
 		nf++;
+	for (k = ROLE_PREFILL; k <= ROLE_DECODE; k++)
+		if (role_unknowns(&d->role[k]))
+			nf++;
 	if (n + nf == 0) {
 		kv_free_all(env, n);
 		return;
@@ -142,6 +159,17 @@ env_list(struct buf *b, const struct deployment *d, enum role r,
 		k8s_expanded(b, d->facts[i].value);
 		buf_putc(b, '\n');
 	}
+	/* What the source left unknown of each role (missing.ROLE), in
+	 * every server's environment as pdwiz import reads it from the
+	 * first. */
+	for (k = ROLE_PREFILL; k <= ROLE_DECODE; k++) {
+		if (!role_unknowns(&d->role[k]))
+			continue;
+		buf_printf(b, "%s  - name: \"PDWIZ_MISSING_%s\"\n%s    value: ",
+		    ind, k == ROLE_PREFILL ? "PREFILL" : "DECODE", ind);
+		k8s_expanded(b, d->role[k].missing);
+		buf_putc(b, '\n');
+	}
 	for (i = 0; i < n; i++) {
 		buf_printf(b, "%s  - name: ", ind);
 		yaml_str(b, env[i].name);
@@ -152,10 +180,35 @@ env_list(struct buf *b, const struct deployment *d, enum role r,
 	kv_free_all(env, n);
 }
 
+static bool
+loopback(const char *h)
+{
+	return h != NULL && (strncmp(h, "127.", 4) == 0 ||
+	    strcmp(h, "localhost") == 0 || strcmp(h, "::1") == 0);
+}
+
+/*
+ * The server's --host in its pod: 0.0.0.0, as each pod runs on a node
+ * LWS chooses and is reached at its pod's name; but a server the
+ * deployment binds to the loopback of a machine it names otherwise (a
+ * bind the peers on other machines cannot reach) keeps that bind, so the
+ * manifests listen as the deployment does. Where the deployment does not
+ * know the machine (not stated, or a name left to run time), whether its
+ * peers share it is unknown, and the pod's bind stays 0.0.0.0.
+ */
+static const char *
+pod_bind(const struct deployment *d, const struct launch *l)
+{
+	const char	*bind = launch_bind(d, l);
+
+	return loopback(bind) && !loopback(l->host) && !l->host_unstated &&
+	    strpbrk(l->host, "$`(){}<>") == NULL ? bind : "0.0.0.0";
+}
+
 /* Server args: the plan's, with node placement taken from LWS. */
 static void
-server_args(struct buf *b, const struct launch *l, const struct role_spec *r,
-    const char *ind)
+server_args(struct buf *b, const struct deployment *d, const struct launch *l,
+    const struct role_spec *r, const char *ind)
 {
 	size_t	i;
 
@@ -173,7 +226,9 @@ server_args(struct buf *b, const struct launch *l, const struct role_spec *r,
 		k8s_expanded(b, a);
 		buf_putc(b, '\n');
 	}
-	buf_printf(b, "%s  - \"--host\"\n%s  - \"0.0.0.0\"\n", ind, ind);
+	buf_printf(b, "%s  - \"--host\"\n%s  - ", ind, ind);
+	k8s_expanded(b, pod_bind(d, l));
+	buf_putc(b, '\n');
 	if (r->nodes_per_instance > 1)
 		buf_printf(b, "%s  - \"--dist-init-addr\"\n%s  - "
 		    "\"$(LWS_LEADER_ADDRESS):%d\"\n%s  - \"--nnodes\"\n%s  - "
@@ -199,7 +254,7 @@ pod_spec(struct buf *b, const struct catalog *cat, const struct deployment *d,
 	{
 		char	*in2 = xasprintf("%s      ", ind);
 
-		server_args(b, l, r, in2);
+		server_args(b, d, l, r, in2);
 		env_list(b, d, l->role, in2);
 		free(in2);
 	}
@@ -286,38 +341,103 @@ arg_item(struct buf *b, const char *s)
 	buf_putc(b, '\n');
 }
 
-/* The router's args: every instance's leader, host, port, options. */
+/*
+ * The instance of role r a router entry names, or -1: an entry that is the
+ * URL of instance k's leader in the deployment (its host and HTTP port, as
+ * the plan writes it) names instance k; the first instance not yet named
+ * by an earlier entry of the same URL is taken (used: per instance).
+ */
+static int
+entry_instance(const struct layout *lay, enum role r, const char *url,
+    bool *used)
+{
+	size_t	i;
+
+	for (i = 0; i < lay->n; i++) {
+		const struct lay_server	*s = &lay->s[i];
+		char			*u;
+		bool			 same;
+
+		if (s->role != r || s->node_rank != 0 || used[s->instance])
+			continue;
+		u = url_for(s->host, s->port);
+		same = strcmp(u, url) == 0;
+		free(u);
+		if (same) {
+			used[s->instance] = true;
+			return s->instance;
+		}
+	}
+	return -1;
+}
+
+/*
+ * The router's --prefill and --decode lists, as the deployment has them
+ * (the plan's lists, or the ones the source gave): an entry that names an
+ * instance is written as that instance's leader pod, <lws>-<k>.<lws>, on
+ * the ports of the one pod template all replicas share; any other entry
+ * (a server the deployment does not run, a loopback URL for a server on
+ * another machine) is written as given, so that the manifests route as
+ * the deployment does and pdwiz check finds in them what it finds in the
+ * deployment. A bootstrap port is written as the entry gives it: the
+ * pod's when it is the one that instance serves, none when it gives none.
+ */
+static void
+router_lists(struct buf *b, const struct catalog *cat,
+    const struct deployment *d)
+{
+	struct layout	lay;
+	int		role;
+
+	deployment_layout(cat, d, &lay);
+	for (role = ROLE_PREFILL; role <= ROLE_DECODE; role++) {
+		const struct role_spec	*r = &d->role[role];
+		const struct endpoint	*e = role == ROLE_PREFILL ? lay.prefill :
+		    lay.decode;
+		size_t			 ne = role == ROLE_PREFILL ?
+		    lay.nprefill : lay.ndecode, j;
+		bool			*used = xcalloc((size_t)(r->instances > 0 ?
+		    r->instances : 0) + 1, sizeof *used);
+		char			*lws = k8s_name(d, role_name(
+		    (enum role)role));
+
+		for (j = 0; j < ne; j++) {
+			int			 k = r->enabled ? entry_instance(&lay,
+			    (enum role)role, e[j].url, used) : -1;
+			const struct lay_server	*s = k >= 0 ? layout_server(&lay,
+			    (enum role)role, k, 0) : NULL;
+
+			buf_printf(b, "            - \"--%s\"\n",
+			    role_name((enum role)role));
+			if (s != NULL) {
+				char	*u = xasprintf("http://%s-%d.%s:%d", lws, k,
+				    lws, role_port(r, r->port, 0));
+
+				arg_item(b, u);
+				free(u);
+			} else
+				arg_item(b, e[j].url);
+			if (role != ROLE_PREFILL || e[j].bootstrap_port < 0)
+				continue;
+			buf_printf(b, "            - \"%d\"\n", s != NULL &&
+			    e[j].bootstrap_port == s->bootstrap_port ?
+			    role_bootstrap_port(cat, r, 0) : e[j].bootstrap_port);
+		}
+		free(used);
+		free(lws);
+	}
+	layout_free(&lay);
+}
+
+/* The router's args: its lists, host, port, options. */
 static void
 router_args(struct buf *b, const struct catalog *cat,
     const struct deployment *d)
 {
 	const struct role_spec	*rr = &d->role[ROLE_ROUTER];
 	size_t			 i;
-	int			 role, k;
 
-	/*
-	 * Each instance's leader: <lws>-<i>.<lws> (the LWS headless Service),
-	 * on the ports of the one pod template all replicas share.
-	 */
-	for (role = ROLE_PREFILL; role <= ROLE_DECODE; role++) {
-		const struct role_spec	*r = &d->role[role];
-		char			*lws = k8s_name(d, role_name(
-		    (enum role)role));
-
-		for (k = 0; r->enabled && k < r->instances; k++) {
-			char	*u = xasprintf("http://%s-%d.%s:%d", lws, k, lws,
-			    role_port(r, r->port, 0));
-
-			buf_printf(b, "            - \"--%s\"\n",
-			    role_name((enum role)role));
-			arg_item(b, u);
-			if (role == ROLE_PREFILL)
-				buf_printf(b, "            - \"%d\"\n",
-				    role_bootstrap_port(cat, r, 0));
-			free(u);
-		}
-		free(lws);
-	}
+	router_lists(b, cat, d);
 	buf_printf(b, "            - \"--host\"\n            - \"0.0.0.0\"\n"
 	    "            - \"--port\"\n            - \"%d\"\n", rr->port);
 	if (rr->policy != NULL) {

@@ -206,6 +206,7 @@ shell_facts(struct buf *b, const struct deployment *d, bool gpus,
     bool oneline)
 {
 	size_t		 i;
+	int		 r;
 
 	if (gpus && d->gpus_per_host > 0)
 		buf_printf(b, "# shellcheck disable=SC2034 # read by pdwiz "
@@ -218,6 +219,30 @@ shell_facts(struct buf *b, const struct deployment *d, bool gpus,
 		put_w(b, d->name, oneline);
 		buf_putc(b, '\n');
 	}
+	/* What the source left unknown of a role (missing.ROLE: its
+	 * machine, a port, words in place of options), which the commands,
+	 * written with the stand-ins, no longer show. */
+	for (r = ROLE_PREFILL; r <= ROLE_DECODE; r++) {
+		const struct role_spec	*rs = &d->role[r];
+
+		if (!rs->enabled || rs->missing == NULL || !(rs->host_unstated ||
+		    rs->port_unstated || rs->args_unstated))
+			continue;
+		buf_printf(b, "# shellcheck disable=SC2034 # read by pdwiz check "
+		    "and import: what the source left unknown\n"
+		    "PDWIZ_MISSING_%s=", r == ROLE_PREFILL ? "PREFILL" :
+		    "DECODE");
+		put_w(b, rs->missing, oneline);
+		buf_putc(b, '\n');
+	}
+	/* Hosts that are pods' DNS names (pod_hosts), machines of their
+	 * own, which no command says. */
+	for (r = ROLE_PREFILL; r <= ROLE_DECODE; r++)
+		if (d->role[r].enabled && d->role[r].pod_hosts)
+			buf_printf(b, "# shellcheck disable=SC2034 # read by pdwiz "
+			    "check and import: the hosts are pods, one machine "
+			    "each\nPDWIZ_POD_HOSTS_%s=true\n", r == ROLE_PREFILL ?
+			    "PREFILL" : "DECODE");
 	for (i = 0; i < d->nfacts; i++) {
 		if (d->facts[i].value == NULL)
 			continue;

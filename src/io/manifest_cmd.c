@@ -520,6 +520,34 @@ place_words(struct sh_script *sub, const struct mword *w, size_t n,
 	}
 }
 
+/*
+ * The GPUs a container is granted: its resources' nvidia.com/gpu limit (a
+ * request of an extended resource must equal the limit, so a request alone
+ * says the same), the patch's over the template's; 0 when none is written
+ * or it is no plain count. The device plugin gives the container exactly
+ * that many, so that is what its server can use on its node.
+ */
+static int
+gpu_limit(const struct ynode *c)
+{
+	static const char *const kinds[] = { "limits", "requests" };
+	const struct ynode	*r = ynode_get(c, "resources"), *n;
+	size_t			 i;
+
+	for (i = 0; r != NULL && i < 2; i++) {
+		char	*end;
+		long	 v;
+
+		n = ynode_get(ynode_get(r, kinds[i]), "nvidia.com/gpu");
+		if (n == NULL || n->kind != YN_SCALAR)
+			continue;
+		v = strtol(n->str, &end, 10);
+		return end != n->str && *end == '\0' && v >= 1 && v <= 1024 ?
+		    (int)v : 0;
+	}
+	return 0;
+}
+
 /* Keep the SGLang commands only, marked with their pod. */
 static void
 keep_sglang(struct msrc *m, struct sh_script *sub, const struct mpod *p)
@@ -528,11 +556,14 @@ keep_sglang(struct msrc *m, struct sh_script *sub, const struct mpod *p)
 	    NULL;
 	const char		*image = NULL;
 	size_t			 i, o = 0;
+	int			 gpus = 0;
 
 	if (img == NULL)
 		img = ynode_get(p->container, "image");
 	if (img != NULL && img->kind == YN_SCALAR)
 		image = sh_script_str(m->out, img->str);
+	if (p->patch == NULL || (gpus = gpu_limit(p->patch)) == 0)
+		gpus = gpu_limit(p->container);
 	for (i = 0; i < sub->ncmds; i++) {
 		struct sh_cmd	*c = &sub->cmds[i];
 
@@ -542,6 +573,7 @@ keep_sglang(struct msrc *m, struct sh_script *sub, const struct mpod *p)
 		}
 		c->machine = p->machine;
 		c->image = image;
+		c->gpus = gpus;
 		c->repeat = p->repeat;
 		sub->cmds[o++] = *c;
 	}

@@ -70,7 +70,10 @@ struct sh_cmd {
 					   --model-type, and a first word that
 					   is no flag is the model path */
 	const char	*gone;		/* an entry point removed from SGLang (the old
-					   mini_lb router): what replaces it; or NULL */
+					   mini_lb router): what replaces it; or NULL */	int		 gpus;		/* the GPUs its container is granted (a
+					   manifest's nvidia.com/gpu limit), the
+					   GPUs of its machine it can use; 0:
+					   not said */
 };
 
 struct sh_pool;

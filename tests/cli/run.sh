@@ -1288,6 +1288,16 @@ expect_rc "--gpu on a deployment file" 0 $PDWIZ check --gpu H200 share/examples/
 grep -q 'note: memory per GPU: meta-llama/Llama-3.1-8B-Instruct on H200-141GB' "$T/out" && ok || bad "--gpu on a deployment file is ignored: $(head -c 400 "$T/out")"
 expect_rc "--gpu over the file's accelerator" 1 $PDWIZ check --gpu H200 tests/verdict/l40s-70b-tp1.yaml
 grep -q 'on H200-141GB' "$T/out" && ! grep -q 'on L40S' "$T/out" && ok || bad "--gpu does not win over model.facts.gpu: $(head -c 400 "$T/out")"
+# What an import leaves unknown (missing.ROLE: words in place of options)
+# goes into its launch script and manifests as PDWIZ_MISSING_ROLE, so the
+# export's stand-in ports are not checked as the script's own.
+printf 'python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill $EXTRA &\npython3 -m sglang.launch_server --model-path m --disaggregation-mode decode $EXTRA &\n' >"$T/unk.sh"
+$PDWIZ import -o "$T/unk.yaml" "$T/unk.sh" 2>/dev/null
+mkdir -p "$T/unk" && $PDWIZ emit --force --format shell -o "$T/unk" "$T/unk.yaml" >/dev/null 2>&1
+grep -q "^PDWIZ_MISSING_DECODE='words of its command are expanded at run time" "$T/unk/launch.sh" && ok || bad "PDWIZ_MISSING_DECODE not in the launch script"
+expect_rc "an export keeps what its source left unknown" 0 $PDWIZ check "$T/unk/launch.sh"
+$PDWIZ emit --force --format k8s -o "$T/unk" "$T/unk.yaml" >/dev/null 2>&1
+expect_rc "... in its manifests too" 0 $PDWIZ check "$T/unk/k8s.yaml"
 # ... and over a script's PDWIZ_FACT_gpu line.
 printf 'PDWIZ_FACT_gpu=L40S\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp 1\n' >"$T/fact.sh"
 expect_rc "a script's PDWIZ_FACT_gpu" 0 $PDWIZ check "$T/fact.sh"
@@ -1428,6 +1438,30 @@ json_check "manifest: router addresses LWS pods by their DNS names" has xs-route
 grep -q '"decode instance 1 (dec-1.dec:30000) is not listed' "$T/out" && ok || bad "manifest: the unlisted decode is the second LWS replica"
 $PDWIZ import --keep-going $M/lws.yaml >"$T/imp" 2>/dev/null
 grep -q 'hosts: \["dec-0.dec", "dec-0-1.dec", "dec-1.dec", "dec-1-1.dec"\]' "$T/imp" && grep -q "nodes_per_instance: 2" "$T/imp" && ok || bad "manifest: import places leader and worker as the 2 ranks of each of 2 instances"
+# The pods are machines of their own: the deployment file and its launch
+# script say so (pod_hosts, PDWIZ_POD_HOSTS_DECODE), so the unlisted decode
+# pod is still found unlisted there.
+grep -q "pod_hosts: true" "$T/imp" && ok || bad "manifest: import writes pod_hosts"
+$PDWIZ import --keep-going -o "$T/lws-imp.yaml" $M/lws.yaml >/dev/null 2>&1
+expect_rc "manifest: its import keeps the unlisted decode pod" 0 $PDWIZ check --format json "$T/lws-imp.yaml"
+json_check "manifest: pod hosts in the deployment file" has xs-router-missing warning ""
+mkdir -p "$T/lws-sh" && $PDWIZ emit --force --format shell -o "$T/lws-sh" "$T/lws-imp.yaml" >/dev/null 2>&1
+grep -q '^PDWIZ_POD_HOSTS_DECODE=true$' "$T/lws-sh/launch.sh" && ok || bad "manifest: the launch script says the hosts are pods"
+expect_rc "manifest: its launch script keeps the unlisted decode pod" 0 $PDWIZ check --format json "$T/lws-sh/launch.sh"
+json_check "manifest: pod hosts in the launch script" has xs-router-missing warning ""
+# A container's nvidia.com/gpu limit is the GPUs its server has: tp 8 in a
+# pod granted 4 cannot start; granted 8 it can.
+gpupod() {
+	for r in prefill decode; do
+		printf -- '---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s}\nspec:\n  containers:\n    - name: s\n      command: [python3, -m, sglang.launch_server]\n      args: [--model-path, meta-llama/Llama-3.1-70B-Instruct, --disaggregation-mode, %s, --tp-size, "8", --disaggregation-ib-device, mlx5_0]\n      resources:\n        limits:\n          nvidia.com/gpu: "%s"\n' $r $r "$([ $r = prefill ] && echo "$1" || echo 8)"
+	done
+}
+gpupod 4 >"$T/gpu4.yaml"
+expect_rc "manifest: a GPU limit below tp" 1 $PDWIZ check --format json "$T/gpu4.yaml"
+json_check "manifest: the container's GPU limit is its server's GPUs" has xs-prefill-gpus error ""
+gpupod 8 >"$T/gpu8.yaml"
+$PDWIZ check --format json "$T/gpu8.yaml" >"$T/out" 2>"$T/err"
+json_check "manifest: a GPU limit that fits tp" lacks xs-prefill-gpus
 # An alias bomb is refused without expanding it: exit 2 where the file
 # claims to be SGLang's, nothing to check (the reason under -v) where not.
 expect_rc "manifest: alias bomb, no SGLang in it" 0 $PDWIZ check -v $M/bomb.yaml
