@@ -680,14 +680,27 @@ model_id_init(struct model_id *m, const char *s)
 {
 	size_t	i;
 
+	const char	*h, *e, *sep;
+
 	m->s = s;
 	m->n = strlen(s);
 	m->ntails = 0;
+	m->hub[0] = '\0';
 	if (s[0] != '/' && strncmp(s, "./", 2) != 0 && strncmp(s, "~/", 2) != 0)
 		return;		/* a Hub id: as written */
 	for (i = m->n; i > 0 && m->ntails < MODEL_ID_TAILS; i--)
 		if (s[i - 1] == '/' && i < m->n)
 			m->tail[m->ntails++] = i;
+	if (m->n > MODEL_ID_MAX || (h = strstr(s, "/models--")) == NULL)
+		return;
+	h += strlen("/models--");
+	e = h + strcspn(h, "/");
+	sep = strstr(h, "--");
+	if (sep == NULL || sep >= e || sep == h || sep + 2 == e ||
+	    (size_t)(e - h) >= sizeof m->hub)
+		return;
+	snprintf(m->hub, sizeof m->hub, "%.*s/%.*s", (int)(sep - h), h,
+	    (int)(e - sep - 2), sep + 2);
 }
 
 /*
@@ -735,7 +748,7 @@ model_id_match(const char *pat, const struct model_id *id)
 	for (i = 0; i < id->ntails; i++)
 		if (glob_match(pat, id->s + id->tail[i], id->n - id->tail[i]))
 			return true;
-	return false;
+	return id->hub[0] != '\0' && glob_match(pat, id->hub, strlen(id->hub));
 }
 
 const char *

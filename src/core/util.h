@@ -86,6 +86,8 @@ void	 text_pos(const char *text, size_t off, int *line, int *col);
  * slashes are tried too; each match costs the pattern's length, not the
  * id's, unless its literal ends agree with the id's. An id longer than
  * MODEL_ID_MAX (PATH_MAX; a Hub id is at most 96 bytes) names no model.
+ * A path into the Hugging Face cache (.../models--org--name/snapshots/...)
+ * is matched as org/name too.
  */
 #define MODEL_ID_TAILS	4
 #define MODEL_ID_MAX	4096	/* longer matches nothing */
@@ -94,6 +96,9 @@ struct model_id {
 	size_t		 n;
 	size_t		 tail[MODEL_ID_TAILS];	/* offsets just past a slash */
 	size_t		 ntails;
+	char		 hub[256];	/* org/name of a Hugging Face cache
+					   directory (models--org--name) on
+					   the path, or "" */
 };
 void	 model_id_init(struct model_id *, const char *s);
 /*

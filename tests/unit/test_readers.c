@@ -506,6 +506,13 @@ test_model_id_match(void **state)
 	assert_false(id_match("meta-llama/*llama-3*-8b*",
 	    "/models/llama-3.1-8b-instruct"));
 	assert_false(id_match("deepseek-ai/deepseek-v3*", "/models/"));
+	/* A Hugging Face cache directory names its model. */
+	assert_true(id_match("qwen/qwen3-30b-a3b*fp8*", "/models/hub/models--"
+	    "qwen--qwen3-30b-a3b-fp8/snapshots/d206a1b"));
+	assert_false(id_match("qwen/qwen3-30b-a3b*fp8*", "/models/hub/models--"
+	    "qwen3-30b-a3b-fp8/snapshots/d206a1b"));
+	assert_false(id_match("qwen/qwen3-30b-a3b*fp8*",
+	    "models--qwen--qwen3-30b-a3b-fp8"));	/* a Hub id, as written */
 	/* Of a local path, the tails after its last four slashes. */
 	assert_true(id_match("qwen/qwen3-8b", "/a/b/c/qwen/qwen3-8b"));
 	assert_false(id_match("b/c/d/e/qwen/qwen3-8b",
