@@ -711,6 +711,44 @@ config_heads(const struct catalog *cat, const struct ynode *root,
 }
 
 /*
+ * Whether K and V rows differ in width, as SGLang's ModelConfig says
+ * (has_asymmetric_kv): head_dim (hidden_size / num_attention_heads when
+ * absent) against v_head_dim, swa_head_dim against swa_v_head_dim, each
+ * absent one taking the other's value; read from text_config when the
+ * config has one. Unknown when head_dim cannot be told. How many were set.
+ */
+static int
+config_kv_asym(const struct catalog *cat, const struct ynode *root,
+    struct config *cfg)
+{
+	const struct ynode	*t = ynode_get(root, "text_config");
+	long long		 hd, v, shd, sv, hs, nh;
+	int			 o;
+
+	if ((o = catalog_find(cat, "kv_asymmetric")) < 0 ||
+	    cfg->s[o].src == SRC_USER)
+		return 0;
+	if (t == NULL || t->kind != YN_MAP)
+		t = root;
+	hd = json_int(t, "head_dim");
+	if (hd < 0) {
+		hs = json_int(t, "hidden_size");
+		nh = json_int(t, "num_attention_heads");
+		if (hs < 0 || nh < 0)
+			return 0;
+		hd = hs / nh;
+	}
+	v = json_int(t, "v_head_dim");
+	shd = json_int(t, "swa_head_dim");
+	if (shd < 0)
+		shd = hd;
+	sv = json_int(t, "swa_v_head_dim");
+	config_set(cfg, o, val_bool((v >= 0 && v != hd) ||
+	    (sv >= 0 && sv != shd)), SRC_MODEL, 0, 0);
+	return 1;
+}
+
+/*
  * The checkpoint's quantization as SGLang's ModelConfig reads it from a
  * local model directory (_parse_quant_hf_config, _find_quant_modelslim_
  * config): quant_model_description.json is modelslim; else config.json's
@@ -909,6 +947,7 @@ catalog_model_facts(const struct catalog *cat, const char *model,
 				count++;
 			}
 			count += config_heads(cat, root, cfg);
+			count += config_kv_asym(cat, root, cfg);
 			count += config_quant(cat, root, model, cfg);
 		}
 		ynode_free(root);
