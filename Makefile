@@ -221,7 +221,7 @@ VG_full		 = VG_ALL=1
 # runs fewer generated cases than the programs' own memcheck counts, which
 # check-full keeps; the native and ASan runs above keep their counts.
 VG_UNIT_quick	 = $(VG_UNIT_check)
-VG_UNIT_check	 = PDWIZ_SPLIT_PASSES=1 PDWIZ_PROP_COUNT=50
+VG_UNIT_check	 = PDWIZ_SPLIT_PASSES=1 PDWIZ_PROP_COUNT=50 PDWIZ_ESC_COUNT=20
 VG_UNIT_full	 =
 ASAN_CATIMG_quick = CATIMG_EVERY=4
 ASAN_CATIMG_check = CATIMG_EVERY=4
