@@ -96,9 +96,12 @@ $(BUILD)/libpdwiz.a: $(LIB_OBJ)
 
 # An object whose .d file is missing (built before -MMD, or the file was
 # lost) is rebuilt: its header dependencies are unknown.
+# clang writes the .d after the object: the object is touched, so that it
+# is not older than its .d (or every make would compile it again).
 $(BUILD)/%.o: %.c $(BUILD)/%.d
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	@touch $@
 
 $(LIB_OBJ) $(MAIN_OBJ): VERSION
 
@@ -149,9 +152,11 @@ SUITE_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 # How long a tmux scenario waits for the screen (the polls return as soon as
 # it shows): generous, for a machine busy with the other suites.
 TMUX_POLL ?= 30
-ASAN_BUILD = build-asan
-ASAN_CFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
-	   -fno-sanitize-recover=all
+# The ASan+UBSan build is the fuzzing build (FUZZ_BUILD, clang, the
+# flags of fuzz-build below): the sources are compiled once for both, the
+# ASan suites' pdwiz and unit programs linked from the same objects (the
+# coverage hooks libFuzzer reads are no-ops without it).
+ASAN_BUILD = $(FUZZ_BUILD)
 ASAN_LDFLAGS = -fsanitize=address,undefined
 ASAN_TESTS = $(TESTS:$(BUILD)/%=$(ASAN_BUILD)/%)
 
@@ -217,6 +222,12 @@ ASAN_PROP_quick	 = PDWIZ_PROP_COUNT=300 PDWIZ_ESC_COUNT=100
 ASAN_PROP_check	 = PDWIZ_PROP_COUNT=600 PDWIZ_ESC_COUNT=200
 ASAN_PROP_full	 =
 VG_full		 = VG_ALL=1
+# Under memcheck (about 25 times slower than the plain build), make check
+# runs fewer generated cases than the programs' own memcheck counts, which
+# check-full keeps; the native and ASan runs above keep their counts.
+VG_UNIT_quick	 = $(VG_UNIT_check)
+VG_UNIT_check	 = PDWIZ_SPLIT_PASSES=1 PDWIZ_PROP_COUNT=50 PDWIZ_ESC_COUNT=20
+VG_UNIT_full	 =
 ASAN_CATIMG_quick = CATIMG_EVERY=4
 ASAN_CATIMG_check = CATIMG_EVERY=4
 
@@ -241,8 +252,8 @@ valgrind:
 	$(call run_suites,$(VG_SUITES))
 
 asan-build:
-	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) \
-	    CFLAGS="$(ASAN_CFLAGS)" LDFLAGS="$(ASAN_LDFLAGS)" \
+	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CC=$(FUZZ_CC) \
+	    CFLAGS="$(FUZZ_CFLAGS)" LDFLAGS="$(ASAN_LDFLAGS)" \
 	    $(ASAN_BUILD)/pdwiz $(ASAN_TESTS)
 
 .PHONY: $(CHECK_SUITES:%=suite-%)
@@ -315,9 +326,11 @@ suite-precommit: $(call suite_needs,precommit)
 suite-deb: $(call suite_needs,deb)
 	@$(SUITE) deb env BUILD=$(BUILD) sh tests/deb/run.sh
 suite-vg-unit: $(call suite_needs,vg-unit)
-	@$(SUITE) vg-unit env BUILD=$(BUILD) sh tests/valgrind.sh units-a
+	@$(SUITE) vg-unit env BUILD=$(BUILD) $(VG_UNIT_$(TIER)) \
+	    sh tests/valgrind.sh units-a
 suite-vg-unit-b: $(call suite_needs,vg-unit-b)
-	@$(SUITE) vg-unit-b env BUILD=$(BUILD) sh tests/valgrind.sh units-b
+	@$(SUITE) vg-unit-b env BUILD=$(BUILD) $(VG_UNIT_$(TIER)) \
+	    sh tests/valgrind.sh units-b
 suite-vg-cli: $(call suite_needs,vg-cli)
 	@$(SUITE) vg-cli sh tests/valgrind.sh cli
 suite-vg-wizard: $(call suite_needs,vg-wizard)
@@ -391,10 +404,14 @@ FUZZ_ENV	 = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:malloc_context_size=5:q
 
 .PHONY: fuzz-build fuzz-bins fuzz-smoke fuzz-smoke-run
 
-fuzz-build:
+FUZZ_CFLAGS	 = -O2 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+		   -fsanitize-coverage-ignorelist=$(CURDIR)/tests/fuzz/coverage-ignore.txt
+
+# After asan-build, whose objects it shares (never both at once in the
+# same directory).
+fuzz-build: asan-build
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) \
-	    CFLAGS="-O2 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
-	    -fsanitize-coverage-ignorelist=$(CURDIR)/tests/fuzz/coverage-ignore.txt" \
+	    CFLAGS="$(FUZZ_CFLAGS)" LDFLAGS="$(ASAN_LDFLAGS)" \
 	    fuzz-bins
 
 fuzz-bins: $(FUZZ:%=$(BUILD)/fuzz_%)

@@ -29,7 +29,8 @@ if [ "$what" = all ]; then
 	command -v man >/dev/null 2>&1 || add man-db
 	command -v bash >/dev/null 2>&1 || add bash
 	command -v script >/dev/null 2>&1 || add bsdutils
-	# make fuzz, fuzz-smoke: clang with the libFuzzer runtime
+	# make fuzz, fuzz-smoke and the ASan+UBSan build (the same one): clang
+	# with the libFuzzer runtime
 	if ! command -v clang >/dev/null 2>&1; then
 		add clang libclang-rt-dev
 	elif [ ! -e "$(clang --print-runtime-dir)/libclang_rt.fuzzer-$(uname -m).a" ]; then

@@ -11,6 +11,9 @@ export PDWIZ_DATADIR="$PWD"
 LIMIT=${LIMIT:-30}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+# python3 -c runs in one python3 for the whole suite.
+. tests/pyhost.sh
+pyhost_start "$T/py" "$PWD"
 pass=0
 fail=0
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }

@@ -11,6 +11,9 @@ skipped_rw=0
 export PDWIZ_DATADIR="$PWD"
 T=$(mktemp -d)
 trap 'umount "$T/mnt" 2>/dev/null; rm -rf "$T"' EXIT
+# python3 -c and python3 - run in one python3 for the whole suite.
+. tests/pyhost.sh
+pyhost_start "$T/py" "$PWD"
 pass=0
 fail=0
 

@@ -13,6 +13,9 @@ export PDWIZ_DATADIR
 case "$PDWIZ" in /*) ;; *) PDWIZ=$top/$PDWIZ ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# python3 -c and python3 - run in one python3 for the whole suite.
+. "$top/tests/pyhost.sh"
+pyhost_start "$tmp/py" "$top"
 pass=0
 fail=0
 ok() { pass=$((pass + 1)); }

@@ -58,10 +58,20 @@ keys() { KS=$((KS + $#)); t send-keys -t w "$@"; }
 text() { KS=$((KS + ${#1})); t send-keys -t w -l -- "$1"; }
 screen() { t capture-pane -p -t w; }
 
+# on_screen TEXT: TEXT (a fixed string, no newline) is on the screen. The
+# capture is matched by the shell (what grep -F would find in one of its
+# lines): a poll is one tmux client, no pipeline and no grep.
+on_screen() {
+	case $(screen) in
+	*"$1"*) return 0 ;;
+	esac
+	return 1
+}
+
 # wait_for TEXT: poll the screen until TEXT (fixed string) appears.
 wait_for() {
 	_poll_start
-	until screen | grep -qF -- "$1"; do
+	until on_screen "$1"; do
 		if ! _poll_nap; then
 			echo "  timeout waiting for: $1" >&2
 			echo "  ---- screen ----" >&2
@@ -86,7 +96,7 @@ wait_re() {
 # wait_gone TEXT: poll until TEXT is no longer on screen.
 wait_gone() {
 	_poll_start
-	while screen | grep -qF -- "$1"; do
+	while on_screen "$1"; do
 		if ! _poll_nap; then
 			echo "  timeout waiting for text to go: $1" >&2
 			screen | sed 's/^/  | /' >&2

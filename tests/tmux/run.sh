@@ -213,11 +213,11 @@ resize() {
 	goto_page "Parallelism (prefill)" && focus "pipeline parallel" &&
 	    t resize-window -t w -x 60 -y 15 &&
 	    wait_for "Parallelism (prefill)" &&
-	    focused | grep -q "pipeline parallel" &&
+	    wait_focused "pipeline parallel" &&
 	    t resize-window -t w -x 40 -y 10 && wait_for "pdwiz needs at least" &&
 	    t resize-window -t w -x 100 -y 30 &&
 	    wait_for "Parallelism (prefill)" && wait_gone "needs at least" &&
-	    focused | grep -q "pipeline parallel"
+	    wait_focused "pipeline parallel"
 }
 
 # The footer and the key help come from the key table: redo is in the

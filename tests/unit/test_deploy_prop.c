@@ -559,7 +559,7 @@ cli_compare(struct ctx *x, const struct deployment *d, const char *sh,
 	char		 tmp[] = "/tmp/pdwiz-prop.XXXXXX";
 	struct buf	 cmd = { 0 }, out = { 0 };
 	char		*q, *a, *b, chunk[4096];
-	FILE		*f;
+	FILE		*f = NULL;
 	size_t		 i, n;
 	int		 fd, k;
 

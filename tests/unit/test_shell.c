@@ -814,13 +814,22 @@ big(size_t n)
 	return (under_valgrind() ? n / 32 : n);
 }
 
+/* Built with AddressSanitizer (gcc defines the macro, clang the feature). */
+#if defined(__SANITIZE_ADDRESS__)
+#define SHELL_ASAN	1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SHELL_ASAN	1
+#endif
+#endif
+
 /* Slow under valgrind or sanitizers: only check time when unhindered. */
 static double
 time_limit(void)
 {
 	if (under_valgrind())
 		return (1e9);
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(SHELL_ASAN)
 	return (5.0);
 #else
 	return (1.0);
