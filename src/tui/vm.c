@@ -290,29 +290,19 @@ vmi_results_stale(struct vm *vm)
 }
 
 /*
- * One keystroke's model work. The results (role configs, every rule, the
- * cross-role checks, visibility) depend on the deployment alone: when it
- * reads as the one they were built from (its file text, which holds all
- * of it; a file opened or forms loaded always rebuild), a keystroke that
- * only moved the focus costs its rows, not a check of every instance.
+ * One keystroke's model work: every result is rebuilt. (Skipping the
+ * rebuild when the deployment's file text is unchanged was tried and
+ * undone: the results point into the deployment, which an undo or an
+ * abandoned fix trial replaces with an equal copy.)
  */
 void
 vm_refresh(struct vm *vm)
 {
-	char	*now = deployment_to_yaml(vm->cat, &vm->dep);
-
-	if (now != NULL && vm->built != NULL && vm->npages > 0 &&
-	    strcmp(now, vm->built) == 0)
-		free(now);
-	else {
-		free(vm->built);
-		vm->built = now;
-		vmi_refresh_layout(vm);
-		build_configs(vm);
-		if (vm->npages == 0)
-			return;
-		compute_visibility(vm);
-	}
+	vmi_refresh_layout(vm);
+	build_configs(vm);
+	if (vm->npages == 0)
+		return;
+	compute_visibility(vm);
 	if (!vm->pvis[vm->page]) {
 		size_t	i;
 
