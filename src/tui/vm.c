@@ -94,7 +94,6 @@ vm_free(struct vm *vm)
 	vmd_free(&vm->dep);
 	free(vm->path);
 	free(vm->baseline);
-	free(vm->built);
 	free(vm->load_note);
 	free(vm->src_name);
 	free(vm->title);
@@ -282,19 +281,6 @@ compute_visibility(struct vm *vm)
 	}
 }
 
-void
-vmi_results_stale(struct vm *vm)
-{
-	free(vm->built);
-	vm->built = NULL;
-}
-
-/*
- * One keystroke's model work: every result is rebuilt. (Skipping the
- * rebuild when the deployment's file text is unchanged was tried and
- * undone: the results point into the deployment, which an undo or an
- * abandoned fix trial replaces with an equal copy.)
- */
 void
 vm_refresh(struct vm *vm)
 {

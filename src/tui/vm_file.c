@@ -37,7 +37,6 @@ vm_open_file(struct vm *vm, const char *path, char *err, size_t errlen)
 	}
 	vmd_free(&vm->dep);
 	vm->dep = d;
-	vmi_results_stale(vm);
 	vmi_set_baseline(vm);
 	return 0;
 }
@@ -97,7 +96,6 @@ vm_import_script(struct vm *vm, const char *path, char *err, size_t errlen)
 	}
 	vmd_free(&vm->dep);
 	vm->dep = d;
-	vmi_results_stale(vm);
 	/* As the saved file reads back (deploy_yaml.c): a role the import
 	 * says is incomplete (missing.ROLE) is not placed, and the checks
 	 * that need it are not checked, here as in pdwiz check of the file. */

@@ -502,7 +502,6 @@ vm_load_form_text(struct vm *vm, const char *name, const char *text,
 	size_t			 i;
 	int			 rc = -1;
 
-	vmi_results_stale(vm);	/* new pages: visibility anew */
 	root = ydoc_parse(name, text, len, false, err, errlen);
 	if (root == NULL)
 		return -1;

@@ -69,9 +69,6 @@ struct vm {
 	struct deployment	 dep;
 	char			*path;
 	char			*baseline;	/* canonical dump when loaded/saved */
-	char			*built;		/* the deployment (as its file
-						   says it) the results were
-						   built from; NULL: rebuild */
 	char			*load_note;
 	enum severity		 load_sev;	/* of load_note: error (a file that
 						   did not load) or warning */
@@ -153,9 +150,6 @@ void		 vmi_cell_set(struct vm *, enum vm_scope, int key,
 /* A canonical, order-independent dump of every cell (malloc'd). */
 char		*vmi_dump_state(struct vm *);
 void		 vmi_set_baseline(struct vm *);
-/* The deployment was replaced (a file opened, forms loaded): the next
- * vm_refresh rebuilds every result, whatever the deployment says. */
-void		 vmi_results_stale(struct vm *);
 /* The change list between two dumps, one "  scope: name: a -> b" line
  * each (malloc'd; "" when equal). */
 char		*vmi_diff(const char *from, const char *to);
