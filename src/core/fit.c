@@ -50,6 +50,7 @@ fit_params_init(struct fit_params *p)
 	p->free_gib = -1;
 	p->draft_weight_bytes = -1;
 	p->kt_gpu_experts = -1;
+	p->mem_fraction_scale = 1;
 }
 
 static void
@@ -861,6 +862,55 @@ fit_vision_factor(const struct fit_model *m, const struct fit_params *p)
 	return 0.95 * f;
 }
 
+/*
+ * SGLang's cut of the static fraction for the aiter attention backend (AMD's
+ * kernels): with a context longer than 8192 tokens it multiplies
+ * mem_fraction_static, given or default, by 0.85 before the pool is sized
+ * (model_runner.py from 0.4.7, sgl-project/sglang#6564; server_args.py from
+ * 0.5.4.post1, which had 0.90, sglang#12136, back to 0.85 in sglang#12317).
+ * The backend is aiter when --attention-backend says so, or when it is not
+ * given on ROCm for an MHA model, or an MLA model whose GPUs each hold 16
+ * or 128 KV heads (SGLang's default; triton otherwise; a DSA model gets
+ * its own backend). The context is --context-length, else the model's
+ * max_position_embeddings; where neither is known the cut is taken (the
+ * smaller pool). 1 where SGLang makes no cut.
+ */
+double
+fit_aiter_scale(const struct fit_model *m, const struct fit_gpu *g,
+    const struct fit_params *p, const char *backend)
+{
+	bool	hip = g != NULL && g->platform != NULL &&
+	    strcmp(g->platform, "hip") == 0;
+	long	ctx = p->context_len > 0 ? p->context_len :
+	    m != NULL ? m->context_length : 0;
+	long	heads;
+
+	if (p->sglang != SGVER_UNKNOWN &&
+	    sgver_cmp(p->sglang, sgver_parse("0.4.7", NULL, 0)) < 0)
+		return 1;
+	if (backend != NULL) {
+		if (strcmp(backend, "aiter") != 0)
+			return 1;
+	} else {
+		if (!hip || m == NULL || m->index_head_dim > 0)
+			return 1;
+		if (m->kv_layout == FK_MLA) {
+			heads = m->kv_heads / (p->tp > 0 ? p->tp : 1);
+			if (heads < 1)
+				heads = 1;
+			if (heads != 16 && heads != 128)
+				return 1;
+		} else if (m->kv_layout == FK_UNKNOWN)
+			return 1;
+	}
+	if (ctx > 0 && ctx <= 8192)
+		return 1;
+	if (p->sglang != SGVER_UNKNOWN &&
+	    sgver_cmp(p->sglang, sgver_parse("0.5.4.post1", NULL, 0)) == 0)
+		return 0.90;
+	return 0.85;
+}
+
 /* The accelerator's side: capacity, free memory, the static fraction. */
 static void
 estimate_gpu(const struct fit_model *m, const struct fit_gpu *g,
@@ -878,10 +928,12 @@ estimate_gpu(const struct fit_model *m, const struct fit_gpu *g,
 		r->free_estimated = true;
 	}
 	if (p->mem_fraction_static > 0)
-		known(&r->mem_fraction, p->mem_fraction_static);
+		known(&r->mem_fraction, p->mem_fraction_static *
+		    (p->mem_fraction_scale > 0 ? p->mem_fraction_scale : 1));
 	else if (g != NULL) {
 		known(&r->mem_fraction, fit_default_mem_fraction(
-		    gpu_capacity(g) / MIB, p) * fit_vision_factor(m, p));
+		    gpu_capacity(g) / MIB, p) * fit_vision_factor(m, p) *
+		    (p->mem_fraction_scale > 0 ? p->mem_fraction_scale : 1));
 		r->mem_fraction_derived = true;
 	} else
 		unknown(&r->mem_fraction, "unknown: accelerator (for "

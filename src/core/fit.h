@@ -80,6 +80,8 @@ struct fit_model {
 	long		 vision_layers;	/* a vision tower's layers (SGLang lowers
 					   the default fraction for it); 0 none */
 	long		 vision_hidden_size;
+	long		 context_length;	/* max_position_embeddings; 0
+					   unknown */
 	enum fit_dtype	 dtype, expert_dtype, embed_dtype;
 	enum fit_kv_layout kv_layout;
 };
@@ -187,6 +189,9 @@ struct fit_params {
 	bool		 disable_piecewise;	/* 0.5.10 - 0.5.13's switch */
 	double		 cpu_offload_gb;	/* weights kept in host memory */
 	long		 max_total_tokens;	/* 0: not given; caps the pool */
+	/* What SGLang multiplies the fraction by after settling it (the
+	 * aiter attention backend's share, fit_aiter_scale); 1: nothing */
+	double		 mem_fraction_scale;
 	const char	*quantization;	/* --quantization; NULL: none */
 	/* KTransformers (--kt-weight-path): each MoE layer keeps
 	 * --kt-num-gpu-experts of its experts on the GPUs, the rest on the
@@ -284,6 +289,12 @@ double		 fit_vision_factor(const struct fit_model *m,
  * piecewise graph) and DeepEP's buffers; activations are not in it.
  */
 double		 fit_post_pool_mib(double gpu_mib, const struct fit_params *p);
+
+/* SGLang's factor on the static fraction for the aiter attention backend
+ * (backend: --attention-backend, NULL when not given); 1 for none. */
+double		 fit_aiter_scale(const struct fit_model *m,
+		    const struct fit_gpu *g, const struct fit_params *p,
+		    const char *backend);
 
 /* Free memory expected before the weights load, in bytes. */
 double		 fit_free_before(const struct fit_gpu *g, int world);

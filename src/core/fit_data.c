@@ -311,7 +311,7 @@ load_model(const struct ynode *n, struct fit_model *m, char ***match,
 	    "qk_rope_head_dim", "index_head_dim", "experts",
 	    "experts_per_token",
 	    "sliding_layers", "linear_layers", "vision_layers",
-	    "vision_hidden_size", "dtype",
+	    "vision_hidden_size", "context_length", "dtype",
 	    "expert_dtype", "embed_dtype", "kv_layout", NULL };
 	const char	*s;
 
@@ -360,6 +360,8 @@ load_model(const struct ynode *n, struct fit_model *m, char ***match,
 	    errlen) != 0 ||
 	    get_long(n, "vision_hidden_size", &m->vision_hidden_size, file,
 	    err, errlen) != 0 ||
+	    get_long(n, "context_length", &m->context_length, file, err,
+	    errlen) != 0 ||
 	    get_dtype(n, "dtype", &m->dtype, file, err, errlen) != 0 ||
 	    get_dtype(n, "expert_dtype", &m->expert_dtype, file, err,
 	    errlen) != 0 ||

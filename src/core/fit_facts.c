@@ -345,6 +345,8 @@ fit_facts(const struct catalog *cat, struct config *cfg)
 		settle_platform(cfg, g);
 	m = model_of(d, cfg);
 	params_of(cfg, &p);
+	p.mem_fraction_scale = fit_aiter_scale(m, g, &p,
+	    get_str(cfg, "attention_backend"));
 	draft_of(d, g, cfg, &p);
 	fit_estimate(m, g, &p, &r);
 	set_fact(cfg, "fit_summary", val_str(r.summary));

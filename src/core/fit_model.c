@@ -342,6 +342,7 @@ config_facts(const struct ynode *root, struct fit_model *m)
 		m->arch = xstrdup(a->kids[0]->str);
 	m->layers = json_long(c, "num_hidden_layers");
 	m->hidden_size = json_long(c, "hidden_size");
+	m->context_length = json_long(c, "max_position_embeddings");
 	vision_facts(ynode_get(root, "vision_config"), m);
 	m->attention_heads = json_long(c, "num_attention_heads");
 	m->kv_heads = json_long(c, "num_key_value_heads");

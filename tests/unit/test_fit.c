@@ -1291,6 +1291,41 @@ test_bad_data(void **state)
 	    err, sizeof err), -1);
 }
 
+/* SGLang's 0.85 (0.90 in 0.5.4.post1) on the fraction for aiter with a
+ * context over 8192 (server_args.py; model_runner.py from 0.4.7). */
+static void
+test_aiter_scale(void **state)
+{
+	const struct fit_model	*q06 = model("Qwen/Qwen3-0.6B");
+	const struct fit_model	*l3 = model("meta-llama/Meta-Llama-3-8B-Instruct");
+	const struct fit_model	*dsv3 = model("deepseek-ai/DeepSeek-V3");
+	const struct fit_model	*kimi = model("moonshotai/Kimi-K2.5");
+	const struct fit_gpu	*mi = gpu("MI355X"), *h100 = gpu("H100");
+	struct fit_params	 p;
+
+	(void)state;
+	fit_params_init(&p);
+	near(p.mem_fraction_scale, 1, 0);
+	near(fit_aiter_scale(q06, mi, &p, NULL), 0.85, 1e-12);
+	near(fit_aiter_scale(q06, h100, &p, NULL), 1, 0);
+	near(fit_aiter_scale(q06, h100, &p, "aiter"), 0.85, 1e-12);
+	near(fit_aiter_scale(q06, mi, &p, "triton"), 1, 0);
+	near(fit_aiter_scale(l3, mi, &p, NULL), 1, 0);	/* 8192: not over */
+	p.context_len = 16384;
+	near(fit_aiter_scale(l3, mi, &p, NULL), 0.85, 1e-12);
+	p.context_len = 0;
+	p.tp = 8;			/* MLA: 128 KV heads / 8 = 16: aiter */
+	near(fit_aiter_scale(dsv3, mi, &p, NULL), 0.85, 1e-12);
+	near(fit_aiter_scale(kimi, mi, &p, NULL), 1, 0);	/* 64 / 8: triton */
+	p.tp = 1;
+	p.sglang = release("0.5.4.post1");
+	near(fit_aiter_scale(q06, mi, &p, NULL), 0.90, 1e-12);
+	p.sglang = release("0.4.6.post5");
+	near(fit_aiter_scale(q06, mi, &p, NULL), 1, 0);
+	p.sglang = release("0.4.7");
+	near(fit_aiter_scale(q06, mi, &p, NULL), 0.85, 1e-12);
+}
+
 /* ---- calibration against real startup logs ---- */
 
 /* The columns the unit test reads, by name (the table has more: the
@@ -1492,6 +1527,7 @@ main(void)
 		cmocka_unit_test(test_local_dir),
 		cmocka_unit_test(test_config_params),
 		cmocka_unit_test(test_bad_data),
+		cmocka_unit_test(test_aiter_scale),
 		cmocka_unit_test(test_calibration),
 	};
 
