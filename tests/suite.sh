@@ -11,7 +11,7 @@
 #	either way, so that make goes on with the other suites.
 #   suite.sh summary LOGDIR NAME...
 #	Names the suites that failed, were skipped or did not run (no
-#	LOGDIR/NAME.rc: their build failed), lists each suite's time, then
+#	LOGDIR/NAME.rc: their build failed), lists each suite's wall and CPU time (user + system seconds), then
 #	prints "suites: N passed, M failed" (", K skipped" when any was) as
 #	its last line, also kept in LOGDIR/summary. Exits 1 if a suite failed
 #	or did not run; a skipped suite is neither passed nor failed.
@@ -47,8 +47,18 @@ run() {
 	"$@" >"$log" 2>&1 </dev/null
 	rc=$?
 	secs=$(( $(date +%s) - start ))
+	# CPU seconds (user + system) of everything the suite ran: the
+	# second line of times is this shell's children.
+	times >"$logdir/$name.cpu"
+	cpu=$(awk 'NR == 2 {
+		t = 0
+		for (i = 1; i <= 2; i++) {
+			split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2]
+		}
+		printf "%d", t + 0.5 }' "$logdir/$name.cpu")
+	rm -f "$logdir/$name.cpu"
 	echo "$rc" >"$logdir/$name.rc"
-	echo "$start $((start + secs))" >"$logdir/$name.time"
+	echo "$start $((start + secs)) ${cpu:-0}" >"$logdir/$name.time"
 	last=$(grep -v '^[[:space:]]*$' "$log" | tail -n 1)
 	if [ "$rc" = 0 ]; then
 		echo "PASS $name (${secs}s): $last"
@@ -69,12 +79,16 @@ summary() {
 	logdir=$1
 	shift
 	mkdir -p "$logdir" || exit 2
-	pass=0 fail=0 skip=0
+	pass=0 fail=0 skip=0 tcpu=0 first= last=
+	printf '  %-12s %6s %8s\n' suite wall cpu
 	for name in "$@"; do
 		rc=$(cat "$logdir/$name.rc" 2>/dev/null)
 		if [ -f "$logdir/$name.time" ]; then
-			read -r a b <"$logdir/$name.time"
-			printf '  %-12s %4ss\n' "$name" "$((b - a))"
+			read -r a b c <"$logdir/$name.time"
+			printf '  %-12s %5ss %7ss\n' "$name" "$((b - a))" "${c:-?}"
+			tcpu=$((tcpu + ${c:-0}))
+			[ -z "$first" ] || [ "$a" -lt "$first" ] && first=$a
+			[ -z "$last" ] || [ "$b" -gt "$last" ] && last=$b
 		fi
 		if [ "$rc" = 0 ]; then
 			pass=$((pass + 1))
@@ -89,6 +103,8 @@ summary() {
 			echo "FAIL $name: exit $rc, log in $logdir/$name.log"
 		fi
 	done
+	[ -n "$first" ] && printf '  %-12s %5ss %7ss  (first start to last end; CPU of all suites)\n' \
+	    all "$((last - first))" "$tcpu"
 	if [ "$skip" -gt 0 ]; then
 		echo "suites: $pass passed, $fail failed, $skip skipped"
 	else

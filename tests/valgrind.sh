@@ -66,7 +66,7 @@ cli() {
 	printf 'python -m sglang.launch_server --model-path m --served-model-name "caf\351"\ncat <<EOF\n' > "$T/q"
 	run "check: not UTF-8, unclosed here-document" ./pdwiz check "$T/q"
 	run "import: words not placed, refused" ./pdwiz import tests/bad/files/imp-model-path-evil.sh
-	run "import --keep-going" ./pdwiz import --keep-going tests/bad/files/imp-unknown-flag.sh
+	run "import: refused words kept (extra_args)" ./pdwiz import tests/bad/files/imp-unknown-flag.sh
 	run "import: a partial script, unchecked env" ./pdwiz import tests/realworld/cases/sglang-ci-start-disaggregation-servers.sh
 	run "import: a prefill-only script" ./pdwiz import tests/realworld/cases/amd-cpx-prefill.sh
 	run "import: a launch script" ./pdwiz import share/examples/mooncake-llama-1p1d.sh

@@ -1,6 +1,7 @@
 /* catalog.c - load options, models and rules from the data directory. */
 #define _GNU_SOURCE
 #include "catalog.h"
+#include "fit.h"
 #include "config.h"
 #include "expr.h"
 #include "role.h"
@@ -1495,6 +1496,30 @@ catalog_check_text(const struct catalog *base, enum catalog_text what,
 	return rc;
 }
 
+const struct fit_db *
+catalog_fit_db(const struct catalog *ccat, char *err, size_t errlen)
+{
+	/* Every catalog is allocated (never a const object): its lazily read
+	 * tables may be set through the const pointer callers hold. */
+	struct catalog	*cat = (struct catalog *)ccat;
+	char		 e[512];
+
+	if (cat->fit == NULL && cat->fit_err == NULL) {
+		cat->fit = xcalloc(1, sizeof *cat->fit);
+		e[0] = '\0';
+		if (fit_db_load(cat->fit, cat->dir, e, sizeof e) != 0) {
+			fit_db_free(cat->fit);
+			free(cat->fit);
+			cat->fit = NULL;
+			cat->fit_err = xstrdup(e[0] != '\0' ? e : "cannot read "
+			    "the hardware and model size tables");
+		}
+	}
+	if (cat->fit == NULL)
+		snprintf(err, errlen, "%s", cat->fit_err);
+	return cat->fit;
+}
+
 void
 catalog_free(struct catalog *cat)
 {
@@ -1502,6 +1527,11 @@ catalog_free(struct catalog *cat)
 
 	if (cat == NULL)
 		return;
+	if (cat->fit != NULL) {
+		fit_db_free(cat->fit);
+		free(cat->fit);
+	}
+	free(cat->fit_err);
 	if (cat->image != NULL) {
 		free(cat);	/* the image, its flag history too, stays mapped */
 		return;

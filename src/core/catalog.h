@@ -194,7 +194,20 @@ struct catalog {
 	const char		**groups;	/* SGLang's groups of its options,
 						 * in its order (sglang.groups) */
 	size_t			 ngroups;
+	/* The hardware and model size tables (fit.h), read on first use by
+	 * catalog_fit_db and owned by the catalog: NULL until then. */
+	struct fit_db		*fit;
+	char			*fit_err;	/* why they could not be read */
 };
+
+/*
+ * The memory estimate's tables of the catalog's data directory
+ * (rules/hardware.yaml, rules/model-sizes.yaml), read once per catalog on
+ * first use and freed with it; NULL with the reason in err when they
+ * cannot be read. The catalog is otherwise unchanged (const to callers).
+ */
+const struct fit_db *catalog_fit_db(const struct catalog *, char *err,
+		    size_t errlen);
 
 /*
  * Find the rules directory: $PDWIZ_DATADIR, then next to the executable

@@ -64,7 +64,7 @@ _Static_assert(sizeof(struct rule) == 216, "catimg: update put_rule");
 _Static_assert(sizeof(struct fix) == 32, "catimg: update put_fixes");
 _Static_assert(sizeof(struct model_entry) == 32, "catimg: update put_models");
 _Static_assert(sizeof(struct commit_ref) == 24, "catimg: update put_commits");
-_Static_assert(sizeof(struct catalog) == 200, "catimg: update put_catalog");
+_Static_assert(sizeof(struct catalog) == 216, "catimg: update put_catalog");
 _Static_assert(sizeof(struct model_family) == 40, "catimg: update put_families");
 #endif
 
@@ -676,6 +676,7 @@ put_catalog(struct imgw *w, const struct catalog *cat, const char *datadir)
 	c.o_arch = cat->o_arch;
 	c.o_family = cat->o_family;
 	c.ngroups = cat->ngroups;
+	/* fit, fit_err: read on first use (catalog_fit_db), never stored */
 	off = imgw_copy(w, &c, sizeof c);
 	PTR(off, struct catalog, opts, put_options(w, cat->opts, cat->nopts));
 	PTR(off, struct catalog, rules,

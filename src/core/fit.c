@@ -1061,8 +1061,12 @@ fit_estimate(const struct fit_model *m, const struct fit_gpu *g,
 	struct fit_params	 p = *pin;
 
 	memset(r, 0, sizeof *r);
-	if (p.tp < 1)
-		p.tp = 1;
+	/* A tp or pp below 1 (--tp-size 0) is no split of the weights
+	 * SGLang can run: unknown, not the estimate of some other size. */
+	bool			 badsize = pin->tp < 1 || pin->pp < 1;
+
+	if (badsize)
+		p.tp = p.pp = 1;
 	if (p.pp < 1)
 		p.pp = 1;
 	if (p.ep < 1)
@@ -1077,10 +1081,13 @@ fit_estimate(const struct fit_model *m, const struct fit_gpu *g,
 		p.non_cuda = g->platform != NULL &&
 		    strcmp(g->platform, "cuda") != 0;
 	estimate_gpu(m, g, &p, r);
-	if (m == NULL) {
-		unknown(&r->weights, "unknown: model");
-		unknown(&r->kv_per_token, "unknown: model");
-		unknown(&r->draft_weights, "unknown: model");
+	if (m == NULL || badsize) {
+		const char	*why = badsize ? "unknown: a tensor or pipeline "
+		    "parallel size below 1" : "unknown: model";
+
+		unknown(&r->weights, "%s", why);
+		unknown(&r->kv_per_token, "%s", why);
+		unknown(&r->draft_weights, "%s", why);
 	} else {
 		struct fit_model	mq = *m;
 
@@ -1101,6 +1108,10 @@ fit_estimate(const struct fit_model *m, const struct fit_gpu *g,
 	estimate_host(&p, r);
 	estimate_margin(&p, r);
 	r->verdict = verdict(&p, r);
+	if (badsize) {			/* the sizes as given */
+		p.tp = pin->tp;
+		p.pp = pin->pp;
+	}
 	summarize(m, g, &p, r);
 	return r->verdict;
 }

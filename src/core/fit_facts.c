@@ -19,48 +19,22 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* The data files, read once per process, on first use. */
-static struct fit_db	 db;
-static const char	*db_dir;	/* interned; NULL: not loaded */
-static char		 db_err[512];
-
 /* One local model directory, read once. */
 static struct fit_model	 local;
 static const char	*local_dir;	/* interned */
 static int		 local_rc;
 
-static const struct fit_db *
-load_db(const char *datadir)
-{
-	if (db_dir == datadir)
-		return db_err[0] == '\0' ? &db : NULL;
-	if (db_dir != NULL)
-		fit_db_free(&db);
-	memset(&db, 0, sizeof db);
-	db_err[0] = '\0';
-	db_dir = datadir;
-	if (fit_db_load(&db, datadir, db_err, sizeof db_err) != 0) {
-		if (db_err[0] == '\0')
-			snprintf(db_err, sizeof db_err, "cannot read the "
-			    "hardware and model size tables");
-		return NULL;
-	}
-	return &db;
-}
-
 const struct fit_gpu *
 fit_facts_gpu(const struct catalog *cat, const char *name, char *err,
     size_t errlen)
 {
-	const struct fit_db	*d = load_db(cat->dir);
+	const struct fit_db	*d = catalog_fit_db(cat, err, errlen);
 	const struct fit_gpu	*g;
 	struct buf		 b = { 0 };
 	size_t			 i;
 
-	if (d == NULL) {
-		snprintf(err, errlen, "%s", db_err);
+	if (d == NULL)
 		return NULL;
-	}
 	if ((g = fit_gpu_find(d, name)) != NULL)
 		return g;
 	for (i = 0; i < d->ngpus; i++)
@@ -255,6 +229,8 @@ tp_that_fits(const struct fit_model *m, const struct fit_gpu *g,
 	struct fit_result	r;
 	int			tp;
 
+	if (p->tp < 1)		/* no size to double */
+		return 0;
 	for (tp = p->tp * 2; tp <= 64; tp *= 2) {
 		q.tp = tp;
 		if (fit_estimate(m, g, &q, &r) == FV_FITS ||
@@ -309,14 +285,15 @@ fit_facts(const struct catalog *cat, struct config *cfg)
 	struct fit_params	 p;
 	struct fit_result	 r;
 	long long		 tp;
+	char			 dberr[512];
 	static struct fit_gpu	 sized;
 	static char		 sized_name[64];
 
 	if (name == NULL && gib <= 0)
 		return;
 	set_fact(cfg, "fit_estimated", val_bool(true));
-	if ((d = load_db(cat->dir)) == NULL) {
-		set_fact(cfg, "fit_summary", val_str(db_err));
+	if ((d = catalog_fit_db(cat, dberr, sizeof dberr)) == NULL) {
+		set_fact(cfg, "fit_summary", val_str(dberr));
 		return;
 	}
 	g = name != NULL ? fit_gpu_find(d, name) : NULL;

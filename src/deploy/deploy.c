@@ -193,7 +193,7 @@ endpoints_free(struct endpoint *e, size_t n)
 	free(e);
 }
 
-static void
+void
 strv_free(char **v, size_t n)
 {
 	size_t	i;
@@ -212,6 +212,14 @@ role_spec_init(struct role_spec *r)
 	r->bootstrap_port = -1;
 	r->dist_init_port = -1;
 	r->base_gpu_id = -1;
+}
+
+const char *
+deployment_role_model(const struct deployment *d, enum role r)
+{
+	if (r != ROLE_ROUTER && d->role[r].model != NULL)
+		return d->role[r].model;
+	return d->model != NULL ? d->model : "";
 }
 
 void
@@ -236,6 +244,7 @@ role_spec_free(struct role_spec *r)
 	strv_free(r->extra_args, r->nextra_args);
 	free(r->bind_host);
 	free(r->missing);
+	free(r->model);
 	free(r->inst_line);
 	if (r->inst_bind != NULL)
 		strv_free(r->inst_bind, r->ninst_line);
@@ -445,6 +454,17 @@ deployment_set(const struct catalog *cat, struct deployment *d, enum role r,
 		kv_set(&rs->opts, &rs->nopts, name, value, 0, 0);
 		return 0;
 	}
+	if (strcmp(name, "model_path") == 0 || strcmp(name, "--model-path")
+	    == 0) {
+		/* The role's own model; NULL: the deployment's. */
+		if (value != NULL && *value == '\0') {
+			snprintf(err, errlen, "model_path: empty");
+			return -1;
+		}
+		free(rs->model);
+		rs->model = value != NULL ? xstrdup(value) : NULL;
+		return 0;
+	}
 	if (layout_field(rs, r, name, value, err, errlen) != 0)
 		return value == NULL || err[0] == '\0' ? 0 : -1;
 	return set_in(cat, &rs->opts, &rs->nopts, &rs->env, &rs->nenv, name,
@@ -511,6 +531,7 @@ struct wl {
 	char	**w;
 	int	 *line, *col;
 	size_t	  n, cap;
+	size_t	  extra_start;	/* server: first of the role's extra_args */
 };
 
 static void
@@ -683,8 +704,13 @@ server_words(const struct catalog *cat, const struct deployment *d,
 	wl_add(l, "python3", ln, 0);
 	wl_add(l, "-m", ln, 0);
 	wl_add(l, "sglang.launch_server", ln, 0);
-	wl_add(l, "--model-path", d->model_line, 0);
-	wl_add(l, d->model ? d->model : "", d->model_line, 0);
+	if (r->model != NULL) {
+		wl_add(l, "--model-path", r->model_line, 0);
+		wl_add(l, r->model, r->model_line, 0);
+	} else {
+		wl_add(l, "--model-path", d->model_line, 0);
+		wl_add(l, d->model ? d->model : "", d->model_line, 0);
+	}
 	wl_add(l, "--disaggregation-mode", ln, 0);
 	wl_add(l, role_name(role), ln, 0);
 	wl_add(l, "--host", ln, 0);
@@ -731,6 +757,11 @@ server_words(const struct catalog *cat, const struct deployment *d,
 			kv_words(cat, &all[i], l);
 		free(all);
 	}
+	/* Words SGLang's argparse refuses, as the source wrote them: last,
+	 * so that what the options set is not theirs to override. */
+	l->extra_start = l->n;
+	for (i = 0; i < r->nextra_args; i++)
+		wl_add(l, r->extra_args[i], ln, 0);
 }
 
 /* The router's endpoint lists: explicit, or one per instance. */
@@ -907,6 +938,8 @@ build_launch(const struct catalog *cat, const struct deployment *d,
 	la->argline = l.line;
 	la->argcol = l.col;
 	la->argstart = 3;
+	la->extra_start = role != ROLE_ROUTER && l.extra_start > 0 ?
+	    l.extra_start : l.n;
 	merged_env(d, role, &la->env, &la->nenv);
 	return launch_config(cat, d, lay, la, diags);
 }
@@ -1126,7 +1159,7 @@ kv_copy(const struct kv *src, size_t n)
 	return v;
 }
 
-static char **
+char **
 strv_copy(char *const *src, size_t n)
 {
 	char	**v = xcalloc(n + 1, sizeof *v);
@@ -1178,6 +1211,7 @@ deployment_copy(struct deployment *dst, const struct deployment *src)
 		r->extra_args = strv_copy(s->extra_args, s->nextra_args);
 		r->bind_host = dup_or_null(s->bind_host);
 		r->missing = dup_or_null(s->missing);
+		r->model = dup_or_null(s->model);
 		r->inst_line = NULL;
 		r->inst_bind = s->inst_bind != NULL ?
 		    strv_copy(s->inst_bind, s->ninst_line) : NULL;

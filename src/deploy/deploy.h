@@ -60,7 +60,11 @@ struct role_spec {
 	size_t		 nprefill_urls;
 	struct endpoint	*decode_urls;
 	size_t		 ndecode_urls;
-	char		**extra_args;		/* router: words passed through */
+	char		**extra_args;		/* words passed through as given,
+						   after the options: the
+						   router's flags pdwiz does not
+						   model; a server's words
+						   SGLang's argparse refuses */
 	size_t		 nextra_args;
 	int		 line;			/* where the role was defined */
 	int		*inst_line;		/* imported: the line of each
@@ -100,6 +104,10 @@ struct role_spec {
 						   absent, not deployed; with
 						   enabled, some of its nodes are
 						   not known. NULL: complete */
+	char		*model;			/* server: a --model-path of its
+						   own (NULL: the deployment's
+						   model) */
+	int		 model_line;
 };
 
 struct deployment {
@@ -123,6 +131,9 @@ struct deployment {
 };
 
 const char	*role_name(enum role);		/* "prefill", "decode", "router" */
+/* The --model-path role r's servers run: its own, else the deployment's
+ * ("" when none). */
+const char	*deployment_role_model(const struct deployment *, enum role r);
 
 void	deployment_init(struct deployment *);	/* empty, all ports -1 */
 void	deployment_free(struct deployment *);
@@ -194,6 +205,9 @@ struct launch {
 	int		*argline;	/* per argv word: file line (0 unknown) */
 	int		*argcol;
 	size_t		 argstart;	/* first SGLang argument in argv */
+	size_t		 extra_start;	/* first of the role's extra_args
+					   (words passed through as given);
+					   argc when none */
 };
 
 /* The line launch la's command came from: its instance's, else its

@@ -37,6 +37,11 @@ struct icmd {
 	size_t			 nopts;
 	struct kv		*env;
 	size_t			 nenv;
+	char			**extra;	/* words argparse refused, as
+						   written (owned) */
+	char			*model;		/* --model-path other than the
+						   deployment's (owned), or NULL */
+	size_t			 nextra;
 	int			 inst;
 };
 
@@ -154,7 +159,7 @@ read_server(const struct catalog *cat, struct icmd *ic, const char *base_dir,
 	config_init(&base, cat);
 	result_init(&diags);
 	server_from_cmd(cat, ic->sc, &base, &ic->cfg, &diags, base_dir);
-	imp_reader_losses(notes, ic->sc, &diags);
+	imp_reader_losses(notes, ic->sc, &diags, &ic->extra, &ic->nextra);
 	for (i = 0; i < diags.n; i++)
 		if (diags.d[i].id != NULL &&
 		    strcmp(diags.d[i].id, "argv-unknown-words") == 0)
@@ -259,6 +264,19 @@ kvs_equal(const struct kv *a, size_t na, const struct kv *b, size_t nb,
 			*diff = b[i].name;
 			return false;
 		}
+	return true;
+}
+
+static bool
+strvs_equal(char *const *a, size_t na, char *const *b, size_t nb)
+{
+	size_t	i;
+
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++)
+		if (strcmp(a[i], b[i]) != 0)
+			return false;
 	return true;
 }
 
@@ -388,6 +406,15 @@ build_role(const struct catalog *cat, struct deployment *d, enum role role,
 	for (i = 0; i < c0->nenv; i++)
 		kv_set(&r->env, &r->nenv, c0->env[i].name, c0->env[i].value,
 		    c0->env[i].line, c0->env[i].col);
+	/* A role serving another model than the deployment's first server
+	 * (a mismatch xs-model-path reports): its own model. */
+	if (c0->model != NULL) {
+		r->model = xstrdup(c0->model);
+		r->model_line = c0->sc->line;
+	}
+	if (c0->nextra > 0)
+		r->extra_args = strv_copy(c0->extra, c0->nextra);
+	r->nextra_args = c0->nextra;
 	for (i = 0; i < n; i++) {
 		struct icmd	*c = cs[i];
 
@@ -421,6 +448,18 @@ build_role(const struct catalog *cat, struct deployment *d, enum role role,
 			    "command's environment differs from the one at line "
 			    "%d in %s; the deployment keeps the first",
 			    role_name(role), c0->sc->line, diff);
+		if ((c->model == NULL) != (c0->model == NULL) || (c->model !=
+		    NULL && strcmp(c->model, c0->model) != 0))
+			lost(notes, c->sc->line, col0(c->sc), "--model-path "
+			    "differs from this %s's first command's (line %d); "
+			    "the deployment keeps the first", role_name(role),
+			    c0->sc->line);
+		if (!strvs_equal(c0->extra, c0->nextra, c->extra, c->nextra))
+			lost(notes, c->sc->line, col0(c->sc), "this %s "
+			    "command's extra arguments (words SGLang's argparse "
+			    "refuses) differ from the one's at line %d; the "
+			    "deployment keeps the first", role_name(role),
+			    c0->sc->line);
 		if (c->nnodes != c0->nnodes)
 			lost(notes, c->sc->line, col0(c->sc), "--nnodes %d "
 			    "differs from %d at line %d; the deployment keeps "
@@ -794,6 +833,8 @@ icmds_free(struct icmd *ic, size_t n)
 			free(ic[i].env[j].value);
 		}
 		free(ic[i].env);
+		strv_free(ic[i].extra, ic[i].nextra);
+		free(ic[i].model);
 	}
 	free(ic);
 }
@@ -986,11 +1027,14 @@ deployment_import_script(const struct catalog *cat, const char *name,
 		if (d->model == NULL && cfg_str(&x->cfg, "model_path") != NULL) {
 			d->model = xstrdup(cfg_str(&x->cfg, "model_path"));
 			d->model_line = c->line;
-		} else if (d->model != NULL && (cfg_str(&x->cfg, "model_path") ==
-		    NULL || strcmp(d->model, cfg_str(&x->cfg, "model_path")) != 0))
+		} else if (d->model != NULL && cfg_str(&x->cfg, "model_path") ==
+		    NULL)
 			lost(notes, c->line, col0(c), "--model-path differs "
 			    "from the first server's (%s); the deployment keeps "
 			    "the first", d->model);
+		else if (d->model != NULL && strcmp(d->model,
+		    cfg_str(&x->cfg, "model_path")) != 0)
+			x->model = xstrdup(cfg_str(&x->cfg, "model_path"));
 		byrole[x->role][nby[x->role]++] = x;
 		/* What the roles need is copied out: a script's memory stays
 		 * proportional to its text, not to its commands times the

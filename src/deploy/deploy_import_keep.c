@@ -53,59 +53,161 @@ col0(const struct sh_cmd *c)
 	return c->nwords > 0 ? c->words[0].col : 1;
 }
 
+/* The index of the word of sc at (line, col), or sc->nwords. */
+static size_t
+word_index(const struct sh_cmd *sc, int line, int col)
+{
+	size_t	i;
+
+	for (i = sc->argstart; i < sc->nwords; i++)
+		if (sc->words[i].line == line && sc->words[i].col == col)
+			return i;
+	return sc->nwords;
+}
+
+/* A word whose text is the run's ($VAR, $(...), `...`, as a reader
+ * that expands nothing leaves it): kept, it would be written back as
+ * literal text. */
+static bool
+run_time(const struct sh_word *w)
+{
+	return w->unresolved || strpbrk(w->text, "$`") != NULL;
+}
+
+/* A flag the deployment's layout writes itself (--node-rank, --port,
+ * ...): what argparse refuses of it is not passed through beside it. */
+static bool
+layout_flag(const char *w)
+{
+	static const char *const f[] = { "--model-path", "--model",
+	    "--disaggregation-mode", "--host", "--port",
+	    "--disaggregation-bootstrap-port", "--base-gpu-id",
+	    "--dist-init-addr", "--nnodes", "--node-rank", NULL };
+	size_t	i, n;
+
+	for (i = 0; f[i] != NULL; i++) {
+		n = strlen(f[i]);
+		if (strncmp(w, f[i], n) == 0 && (w[n] == '\0' || w[n] == '='))
+			return true;
+	}
+	return false;
+}
+
+/* Mark word i of sc to be kept as an extra argument (once). */
+static void
+keep_word(const struct sh_cmd *sc, size_t i, bool *taken,
+    struct result *notes, const char *why)
+{
+	if (taken[i])
+		return;
+	taken[i] = true;
+	if (why != NULL)
+		note(notes, sc->words[i].line, sc->words[i].col, "%s; kept as "
+		    "an extra argument (extra_args), as SGLang gets it", why);
+}
+
 /*
- * argparse's "unrecognized arguments: W1 W2 ...", one error per word at
- * the word's own position: the words of the command from the first one
- * reported, matched in order. false when the words cannot be matched
- * (then the message is reported as a whole).
+ * argparse's "unrecognized arguments: W1 W2 ...": the words of the
+ * command from the first one reported, matched in order, each kept. false
+ * when the words cannot be matched (the message is then reported whole).
  */
 static bool
-unrecognized_words(struct result *notes, const struct sh_cmd *sc,
-    const struct diag *dg)
+unrecognized_words(const struct sh_cmd *sc, const struct diag *dg,
+    bool *taken, struct result *notes)
 {
 	static const char	 pfx[] = "unrecognized arguments: ";
 	const char		*m = dg->msg;
-	size_t			 i, n, start = sc->nwords;
+	size_t			 i, n, start;
 
 	if (strncmp(m, pfx, sizeof pfx - 1) != 0)
 		return false;
 	m += sizeof pfx - 1;
-	for (i = sc->argstart; i < sc->nwords; i++)
-		if (sc->words[i].line == dg->line && sc->words[i].col == dg->col)
-			start = i;
+	if ((start = word_index(sc, dg->line, dg->col)) == sc->nwords)
+		return false;
 	for (i = start; i < sc->nwords && *m != '\0'; i++) {
+		char	*why;
+
 		n = strlen(sc->words[i].text);
 		if (strncmp(m, sc->words[i].text, n) != 0 || (m[n] != ' ' &&
 		    m[n] != '\0'))
 			continue;
-		lost(notes, sc->words[i].line, sc->words[i].col, "unrecognized "
-		    "argument '%s'; not placed in the deployment",
-		    sc->words[i].text);
+		if (run_time(&sc->words[i]))
+			lost(notes, sc->words[i].line, sc->words[i].col,
+			    "unrecognized argument '%s'; not placed in the "
+			    "deployment", sc->words[i].text);
+		else {
+			why = xasprintf("unrecognized argument '%s'",
+			    sc->words[i].text);
+			keep_word(sc, i, taken, notes, why);
+			free(why);
+		}
 		m += n + (m[n] == ' ');
 	}
-	return start < sc->nwords;
+	return true;
+}
+
+/*
+ * A flag argparse refused (an invalid choice, a value of the wrong type,
+ * a missing value), reported at its flag or value word: the flag word and
+ * its value words, kept as written. false when the position names no word
+ * of the command (a --config file's).
+ */
+static bool
+refused_flag(const struct sh_cmd *sc, const struct diag *dg, bool *taken,
+    struct result *notes)
+{
+	size_t	k = word_index(sc, dg->line, dg->col), j;
+
+	if (k == sc->nwords || run_time(&sc->words[k]))
+		return false;
+	for (j = k; j > sc->argstart && strncmp(sc->words[j].text, "-", 1) != 0;
+	    j--)
+		;
+	if (strncmp(sc->words[j].text, "-", 1) != 0 ||
+	    layout_flag(sc->words[j].text))
+		return false;
+	for (k = j + 1; k < sc->nwords && strncmp(sc->words[k].text, "--", 2)
+	    != 0; k++)
+		if (run_time(&sc->words[k]))
+			return false;
+	keep_word(sc, j, taken, notes, dg->msg);
+	for (j++; j < k; j++)
+		keep_word(sc, j, taken, notes, NULL);
+	return true;
 }
 
 /* The reader's errors on a server command (unrecognized arguments, a
- * flag without its value, a value of the wrong type): words the
- * deployment does not hold. */
+ * flag without its value, a value of the wrong type or an invalid
+ * choice): the words are kept as extra arguments, which the deployment's
+ * check reads as SGLang's argparse does; what names no word of the
+ * command (a --config file's value) is not placed. */
 void
 imp_reader_losses(struct result *notes, const struct sh_cmd *sc,
-    const struct result *diags)
+    const struct result *diags, char ***extra, size_t *nextra)
 {
-	size_t	i;
+	bool	*taken = xcalloc(sc->nwords + 1, sizeof *taken);
+	size_t	 i;
 
 	for (i = 0; i < diags->n; i++) {
 		const struct diag	*dg = &diags->d[i];
 
 		if (dg->sev != SEV_ERROR || dg->rule != NULL)
 			continue;
-		if (unrecognized_words(notes, sc, dg))
+		if (unrecognized_words(sc, dg, taken, notes) ||
+		    refused_flag(sc, dg, taken, notes))
 			continue;
 		lost(notes, dg->line > 0 ? dg->line : sc->line, dg->line > 0 ?
 		    dg->col : col0(sc), "%s; not placed in the "
 		    "deployment", dg->msg);
 	}
+	/* In the command's order, as written. */
+	for (i = sc->argstart; i < sc->nwords; i++)
+		if (taken[i]) {
+			*extra = xreallocarray(*extra, *nextra + 1,
+			    sizeof **extra);
+			(*extra)[(*nextra)++] = xstrdup(sc->words[i].text);
+		}
+	free(taken);
 }
 
 static char *

@@ -23,6 +23,9 @@ void	kv_setv(struct kv **, size_t *, const struct kv *src, size_t nsrc);
 int	kv_name_cmp(const void *, const void *);
 const struct kv *kv_get(const struct kv *, size_t, const char *name);
 void	role_spec_init(struct role_spec *);
+/* A vector of owned strings: freed (each, then the array), copied. */
+void	strv_free(char **, size_t);
+char	**strv_copy(char *const *, size_t);
 void	role_spec_free(struct role_spec *);
 
 int	deploy_resolve(const struct catalog *, const char *name);

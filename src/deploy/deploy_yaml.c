@@ -443,6 +443,9 @@ read_endpoints(struct pctx *pc, const struct ynode *n, const char *what,
 	}
 }
 
+static void	check_model_path(struct pctx *, const struct ynode *,
+		    const char *, const char *);
+
 static void
 read_role(struct pctx *pc, const struct ynode *m, enum role role,
     struct role_spec *r)
@@ -450,7 +453,8 @@ read_role(struct pctx *pc, const struct ynode *m, enum role role,
 	static const char *const server_keys[] = { "instances",
 	    "nodes_per_instance", "gpus_per_node", "hosts", "bind_host", "port",
 	    "port_step", "bootstrap_port", "dist_init_port", "base_gpu_id",
-	    "gpu_step", "options", "env", "unchecked_env", "pod_hosts", NULL };
+	    "gpu_step", "model", "options", "extra_args", "env",
+	    "unchecked_env", "pod_hosts", NULL };
 	static const char *const router_keys[] = { "hosts", "bind_host",
 	    "port", "policy", "options", "env", "unchecked_env", "prefill_urls",
 	    "decode_urls",
@@ -525,8 +529,18 @@ read_role(struct pctx *pc, const struct ynode *m, enum role role,
 		else
 			r->pod_hosts = strcmp(n->str, "true") == 0;
 	}
+	if ((n = ynode_get(m, "model")) != NULL) {
+		r->model = get_str(pc, n, "model");
+		r->model_line = n->line;
+		if (r->model != NULL)
+			check_model_path(pc, n, r->model, "model");
+	}
 	read_opts(pc, ynode_get(m, "options"), OK_FLAG, "options", &r->opts,
 	    &r->nopts);
+	/* Words added to the command as given (what SGLang's argparse
+	 * refuses): checked as the command's, not here. */
+	read_strlist(pc, ynode_get(m, "extra_args"), "extra_args",
+	    &r->extra_args, &r->nextra_args);
 	read_opts(pc, ynode_get(m, "env"), OK_ENV, "env", &r->env, &r->nenv);
 	read_unchecked_env(pc, ynode_get(m, "unchecked_env"), "unchecked_env",
 	    &r->env, &r->nenv);
@@ -573,18 +587,19 @@ check_managed(struct pctx *pc, const struct kv *arr, size_t n, bool decode)
 
 /* A model path SGLang can load: not empty, of a sane length. */
 static void
-check_model_path(struct pctx *pc, const struct ynode *n, const char *p)
+check_model_path(struct pctx *pc, const struct ynode *n, const char *p,
+    const char *key)
 {
 	if (n == NULL || p == NULL)
 		return;
 	if (*p == '\0') {
-		perr(pc, n, "model.path is empty: give the model's Hugging Face "
-		    "id or its directory");
+		perr(pc, n, "%s is empty: give the model's Hugging Face "
+		    "id or its directory", key);
 		return;
 	}
 	if (strlen(p) > 4096)
-		perr(pc, n, "model.path is %zu bytes long; a path or model id "
-		    "is at most 4096", strlen(p));
+		perr(pc, n, "%s is %zu bytes long; a path or model id "
+		    "is at most 4096", key, strlen(p));
 }
 
 /* A Kubernetes namespace is a DNS-1123 label: [a-z0-9-], 1-63, starting
@@ -735,7 +750,7 @@ deployment_from_ydoc(const struct catalog *cat, const char *name,
 		if (d->role[ROLE_PREFILL].missing == NULL ||
 		    d->role[ROLE_DECODE].missing == NULL || d->model == NULL ||
 		    *d->model != '\0')
-			check_model_path(&pc, n, d->model);
+			check_model_path(&pc, n, d->model, "model.path");
 		if ((n = ynode_get(m, "facts")) != NULL)
 			read_opts(&pc, n, OK_FACT, "model.facts", &d->facts,
 			    &d->nfacts);

@@ -260,7 +260,14 @@ yw_role(struct yw *w, const struct catalog *cat, const struct role_spec *r,
 			yw_key(w, "gpu_step");
 			yw_int(w, r->gpu_step);
 		}
+		if (r->model != NULL) {
+			yw_key(w, "model");
+			yw_scalar(w, r->model, true);
+		}
 		yw_kvs(w, cat, "options", r->opts, r->nopts, false);
+		if (r->nextra_args > 0)
+			yw_strs(w, "extra_args", r->extra_args, r->nextra_args,
+			    true);
 		yw_env(w, cat, r->env, r->nenv);
 	} else {
 		if (r->policy != NULL) {

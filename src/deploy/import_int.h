@@ -12,9 +12,10 @@
  * SEV_WARNING for what is kept with a caveat; line 0: the whole script. */
 void	imp_vnote(struct result *, enum severity, int line, int col,
 	    const char *fmt, va_list);
-/* The argument reader's errors on a server command, as import errors. */
+/* The argument reader's errors on a server command: the words it
+ * refused onto extra (owned strings), the rest as import errors. */
 void	imp_reader_losses(struct result *, const struct sh_cmd *,
-	    const struct result *diags);
+	    const struct result *diags, char ***extra, size_t *nextra);
 /* The words of the --config file a command names (free with
  * argwords_free), or none. */
 void	imp_config_words(const struct catalog *, const struct sh_cmd *,

@@ -101,7 +101,7 @@ role_yaml(const struct catalog *cat, const struct deployment *d, enum role r,
 	if (failing)
 		buf_printf(&b, "# WARNING: %s\n", EMIT_FAILING_TEXT);
 	buf_puts(&b, "model-path: ");
-	yaml_str(&b, d->model ? d->model : "");
+	yaml_str(&b, deployment_role_model(d, r));
 	buf_puts(&b, "\ndisaggregation-mode: ");
 	yaml_str(&b, role_name(r));
 	buf_putc(&b, '\n');

@@ -55,8 +55,9 @@ starts_group(const struct catalog *cat, const struct launch *l, size_t i)
 	const char	*w = l->argv[i];
 
 	if (strncmp(w, "--", 2) != 0)
-		return false;
-	return l->role == ROLE_ROUTER || catalog_find_flag(cat, w) >= 0;
+		return i == l->extra_start;
+	return l->role == ROLE_ROUTER || i >= l->extra_start ||
+	    catalog_find_flag(cat, w) >= 0;
 }
 
 /*
@@ -82,10 +83,15 @@ shell_command(struct buf *b, const struct catalog *cat,
 		buf_puts(b, extra);
 	}
 	while (i < l->argc) {
+		/* A group ends where the extra arguments start: those are
+		 * the words as given, each flag a group of its own, never
+		 * moved into a --config file. */
 		j = i + 1;
-		while (j < l->argc && !starts_group(cat, l, j))
+		while (j < l->argc && j != l->extra_start &&
+		    !starts_group(cat, l, j))
 			j++;
-		if (skip == NULL || !skip(arg, l, l->argv[i])) {
+		if (skip == NULL || i >= l->extra_start ||
+		    !skip(arg, l, l->argv[i])) {
 			buf_printf(b, " \\\n%s\t", indent);
 			for (; i < j; i++) {
 				if (i > 0 && !starts_group(cat, l, i))

@@ -113,32 +113,30 @@ load_named(struct vm *vm, const char *file, const struct ynode *k,
 	size_t	i;
 
 	if (k->kind == YN_SCALAR && strcmp(k->str, "accelerators") == 0) {
-		struct fit_db	db;
-		char		e[512];
+		const struct fit_db	*db;
+		char			 e[512];
 
-		memset(&db, 0, sizeof db);
-		if (fit_db_load(&db, vm->cat->dir, e, sizeof e) != 0) {
+		if ((db = catalog_fit_db(vm->cat, e, sizeof e)) == NULL) {
 			ynode_err(err, errlen, file, k, "accelerators: %s", e);
 			return -1;
 		}
-		for (i = 0; i < db.ngpus; i++) {
+		for (i = 0; i < db->ngpus; i++) {
 			char	*l = xasprintf("%s, %s, %.0f GB",
-			    db.gpus[i].platform, db.gpus[i].arch,
-			    db.gpus[i].memory_gb);
+			    db->gpus[i].platform, db->gpus[i].arch,
+			    db->gpus[i].memory_gb);
 
-			add_named(f, db.gpus[i].name, l);
+			add_named(f, db->gpus[i].name, l);
 			free(l);
-			if (db.gpus[i].naliases > 0) {
+			if (db->gpus[i].naliases > 0) {
 				struct buf	a = { 0 };
 				size_t		j;
 
-				for (j = 0; j < db.gpus[i].naliases; j++)
+				for (j = 0; j < db->gpus[i].naliases; j++)
 					buf_printf(&a, "%s%s", j ? "\n" : "",
-					    db.gpus[i].aliases[j]);
+					    db->gpus[i].aliases[j]);
 				f->named[f->nnamed - 1].aliases = buf_steal(&a);
 			}
 		}
-		fit_db_free(&db);
 		return 0;
 	}
 	if (k->kind != YN_SEQ || k->nkids == 0) {

@@ -32,8 +32,9 @@ python3 -m sglang_router.launch_router --pd-disaggregation --prefill http://127.
 S
 expect_rc "import of unplaceable words" 2 $PDWIZ import -o "$T/lost.yaml" "$T/lost.sh"
 for want in "lost.sh:1:33: error: argument --model-path: expected one argument" \
-    "lost.sh:1:46: error: unrecognized argument '--evil'" "lost.sh:2:45: error: unrecognized argument '--bogus-flag'" \
-    "lost.sh:2:58: error: unrecognized argument '3'" "lost.sh:2:60: error: unrecognized argument 'stray'" \
+    "lost.sh:1:46: warning: unrecognized argument '--evil'; kept as an extra argument" \
+    "lost.sh:2:45: warning: unrecognized argument '--bogus-flag'; kept" \
+    "lost.sh:2:58: warning: unrecognized argument '3'; kept" "lost.sh:2:60: warning: unrecognized argument 'stray'; kept" \
     "lost.sh:3:3: error: argument --port: expected one argument" "nothing written (--keep-going proceeds without them)"; do
 	grep -qF "$want" "$T/err" && ok || bad "import does not report: $want: $(cat "$T/err")"
 done
@@ -43,6 +44,56 @@ expect_rc "import --keep-going" 0 $PDWIZ import --keep-going -o "$T/lost.yaml" "
 grep -q "unrecognized argument 'stray'" "$T/err" && [ -s "$T/lost.yaml" ] && ok || bad "--keep-going: not reported or not written"
 $PDWIZ import --help | grep -q -- "--keep-going" && ok || bad "import --help lacks --keep-going"
 grep -q 'keep\\-going' share/pdwiz.1 && ok || bad "pdwiz.1 lacks --keep-going"
+
+# --- what SGLang's argparse refuses is kept as written (extra_args) and
+# checked as SGLang would: import, the file, every export, re-import ---
+cat > "$T/refused.sh" <<'S'
+python3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill --disaggregation-ib-device mlx5_0 --enable-deepep-moe --load-balance-method decode_round_robin --tp-size 2
+python3 -m sglang.launch_server --model-path /m --disaggregation-mode decode --port 30001 --base-gpu-id 2 --disaggregation-ib-device mlx5_0 --watchdog-timeout soon
+python3 -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 --decode http://127.0.0.1:30001 --port 8000
+S
+expect_rc "import of refused words" 0 $PDWIZ import -o "$T/refused.yaml" "$T/refused.sh"
+for want in "refused.sh:1:113: warning: unrecognized argument '--enable-deepep-moe'; kept as an extra argument (extra_args)" \
+    "refused.sh:1:133: warning: argument --load-balance-method: invalid choice: 'decode_round_robin'" \
+    "refused.sh:2:141: warning: argument --watchdog-timeout: invalid float value: 'soon'"; do
+	grep -qF "$want" "$T/err" && ok || bad "import does not say: $want: $(cat "$T/err")"
+done
+grep -qF 'extra_args: ["--enable-deepep-moe", "--load-balance-method", "decode_round_robin"]' "$T/refused.yaml" &&
+    grep -qF 'extra_args: ["--watchdog-timeout", "soon"]' "$T/refused.yaml" && grep -q 'tp_size: 2' "$T/refused.yaml" && ok ||
+    bad "refused words not in the file as written: $(grep -n 'extra_args\|tp_size' "$T/refused.yaml")"
+rids() { $PDWIZ check --format json "$1" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+ids = set()
+def walk(x):
+    if isinstance(x, dict):
+        if x.get("severity") in ("error", "warning") and "rule" in x:
+            ids.add(x["rule"])
+        for v in x.values(): walk(v)
+    elif isinstance(x, list):
+        for v in x: walk(v)
+walk(d)
+print(" ".join(sorted(i for i in ids if i.startswith("argparse"))))'; }
+want_ids=$(rids "$T/refused.sh")
+[ "$want_ids" = "argparse-choice argparse-type argparse-unrecognized" ] && ok || bad "check of the script: '$want_ids'"
+[ "$(rids "$T/refused.yaml")" = "$want_ids" ] && ok || bad "check of the imported file: '$(rids "$T/refused.yaml")', script: '$want_ids'"
+for fmt in shell config k8s; do
+	rm -rf "$T/ref.$fmt" && mkdir "$T/ref.$fmt"
+	$PDWIZ emit --force --format $fmt -o "$T/ref.$fmt" "$T/refused.yaml" >/dev/null 2>&1
+	f=$T/ref.$fmt/launch.sh; [ $fmt = k8s ] && f=$T/ref.$fmt/k8s.yaml
+	[ "$(rids "$f")" = "$want_ids" ] && ok || bad "check of the $fmt export: '$(rids "$f")', script: '$want_ids'"
+done
+# config mode: the refused words stay on the command line, as given
+grep -q -- '--enable-deepep-moe' "$T/ref.config/launch.sh" && ! grep -q 'deepep' "$T/ref.config/prefill.yaml" && ok ||
+    bad "emit config moved or lost the extra arguments"
+$PDWIZ import -o "$T/refused2.yaml" "$T/ref.shell/launch.sh" 2>/dev/null
+grep -F 'extra_args' "$T/refused.yaml" >"$T/ea1"; grep -F 'extra_args' "$T/refused2.yaml" >"$T/ea2"
+cmp -s "$T/ea1" "$T/ea2" && ok || bad "re-import of the shell export changes extra_args: $(cat "$T/ea2")"
+# what the layout writes itself is not passed through beside it
+printf '%s\n' 'python3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill --node-rank x' >"$T/refl.sh"
+$PDWIZ import --keep-going -o "$T/refl.yaml" "$T/refl.sh" 2>"$T/err"
+grep -q "refl.sh:1:91: error: argument --node-rank: invalid int value: 'x'; not placed" "$T/err" && ! grep -q extra_args "$T/refl.yaml" && ok ||
+    bad "a refused layout flag: $(cat "$T/err")"
 
 # --- numbers keep their written form: import, file, emit ---
 cat > "$T/num.sh" <<'S'

@@ -314,6 +314,14 @@ grep -q "needs model architecture" "$T/out" && ok || bad "no model_id: $(cat "$T
 expect_rc "--gpu-mem alone" 1 env NO_COLOR=1 $PDWIZ check --gpu-mem 48 -- python -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B-Instruct
 grep -q "on 48 GiB GPU, tp 1: weights 131.5 GiB/GPU exceed the 47.0 GiB free" "$T/out" && grep -q "free on a 48 GiB GPU before" "$T/out" && ok || bad "--gpu-mem alone: $(cat "$T/out")"
 expect_rc "--gpu-mem with --gpu" 0 env NO_COLOR=1 $PDWIZ check --gpu H100 --gpu-mem 94 -- python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct
+# A TP or PP below 1 is no split to estimate (it once looped for ever
+# looking for the TP that fits): unknown, with the size as given.
+for tp in 0 -1; do
+	expect_rc "--gpu with --tp-size $tp ends" 0 timeout 20 $PDWIZ check --gpu H100 -- python -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B-Instruct --tp-size $tp
+	grep -q "tp $tp: weights unknown: a tensor or pipeline parallel size below 1" "$T/out" && ok || bad "--tp-size $tp: not unknown: $(cat "$T/out")"
+done
+printf 'pdwiz: 1\nmodel:\n  path: meta-llama/Llama-3.1-70B-Instruct\n  facts: {gpu: L40S}\nshared:\n  options: {tp_size: 0, disaggregation_ib_device: mlx5_0}\nroles:\n  prefill: {instances: 1}\n  decode: {instances: 1}\n  router: {}\n' >"$T/tp0.yaml"
+expect_rc "a deployment with tp_size 0 and a gpu ends" 0 timeout 20 $PDWIZ check "$T/tp0.yaml"
 grep -q "on H100-SXM-80GB with 94 GiB, tp 1: weights 15.1 GiB/GPU, mem-fraction-static 0.856 " "$T/out" && ok || bad "--gpu-mem with --gpu: $(cat "$T/out")"
 expect_rc "--gpu-mem not a number" 2 $PDWIZ check --gpu-mem x -- python -m sglang.launch_server --model-path m
 
@@ -1446,11 +1454,14 @@ grep -q 'hosts: \["dec-0.dec", "dec-0-1.dec", "dec-1.dec", "dec-1-1.dec"\]' "$T/
 # pod is still found unlisted there.
 grep -q "pod_hosts: true" "$T/imp" && ok || bad "manifest: import writes pod_hosts"
 $PDWIZ import --keep-going -o "$T/lws-imp.yaml" $M/lws.yaml >/dev/null 2>&1
-expect_rc "manifest: its import keeps the unlisted decode pod" 0 $PDWIZ check --format json "$T/lws-imp.yaml"
+# (exit 1: the leader's misspelt flag is kept as an extra argument, and
+# reported as the manifest's own check reports it)
+expect_rc "manifest: its import keeps the unlisted decode pod" 1 $PDWIZ check --format json "$T/lws-imp.yaml"
+json_check "manifest: its import keeps the misspelt flag" has argparse-unrecognized error ""
 json_check "manifest: pod hosts in the deployment file" has xs-router-missing warning ""
 mkdir -p "$T/lws-sh" && $PDWIZ emit --force --format shell -o "$T/lws-sh" "$T/lws-imp.yaml" >/dev/null 2>&1
 grep -q '^PDWIZ_POD_HOSTS_DECODE=true$' "$T/lws-sh/launch.sh" && ok || bad "manifest: the launch script says the hosts are pods"
-expect_rc "manifest: its launch script keeps the unlisted decode pod" 0 $PDWIZ check --format json "$T/lws-sh/launch.sh"
+expect_rc "manifest: its launch script keeps the unlisted decode pod" 1 $PDWIZ check --format json "$T/lws-sh/launch.sh"
 json_check "manifest: pod hosts in the launch script" has xs-router-missing warning ""
 # A container's nvidia.com/gpu limit is the GPUs its server has: tp 8 in a
 # pod granted 4 cannot start; granted 8 it can.

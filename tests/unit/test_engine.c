@@ -438,7 +438,7 @@ main(void)
 	};
 	int	rc;
 
-	cat = test_catalog();
+	cat = test_catalog_yaml();
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
 	catalog_free(cat);
 	intern_free_all();

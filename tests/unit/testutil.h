@@ -12,9 +12,23 @@
 #include "core/catalog.h"
 #include "core/util.h"
 
-/* The catalog of the source tree (PDWIZ_DATADIR or the current directory). */
+/* The catalog of the source tree (PDWIZ_DATADIR or the current directory)
+ * as pdwiz opens it: its compiled image when that is usable. */
 static inline struct catalog *
 test_catalog(void)
+{
+	const char	*dir = getenv("PDWIZ_DATADIR");
+	char		 err[2048];
+	struct catalog	*cat = catalog_open(dir ? dir : ".", err, sizeof err);
+
+	if (cat == NULL)
+		fail_msg("catalog: %s", err);
+	return cat;
+}
+
+/* The catalog read from its YAML, whatever image there is. */
+static inline struct catalog *
+test_catalog_yaml(void)
 {
 	const char	*dir = getenv("PDWIZ_DATADIR");
 	char		 err[2048];
