@@ -340,14 +340,27 @@ input_command(const struct check_args *a, struct input *in)
 {
 	struct buf	b = { 0 };
 	int		i;
+	bool		assigning = true;
 
 	if (a->cmdv[0][0] == '-')
 		buf_puts(&b, "python -m sglang.launch_server ");
 	for (i = 0; i < a->cmdc; i++) {
-		char	*q = sh_quote(a->cmdv[i]);
+		const char	*w = a->cmdv[i];
+		size_t		 n = strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "abcdefghijklmnopqrstuvwxyz0123456789_");
+		char		*q;
 
 		if (i > 0)
 			buf_putc(&b, ' ');
+		/* NAME=VALUE before the command stays an assignment: only
+		 * its value is quoted. */
+		if (assigning && n > 0 && w[n] == '=' &&
+		    !(w[0] >= '0' && w[0] <= '9')) {
+			buf_add(&b, w, n + 1);
+			w += n + 1;
+		} else
+			assigning = false;
+		q = sh_quote(w);
 		buf_puts(&b, q);
 		free(q);
 	}

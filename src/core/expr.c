@@ -24,7 +24,8 @@ static const struct {
 	{ "lower", 1 }, { "upper", 1 }, { "contains", 2 },
 	{ "startswith", 2 }, { "endswith", 2 }, { "min", 2 }, { "max", 2 },
 	{ "int", 1 }, { "str", 1 }, { "len", 1 }, { "is_set", 1 },
-	{ "strip", 1 },
+	{ "strip", 1 }, { "json_get", 2 }, { "json_str_object", 1 },
+	{ "list_max", 1 },
 };
 
 int
@@ -954,6 +955,347 @@ excluded_all(const struct expr *x, const struct expr *list, struct evalctx *c)
 	return true;
 }
 
+/* ---- JSON, as Python's json.loads reads it (for json_get and
+ * json_str_object): the values of an option or an environment variable
+ * that SGLang parses as JSON. Python's extras are accepted (NaN,
+ * Infinity, -Infinity); control characters inside strings are not (its
+ * strict mode). ---- */
+
+static const char *
+js_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	return p;
+}
+
+static void
+js_utf8(struct buf *out, unsigned long cp)
+{
+	char	u[4];
+	size_t	n;
+
+	if (cp < 0x80) {
+		u[0] = (char)cp;
+		n = 1;
+	} else if (cp < 0x800) {
+		u[0] = (char)(0xc0 | (cp >> 6));
+		u[1] = (char)(0x80 | (cp & 0x3f));
+		n = 2;
+	} else if (cp < 0x10000) {
+		u[0] = (char)(0xe0 | (cp >> 12));
+		u[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		u[2] = (char)(0x80 | (cp & 0x3f));
+		n = 3;
+	} else {
+		u[0] = (char)(0xf0 | (cp >> 18));
+		u[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+		u[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		u[3] = (char)(0x80 | (cp & 0x3f));
+		n = 4;
+	}
+	if (out != NULL)
+		buf_add(out, u, n);
+}
+
+static bool
+js_hex4(const char *p, unsigned long *cp)
+{
+	int	i;
+
+	*cp = 0;
+	for (i = 0; i < 4; i++) {
+		if (!isxdigit((unsigned char)p[i]))
+			return false;
+		*cp = *cp * 16 + (unsigned long)(isdigit((unsigned char)p[i]) ?
+		    p[i] - '0' : (tolower((unsigned char)p[i]) - 'a' + 10));
+	}
+	return true;
+}
+
+/* A string at p (at its '"'); its text decoded into out (when not NULL).
+ * The end, or NULL when it is no JSON string. */
+static const char *
+js_string(const char *p, struct buf *out)
+{
+	unsigned long	cp, lo;
+
+	if (*p++ != '"')
+		return NULL;
+	for (;;) {
+		unsigned char	ch = (unsigned char)*p;
+
+		if (ch == '\0' || ch < 0x20)
+			return NULL;
+		if (ch == '"')
+			return p + 1;
+		if (ch != '\\') {
+			if (out != NULL)
+				buf_add(out, p, 1);
+			p++;
+			continue;
+		}
+		p++;
+		switch (*p) {
+		case '"': case '\\': case '/':
+			if (out != NULL)
+				buf_add(out, p, 1);
+			break;
+		case 'b': js_utf8(out, '\b'); break;
+		case 'f': js_utf8(out, '\f'); break;
+		case 'n': js_utf8(out, '\n'); break;
+		case 'r': js_utf8(out, '\r'); break;
+		case 't': js_utf8(out, '\t'); break;
+		case 'u':
+			if (!js_hex4(p + 1, &cp))
+				return NULL;
+			p += 4;
+			if (cp >= 0xd800 && cp < 0xdc00 && p[1] == '\\' &&
+			    p[2] == 'u' && js_hex4(p + 3, &lo) &&
+			    lo >= 0xdc00 && lo < 0xe000) {
+				cp = 0x10000 + ((cp - 0xd800) << 10) +
+				    (lo - 0xdc00);
+				p += 6;
+			}
+			js_utf8(out, cp);
+			break;
+		default:
+			return NULL;
+		}
+		p++;
+	}
+}
+
+static const char *
+js_number(const char *p)
+{
+	const char	*q = p;
+
+	if (*q == '-')
+		q++;
+	if (strncmp(q, "Infinity", 8) == 0)
+		return q + 8;
+	if (q == p && strncmp(q, "NaN", 3) == 0)
+		return q + 3;
+	if (*q == '0')
+		q++;
+	else if (isdigit((unsigned char)*q))
+		while (isdigit((unsigned char)*q))
+			q++;
+	else
+		return NULL;
+	if (*q == '.') {
+		if (!isdigit((unsigned char)*++q))
+			return NULL;
+		while (isdigit((unsigned char)*q))
+			q++;
+	}
+	if (*q == 'e' || *q == 'E') {
+		q++;
+		if (*q == '+' || *q == '-')
+			q++;
+		if (!isdigit((unsigned char)*q))
+			return NULL;
+		while (isdigit((unsigned char)*q))
+			q++;
+	}
+	return q;
+}
+
+/* One value at p (no leading white space); its end, or NULL. */
+static const char *
+js_value(const char *p, int depth)
+{
+	if (depth > EXPR_MAX_DEPTH)
+		return NULL;
+	switch (*p) {
+	case '"':
+		return js_string(p, NULL);
+	case '{':
+	case '[': {
+		char	close = *p == '{' ? '}' : ']';
+		bool	obj = *p == '{';
+
+		p = js_ws(p + 1);
+		if (*p == close)
+			return p + 1;
+		for (;;) {
+			if (obj) {
+				if ((p = js_string(p, NULL)) == NULL)
+					return NULL;
+				p = js_ws(p);
+				if (*p++ != ':')
+					return NULL;
+				p = js_ws(p);
+			}
+			if ((p = js_value(p, depth + 1)) == NULL)
+				return NULL;
+			p = js_ws(p);
+			if (*p == close)
+				return p + 1;
+			if (*p++ != ',')
+				return NULL;
+			p = js_ws(p);
+		}
+	}
+	case 't':
+		return strncmp(p, "true", 4) == 0 ? p + 4 : NULL;
+	case 'f':
+		return strncmp(p, "false", 5) == 0 ? p + 5 : NULL;
+	case 'n':
+		return strncmp(p, "null", 4) == 0 ? p + 4 : NULL;
+	default:
+		return js_number(p);
+	}
+}
+
+/* s is one JSON document: its value's start, or NULL. */
+static const char *
+js_doc(const char *s)
+{
+	const char	*p = js_ws(s), *e;
+
+	if ((e = js_value(p, 0)) == NULL || *js_ws(e) != '\0')
+		return NULL;
+	return p;
+}
+
+/* The value at p (valid JSON) as a value of the language: strings,
+ * numbers, booleans and null as themselves, an object or array as its
+ * JSON text. */
+static struct value
+js_to_value(const char *p)
+{
+	struct buf	b = { 0 };
+	struct value	r;
+	const char	*e = js_value(p, 0);
+
+	if (*p == '"') {
+		js_string(p, &b);
+		r = val_str(b.s ? b.s : "");
+		buf_free(&b);
+		return r;
+	}
+	if (*p == 't' || *p == 'f')
+		return val_bool(*p == 't');
+	if (*p == 'n')
+		return VAL_NULL;
+	if (*p == '{' || *p == '[' || e == NULL)
+		return (struct value){ .t = V_STR,
+		    .u.s = intern_n(p, e ? (size_t)(e - p) : strlen(p)) };
+	{
+		char	*num = xstrndup(p, (size_t)(e - p));
+		bool	 isint = strpbrk(num, ".eEIN") == NULL;
+
+		if (isint && val_parse(T_INT, num, &r) == 0) {
+			free(num);
+			return r;
+		}
+		if (strstr(num, "Infinity") != NULL)
+			r = val_float(num[0] == '-' ? -HUGE_VAL : HUGE_VAL);
+		else if (strcmp(num, "NaN") == 0)
+			r = val_float(NAN);
+		else
+			r = val_float(strtod(num, NULL));
+		free(num);
+		return r;
+	}
+}
+
+/* json_get(s, 'a.b'): the member b of the member a of the JSON object s
+ * (the last one of a repeated key, as Python keeps it); null when s is
+ * no JSON document or a member is missing. */
+static struct value
+js_get(const char *s, const char *path)
+{
+	const char	*p = js_doc(s);
+
+	if (p == NULL)
+		return VAL_NULL;
+	while (*path != '\0') {
+		const char	*dot = strchr(path, '.');
+		size_t		 n = dot ? (size_t)(dot - path) : strlen(path);
+		const char	*hit = NULL;
+
+		if (*p != '{')
+			return VAL_NULL;
+		p = js_ws(p + 1);
+		while (*p == '"') {
+			struct buf	k = { 0 };
+			bool		 eq;
+
+			p = js_ws(js_string(p, &k));
+			eq = k.len == n && (n == 0 || memcmp(k.s, path, n) == 0);
+			buf_free(&k);
+			p = js_ws(p + 1);	/* ':' */
+			if (eq)
+				hit = p;
+			p = js_ws(js_value(p, 0));
+			if (*p == ',')
+				p = js_ws(p + 1);
+		}
+		if (hit == NULL)
+			return VAL_NULL;
+		p = hit;
+		path += n + (dot != NULL);
+	}
+	return js_to_value(p);
+}
+
+/* json_str_object(s): true when s is a JSON object whose values are all
+ * strings, false for any other JSON document, null when s is no JSON. */
+static struct value
+js_str_object(const char *s)
+{
+	const char	*p = js_doc(s);
+
+	if (p == NULL)
+		return VAL_NULL;
+	if (*p != '{')
+		return val_bool(false);
+	p = js_ws(p + 1);
+	while (*p == '"') {
+		p = js_ws(js_string(p, NULL));
+		p = js_ws(p + 1);
+		if (*p != '"')
+			return val_bool(false);
+		p = js_ws(js_value(p, 0));
+		if (*p == ',')
+			p = js_ws(p + 1);
+	}
+	return val_bool(true);
+}
+
+/* list_max(x): the largest item of a list of integers (a list option's
+ * words); null for an empty list or an item that is no integer. */
+static struct value
+list_max(struct value a)
+{
+	const char	*s, *e;
+	struct value	 best = VAL_NULL, v;
+
+	if (a.t == V_INT)
+		return a;
+	if (a.t != V_LIST && a.t != V_STR)
+		return VAL_NULL;
+	for (s = a.u.s; ; s = e + 1) {
+		char	*w;
+
+		e = strchr(s, '\x1f');
+		w = xstrndup(s, e ? (size_t)(e - s) : strlen(s));
+		if (val_parse(T_INT, w, &v) != 0 || v.t != V_INT) {
+			free(w);
+			return VAL_NULL;
+		}
+		free(w);
+		if (best.t != V_INT || v.u.i > best.u.i)
+			best = v;
+		if (e == NULL)
+			break;
+	}
+	return best;
+}
+
 static struct value
 call(const struct expr *e, struct evalctx *c)
 {
@@ -1050,6 +1392,16 @@ call(const struct expr *e, struct evalctx *c)
 		if (a.t == V_STR)
 			return val_int((long long)strlen(a.u.s));
 		return val_int(0);
+	case FN_JSON_GET:
+		if (a.t != V_STR || b.t != V_STR)
+			return VAL_NULL;
+		return js_get(a.u.s, b.u.s);
+	case FN_JSON_STR_OBJECT:
+		if (a.t != V_STR)
+			return VAL_NULL;
+		return js_str_object(a.u.s);
+	case FN_LIST_MAX:
+		return list_max(a);
 	}
 	return VAL_NULL;
 }

@@ -815,6 +815,8 @@ router_words(const struct catalog *cat, const struct deployment *d,
 		wl_add(l, pe[i].url, pe[i].line, pe[i].col);
 		if (pe[i].bootstrap_port >= 0)
 			wl_addf(l, pe[i].line, "%d", pe[i].bootstrap_port);
+		else if (pe[i].bad_port != NULL)
+			wl_add(l, pe[i].bad_port, pe[i].line, pe[i].col);
 	}
 	for (i = 0; i < nde; i++) {
 		wl_add(l, "--decode", de[i].line, de[i].col);

@@ -34,6 +34,9 @@ struct endpoint {			/* a router --prefill / --decode entry */
 	char	*url;
 	int	 bootstrap_port;	/* -1: not given on the router line */
 	int	 line, col;
+	const char *bad_port;		/* interned: the word after a --prefill
+					 * URL that is neither a number nor
+					 * 'none' (the router refuses it) */
 };
 
 struct role_spec {

@@ -284,6 +284,8 @@ match_bootstrap(struct facts *f, const struct deployment *d,
 		    la->instance));
 		return;
 	}
+	if (e->bad_port != NULL)
+		return;		/* the router does not start (router_bootstrap_invalid) */
 	if (e->bootstrap_port < -1) {
 		why_set(&rw->boot, xasprintf("the bootstrap port after the "
 		    "router's --prefill %s is a value the script computes at "
@@ -484,6 +486,15 @@ router_facts(struct facts *f, const struct deployment *d,
 		return;
 	}
 	router_endpoints(f->cat, d, &pe, &npe, &de, &nde);
+	/* RouterArgs._parse_prefill_urls raises on the first word after a
+	 * URL that is neither a number nor 'none'. */
+	for (i = 0; i < npe; i++)
+		if (pe[i].bad_port != NULL) {
+			fact_add(f, "deploy.router_bootstrap_invalid",
+			    ROLE_ROUTER, pe[i].line > 0 ? pe[i].line :
+			    rr->line, "%s", pe[i].bad_port);
+			break;
+		}
 	/* A role the deployment leaves out (missing.ROLE): its URLs name
 	 * servers pdwiz does not know, not servers that are not there. */
 	if (d->role[ROLE_PREFILL].enabled)

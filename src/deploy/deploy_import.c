@@ -17,6 +17,7 @@
 #include "io/server.h"
 #include "io/shell.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -513,6 +514,44 @@ port_word(const char *s)
 	return n > 0 && n <= 9 && s[n] == '\0' ? atoi(s) : -1;
 }
 
+/* The word is a Python int (int(s): white space around, a sign, digits
+ * with single underscores between them). */
+static bool
+py_int_word(const char *s)
+{
+	bool	digit = false;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '+' || *s == '-')
+		s++;
+	for (; isdigit((unsigned char)*s) || *s == '_'; s++) {
+		if (*s == '_' && (!digit || !isdigit((unsigned char)s[1])))
+			return false;
+		digit = true;
+	}
+	while (isspace((unsigned char)*s))
+		s++;
+	return digit && *s == '\0';
+}
+
+/* A word argparse gives to --prefill's nargs='+' rather than taking it
+ * for an option: any word not starting with '-', and a negative number. */
+static bool
+arg_word(const char *s)
+{
+	if (s[0] != '-')
+		return true;
+	s++;
+	if (*s == '.')
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return false;
+	while (isdigit((unsigned char)*s) || *s == '.')
+		s++;
+	return *s == '\0';
+}
+
 /* --prefill URL [BOOTSTRAP_PORT] or --decode URL at word *i; *i moves to
  * the last word used. */
 static void
@@ -521,7 +560,7 @@ read_endpoint(struct role_spec *r, const struct sh_cmd *sc, size_t *i,
 {
 	const struct sh_word	*w = &sc->words[*i];
 	bool			 pf = w->text[2] == 'p';
-	struct endpoint		 e = { NULL, -1, w->line, w->col };
+	struct endpoint		 e = { NULL, -1, w->line, w->col, NULL };
 
 	if (*i + 1 >= sc->nwords) {
 		lost(notes, w->line, w->col, "%s without a URL", w->text);
@@ -536,7 +575,14 @@ read_endpoint(struct role_spec *r, const struct sh_cmd *sc, size_t *i,
 	    strncmp(sc->words[*i + 1].text, "--", 2) != 0) {
 		++*i;
 		e.bootstrap_port = -2;	/* left to run time */
-	}
+	} else if (pf && *i + 1 < sc->nwords &&
+	    strcasecmp(sc->words[*i + 1].text, "none") == 0)
+		++*i;			/* no port, said so */
+	else if (pf && *i + 1 < sc->nwords && !sc->words[*i + 1].unresolved &&
+	    arg_word(sc->words[*i + 1].text) &&
+	    !py_int_word(sc->words[*i + 1].text))
+		/* _parse_prefill_urls: int() fails, the router exits */
+		e.bad_port = intern(sc->words[++*i].text);
 	if (pf) {
 		r->prefill_urls = xreallocarray(r->prefill_urls,
 		    r->nprefill_urls + 1, sizeof e);
@@ -708,7 +754,7 @@ same_endpoints(const struct endpoint *a, size_t na, const struct endpoint *b,
 	for (i = 0; i < na; i++) {
 		if (strcmp(a[i].url, b[i].url) != 0)
 			return false;
-		if (a[i].bootstrap_port < -1)
+		if (a[i].bootstrap_port < -1 || a[i].bad_port != NULL)
 			return false;
 		if (prefill && (a[i].bootstrap_port < 0 ? dport :
 		    a[i].bootstrap_port) != b[i].bootstrap_port)

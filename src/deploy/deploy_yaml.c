@@ -428,12 +428,21 @@ read_endpoints(struct pctx *pc, const struct ynode *n, const char *what,
 	}
 	for (i = 0; i < n->nkids; i++) {
 		const struct ynode	*e = n->kids[i];
-		struct endpoint		 ep = { NULL, -1, e->line, e->col };
+		struct endpoint		 ep = { NULL, -1, e->line, e->col, NULL };
+		const struct ynode	*bp = ynode_get(e, "bootstrap_port");
 
 		if (!check_keys(pc, e, what, prefill ? pk : dk))
 			continue;
 		ep.url = get_str(pc, need(pc, e, "url", what), "url");
-		if (get_int(pc, ynode_get(e, "bootstrap_port"), "bootstrap_port",
+		/* A word the router refuses (neither a number nor 'none') is
+		 * kept as written, as a script's would be. */
+		if (bp != NULL && bp->kind == YN_SCALAR && bp->quoted &&
+		    strspn(bp->str, "0123456789") != strlen(bp->str)) {
+			if (strcasecmp(bp->str, "none") != 0)
+				ep.bad_port = intern(bp->str);
+			bp = NULL;
+		}
+		if (get_int(pc, bp, "bootstrap_port",
 		    1, 65535, &ep.bootstrap_port) != 0 || ep.url == NULL) {
 			free(ep.url);
 			continue;

@@ -293,6 +293,9 @@ yw_role(struct yw *w, const struct catalog *cat, const struct role_spec *r,
 				if (i == 0 && e[j].bootstrap_port >= 0) {
 					yw_key(w, "bootstrap_port");
 					yw_int(w, e[j].bootstrap_port);
+				} else if (i == 0 && e[j].bad_port != NULL) {
+					yw_key(w, "bootstrap_port");
+					yw_scalar(w, e[j].bad_port, true);
 				}
 				yw_map(w, false, true);
 			}

@@ -417,6 +417,8 @@ router_lists(struct buf *b, const struct catalog *cat,
 				free(u);
 			} else
 				arg_item(b, e[j].url);
+			if (role == ROLE_PREFILL && e[j].bad_port != NULL)
+				arg_item(b, e[j].bad_port);
 			if (role != ROLE_PREFILL || e[j].bootstrap_port < 0)
 				continue;
 			buf_printf(b, "            - \"%d\"\n", s != NULL &&

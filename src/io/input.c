@@ -89,7 +89,7 @@ skip_bom(const char *text)
 }
 
 /* YAML by its name, or by a first non-comment line "key: value" (or a
- * document start) without a command word. Lines end at LF, CR LF or a CR
+ * document start) without a command word or a shell assignment before it. Lines end at LF, CR LF or a CR
  * alone, as YAML's do. */
 static bool
 looks_like_yaml(const char *name, const char *text)
@@ -108,7 +108,9 @@ looks_like_yaml(const char *name, const char *text)
 	}
 	if (strncmp(p, "---", 3) == 0)
 		return true;
-	p += strcspn(p, "\r\n :");
+	/* A shell assignment ends the key first: X='{"a": 1}' python ...
+	 * is a command line, whatever its value holds. */
+	p += strcspn(p, "\r\n :=");
 	return *p == ':' && (p[1] == ' ' || p[1] == '\n' || p[1] == '\r');
 }
 

@@ -1503,6 +1503,17 @@ grep -q '"rule":"argparse-unrecognized","severity":"error","message":"unrecogniz
 expect_rc "a floating image tag (:dev) is no release: current SGLang" 1 $PDWIZ check --format json "$RW"/ome-kimi-k2-pd-rt.yaml
 
 else skipped_rw=$((skipped_rw + 1)); fi
+# --- an assignment whose value holds JSON is still a command line ---
+# A script's first line X='{"a": 1}' python ... is no YAML "key: value";
+# after --, NAME=VALUE words before the command stay assignments.
+printf '#!/bin/sh\nSGLANG_DISAGGREGATION_NIXL_BACKEND_PARAMS=%s python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend nixl\n' "'{\"num_threads\": 4}'" > "$T/nixl.sh"
+expect_rc "JSON in an assignment: a script" 1 $PDWIZ check --format json "$T/nixl.sh"
+json_check "JSON in an assignment: a script, checked" has tb-nixl-backend-params error "" "$T/nixl.sh"
+expect_rc "JSON in an assignment: after --" 1 $PDWIZ check --format json -- SGLANG_DISAGGREGATION_NIXL_BACKEND_PARAMS='{"num_threads": 4}' python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend nixl
+json_check "JSON in an assignment: after --, checked" has tb-nixl-backend-params error "" --
+expect_rc "JSON in an assignment: after --, string values" 0 $PDWIZ check --format json -- SGLANG_DISAGGREGATION_NIXL_BACKEND_PARAMS='{"num_threads": "4"}' python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend nixl --disaggregation-ib-device mlx5_0
+json_check "JSON in an assignment: after --, string values clean" lacks tb-nixl-backend-params --
+
 # --- --version says which SGLang the rules model ---
 expect_rc "--version" 0 $PDWIZ --version
 grep -q "^SGLang modelled: main, newer than release 0.5.13.post2; the cited files mix" "$T/out" && ok || bad "--version: no SGLang statement: $(head -5 "$T/out")"

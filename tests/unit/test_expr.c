@@ -89,6 +89,23 @@ test_logic(void **state)
 	    "True");
 	EXPECT(&c, "strip('  ') == ''", "True");
 	EXPECT(&c, "min(3, 2) + max(3, 2)", "5");
+	/* JSON as Python's json.loads reads it */
+	EXPECT(&c, "json_get('{\"decode\": {\"backend\": \"foo\"}}', 'decode.backend')",
+	    "'foo'");
+	EXPECT(&c, "json_get('{\"a\": {\"b\": 1}, \"a\": {\"b\": 2.5}}', 'a.b')",
+	    "2.5");
+	EXPECT(&c, "json_get('{\"a\": true}', 'a.b')", "None");
+	EXPECT(&c, "json_get('{\"a\": true}', 'a')", "True");
+	EXPECT(&c, "json_get('{\"a\": [1, 2]}', 'a')", "'[1, 2]'");
+	EXPECT(&c, "json_get('{\"a\": 1,}', 'a')", "None");
+	EXPECT(&c, "json_str_object('{}')", "True");
+	EXPECT(&c, "json_str_object(' {\"k\" : \"v\", \"k2\": \"\"} ')", "True");
+	EXPECT(&c, "json_str_object('{\"k\": 4}')", "False");
+	EXPECT(&c, "json_str_object('[\"k\"]')", "False");
+	EXPECT(&c, "json_str_object('NaN')", "False");
+	EXPECT(&c, "json_str_object('{bad')", "None");
+	EXPECT(&c, "json_str_object(null)", "None");
+	EXPECT(&c, "list_max(3)", "3");
 	config_free(&c);
 }
 
