@@ -457,6 +457,10 @@ json_diag(struct buf *b, const struct check *ck, const struct diag *d)
 		buf_puts(b, ",\"option\":");
 		json_str(b, ck->cat->opts[d->opt].name);
 	}
+	if (d->figures != NULL) {	/* a JSON object (fit_facts.c) */
+		buf_puts(b, ",\"estimate\":");
+		buf_puts(b, d->figures);
+	}
 	buf_putc(b, '}');
 }
 

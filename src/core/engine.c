@@ -22,6 +22,7 @@ result_free(struct result *r)
 		free(r->d[i].msg);
 		free(r->d[i].note);
 		free(r->d[i].hint);
+		free(r->d[i].figures);
 	}
 	free(r->d);
 	config_free(&r->eff);
@@ -327,6 +328,22 @@ run(struct runner *rn, const struct rule *rules, size_t nrules)
 	}
 }
 
+/* The fit-estimate note carries the estimate's figures unrounded (the
+ * fit_figures fact), for check --format json. */
+static void
+attach_figures(struct result *out)
+{
+	int	o = catalog_find(out->eff.cat, "fit_figures");
+	size_t	i;
+
+	if (o < 0 || out->eff.s[o].v.t != V_STR)
+		return;
+	for (i = 0; i < out->n; i++)
+		if (strcmp(out->d[i].id, FIT_ESTIMATE_RULE) == 0 &&
+		    out->d[i].figures == NULL)
+			out->d[i].figures = xstrdup(out->eff.s[o].v.u.s);
+}
+
 void
 engine_run(const struct catalog *cat, const struct config *in,
     struct result *out)
@@ -340,6 +357,7 @@ engine_run(const struct catalog *cat, const struct config *in,
 	rn.cfgs[0] = rn.eff;
 	rn.out = out;
 	run(&rn, cat->rules, cat->nrules);
+	attach_figures(out);
 }
 
 void

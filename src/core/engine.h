@@ -22,6 +22,8 @@ struct diag {
 	enum severity		 sev;	/* SEV_UNKNOWN: condition needs an unknown fact */
 	char			*msg;	/* SGLang's message, rendered; owned */
 	char			*note;	/* "could not check: ..." for unknown; owned or NULL */
+	char			*figures;	/* fit-estimate: the estimate's figures
+					   unrounded, a JSON object; owned or NULL */
 	int			 opt;	/* option the diagnostic is best attached to, or -1 */
 	int			 lacks;	/* SEV_UNKNOWN: the option (index + 1) whose
 					   value was unknown; 0: not one */

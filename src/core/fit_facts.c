@@ -219,6 +219,43 @@ set_gib(struct config *cfg, const char *name, const struct fit_val *v)
 		    10));
 }
 
+/* The estimate's figures unrounded, as a JSON object (the fit_figures
+ * fact, shown by check --format json): GiB per GPU with four decimals,
+ * the KV tokens, null where unknown. What the messages show is rounded to
+ * one decimal, too coarse to hold a small model's weights against a log. */
+static void
+put_gib(char *b, size_t n, const char *key, const struct fit_val *v,
+    bool comma)
+{
+	size_t	l = strlen(b);
+
+	if (v->known)
+		snprintf(b + l, n - l, "%s\"%s\":%.4f", comma ? "," : "", key,
+		    v->v / FIT_GIB);
+	else
+		snprintf(b + l, n - l, "%s\"%s\":null", comma ? "," : "", key);
+}
+
+static void
+set_figures(struct config *cfg, const struct fit_result *r)
+{
+	char	b[512];
+	size_t	l;
+
+	snprintf(b, sizeof b, "{");
+	put_gib(b, sizeof b, "weights_gib", &r->weights, false);
+	put_gib(b, sizeof b, "load_gib", &r->load, true);
+	put_gib(b, sizeof b, "free_gib", &r->free_before, true);
+	put_gib(b, sizeof b, "kv_pool_gib", &r->kv_pool, true);
+	l = strlen(b);
+	if (r->kv_tokens.known)
+		snprintf(b + l, sizeof b - l, ",\"kv_tokens\":%lld}",
+		    (long long)r->kv_tokens.v);
+	else
+		snprintf(b + l, sizeof b - l, ",\"kv_tokens\":null}");
+	set_fact(cfg, "fit_figures", val_str(b));
+}
+
 /* The smallest tensor-parallel size (a power of two up to 64) whose
  * weights leave room for a KV pool; 0 when none does or it is unknown. */
 static long long
@@ -327,6 +364,7 @@ fit_facts(const struct catalog *cat, struct config *cfg)
 	draft_of(d, g, cfg, &p);
 	fit_estimate(m, g, &p, &r);
 	set_fact(cfg, "fit_summary", val_str(r.summary));
+	set_figures(cfg, &r);
 	set_gib(cfg, "fit_weights_gib", &r.weights);
 	set_fact(cfg, "fit_online_quant", val_bool(r.online_quant));
 	set_gib(cfg, "fit_load_gib", &r.load);

@@ -13,6 +13,9 @@
 
 struct fit_gpu;
 
+/* The note whose diagnostic carries the fit_figures fact (engine.c). */
+#define FIT_ESTIMATE_RULE	"fit-estimate"
+
 /* Set fit_estimated, fit_summary and the numbers in cfg (see fit_facts.c);
  * also the platform and gpu_sm facts where the accelerator settles them
  * and they are not given. Nothing without a gpu fact. */

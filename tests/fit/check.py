@@ -3,7 +3,8 @@
 real SGLang startup logs, end to end: each row's command goes through
 "pdwiz check --gpu GPU --format json" (with --sglang-version when the row
 names the release), and the fit-estimate note's weights per GPU and KV
-tokens, and the verdict (the fit-weights, fit-load-peak and fit-kv-none
+tokens (its "estimate" object: unrounded, as the message's one decimal is
+too coarse for a small model's weights), and the verdict (the fit-weights, fit-load-peak and fit-kv-none
 errors mean "does not fit"), are compared with what the log says: weights within 5%, KV tokens
 within 15%, the verdict equal (started=yes: fits, started=no: does not).
 A command that loads its model from a local directory is given the
@@ -105,16 +106,31 @@ def estimate(r):
     except ValueError:
         return None, None, "error", "pdwiz: exit %d: %s" % (
             p.returncode, p.stderr.strip()[:200])
-    summary, rules = "", set()
+    summary, rules, figures = "", set(), None
     for d in doc.get("diagnostics", []):
         if d.get("severity") == "error":
             rules.add(d.get("rule"))
         if d.get("rule") == "fit-estimate":
             summary = d["message"].split("memory per GPU: ", 1)[-1]
+            figures = d.get("estimate")
+    if figures is None:
+        return None, None, "error", "pdwiz: the fit-estimate note has no " \
+            "estimate object: " + summary
+    w = figures["weights_gib"]
+    t = figures["kv_tokens"]
+    # The message and the object must say the same, to its rounding.
     m = WEIGHTS.search(summary)
-    w = float(m.group(1)) if m else None
+    if (m is None) != (w is None) or (w is not None and
+                                      float(m.group(1)) != round(w, 1)):
+        return None, None, "error", "pdwiz: the note's weights %s and its " \
+            "estimate's %s disagree" % (m and m.group(1), w)
     m = TOKENS.search(summary)
-    t = int(m.group(1)) if m else None
+    if m is None and t == 0:
+        t = None    # no pool (the note says why): nothing to compare
+    if (m is None) != (t is None) or (t is not None and
+                                      int(m.group(1)) != t):
+        return None, None, "error", "pdwiz: the note's tokens and its " \
+            "estimate's %s disagree" % t
     if rules & set(NOFIT):
         verdict = "no-fit"
     elif t is not None:
@@ -175,7 +191,7 @@ def main():
         within += ok
         status = "yes" if ok else "no: " + ", ".join(why)
         print(fmt % (r["case"], r["gpu"], r["e2e"], r["weights_gib"],
-                     "-" if w is None else "%.1f" % w,
+                     "-" if w is None else "%.2f" % w,
                      "-" if werr is None else "%+.1f%%" % werr,
                      r["kv_tokens"], "-" if t is None else str(t),
                      "-" if terr is None else "%+.1f%%" % terr,
