@@ -314,6 +314,7 @@ grep -q "needs model architecture" "$T/out" && ok || bad "no model_id: $(cat "$T
 expect_rc "--gpu-mem alone" 1 env NO_COLOR=1 $PDWIZ check --gpu-mem 48 -- python -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B-Instruct
 grep -q "on 48 GiB GPU, tp 1: weights 131.5 GiB/GPU exceed the 47.0 GiB free" "$T/out" && grep -q "free on a 48 GiB GPU before" "$T/out" && ok || bad "--gpu-mem alone: $(cat "$T/out")"
 expect_rc "--gpu-mem with --gpu" 0 env NO_COLOR=1 $PDWIZ check --gpu H100 --gpu-mem 94 -- python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct
+grep -q "on H100-SXM-80GB with 94 GiB, tp 1: weights 15.1 GiB/GPU, mem-fraction-static 0.856 " "$T/out" && ok || bad "--gpu-mem with --gpu: $(cat "$T/out")"
 # A TP or PP below 1 is no split to estimate (it once looped for ever
 # looking for the TP that fits): unknown, with the size as given.
 for tp in 0 -1; do
@@ -322,7 +323,6 @@ for tp in 0 -1; do
 done
 printf 'pdwiz: 1\nmodel:\n  path: meta-llama/Llama-3.1-70B-Instruct\n  facts: {gpu: L40S}\nshared:\n  options: {tp_size: 0, disaggregation_ib_device: mlx5_0}\nroles:\n  prefill: {instances: 1}\n  decode: {instances: 1}\n  router: {}\n' >"$T/tp0.yaml"
 expect_rc "a deployment with tp_size 0 and a gpu ends" 0 timeout 20 $PDWIZ check "$T/tp0.yaml"
-grep -q "on H100-SXM-80GB with 94 GiB, tp 1: weights 15.1 GiB/GPU, mem-fraction-static 0.856 " "$T/out" && ok || bad "--gpu-mem with --gpu: $(cat "$T/out")"
 expect_rc "--gpu-mem not a number" 2 $PDWIZ check --gpu-mem x -- python -m sglang.launch_server --model-path m
 
 # colour on a terminal (script(1) gives a pty), never with NO_COLOR
