@@ -1067,7 +1067,6 @@ deployment_check(const struct catalog *cat, const struct deployment *d,
 	const struct config	*eff[NPD_ROLE] = { NULL, NULL, NULL };
 	int			 first[NPD_ROLE] = { -1, -1, -1 };
 	size_t			 i;
-	char			*y, why[4096];
 
 	memset(effs, 0, sizeof effs);
 	result_init(&rd);
@@ -1116,8 +1115,22 @@ deployment_check(const struct catalog *cat, const struct deployment *d,
 	}
 	result_move_keep(out, &rd);
 	result_free(&rd);
+	deployment_check_shape(cat, d, out);
+	for (i = 0; i < NPD_ROLE; i++)
+		if (eff[i] != NULL)
+			config_free(&effs[i]);
+	plan_free(&p);
+}
+
+void
+deployment_check_shape(const struct catalog *cat, const struct deployment *d,
+    struct result *out)
+{
+	struct result	 rd;
+	char		*y, why[4096];
+
 	/* A shape the file reader refuses (hosts that are neither one for
-	 * all nor one per node, a port out of range, ...) is an error of the
+	 * all nor one per node, an empty model path, ...) is an error of the
 	 * model too, so a deployment with 0 errors always saves. */
 	if ((y = deployment_to_yaml_checked(cat, d, why, sizeof why)) == NULL) {
 		result_init(&rd);
@@ -1127,10 +1140,6 @@ deployment_check(const struct catalog *cat, const struct deployment *d,
 		result_free(&rd);
 	}
 	free(y);
-	for (i = 0; i < NPD_ROLE; i++)
-		if (eff[i] != NULL)
-			config_free(&effs[i]);
-	plan_free(&p);
 }
 
 void

@@ -259,6 +259,12 @@ void	deployment_check(const struct catalog *, const struct deployment *,
  * result eff; any may be NULL). cmd of each diagnostic = enum role it is
  * attributed to. Used by `pdwiz check` on scripts.
  */
+/* The deployment's shape as its file reader checks it (a model path, one
+ * host per node or one for all, ...): a "deploy-file" error when the
+ * deployment would not read back. Part of deployment_check; the wizard's
+ * verdict runs it too. */
+void	deployment_check_shape(const struct catalog *,
+	    const struct deployment *, struct result *out);
 void	deployment_check_cross(const struct catalog *, const struct deployment *,
 	    const struct config *eff[NPD_ROLE], struct result *out);
 /*

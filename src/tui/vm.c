@@ -222,17 +222,24 @@ build_configs(struct vm *vm)
 {
 	enum vm_scope	s;
 	const struct config *eff[3] = { NULL, NULL, NULL };
+	struct result	 rd;
 
 	results_clear(vm);
 	for (s = SC_PREFILL; s < NSCOPE; s++) {
 		if (!vmi_scope_active(vm, s))
 			continue;
-		vmd_role_config(vm->cat, &vm->dep, vmi_scope_role(s), &vm->cfg[s]);
+		result_init(&rd);
+		vmd_role_config(vm->cat, &vm->dep, vmi_scope_role(s),
+		    &vm->cfg[s], &rd);
 		result_init(&vm->res[s]);
 		if (s != SC_ROUTER)
 			engine_run(vm->cat, &vm->cfg[s], &vm->res[s]);
 		else
 			config_copy(&vm->res[s].eff, &vm->cfg[s]);
+		/* What reading the role's command reports (argparse's
+		 * errors, an empty --model-path), as check of the file does. */
+		result_take(&vm->res[s], &rd, 0);
+		result_free(&rd);
 		vm->have[s] = true;
 	}
 	result_init(&vm->cross);

@@ -186,13 +186,13 @@ single_role_config(const struct catalog *cat, const struct deployment *d,
 
 void
 vmd_role_config(const struct catalog *cat, const struct deployment *d,
-    enum role r, struct config *out)
+    enum role r, struct config *out, struct result *diags)
 {
 	/* src/deploy has no non-PD server: build that one here. */
 	if (r == ROLE_SINGLE)
 		single_role_config(cat, d, r, out);
 	else
-		(void)deployment_role_config(cat, d, r, out, NULL);
+		(void)deployment_role_config(cat, d, r, out, diags);
 }
 
 void
@@ -200,6 +200,7 @@ vmd_check_cross(const struct catalog *cat, const struct deployment *d,
     const struct config *eff[3], struct result *out)
 {
 	deployment_check_cross(cat, d, eff, out);
+	deployment_check_shape(cat, d, out);
 }
 
 static void

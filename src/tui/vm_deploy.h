@@ -26,10 +26,13 @@ int	 vmd_load(const struct catalog *, const char *path,
 /* Import a launch script; notes (malloc'd or NULL) list what was odd. */
 int	 vmd_import(const struct catalog *, const char *path,
 	    struct deployment *, char **notes, char *err, size_t errlen);
-/* The typed config of one role (out initialised here). */
+/* The typed config of one role (out initialised here); diags (or NULL)
+ * gets what reading its command reports (argparse's errors, an empty
+ * --model-path), as pdwiz check of the deployment reports it. */
 void	 vmd_role_config(const struct catalog *, const struct deployment *,
-	    enum role, struct config *out);
-/* Cross-role rules over per-role effective configs. */
+	    enum role, struct config *out, struct result *diags);
+/* Cross-role rules over per-role effective configs, and the deployment's
+ * shape (deployment_check_shape). */
 void	 vmd_check_cross(const struct catalog *, const struct deployment *,
 	    const struct config *eff[3], struct result *out);
 /* The launch commands as the shell emitter writes them (malloc'd). */

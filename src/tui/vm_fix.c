@@ -121,7 +121,7 @@ warning_hits(struct vm *vm, const struct vm_field *f, enum vm_scope s,
 	for (i = 0; i < n; i++)
 		if (r[i] == s)
 			break;
-	if (i == n)
+	if (i == n || d->rule == NULL)
 		return false;
 	for (k = 0; k < d->rule->nfixes; k++)
 		if (vmi_fix_touches(vm->cat, &d->rule->fixes[k], f->key))

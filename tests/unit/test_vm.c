@@ -293,6 +293,42 @@ test_fix_cross_role(void **state)
 	vm_free(vm);
 }
 
+/* One verdict: what save and export refuse is an error of the header too
+ * (an empty model path: the command's reader and the file's). */
+static void
+test_header_counts_what_save_refuses(void **state)
+{
+	struct vm		*vm = new_vm();
+	const struct vm_row	*row;
+	const struct vm_review_item *it;
+	struct buf		 msg = { 0 };
+	size_t			 e, w, u, n, i, model = 0, file = 0;
+
+	(void)state;
+	vm_counts(vm, &e, &w, &u);
+	assert_int_equal(e, 0);
+	row = focus(vm, "Model & hardware", "model path or HF id");
+	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), row->field, "",
+	    &msg), 0);
+	vm_counts(vm, &e, &w, &u);
+	assert_true(e >= 2);
+	vm_goto(vm, find_page(vm, "Review"), 0);
+	n = vm_review(vm, &it);
+	for (i = 0; i < n; i++) {
+		if (it[i].sev == SEV_ERROR && it[i].id != NULL &&
+		    strcmp(it[i].id, "model-path-invalid") == 0)
+			model++;
+		if (it[i].sev == SEV_ERROR && it[i].id != NULL &&
+		    strcmp(it[i].id, "deploy-file") == 0 &&
+		    strstr(it[i].msg, "model.path is empty") != NULL)
+			file++;
+	}
+	assert_true(model >= 1);
+	assert_int_equal(file, 1);
+	buf_free(&msg);
+	vm_free(vm);
+}
+
 static void
 test_help_explains(void **state)
 {
@@ -1503,6 +1539,7 @@ main(void)
 		cmocka_unit_test(test_hicache_on_decode),
 		cmocka_unit_test(test_staging_mori),
 		cmocka_unit_test(test_fix_cross_role),
+		cmocka_unit_test(test_header_counts_what_save_refuses),
 		cmocka_unit_test(test_help_explains),
 		cmocka_unit_test(test_undo_dirty),
 		cmocka_unit_test(test_save_and_reopen),
