@@ -929,7 +929,8 @@ deployment_import(const struct catalog *cat, const char *name,
  * before the commands of a script, env entries of a manifest's
  * containers), back into the deployment: PDWIZ_GPUS_PER_HOST=N the GPUs of
  * each machine (the default count stays unstated, 0, as a deployment file
- * leaves it; without it a script does not say, -1), PDWIZ_NAME the name,
+ * leaves it; without it a script does not say, -1), PDWIZ_GPUS_PER_NODE_ROLE
+ * a role's allotment (gpus_per_node), PDWIZ_NAME the name,
  * PDWIZ_FACT_NAME=VALUE model.facts, so that a re-imported export keeps
  * its accelerator. -1 on a fact pdwiz does not
  * take (as pdwiz check of the script refuses it), message in err.
@@ -975,6 +976,21 @@ script_pdwiz_vars(const struct catalog *cat, const struct sh_script *sc,
 				r->port_unstated |= u.port_unstated;
 				r->args_unstated |= u.args_unstated;
 			}
+			continue;
+		}
+		if ((strcmp(e->name, "PDWIZ_GPUS_PER_NODE_PREFILL") == 0 ||
+		    strcmp(e->name, "PDWIZ_GPUS_PER_NODE_DECODE") == 0) &&
+		    !e->unresolved && e->value != NULL) {
+			struct role_spec	*r = &d->role[e->name[20] == 'P' ?
+			    ROLE_PREFILL : ROLE_DECODE];
+			char			*end;
+			long			 v = strtol(e->value, &end, 10);
+
+			/* The export of a deployment that allots its role's
+			 * nodes this many GPUs. */
+			if (r->enabled && end != e->value && *end == '\0' &&
+			    v >= 1 && v <= 1024)
+				r->gpus_per_node = (int)v;
 			continue;
 		}
 		if ((strcmp(e->name, "PDWIZ_POD_HOSTS_PREFILL") == 0 ||

@@ -225,6 +225,16 @@ shell_facts(struct buf *b, const struct deployment *d, bool gpus,
 		put_w(b, d->name, oneline);
 		buf_putc(b, '\n');
 	}
+	/* The GPUs the deployment allots each node of a role
+	 * (gpus_per_node), which no command says: the GPUs a command uses
+	 * are what import would take instead. */
+	for (r = ROLE_PREFILL; r <= ROLE_DECODE; r++)
+		if (d->role[r].enabled && d->role[r].gpus_per_node > 0)
+			buf_printf(b, "# shellcheck disable=SC2034 # read by pdwiz "
+			    "check and import: the GPUs of each %s node\n"
+			    "PDWIZ_GPUS_PER_NODE_%s=%d\n", role_name(r),
+			    r == ROLE_PREFILL ? "PREFILL" : "DECODE",
+			    d->role[r].gpus_per_node);
 	/* What the source left unknown of a role (missing.ROLE: its
 	 * machine, a port, words in place of options), which the commands,
 	 * written with the stand-ins, no longer show. */
