@@ -238,9 +238,7 @@ static void
 drop(struct check *ck, struct diag *d)
 {
 	ck->nsuppressed++;
-	free(d->msg);
-	free(d->note);
-	free(d->hint);
+	diag_release(d);
 }
 
 /* A note or warning of the suppressions themselves, added after the
@@ -317,9 +315,7 @@ dedup(struct check *ck)
 	}
 	for (i = j = 0; i < res->n; i++) {
 		if (dup[i]) {
-			free(res->d[i].msg);
-			free(res->d[i].note);
-			free(res->d[i].hint);
+			diag_release(&res->d[i]);
 			continue;
 		}
 		res->d[j++] = res->d[i];

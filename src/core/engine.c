@@ -14,16 +14,22 @@ result_init(struct result *r)
 }
 
 void
+diag_release(struct diag *d)
+{
+	free(d->msg);
+	free(d->note);
+	free(d->hint);
+	free(d->figures);
+	d->msg = d->note = d->hint = d->figures = NULL;
+}
+
+void
 result_free(struct result *r)
 {
 	size_t	i;
 
-	for (i = 0; i < r->n; i++) {
-		free(r->d[i].msg);
-		free(r->d[i].note);
-		free(r->d[i].hint);
-		free(r->d[i].figures);
-	}
+	for (i = 0; i < r->n; i++)
+		diag_release(&r->d[i]);
 	free(r->d);
 	config_free(&r->eff);
 	memset(r, 0, sizeof *r);

@@ -42,6 +42,9 @@ struct result {
 
 void	result_init(struct result *);
 void	result_free(struct result *);
+/* Free the strings one diagnostic owns (a diagnostic dropped from a
+ * result: every owned string, the figures too). */
+void	diag_release(struct diag *);
 /* Append the diagnostics of src (moving ownership), tagging them with cmd. */
 void	result_take(struct result *dst, struct result *src, int cmd);
 /* Append one diagnostic (moving ownership of its strings), tagged cmd. A

@@ -398,9 +398,7 @@ run_rounds(const struct catalog *cat, const struct config *eff[NPD_ROLE],
 			int		 role = round_role(&x->f, dg->rule, k, &has);
 
 			if (k > 0 && !has) {
-				free(dg->msg);
-				free(dg->note);
-				free(dg->hint);
+				diag_release(dg);
 				continue;
 			}
 			if (dg->sev == SEV_UNKNOWN &&
@@ -512,9 +510,7 @@ deployment_check_encoders(const struct catalog *cat,
 		if (reads_fact(cat, dg->rule, ENCODER_FACT))
 			result_take_one(out, dg, -1);
 		else {
-			free(dg->msg);
-			free(dg->note);
-			free(dg->hint);
+			diag_release(dg);
 		}
 	}
 	x.res.n = 0;

@@ -33,8 +33,8 @@ char	*shell_script(const struct catalog *, const struct deployment *,
  * (" >log 2>&1 &"). oneline: every word on one line ($'...'), as a fenced
  * Markdown block needs it; shell_launch is always so.
  */
-void	shell_facts(struct buf *, const struct deployment *, bool gpus,
-	    bool oneline);
+void	shell_facts(struct buf *, const struct catalog *,
+	    const struct deployment *, bool gpus, bool oneline);
 bool	shell_node_hosts(const struct plan *);
 /* A server of a role whose machine the source did not state, bound to
  * 0.0.0.0 or ::: written without PDWIZ_NODE_HOST and under no machine of

@@ -252,10 +252,11 @@ background(struct buf *b, const struct catalog *cat, const struct plan *p,
 /* The head of each host's block: the log directory and the plain
  * assignments pdwiz check reads (the machine's GPUs, the facts). */
 static void
-block_head(struct buf *b, const struct deployment *d)
+block_head(struct buf *b, const struct catalog *cat,
+    const struct deployment *d)
 {
 	buf_puts(b, "```bash\nmkdir -p logs\n");
-	shell_facts(b, d, true, true);
+	shell_facts(b, cat, d, true, true);
 }
 
 /* Section 2: each host's servers, side by side in the background. */
@@ -293,7 +294,7 @@ servers(struct buf *b, const struct catalog *cat, const struct deployment *d,
 		if (!any)
 			continue;
 		host_heading(b, hs, k, "");
-		block_head(b, d);
+		block_head(b, cat, d);
 		for (i = 0; i < p->n; i++)
 			if (p->l[i].role != ROLE_ROUTER &&
 			    !launch_host_dropped(&p->l[i]) &&
@@ -311,7 +312,7 @@ servers(struct buf *b, const struct catalog *cat, const struct deployment *d,
 		buf_puts(b, " (machine not stated)\n\nThe source did not "
 		    "say which machine this server runs on, so the checks "
 		    "could not place it: choose its machine.\n\n");
-		block_head(b, d);
+		block_head(b, cat, d);
 		background(b, cat, p, d, lay, &p->l[i]);
 		buf_puts(b, "```\n\n");
 	}
@@ -388,7 +389,7 @@ start_router(struct buf *b, const struct catalog *cat,
 		if (l->role != ROLE_ROUTER)
 			continue;
 		host_heading(b, hs, host_index(hs, l->host), ", the router");
-		block_head(b, d);
+		block_head(b, cat, d);
 		background(b, cat, p, d, lay, l);
 		u = url_for(l->host, d->role[ROLE_ROUTER].port);
 		buf_puts(b, "until curl -sf ");

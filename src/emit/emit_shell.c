@@ -8,6 +8,7 @@
 #include "emit/emit.h"
 #include "emit/emit_int.h"
 #include "core/util.h"
+#include "deploy/layout.h"
 #include "io/shell.h"
 
 #include <stdio.h>
@@ -158,11 +159,12 @@ binds_other(const struct launch *l)
 }
 
 /* The script's head: what it is, how to run it, the GPUs of a machine. */
-static void	script_facts(struct buf *, const struct deployment *);
+static void	script_facts(struct buf *, const struct catalog *,
+		    const struct deployment *);
 
 static void
-script_head(struct buf *b, const struct deployment *d, bool failing,
-    const char *what)
+script_head(struct buf *b, const struct catalog *cat,
+    const struct deployment *d, bool failing, const char *what)
 {
 	buf_puts(b, "#!/usr/bin/env bash\n");
 	/* Values are single-quoted on purpose: $ and ` reach SGLang as text. */
@@ -188,7 +190,7 @@ script_head(struct buf *b, const struct deployment *d, bool failing,
 		buf_printf(b, "# shellcheck disable=SC2034 # read by pdwiz "
 		    "import: GPUs of each machine\nPDWIZ_GPUS_PER_HOST=%d\n",
 		    d->gpus_per_host);
-	script_facts(b, d);
+	script_facts(b, cat, d);
 	if (failing)
 		buf_printf(b, "echo %s >&2\n", "'pdwiz: WARNING: this deployment "
 		    "failed validation (emitted with --force)'");
@@ -202,14 +204,15 @@ script_head(struct buf *b, const struct deployment *d, bool failing,
  * and import read back.
  */
 static void
-script_facts(struct buf *b, const struct deployment *d)
+script_facts(struct buf *b, const struct catalog *cat,
+    const struct deployment *d)
 {
-	shell_facts(b, d, false, false);
+	shell_facts(b, cat, d, false, false);
 }
 
 void
-shell_facts(struct buf *b, const struct deployment *d, bool gpus,
-    bool oneline)
+shell_facts(struct buf *b, const struct catalog *cat,
+    const struct deployment *d, bool gpus, bool oneline)
 {
 	size_t		 i;
 	int		 r;
@@ -226,15 +229,22 @@ shell_facts(struct buf *b, const struct deployment *d, bool gpus,
 		buf_putc(b, '\n');
 	}
 	/* The GPUs the deployment allots each node of a role
-	 * (gpus_per_node), which no command says: the GPUs a command uses
-	 * are what import would take instead. */
-	for (r = ROLE_PREFILL; r <= ROLE_DECODE; r++)
-		if (d->role[r].enabled && d->role[r].gpus_per_node > 0)
-			buf_printf(b, "# shellcheck disable=SC2034 # read by pdwiz "
-			    "check and import: the GPUs of each %s node\n"
-			    "PDWIZ_GPUS_PER_NODE_%s=%d\n", role_name(r),
-			    r == ROLE_PREFILL ? "PREFILL" : "DECODE",
-			    d->role[r].gpus_per_node);
+	 * (gpus_per_node) when they are not the GPUs its command uses,
+	 * which import would take instead: no command says them. */
+	for (r = ROLE_PREFILL; r <= ROLE_DECODE; r++) {
+		int	ng = 0, span = 0;
+
+		if (!d->role[r].enabled || d->role[r].gpus_per_node <= 0)
+			continue;
+		layout_role_gpus(cat, d, (enum role)r, &ng, &span);
+		if (ng == d->role[r].gpus_per_node)
+			continue;
+		buf_printf(b, "# shellcheck disable=SC2034 # read by pdwiz "
+		    "check and import: the GPUs of each %s node\n"
+		    "PDWIZ_GPUS_PER_NODE_%s=%d\n", role_name(r),
+		    r == ROLE_PREFILL ? "PREFILL" : "DECODE",
+		    d->role[r].gpus_per_node);
+	}
 	/* What the source left unknown of a role (missing.ROLE: its
 	 * machine, a port, words in place of options), which the commands,
 	 * written with the stand-ins, no longer show. */
@@ -389,7 +399,7 @@ shell_script(const struct catalog *cat, const struct deployment *d,
 	 * loopback on 127.0.0.1 too), so that no command inherits another's.
 	 */
 	node_hosts = shell_node_hosts(&p);
-	script_head(&b, d, failing, what);
+	script_head(&b, cat, d, failing, what);
 	for (i = 0; i < p.n; i++) {
 		const struct launch	*l = &p.l[i];
 		const char		*x = extra ? extra(arg, l) : NULL;
