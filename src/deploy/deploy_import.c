@@ -10,6 +10,7 @@
 #include "io/input.h"
 #include "deploy/import_int.h"
 #include "deploy/layout.h"
+#include "core/hashidx.h"
 #include "core/util.h"
 #include "io/manifest.h"
 #include "io/markdown.h"
@@ -363,6 +364,81 @@ place_node(struct role_spec *r, const struct icmd *c)
 	free(dh);
 }
 
+/*
+ * The GPUs of a role's instances as the deployment holds them: the first
+ * instance on each host at base_gpu_id, each later one on that host
+ * gpu_step further (layout.c, host_ord). The step is the first sharing
+ * pair's; a --base-gpu-id that does not follow is reported.
+ */
+struct host_stat {
+	const char	*host;
+	int		 n, last;	/* instances seen on it, the last one */
+};
+
+struct host_stats {
+	struct host_stat *v;
+	size_t		  n;
+	struct hidx	  idx;
+};
+
+static const char *
+host_stat_key(const void *ctx, size_t i, size_t *len)
+{
+	const struct host_stats	*hs = ctx;
+
+	*len = strlen(hs->v[i].host);
+	return hs->v[i].host;
+}
+
+static void
+host_stats_init(struct host_stats *hs)
+{
+	memset(hs, 0, sizeof *hs);
+	hidx_init(&hs->idx, host_stat_key, hs);
+}
+
+static void
+host_stats_free(struct host_stats *hs)
+{
+	hidx_free(&hs->idx);
+	free(hs->v);
+}
+
+static void
+gpu_follows(struct host_stats *hs, struct role_spec *r, const struct icmd *c,
+    const struct icmd *c0, struct result *notes)
+{
+	const char	*h = r->hosts[r->nhosts - 1];
+	long		 k = hidx_find(&hs->idx, h, strlen(h));
+	struct host_stat *st;
+	int		 ord, want;
+
+	if (k < 0) {
+		hs->v = xreallocarray(hs->v, hs->n + 1, sizeof *hs->v);
+		hs->v[hs->n].host = h;
+		hs->v[hs->n].n = 0;
+		hs->v[hs->n].last = -1;
+		hidx_put(&hs->idx, hs->n);
+		k = (long)hs->n++;
+	}
+	st = &hs->v[k];
+	if (st->last != c->inst) {
+		st->n++;
+		st->last = c->inst;
+	}
+	ord = st->n - 1;
+	if (c->base_gpu < 0 || c0->base_gpu < 0)
+		return;
+	if (ord > 0 && r->gpu_step == 0 && c->base_gpu != c0->base_gpu)
+		r->gpu_step = (c->base_gpu - c0->base_gpu) / ord;
+	want = c0->base_gpu + ord * r->gpu_step;
+	if (c->base_gpu != want)
+		lost(notes, c->sc->line, col0(c->sc), "--base-gpu-id %d does "
+		    "not follow --base-gpu-id %d + %d per instance on the same "
+		    "host; not representable", c->base_gpu, c0->base_gpu,
+		    r->gpu_step);
+}
+
 static void
 build_role(const struct catalog *cat, struct deployment *d, enum role role,
     struct icmd **cs, size_t n, struct result *notes)
@@ -372,8 +448,10 @@ build_role(const struct catalog *cat, struct deployment *d, enum role role,
 	size_t			 i;
 	int			 ninst = 0;
 	const char		*diff;
+	struct host_stats	 hs;
 
 	(void)cat;
+	host_stats_init(&hs);
 	r->enabled = true;
 	r->line = c0->sc->line;
 	r->nohttp = c0->sc->nohttp;
@@ -437,6 +515,7 @@ build_role(const struct catalog *cat, struct deployment *d, enum role role,
 			    xstrdup(c->host) : NULL;
 		}
 		place_node(r, c);
+		gpu_follows(&hs, r, c, c0, notes);
 		if (i == 0)
 			continue;
 		if (!kvs_equal(c0->opts, c0->nopts, c->opts, c->nopts, &diff))
@@ -471,9 +550,6 @@ build_role(const struct catalog *cat, struct deployment *d, enum role role,
 			lost(notes, c->sc->line, col0(c->sc), "--port %d does "
 			    "not follow port %d + %d per instance; not "
 			    "representable", c->port, c0->port, r->port_step);
-		if (c->inst == 1 && c->base_gpu != c0->base_gpu &&
-		    c->base_gpu >= 0 && c0->base_gpu >= 0)
-			r->gpu_step = c->base_gpu - c0->base_gpu;
 		if (role == ROLE_PREFILL && c->rank == 0) {
 			int	want = c0->bport < 0 ? -1 : c0->bport + c->inst *
 			    r->port_step;
@@ -485,6 +561,7 @@ build_role(const struct catalog *cat, struct deployment *d, enum role role,
 				    "representable", c->bport);
 		}
 	}
+	host_stats_free(&hs);
 	r->instances = ninst;
 	/* One host for all when every node says the same. */
 	for (i = 1; i < r->nhosts; i++)

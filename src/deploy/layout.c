@@ -385,7 +385,7 @@ gpus_fit(const struct layout *l, enum role r, struct occs *o,
 
 	for (i = 0; i < l->n; i++) {
 		const struct lay_server	*s = &l->s[i];
-		int			 lo = base + s->instance * step;
+		int			 lo = base + s->host_ord * step;
 
 		if (s->role != r)
 			continue;
@@ -408,7 +408,7 @@ gpus_take(struct layout *l, enum role r, struct occs *o, int base, int step)
 
 		if (s->role != r)
 			continue;
-		s->base_gpu = base + s->instance * step;
+		s->base_gpu = base + s->host_ord * step;
 		occ_add(o, s->host, s->base_gpu, s->base_gpu + s->gpu_span);
 	}
 }
@@ -504,6 +504,34 @@ add_servers(const struct catalog *cat, const struct deployment *d,
 		}
 }
 
+/*
+ * Each server's place among the role's instances on its host (host_ord):
+ * instance i's node on host h counts the role's earlier instances with a
+ * node on h, so that the GPUs of a host start at base_gpu whichever
+ * instances it runs (3 prefills on h1, h1, h2: 0, 1 and 0). One pass, the
+ * servers being in instance order.
+ */
+static void
+host_ords(struct layout *l, enum role r)
+{
+	struct occs	o;
+	size_t		i;
+
+	occs_init(&o);
+	for (i = 0; i < l->n; i++) {
+		struct lay_server	*s = &l->s[i];
+		struct occ_machine	*m;
+
+		if (s->role != r)
+			continue;
+		m = occ_machine(&o, s->host, true);
+		if (m->n == 0 || m->v[m->n - 1].lo != s->instance)
+			occ_list_add(m, s->instance, s->instance + 1);
+		s->host_ord = (int)m->n - 1;
+	}
+	occs_free(&o);
+}
+
 /* Steps between instances: the user's, or 0 when no two instances share a
  * machine, else 1 port (10 for multi-node: rendezvous blocks) and one
  * instance's GPUs. */
@@ -588,8 +616,10 @@ deployment_layout(const struct catalog *cat, const struct deployment *d,
 	l->gpus_per_host = d->gpus_per_host > 0 ? d->gpus_per_host :
 	    d->gpus_per_host < 0 ? -1 : LAY_GPUS_PER_HOST;
 	l->gpus_src = src(d->gpus_per_host != 0);
-	for (r = ROLE_PREFILL; r <= ROLE_DECODE; r++)
+	for (r = ROLE_PREFILL; r <= ROLE_DECODE; r++) {
 		add_servers(cat, d, (enum role)r, l);
+		host_ords(l, (enum role)r);
+	}
 	for (r = ROLE_PREFILL; r <= ROLE_DECODE; r++)
 		if (d->role[r].enabled)
 			role_steps(l, &d->role[r], (enum role)r);

@@ -59,6 +59,9 @@ struct lay_server {			/* one launch: instance x node rank */
 	bool		 dp_zmq;	/* DP attention on one node: ZMQ ports
 					   from port + LAY_ZMQ_DELTA */
 	enum lay_src	 gpu_src, port_src, bootstrap_src, dist_src;
+	int		 host_ord;	/* the role's earlier instances on this
+					   node's host: its GPUs are base_gpu
+					   + host_ord x gpu_step */
 };
 
 struct lay_role {			/* the per-role values pin writes */
