@@ -815,11 +815,12 @@ under_valgrind(void)
 static size_t
 big(size_t n)
 {
+	size_t	div = under_valgrind() ? 32 : 1;
+
 #if defined(SHELL_ASAN)
-	return (n / 8);
-#else
-	return (under_valgrind() ? n / 32 : n);
+	div = 8;
 #endif
+	return (n / div);
 }
 
 /* Parse a big input: its commands and the first one's words. */
