@@ -5,10 +5,10 @@
 #           units-a and units-b each half of them
 #   cli     representative runs of ./pdwiz check, explain, rules, import
 #   wizard  tmux scenarios (tests/tmux/run.sh) with pdwiz under memcheck: a
-#           representative subset (VG_SCENARIOS below: the quick start, the
-#           three done-when tasks, import, fix, help, layout, save, export,
-#           preview, resize, signals, the line editor, ASCII, All
-#           options); VG_ALL=1 (make check-full) every scenario. ASan runs
+#           representative subset (VG_SCENARIOS below: the quick start,
+#           two done-when tasks (DeepSeek, import and fix), fix side
+#           effects, help, save, export, resize, signals, the line editor,
+#           preview); VG_ALL=1 (make check-full) every scenario. ASan runs
 #           them all anyway.
 # No argument: all three. The parts share nothing, so they may run at the
 # same time. Prints "valgrind: N passed, M failed".
@@ -83,10 +83,9 @@ cli() {
 
 # The wizard end to end: tmux scenarios with pdwiz under memcheck.
 # Each process logs to its own file; any line in any log is a failure.
-VG_SCENARIOS="quick_1p1d done_a_llama_tp2 done_b_deepseek done_c_import_fix
-fix_side_effects help_explains save_check export_same_bytes resize
-sigint_restores import_partial_saves layout_set_clear_pin line_editor
-review_row_fix preview_scroll ascii_fallbacks all_options"
+VG_SCENARIOS="quick_1p1d done_b_deepseek done_c_import_fix fix_side_effects
+help_explains save_check export_same_bytes resize sigint_restores
+line_editor preview_scroll"
 wizard() {
 	mkdir "$T/wiz" || return
 	printf '#!/bin/sh\nexec %s --log-file=%s/log.%%p %s/pdwiz "$@"\n' "$VG" "$T/wiz" "$PWD" > "$T/pdwiz"

@@ -39,10 +39,10 @@ static struct catalog	*cat;
 /*
  * The rules whose examples a pass runs: those whose place in the catalog
  * leaves split_rest when divided by split_of. Every rule in both passes
- * (the compiled image and the YAML), except with $PDWIZ_SPLIT_PASSES=1
+ * (the compiled image and the YAML), except with $PDWIZ_SPLIT_PASSES=N
  * (make check's memcheck run, ~25 times slower): the image pass takes the
- * even places, the YAML pass the odd ones, so that every example still
- * runs once under memcheck.
+ * first of N parts, the YAML pass the last, so that with 2 (or "1") every
+ * example still runs once under memcheck, with 4 half of them.
  */
 static size_t		 split_rest = 0, split_of = 1;
 
@@ -630,15 +630,19 @@ main(void)
 	int		 rc;
 
 	/* The image first: it is adopted only before the YAML is read. */
+	/* $PDWIZ_SPLIT_PASSES=N (make check's memcheck run): the rules dealt
+	 * into N parts, the image's pass taking the first and the YAML's
+	 * the last ("1" means 2: each rule once). */
 	e = getenv("PDWIZ_SPLIT_PASSES");
-	if (e != NULL && strcmp(e, "1") == 0)
-		split_of = 2;
+	if (e != NULL && strtol(e, NULL, 10) >= 1 && strtol(e, NULL, 10) <= 16)
+		split_of = strtol(e, NULL, 10) == 1 ? 2 :
+		    (size_t)strtol(e, NULL, 10);
 	cat = test_catalog_image();
 	rc = cmocka_run_group_tests_name("rule examples, compiled image",
 	    tests, NULL, NULL);
 	catalog_free(cat);
 	split_rest = split_of - 1;
-	cat = test_catalog();
+	cat = test_catalog_yaml();
 	rc |= cmocka_run_group_tests_name("rule examples, YAML", tests, NULL,
 	    NULL);
 	catalog_free(cat);
