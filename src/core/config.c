@@ -70,13 +70,3 @@ config_is_set(const struct config *c, int opt)
 	    s == SRC_USER;
 }
 
-const char *
-source_name(enum source s)
-{
-	static const char *const names[] = {
-		"default", "model", "command line", "config file",
-		"environment", "set", "override"
-	};
-
-	return names[s];
-}

@@ -46,6 +46,5 @@ void	config_set(struct config *, int opt, struct value, enum source,
 	    int line, int col);
 /* True when the option was given explicitly (CLI, config file, env, user). */
 int	config_is_set(const struct config *, int opt);
-const char *source_name(enum source);
 
 #endif

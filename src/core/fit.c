@@ -680,26 +680,6 @@ offload(const struct fit_params *p, struct fit_result *r)
 		known(&r->weights, r->weights.v > off ? r->weights.v - off : 0);
 }
 
-const char *
-fit_verdict_name(enum fit_verdict v)
-{
-	switch (v) {
-	case FV_FITS:
-		return "fits";
-	case FV_SHORT:
-		return "fits, KV pool shorter than one request";
-	case FV_NO_KV:
-		return "no room for the KV cache";
-	case FV_NO_WEIGHTS:
-		return "weights do not fit";
-	case FV_TIGHT:
-		return "tight";
-	case FV_UNKNOWN:
-		break;
-	}
-	return "unknown";
-}
-
 static void
 summarize(const struct fit_model *m, const struct fit_gpu *g,
     const struct fit_params *p, struct fit_result *r)

@@ -145,7 +145,6 @@ double		 fit_kv_share(const struct fit_model *);
 
 double		 fit_dtype_bytes(enum fit_dtype);
 enum fit_dtype	 fit_dtype_parse(const char *);
-const char	*fit_dtype_name(enum fit_dtype);
 
 /* SGLang's speculative decoding families, as its memory defaults see them. */
 enum fit_spec { FS_NONE = 0, FS_DRAFT, FS_STANDALONE, FS_NGRAM };
@@ -299,6 +298,5 @@ double		 fit_aiter_scale(const struct fit_model *m,
 /* Free memory expected before the weights load, in bytes. */
 double		 fit_free_before(const struct fit_gpu *g, int world);
 
-const char	*fit_verdict_name(enum fit_verdict);
 
 #endif

@@ -66,17 +66,6 @@ fit_dtype_parse(const char *s)
 	return FD_UNKNOWN;
 }
 
-const char *
-fit_dtype_name(enum fit_dtype t)
-{
-	size_t	i;
-
-	for (i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
-		if (dtypes[i].t == t)
-			return dtypes[i].name;
-	return "unknown";
-}
-
 /* ---- loading the data files ---- */
 
 void

@@ -67,14 +67,6 @@ fact_unknown(struct facts *f, const char *name, const char *why)
 		f->why[o] = xstrdup(why);
 }
 
-bool
-fact_found(const struct facts *f, const char *name)
-{
-	int	o = catalog_find(f->cat, name);
-
-	return o >= 0 && f->nitems[o] > 0;
-}
-
 /*
  * The first of names that the role's command leaves to run time ($VAR
  * never set, $((...)), $(POD_IP)): the role's effective configuration

@@ -40,8 +40,6 @@ void	fact_add(struct facts *, const char *name, int r, int line,
 	    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* The fact is unknown: why (NULL: the catalog's label and hint say). */
 void	fact_unknown(struct facts *, const char *name, const char *why);
-/* Does the fact have a finding already? */
-bool	fact_found(const struct facts *, const char *name);
 
 /* The first of names that role r's command leaves to run time ($VAR never
  * set, $((...)), $(POD_IP)), from the commands' configs; NULL: all known. */

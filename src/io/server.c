@@ -102,23 +102,6 @@ server_from_cmd(const struct catalog *cat, const struct sh_cmd *cmd,
 }
 
 int
-server_from_sgconfig(const struct catalog *cat, const char *name,
-    const char *text, size_t len, const struct config *base,
-    struct config *out, struct result *diags)
-{
-	struct argword	*w;
-	size_t		 n;
-	size_t		 nerr = diags->nerrors;
-
-	config_copy(out, base);
-	sgconfig_read_text(cat, name, text, len, &w, &n, diags);
-	argv_parse(cat, w, n, out, diags, NULL);
-	argwords_free(w, n);
-	model_facts(cat, out);
-	return (int)(diags->nerrors - nerr);
-}
-
-int
 server_from_sgconfig_ydoc(const struct catalog *cat, const char *name,
     const struct ynode *root, const struct config *base, struct config *out,
     struct result *diags)

@@ -17,10 +17,6 @@ int	server_from_cmd(const struct catalog *, const struct sh_cmd *,
 	    const struct config *base, struct config *out, struct result *diags,
 	    const char *base_dir);
 
-/* Same from a --config YAML file given directly to pdwiz check. */
-int	server_from_sgconfig(const struct catalog *, const char *name,
-	    const char *text, size_t len, const struct config *base,
-	    struct config *out, struct result *diags);
 
 /* Same from the file's YAML tree, already read (the caller keeps it). */
 struct ynode;

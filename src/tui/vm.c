@@ -352,15 +352,3 @@ vm_unchecked(const struct vm *vm)
 	return n;
 }
 
-const struct config *
-vm_config(const struct vm *vm, enum vm_scope role)
-{
-	return role < NSCOPE && vm->have[role] ? &vm->cfg[role] : NULL;
-}
-
-const struct result *
-vm_result(const struct vm *vm, enum vm_scope role)
-{
-	return role < NSCOPE && vm->have[role] ? &vm->res[role] : NULL;
-}
-

@@ -373,9 +373,6 @@ char		*vm_origin(struct vm *, enum vm_scope, int opt);
 /* The file the deployment was opened (or imported) from, for origins. */
 void		 vm_note_source(struct vm *, const char *path, bool imported);
 
-/* The role configuration as last computed (input and effective). */
-const struct config *vm_config(const struct vm *, enum vm_scope role);
-const struct result *vm_result(const struct vm *, enum vm_scope role);
 
 /*
  * The quick start (vm_quick.c): a new deployment from a few answers; the
