@@ -619,8 +619,9 @@ check_server(struct check *ck, const struct config *base,
 			res.d[j].line = c->line;
 	result_take(&ck->all, &res, k);
 	m = ck->cmds[k].mode;
-	r = strcmp(m, "prefill") == 0 ? ROLE_PREFILL :
-	    strcmp(m, "decode") == 0 ? ROLE_DECODE : -1;
+	r = role_parse(m);
+	if (r == ROLE_ROUTER)
+		r = -1;
 	if (r >= 0)
 		note_place(ro, c, &res.eff);
 	if (deployment_encoder_cmd(&res.eff)) {

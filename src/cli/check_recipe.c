@@ -166,8 +166,10 @@ cross(struct check *ck, struct built *b, const struct recipe *rc)
 	size_t			 i;
 
 	for (i = 0; i < rc->nroles; i++) {
-		int	r = strcmp(rc->roles[i].mode, "prefill") == 0 ? 0 :
-		    strcmp(rc->roles[i].mode, "decode") == 0 ? 1 : -1;
+		int	r = role_parse(rc->roles[i].mode);
+
+		if (r == ROLE_ROUTER)
+			r = -1;
 
 		if (r >= 0 && first[r] < 0) {
 			first[r] = b[i].k;

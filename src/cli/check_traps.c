@@ -415,7 +415,7 @@ docker_bridge(struct check *ck, const struct sh_cmd *c)
 
 	mode = word_opt(c, c->argstart, c->nwords, "--disaggregation-mode",
 	    NULL);
-	if (mode == NULL || strcmp(mode, "prefill") != 0)
+	if (role_parse(mode) != ROLE_PREFILL)
 		return;
 	while (img > 0 && strcmp(c->words[img - 1].text, "run") != 0)
 		img--;

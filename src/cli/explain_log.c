@@ -602,10 +602,10 @@ recheck(struct ctx *x)
 				s->dup = true;
 		if (s->dup)
 			continue;
-		if (strcmp(s->mode, "prefill") == 0 && x->first[ROLE_PREFILL] <
-		    0)
+		if (role_parse(s->mode) == ROLE_PREFILL &&
+		    x->first[ROLE_PREFILL] < 0)
 			x->first[ROLE_PREFILL] = (int)(x->ns - 1);
-		else if (strcmp(s->mode, "decode") == 0 &&
+		else if (role_parse(s->mode) == ROLE_DECODE &&
 		    x->first[ROLE_DECODE] < 0)
 			x->first[ROLE_DECODE] = (int)(x->ns - 1);
 		else if (s->router && x->first[ROLE_ROUTER] < 0)

@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fit_facts.h"
 #include "fit.h"
+#include "role.h"
 #include "util.h"
 
 #include <math.h>
@@ -104,8 +105,8 @@ params_of(const struct config *cfg, struct fit_params *p)
 	fit_params_init(p);
 	p->sglang = cfg->sgver;
 	if (mode != NULL)
-		p->role = strcmp(mode, "prefill") == 0 ? FR_PREFILL :
-		    strcmp(mode, "decode") == 0 ? FR_DECODE : FR_NONE;
+		p->role = role_parse(mode) == ROLE_PREFILL ? FR_PREFILL :
+		    role_parse(mode) == ROLE_DECODE ? FR_DECODE : FR_NONE;
 	p->max_running_requests = (int)get_int(cfg, "max_running_requests",
 	    0);
 	p->spec_draft_tokens = (int)get_int(cfg,

@@ -23,6 +23,12 @@ enum role { ROLE_PREFILL = 0, ROLE_DECODE, ROLE_ROUTER, ROLE_SINGLE, NROLE };
 #define SCOPE_SELF	0		/* the config the rule runs on */
 #define NSLOT_SCOPE	(1 + NPD_ROLE)	/* configs of a deployment run */
 
+/* The PD role a name (--disaggregation-mode's value, a form's or a
+ * recipe's role key) names: ROLE_PREFILL, ROLE_DECODE, ROLE_ROUTER, or
+ * -1 for anything else (NULL included). The one place role names are
+ * read. */
+int	role_parse(const char *name);
+
 static inline int
 role_scope(enum role r)
 {

@@ -1154,15 +1154,14 @@ deployment_import_script(const struct catalog *cat, const char *name,
 		x->sc = c;
 		read_server(cat, x, base_dir, notes);
 		mode = cfg_str(&x->cfg, "disaggregation_mode");
-		if (mode == NULL || (strcmp(mode, "prefill") != 0 &&
-		    strcmp(mode, "decode") != 0)) {
+		if (role_parse(mode) != ROLE_PREFILL && role_parse(mode) !=
+		    ROLE_DECODE) {
 			lost(notes, c->line, col0(c), "a server without "
 			    "--disaggregation-mode prefill|decode; not placed");
 			config_free(&x->cfg);
 			continue;
 		}
-		x->role = strcmp(mode, "prefill") == 0 ? ROLE_PREFILL :
-		    ROLE_DECODE;
+		x->role = (enum role)role_parse(mode);
 		if (d->model == NULL && cfg_str(&x->cfg, "model_path") != NULL) {
 			d->model = xstrdup(cfg_str(&x->cfg, "model_path"));
 			d->model_line = c->line;

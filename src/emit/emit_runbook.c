@@ -467,7 +467,7 @@ timeout_table(struct buf *b, const struct catalog *cat,
 	    "|---|---|---|---|---|\n");
 	for (i = 0; timeouts[i].name != NULL; i++) {
 		const char	*v = deployment_get(cat, d,
-		    strcmp(timeouts[i].role, "prefill") == 0 ? ROLE_PREFILL :
+		    role_parse(timeouts[i].role) == ROLE_PREFILL ? ROLE_PREFILL :
 		    ROLE_DECODE, timeouts[i].name);
 
 		buf_printf(b, "| `%s` | %s | %s | ", timeouts[i].name,

@@ -63,11 +63,11 @@ parse_scope(const char *s, enum vm_scope *out, bool role_page)
 		*out = SC_SHARED;
 	else if (strcmp(s, "deploy") == 0 || strcmp(s, "deployment") == 0)
 		*out = SC_DEPLOY;
-	else if (strcmp(s, "prefill") == 0)
+	else if (role_parse(s) == ROLE_PREFILL)
 		*out = SC_PREFILL;
-	else if (strcmp(s, "decode") == 0)
+	else if (role_parse(s) == ROLE_DECODE)
 		*out = SC_DECODE;
-	else if (strcmp(s, "router") == 0)
+	else if (role_parse(s) == ROLE_ROUTER)
 		*out = SC_ROUTER;
 	else if (strcmp(s, "server") == 0 && role_page)
 		*out = SC_SHARED;	/* replaced by the page role */
@@ -400,8 +400,8 @@ check_roles(const char *name, const struct ynode *roles, char *err,
 	for (i = 0; i < roles->nkids; i++) {
 		const struct ynode	*r = roles->kids[i];
 
-		if (r->kind != YN_SCALAR || (strcmp(r->str, "prefill") != 0 &&
-		    strcmp(r->str, "decode") != 0)) {
+		if (r->kind != YN_SCALAR || (role_parse(r->str) != ROLE_PREFILL &&
+		    role_parse(r->str) != ROLE_DECODE)) {
 			ynode_err(err, errlen, name, r,
 			    "roles: prefill or decode");
 			return -1;
