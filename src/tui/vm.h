@@ -414,7 +414,7 @@ const struct vm_named *vm_quick_accel(const struct vm *, size_t i);
  * ignored: "h1" and "h100" find H100-SXM-80GB); -1 when none. */
 int		 vm_quick_accel_find(const struct vm *, const char *typed);
 /* Does text begin with typed, case and punctuation ignored? The match of
- * every list's type-ahead. */
+ * every list's type-ahead; false when typed has no letter or digit. */
 bool		 vm_typeahead_match(const char *text, const char *typed);
 
 #endif

@@ -88,7 +88,14 @@ vm_typeahead_match(const char *text, const char *typed)
 {
 	const unsigned char	*a = (const unsigned char *)text;
 	const unsigned char	*b = (const unsigned char *)typed;
+	const unsigned char	*k;
 
+	/* Punctuation alone ("?", "-") is no start of a name: it matched
+	 * every one, so that ? chose the first accelerator. */
+	for (k = b; *k != '\0' && !isalnum(*k); k++)
+		;
+	if (*k == '\0')
+		return false;
 	for (;;) {
 		while (*b != '\0' && !isalnum(*b))
 			b++;

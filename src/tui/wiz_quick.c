@@ -47,6 +47,56 @@ row_shown(struct quick *qs, int q)
 	return q != Q_HOSTS || atoi(le_text(&qs->le[Q_NODES])) > 1;
 }
 
+/* What each question asks, for the quick start's help (? and F1). */
+static const char *const q_help[NQ] = {
+	"the model to serve: a Hugging Face id (meta-llama/Llama-3.1-8B-"
+	"Instruct) or a local model directory. Its architecture and size are "
+	"read for the memory estimate.",
+	"the GPU model of every node (the fact gpu): the memory estimate "
+	"reads it. A list: Left/Right (or Space) step through it, Home/End "
+	"go to its ends; type the start of a name or an alias (h1: H100, b2: "
+	"B200) to jump to it, Backspace takes a letter back.",
+	"how many GPUs each machine has (1-16): the placement packs "
+	"instances onto them and the exports state it (PDWIZ_GPUS_PER_HOST).",
+	"how many machines: instances get whole nodes when there are at "
+	"least as many nodes as instances, else an equal share of one.",
+	"one host name or address per node, comma-separated (node1,node2 "
+	"until you edit them).",
+	"the KV transfer backend of every server "
+	"(--disaggregation-transfer-backend): Left/Right choose, or type the "
+	"start of a name (ni: nixl).",
+	"how many prefill and decode instances: xPyD, e.g. 1P1D or 2P4D. "
+	"Each gets an equal share of the GPUs; TP is that share."
+};
+
+/* The quick start's help: the focused question, the keys, then the
+ * other questions. Nothing in it changes an answer. */
+static char *
+quick_help(struct quick *qs)
+{
+	struct buf	b = { 0 };
+	int		q;
+
+	buf_printf(&b, "%s: %s\n\n", q_label[qs->cur], q_help[qs->cur]);
+	buf_puts(&b, "Keys of the quick start:\n"
+	    "  Enter              accept the row and go to the next; on the "
+	    "last, make the deployment\n"
+	    "  Up/Down, Tab       move between the rows\n"
+	    "  Left/Right         choose in a list (accelerator, backend); "
+	    "move in a line\n"
+	    "  Esc                skip to the full pages (pdwiz's default "
+	    "deployment)\n"
+	    "  F10                quit (nothing made yet)\n"
+	    "  ?, F1              this help (q/Esc close it)\n\n");
+	buf_puts(&b, "The quick start: a few questions, one a row; pdwiz "
+	    "derives the rest (TP, GPUs, ports, the router) and opens the "
+	    "review, where the pages refine it.\n");
+	for (q = 0; q < NQ; q++)
+		if (q != qs->cur && row_shown(qs, q))
+			buf_printf(&b, "\n%s: %s\n", q_label[q], q_help[q]);
+	return buf_steal(&b);
+}
+
 /* The answers as a vm_quick; -1 with the reason for a bad row. */
 static int
 answers(struct ui *ui, struct quick *qs, struct vm_quick *q, int *bad,
@@ -164,13 +214,13 @@ quick_draw(struct ui *ui, struct quick *qs, const char *summary)
 	mvhline(h - 1, 0, ' ', w);
 	wiz_put(h - 1, 1, w - 2, qs->cur == Q_ACCEL ?
 	    (wiz_utf8 ? "type a name (h1: H100)  ←→ choose  Enter next  ↑↓ "
-	    "move  Esc skip" : "type a name (h1: H100)  Left/Right choose  "
+	    "move  ? help  Esc skip" : "type a name (h1: H100)  Left/Right choose  "
 	    "Enter next  Up/Down move  Esc skip") : qs->cur == Q_BACKEND ?
 	    (wiz_utf8 ? "type a name  ←→ choose  Enter next  ↑↓ move  Esc "
 	    "skip to the full pages" : "type a name  Left/Right choose  "
 	    "Enter next  Up/Down move  Esc skip to the full pages") :
-	    (wiz_utf8 ? "Enter next  ↑↓ move  Esc skip to the full pages" :
-	    "Enter next  Up/Down move  Esc skip to the full pages"));
+	    (wiz_utf8 ? "Enter next  ↑↓ move  ? help  Esc skip to the full pages" :
+	    "Enter next  Up/Down move  ? help  Esc skip to the full pages"));
 	attroff(A_REVERSE);
 	move(cy, cx < w ? cx : w - 1);
 	refresh();
@@ -441,6 +491,15 @@ wiz_quick_start(struct ui *ui)
 		if (c == KEY_F(10)) {		/* nothing made yet to save */
 			ui->quit = true;
 			break;
+		}
+		/* Help, on every row: never an answer (no model, host,
+		 * number or name has a '?'). */
+		if (c == '?' || c == KEY_F(1)) {
+			char	*t = quick_help(&qs);
+
+			wiz_textbox(ui, "Quick start help", t);
+			free(t);
+			continue;
 		}
 		if (c == '\n' || c == '\r' || c == KEY_ENTER) {
 			if (accept(ui, &qs, &q))

@@ -1074,6 +1074,39 @@ quick_accelerator() {
 	keys F10 && wait_for "[exit 0]"
 }
 
+# ? and F1 show the quick start's help on every row, and change no answer:
+# ? on the accelerator used to choose A100-40GB ("typed: ?": punctuation
+# matched every name), on the backend the first backend, on the model row
+# it was typed into the model; F1 did nothing. Punctuation alone is
+# refused like a letter that begins no name.
+quick_help() {
+	start_quick || return 1
+	keys Down && wait_re '^> accelerator +. H100-SXM-80GB' &&
+	    keys '?' && wait_for "Quick start help" &&
+	    wait_for "accelerator: the GPU model of every node" &&
+	    keys q && wait_gone "Quick start help" &&
+	    wait_re '^> accelerator +. H100-SXM-80GB' &&
+	    ! screen | grep -q "typed:" &&
+	    keys F1 && wait_for "Quick start help" &&
+	    wait_for "?, F1              this help" && keys Escape &&
+	    wait_gone "Quick start help" &&
+	    wait_re '^> accelerator +. H100-SXM-80GB' &&
+	    text "!" && wait_for "none of rules/hardware.yaml's names begins with '!'" &&
+	    wait_re '^> accelerator +. H100-SXM-80GB' &&
+	    keys Down Down Down && wait_re '^> transfer backend +. mooncake' &&
+	    keys '?' && wait_for "transfer backend: the KV transfer backend" &&
+	    keys q && wait_gone "Quick start help" &&
+	    wait_re '^> transfer backend +. mooncake . *$' &&
+	    keys Up Up Up Up && wait_re '^> model path' && keys F1 &&
+	    wait_for "model path or HF id: the model to serve" && keys q &&
+	    wait_gone "Quick start help" && text '?' &&
+	    wait_for "Quick start help" && keys q &&
+	    wait_gone "Quick start help" &&
+	    wait_re '^> model path or HF id +meta-llama/Llama-3\.1-8B-Instruct *$' &&
+	    keys Enter Enter Enter Enter Enter Enter && wait_for "11/11  Review" &&
+	    wait_for " 0 errors"
+}
+
 # Done when (a): 1P1D Llama-3.1-8B-Instruct, TP 2 each, one 8-GPU node,
 # mooncake: from the quick start, TP refined on the two pages; the exported
 # script is executable and checks with 0 errors.
@@ -1235,6 +1268,7 @@ run "done (d): quick start to an exportable 1P1D, <= 15 keys (80x24)" quick_1p1d
 run "quick start refuses bad answers with the reason, Esc skips" quick_refuses_skip
 run "quick start: typing over an earlier answer replaces it" quick_retype
 run "quick start asks the accelerator (type-ahead); GPUs per node is the machine" quick_accelerator
+run "quick start: ? and F1 show its help on every row, change no answer" quick_help
 run "done (a): 1P1D Llama TP 2 each, mooncake, export checks (80x24)" done_a_llama_tp2
 run "done (b): DeepSeek-V3 2+2 nodes, DP attention + DeepEP, nixl, k8s (80x24)" done_b_deepseek
 run "done (c): import page-size 64 + wrong bootstrap port, f fixes both (80x24)" done_c_import_fix

@@ -1461,6 +1461,9 @@ test_quick_start(void **state)
 	assert_int_equal(vm_quick_accel_find(vm, "zz9"), -1);
 	assert_true(vm_typeahead_match("H100-SXM-80GB", "h100s"));
 	assert_false(vm_typeahead_match("H100", "h100s"));
+	/* Punctuation alone begins no name (it chose the first one). */
+	assert_false(vm_typeahead_match("A100-40GB", "?"));
+	assert_int_equal(vm_quick_accel_find(vm, "?"), -1);
 	assert_int_equal(vm_quick_apply(vm, &q, &msg), 0);
 	assert_true(vm_page(vm, (size_t)vm_cur_page(vm))->review);
 	/* GPUs per node is the machine size; the accelerator a fact. */
