@@ -581,6 +581,37 @@ note_place(struct roles *ro, const struct sh_cmd *c, const struct config *eff)
 		    c->node);
 }
 
+/* The GPUs of a server's machine as its script states them for pdwiz
+ * (PDWIZ_GPUS_PER_NODE_ROLE, else PDWIZ_GPUS_PER_HOST, as an export
+ * writes them; import reads the same); 0: not stated. */
+static int
+script_host_gpus(const struct sh_cmd *c, const char *mode)
+{
+	int		 r = role_parse(mode);
+	const char	*role = r == ROLE_PREFILL ?
+	    "PDWIZ_GPUS_PER_NODE_PREFILL" : r == ROLE_DECODE ?
+	    "PDWIZ_GPUS_PER_NODE_DECODE" : NULL;
+	int		 host = 0, node = 0;
+	size_t		 j;
+
+	for (j = 0; j < c->nenv; j++) {
+		const struct sh_env	*e = &c->env[j];
+		char			*end;
+		long			 v;
+
+		if (e->unresolved || e->value == NULL)
+			continue;
+		v = strtol(e->value, &end, 10);
+		if (end == e->value || *end != '\0' || v < 1 || v > 1024)
+			continue;
+		if (strcmp(e->name, "PDWIZ_GPUS_PER_HOST") == 0)
+			host = (int)v;
+		else if (role != NULL && strcmp(e->name, role) == 0)
+			node = (int)v;
+	}
+	return node > 0 ? node : host;
+}
+
 static void
 check_server(struct check *ck, const struct config *base,
     const struct sh_cmd *c, const char *base_dir, struct roles *ro)
@@ -613,12 +644,12 @@ check_server(struct check *ck, const struct config *base,
 			diags.d[j].line = c->line;
 	result_take(&ck->all, &diags, k);
 	engine_run(ck->cat, &cfg, &res);
-	engine_verify_fixes(ck->cat, &cfg, &res);
+	m = ck->cmds[k].mode;
+	engine_verify_fixes_host(ck->cat, &cfg, &res, script_host_gpus(c, m));
 	for (j = 0; j < res.n; j++)
 		if (res.d[j].line == 0)
 			res.d[j].line = c->line;
 	result_take(&ck->all, &res, k);
-	m = ck->cmds[k].mode;
 	r = role_parse(m);
 	if (r == ROLE_ROUTER)
 		r = -1;

@@ -484,9 +484,62 @@ fix_changes(const struct rule *r, size_t i, const struct config *cfg)
 	return false;
 }
 
+/* The value of option name in cfg as an integer, else dflt. */
+static long long
+int_of(const struct config *cfg, const char *name, long long dflt)
+{
+	int	o = catalog_find(cfg->cat, name);
+
+	return o >= 0 && cfg->s[o].v.t == V_INT ? cfg->s[o].v.u.i : dflt;
+}
+
+/* Does fix i of r set the tensor-parallel size? */
+static bool
+fix_sets_tp(const struct rule *r, size_t i, const struct config *cfg)
+{
+	const struct fix	*f = &r->fixes[i];
+	int			 tp = catalog_find(cfg->cat, "tp_size");
+	size_t			 j;
+
+	for (j = 0; j < f->n; j++)
+		if (slot_opt(cfg->cat->nopts, f->opt[j]) == tp)
+			return true;
+	return false;
+}
+
+/*
+ * A fix that sets the tensor-parallel size (applied in fixed) must fit the
+ * machines: tp x pp / nnodes GPUs a node, at most the host's (gpus_per_host,
+ * 8 when not stated), and exactly the host's when it spreads over several
+ * nodes (its label says "N nodes of G": G is the host's size, and fewer
+ * nodes would do otherwise).
+ */
+static bool
+fix_fits_host(const struct rule *r, size_t i, const struct config *fixed,
+    int gpus_per_host)
+{
+	long long	tp, pp, nn, host = gpus_per_host > 0 ? gpus_per_host : 8;
+
+	if (!fix_sets_tp(r, i, fixed))
+		return true;
+	tp = int_of(fixed, "tp_size", 1);
+	pp = int_of(fixed, "pp_size", 1);
+	nn = int_of(fixed, "nnodes", 1);
+	if (nn < 1 || (tp * pp) % nn != 0)
+		return false;
+	return nn == 1 ? tp * pp <= host : tp * pp / nn == host;
+}
+
 void
 engine_verify_fixes(const struct catalog *cat, const struct config *in,
     struct result *res)
+{
+	engine_verify_fixes_host(cat, in, res, 0);
+}
+
+void
+engine_verify_fixes_host(const struct catalog *cat, const struct config *in,
+    struct result *res, int gpus_per_host)
 {
 	size_t	i, j;
 
@@ -510,6 +563,10 @@ engine_verify_fixes(const struct catalog *cat, const struct config *in,
 				continue;
 			config_copy(&tmp, in);
 			engine_apply_fix(r, j, &tmp);
+			if (!fix_fits_host(r, j, &tmp, gpus_per_host)) {
+				config_free(&tmp);
+				continue;
+			}
 			result_init(&again);
 			engine_run(cat, &tmp, &again);
 			if (!has_rule(&again, r, d->sev) &&

@@ -93,6 +93,12 @@ void	engine_apply_fix(const struct rule *, size_t i, struct config *);
  */
 void	engine_verify_fixes(const struct catalog *, const struct config *in,
 	    struct result *res);
+/* The same for a server on machines of gpus_per_host GPUs (0: not stated,
+ * taken as 8): a fix that sets tp_size is kept only when its GPUs a node
+ * (tp x pp / nnodes) fit the machine, and fill it when it spreads over
+ * several nodes. engine_verify_fixes is this with 0. */
+void	engine_verify_fixes_host(const struct catalog *, const struct config *in,
+	    struct result *res, int gpus_per_host);
 /* May fix i of d be offered? (Unverified diagnostics: every fix.) */
 bool	diag_fix_ok(const struct diag *, size_t i);
 

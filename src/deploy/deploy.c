@@ -1093,7 +1093,11 @@ deployment_check(const struct catalog *cat, const struct deployment *d,
 		}
 		result_init(&res);
 		engine_run(cat, &la->cfg, &res);
-		engine_verify_fixes(cat, &la->cfg, &res);
+		/* A fix's GPUs a node: the role's node size, else the
+		 * machines' (8 when neither is stated). */
+		engine_verify_fixes_host(cat, &la->cfg, &res,
+		    d->role[la->role].gpus_per_node > 0 ?
+		    d->role[la->role].gpus_per_node : d->gpus_per_host);
 		for (j = 0; j < res.n; j++)
 			if (res.d[j].line == 0)
 				res.d[j].line = d->role[la->role].line;

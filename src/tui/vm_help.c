@@ -147,6 +147,21 @@ vmi_help_diag(struct vm *vm, struct buf *b, enum vm_scope role,
 	help_source(r, b);
 }
 
+/* The fixes of res (role s's result for in) verified as pdwiz check
+ * verifies them: on the deployment's machines (the role's GPUs a node,
+ * else gpus_per_host). */
+static void
+verify_fixes(struct vm *vm, enum vm_scope s, const struct config *in,
+    struct result *res)
+{
+	int	host = vm->dep.gpus_per_host;
+
+	if (s >= SC_PREFILL && s <= SC_DECODE &&
+	    vm->dep.role[vmi_scope_role(s)].gpus_per_node > 0)
+		host = vm->dep.role[vmi_scope_role(s)].gpus_per_node;
+	engine_verify_fixes_host(vm->cat, in, res, host);
+}
+
 /* Why value c of the focused field is unavailable: the rule as it fires
  * with c in role s's configuration. */
 static void
@@ -158,7 +173,7 @@ help_blocked(struct vm *vm, struct buf *b, const struct rule *r,
 
 	result_init(&res);
 	engine_run(vm->cat, with, &res);
-	engine_verify_fixes(vm->cat, with, &res);
+	verify_fixes(vm, s, with, &res);
 	for (i = 0; i < res.n; i++)
 		if (res.d[i].rule == r) {
 			vmi_help_diag(vm, b, s, &res.d[i], with, &res.eff,
@@ -173,9 +188,10 @@ help_blocked(struct vm *vm, struct buf *b, const struct rule *r,
 	result_free(&res);
 }
 
-/* A diagnostic of role s on the focused field, with its fixes verified. */
-static void
-help_role_diag(struct vm *vm, struct buf *b, enum vm_scope s,
+/* A diagnostic of role s (on the focused field, or the review's), with
+ * its fixes verified. */
+void
+vmi_help_role_diag(struct vm *vm, struct buf *b, enum vm_scope s,
     const struct diag *d, int focused_opt)
 {
 	struct result	res;
@@ -183,7 +199,7 @@ help_role_diag(struct vm *vm, struct buf *b, enum vm_scope s,
 
 	result_init(&res);
 	engine_run(vm->cat, &vm->cfg[s], &res);
-	engine_verify_fixes(vm->cat, &vm->cfg[s], &res);
+	verify_fixes(vm, s, &vm->cfg[s], &res);
 	for (i = 0; i < res.n; i++)
 		if (res.d[i].rule == d->rule && strcmp(res.d[i].msg,
 		    d->msg) == 0)
@@ -345,7 +361,7 @@ vm_help(struct vm *vm)
 				continue;
 			buf_printf(&b, "\n%s (%s):\n", severity_name(d->sev),
 			    vmi_scope_names[s]);
-			help_role_diag(vm, &b, s, d, f->key);
+			vmi_help_role_diag(vm, &b, s, d, f->key);
 		}
 	}
 	help_cross(vm, f, &b);

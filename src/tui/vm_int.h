@@ -232,6 +232,11 @@ char		*vmi_dfield_origin(struct vm *, enum vm_scope s, int key,
 void		 vmi_help_diag(struct vm *, struct buf *, enum vm_scope s,
 		    const struct diag *d, const struct config *in,
 		    const struct config *eff, int focused_opt, int chosen);
+/* The same for diagnostic d of role s's result, its fixes verified first
+ * (on the deployment's machines: the role's GPUs a node, else
+ * gpus_per_host). */
+void		 vmi_help_role_diag(struct vm *, struct buf *, enum vm_scope s,
+		    const struct diag *d, int focused_opt);
 
 /* Review (vm_review.c). */
 void		 vmi_refresh_review(struct vm *);

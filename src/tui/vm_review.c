@@ -268,6 +268,10 @@ vm_review_text(struct vm *vm, size_t i)
 		    "ports in the script, and import it again.\n");
 	else if (it->role == SC_DEPLOY)
 		vmi_help_diag(vm, &b, SC_DEPLOY, d, NULL, NULL, -1, -1);
+	else if (d != NULL && d->rule != NULL && vm->have[it->role])
+		/* Its fixes verified, as on the field's help (the review's
+		 * diagnostics are not: every fix of the rule was listed). */
+		vmi_help_role_diag(vm, &b, it->role, d, -1);
 	else
 		vmi_help_diag(vm, &b, it->role, d, &vm->cfg[it->role],
 		    &vm->res[it->role].eff, -1, -1);

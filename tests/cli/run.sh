@@ -292,6 +292,80 @@ grep -q "$(printf '\033')" "$T/out" && bad "colour when piped" || ok
 expect_rc "fit-weights on L40S" 1 env NO_COLOR=1 $PDWIZ check --gpu L40S -- python -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B-Instruct
 grep "^    fix: " "$T/out" | head -1 | grep -q -- "(--tp-size 4)$" && ok || bad "fit-weights: the first fix is not TP 4: $(grep 'fix:' "$T/out")"
 
+# A fit fix is listed only when applying it clears the diagnostic on the
+# machines it names: at TP 2 no fix is TP 2 (the current value); each listed
+# fix, applied to the command, clears fit-weights (checked here by running
+# it); "N nodes of G" names hosts of G GPUs. A command states no machine:
+# 8 GPUs each, as a deployment file that does not say.
+L70="python -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B-Instruct"
+expect_rc "fit-weights at TP 2 (json)" 1 $PDWIZ check --format json --gpu L40S -- $L70 --tp-size 2
+python3 - "$T/out" "$PDWIZ" <<'PY' && ok || bad "fit-weights at TP 2: a listed fix does not clear it"
+import json, re, subprocess, sys
+d = [x for x in json.load(open(sys.argv[1]))["diagnostics"] if x["rule"] == "fit-weights"][0]
+assert d["fixes"], d
+cmd = "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B-Instruct".split()
+for f in d["fixes"]:
+    s = f["set"]
+    assert s.get("tp_size") != 2, f
+    m = re.search(r"\((\d+) nodes of (\d+)\)", f["label"])
+    if m:
+        assert s.get("nnodes") == int(m.group(1)) and s["tp_size"] == int(m.group(1)) * int(m.group(2)) == s["nnodes"] * 8, f
+    if "one node" in f["label"]:
+        assert s["tp_size"] <= 8 and s.get("nnodes", 1) == 1, f
+    args = ["--gpu", s.get("gpu", "L40S"), "--"] + cmd + ["--tp-size", str(s.get("tp_size", 2))]
+    if "nnodes" in s:
+        args += ["--nnodes", str(s["nnodes"]), "--dist-init-addr", "10.0.0.1:5000"]
+    r = subprocess.run([sys.argv[2], "check", "--format", "json"] + args, capture_output=True, text=True)
+    rules = [x["rule"] for x in json.loads(r.stdout)["diagnostics"] if x["severity"] == "error"]
+    assert "fit-weights" not in rules, (f, rules)
+PY
+
+# On hosts of 4 GPUs (gpus_per_host: 4) the fixes spread the weights over
+# nodes of 4: none names 8 GPUs on one node or nodes of 8 (they did, from
+# the rule's labels, verified on the server alone); the same in the text,
+# the JSON and the exported script (PDWIZ_GPUS_PER_HOST=4).
+cat >"$T/fit4.yaml" <<'EOF'
+pdwiz: 1
+name: fit4
+gpus_per_host: 4
+model:
+  path: meta-llama/Llama-3.1-70B-Instruct
+  facts: {gpu: L40S}
+shared:
+  options: {disaggregation_transfer_backend: mooncake, disaggregation_ib_device: mlx5_0, tp_size: 2}
+roles:
+  prefill: {instances: 1, hosts: [10.0.0.1]}
+  decode: {instances: 1, hosts: [10.0.0.2]}
+  router: {}
+EOF
+expect_rc "fit-weights on 4-GPU hosts" 1 env NO_COLOR=1 $PDWIZ check "$T/fit4.yaml"
+fit4_text() {
+	grep -q "^    fix: split the weights over 4 GPUs (--tp-size 4)$" "$T/out" &&
+	    grep -q "^    fix: split the weights over 8 GPUs (2 nodes of 4) (--tp-size 8, --nnodes 2)$" "$T/out" &&
+	    ! grep "^    fix: " "$T/out" | grep -q "one node\|nodes of 8\|(--tp-size 2)\|(--tp-size 8)$"
+}
+fit4_text && ok || bad "fit-weights on 4-GPU hosts: $(grep 'fix:' "$T/out")"
+expect_rc "fit-weights on 4-GPU hosts (json)" 1 $PDWIZ check --format json "$T/fit4.yaml"
+python3 - "$T/out" <<'PY' && ok || bad "fit-weights on 4-GPU hosts (json): $(head -c 600 "$T/out")"
+import json, sys
+ds = [x for x in json.load(open(sys.argv[1]))["diagnostics"] if x["rule"] == "fit-weights"]
+assert len(ds) == 2, ds
+for d in ds:
+    sets = [f["set"] for f in d["fixes"]]
+    assert {"tp_size": 4} in sets and {"tp_size": 8, "nnodes": 2} in sets, sets
+    for f in d["fixes"]:
+        s = f["set"]
+        if "tp_size" in s:
+            assert s["tp_size"] != 2 and s["tp_size"] // s.get("nnodes", 1) <= 4, f
+            assert s.get("nnodes", 1) == 1 or s["tp_size"] == 4 * s["nnodes"], f
+        assert "one node" not in f["label"] and "nodes of 8" not in f["label"], f
+PY
+mkdir -p "$T/fit4.e"
+$PDWIZ emit --force --format shell -o "$T/fit4.e" "$T/fit4.yaml" >/dev/null 2>&1
+grep -q '^PDWIZ_GPUS_PER_HOST=4$' "$T/fit4.e/launch.sh" && ok || bad "fit4: the export states no GPUs per host"
+expect_rc "fit-weights on 4-GPU hosts (exported script)" 1 env NO_COLOR=1 $PDWIZ check "$T/fit4.e/launch.sh"
+fit4_text && ok || bad "fit-weights on 4-GPU hosts (exported script): $(grep 'fix:' "$T/out")"
+
 # SGLang's default fraction by role (main) and by release (--sglang-version):
 # DeepSeek-V3 on H200, TP 8, DP attention 8, DeepEP: decode 0.818 and prefill 0.886
 # at main, 0.769 for both at 0.5.13.post2 (tests/unit/test_fit.c works them out)

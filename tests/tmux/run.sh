@@ -339,6 +339,38 @@ EOF
 	    keys u && wait_for " 2 errors"
 }
 
+# The wizard's help lists the verified fixes only, on the deployment's
+# machines: on the review (whose ? listed every fix of the rule, TP 2 at
+# TP 2 among them) and on the field, Llama-3.1-70B at TP 2 on L40S hosts
+# of 4 GPUs is offered TP 4 and 2 nodes of 4, never 8 GPUs on one node,
+# nodes of 8, or the TP it has.
+fit_help_verified() {
+	cat >"$WORK/fit4.yaml" <<'EOF'
+pdwiz: 1
+name: fit4
+gpus_per_host: 4
+model:
+  path: meta-llama/Llama-3.1-70B-Instruct
+  facts: {gpu: L40S}
+shared:
+  options: {disaggregation_transfer_backend: mooncake, disaggregation_ib_device: mlx5_0, tp_size: 2}
+roles:
+  prefill: {instances: 1, hosts: [10.0.0.1]}
+  decode: {instances: 1, hosts: [10.0.0.2]}
+  router: {}
+EOF
+	start -- fit4.yaml || return 1
+	wait_for " 2 errors" && keys r && wait_for "11/11  Review" &&
+	    wait_re '^> prefill +ERROR +→ The weights need about 65\.8 GiB' &&
+	    keys '?' && wait_for "fix: split the weights over 8 GPUs (2 nodes of 4)" &&
+	    wait_for "fix: split the weights over 4 GPUs (--tp-size 4)" &&
+	    ! screen | grep -q "over 2 GPUs\|one node\|nodes of 8" &&
+	    keys q && wait_for "11/11  Review" && keys 3 &&
+	    wait_for "3/11  Parallelism (prefill)" && focus "tensor parallel" &&
+	    keys '?' && wait_for "fix: split the weights over 8 GPUs (2 nodes of 4)" &&
+	    ! screen | grep -q "over 2 GPUs\|one node\|nodes of 8"
+}
+
 # A shared field whose roles differ (an imported prefill on nixl, decode
 # on mooncake): f lists the alternatives to choose one for both, and
 # choosing a value with Enter sets it for both (it used to do nothing: the
@@ -1293,6 +1325,7 @@ run "quit without changes does not ask" quit_clean_no_question
 run "conventions: popup type-ahead, Home/End, scroll hint, F10, r, digits, Esc" conventions
 run "text never cut without saying so: … (~ in C), the focused row whole (80x24)" cut_marked
 run "f on a memory error: more TP on the same node first; r back to the review (80x24)" fit_fix_tp
+run "fit help: only verified fixes, on the hosts' GPUs (review and field)" fit_help_verified
 run "a shared field whose roles differ: f lists one-for-both fixes, Enter sets both (80x24)" shared_split
 run "prompts: label: [value] pre-filled, the hint above it (80x24)" prompt_layout
 run "decode parallelism: same as prefill, offered and copied" decode_same_as_prefill
