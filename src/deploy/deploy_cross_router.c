@@ -345,6 +345,86 @@ bound_only(const struct launch *la)
  * no instance, every instance no entry names, every bootstrap port that
  * differs. What cannot be told either way is unknown, with the reason.
  */
+/*
+ * Which router entries can match a server whose port is known: only
+ * those of its port, and those left to run time (match_url: an entry of
+ * another port is M_NO, one that names no port 0-65535 too). The entries
+ * are split once and indexed by port, so that matching a role against
+ * the router's list is not every entry times every server.
+ */
+struct ep_port {
+	int	 port;
+	size_t	 j;		/* the entry */
+};
+
+struct ep_index {
+	struct ep_port	*by_port;	/* entries with a port, by port then
+					   place in the list */
+	size_t		 nby;
+	size_t		*run;		/* entries left to run time, in order */
+	size_t		 nrun;
+};
+
+static int
+ep_cmp(const void *a, const void *b)
+{
+	const struct ep_port	*x = a, *y = b;
+
+	if (x->port != y->port)
+		return x->port < y->port ? -1 : 1;
+	return x->j < y->j ? -1 : x->j > y->j;
+}
+
+static void
+ep_index_build(struct ep_index *ix, const struct endpoint *e, size_t ne)
+{
+	size_t	j;
+
+	ix->by_port = xcalloc(ne + 1, sizeof *ix->by_port);
+	ix->run = xcalloc(ne + 1, sizeof *ix->run);
+	ix->nby = ix->nrun = 0;
+	for (j = 0; j < ne; j++) {
+		char	*h;
+		int	 up;
+		bool	 dollar = strpbrk(e[j].url, "$`") != NULL;
+
+		if (url_split(e[j].url, &h, &up) != 0 && !dollar)
+			;		/* no port 0-65535: matches nothing */
+		else if (h == NULL || host_unresolved(h) || dollar)
+			ix->run[ix->nrun++] = j;
+		else {
+			ix->by_port[ix->nby].port = up;
+			ix->by_port[ix->nby++].j = j;
+		}
+		free(h);
+	}
+	sort_items(ix->by_port, ix->nby, sizeof *ix->by_port, ep_cmp);
+}
+
+static void
+ep_index_free(struct ep_index *ix)
+{
+	free(ix->by_port);
+	free(ix->run);
+}
+
+/* The first entry of by_port whose port is port, or nby. */
+static size_t
+ep_first(const struct ep_index *ix, int port)
+{
+	size_t	lo = 0, hi = ix->nby;
+
+	while (lo < hi) {
+		size_t	mid = lo + (hi - lo) / 2;
+
+		if (ix->by_port[mid].port < port)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static void
 match_role(struct facts *f, const struct deployment *d, const struct plan *p,
     enum role r, const struct endpoint *e, size_t ne, struct rwhy *rw)
@@ -352,12 +432,42 @@ match_role(struct facts *f, const struct deployment *d, const struct plan *p,
 	enum match	*m = xcalloc((ne + 1) * (p->n + 1), sizeof *m);
 	int		 rline = d->role[ROLE_ROUTER].line;
 	size_t		 i, j;
+	struct ep_index	 ix;
 
-	for (i = 0; i < p->n; i++)
-		for (j = 0; j < ne; j++)
-			if (p->l[i].role == r && p->l[i].node_rank == 0)
-				m[i * ne + j] = match_url(f, d, e[j].url,
-				    &p->l[i], &rw->lists);
+	ep_index_build(&ix, e, ne);
+	for (i = 0; i < p->n; i++) {
+		const struct launch	*la = &p->l[i];
+		size_t			 a, b, k;
+		int			 port;
+
+		if (la->role != r || la->node_rank != 0)
+			continue;
+		if (launch_port_unknown(f, d, la)) {
+			for (j = 0; j < ne; j++)
+				m[i * ne + j] = match_url(f, d, e[j].url, la,
+				    &rw->lists);
+			continue;
+		}
+		/* The run-time entries and those of the server's port, in
+		 * the list's order (the first reason found is the one said). */
+		port = (int)cfg_int(&la->cfg, "port", 30000);
+		a = 0;
+		b = ep_first(&ix, port);
+		for (;;) {
+			bool	 ina = a < ix.nrun, inb = b < ix.nby &&
+			    ix.by_port[b].port == port;
+
+			if (!ina && !inb)
+				break;
+			if (ina && (!inb || ix.run[a] < ix.by_port[b].j))
+				k = ix.run[a++];
+			else
+				k = ix.by_port[b++].j;
+			m[i * ne + k] = match_url(f, d, e[k].url, la,
+			    &rw->lists);
+		}
+	}
+	ep_index_free(&ix);
 	for (i = 0; i < p->n; i++) {
 		const struct launch	*la = &p->l[i];
 		bool			 yes = false, unsure = false;
