@@ -123,8 +123,13 @@ goto_page() {
 	done
 }
 
-# focus LABEL: move down (from the top) until the focused row has LABEL.
+# focus LABEL: move down (from the top) until the focused row has LABEL;
+# a row already focused stays.
 focus() {
+	# Already there: no g, whose redraw the check below could run ahead
+	# of (the stale screen still showing the row, f then went to the
+	# first row's field).
+	screen | grep -E '^>' | grep -qF -- "$1" && return 0
 	keys g
 	_i=0
 	while ! screen | grep -E '^>' | grep -qF -- "$1"; do
