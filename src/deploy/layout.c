@@ -426,10 +426,14 @@ place_gpus(struct layout *l, const struct role_spec *rs, enum role r,
 		gpus_take(l, r, o, rs->base_gpu_id, lr->gpu_step);
 		return;
 	}
-	for (base = 0; base < LAY_MAX_GPU; base++)
+	/* Within the hosts' GPUs: past the host's count no base fits there
+	 * (every server's first GPU would be past it), so the search stops. */
+	for (base = 0; base < LAY_MAX_GPU && (l->gpus_per_host < 0 ||
+	    base <= l->gpus_per_host); base++)
 		if (gpus_fit(l, r, o, base, lr->gpu_step, true))
 			break;
-	if (base >= LAY_MAX_GPU)
+	if (base >= LAY_MAX_GPU || (l->gpus_per_host >= 0 &&
+	    base > l->gpus_per_host))
 		for (base = 0; base < LAY_MAX_GPU; base++)
 			if (gpus_fit(l, r, o, base, lr->gpu_step, false))
 				break;
