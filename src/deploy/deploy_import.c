@@ -51,8 +51,8 @@ static const char *const managed[] = { "model_path", "disaggregation_mode",
 	"host", "port", "disaggregation_bootstrap_port", "base_gpu_id",
 	"dist_init_addr", "nnodes", "node_rank", NULL };
 
-static bool
-is_managed(const char *n)
+bool
+imp_is_managed(const char *n)
 {
 	size_t	i;
 
@@ -161,7 +161,8 @@ read_server(const struct catalog *cat, struct icmd *ic, const char *base_dir,
 	config_init(&base, cat);
 	result_init(&diags);
 	server_from_cmd(cat, ic->sc, &base, &ic->cfg, &diags, base_dir);
-	imp_reader_losses(notes, ic->sc, &diags, &ic->extra, &ic->nextra);
+	imp_reader_losses(cat, notes, ic->sc, &diags, &ic->extra,
+	    &ic->nextra);
 	for (i = 0; i < diags.n; i++)
 		if (diags.d[i].id != NULL &&
 		    strcmp(diags.d[i].id, "argv-unknown-words") == 0)
@@ -211,7 +212,7 @@ read_server(const struct catalog *cat, struct icmd *ic, const char *base_dir,
 		 * field (it serves no bootstrap server) but an option: the
 		 * port it asks prefills on when the router gives none. */
 		if (cat->opts[i].kind != OK_FLAG || (s->src != SRC_CLI &&
-		    s->src != SRC_CONFIG) || (is_managed(cat->opts[i].name) &&
+		    s->src != SRC_CONFIG) || (imp_is_managed(cat->opts[i].name) &&
 		    !(decode && strcmp(cat->opts[i].name,
 		    "disaggregation_bootstrap_port") == 0)))
 			continue;

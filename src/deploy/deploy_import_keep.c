@@ -75,22 +75,18 @@ run_time(const struct sh_word *w)
 }
 
 /* A flag the deployment's layout writes itself (--node-rank, --port,
- * ...): what argparse refuses of it is not passed through beside it. */
+ * ...; any spelling the catalog knows): what argparse refuses of it is
+ * not passed through beside it. */
 static bool
-layout_flag(const char *w)
+layout_flag(const struct catalog *cat, const char *w)
 {
-	static const char *const f[] = { "--model-path", "--model",
-	    "--disaggregation-mode", "--host", "--port",
-	    "--disaggregation-bootstrap-port", "--base-gpu-id",
-	    "--dist-init-addr", "--nnodes", "--node-rank", NULL };
-	size_t	i, n;
+	const char	*eq = strchr(w, '=');
+	char		*f = eq != NULL ? xstrndup(w, (size_t)(eq - w)) :
+	    xstrdup(w);
+	int		 o = catalog_find_flag(cat, f);
 
-	for (i = 0; f[i] != NULL; i++) {
-		n = strlen(f[i]);
-		if (strncmp(w, f[i], n) == 0 && (w[n] == '\0' || w[n] == '='))
-			return true;
-	}
-	return false;
+	free(f);
+	return o >= 0 && imp_is_managed(cat->opts[o].name);
 }
 
 /* Mark word i of sc to be kept as an extra argument (once). */
@@ -153,8 +149,8 @@ unrecognized_words(const struct sh_cmd *sc, const struct diag *dg,
  * of the command (a --config file's).
  */
 static bool
-refused_flag(const struct sh_cmd *sc, const struct diag *dg, bool *taken,
-    struct result *notes)
+refused_flag(const struct catalog *cat, const struct sh_cmd *sc,
+    const struct diag *dg, bool *taken, struct result *notes)
 {
 	size_t	k = word_index(sc, dg->line, dg->col), j;
 
@@ -164,7 +160,7 @@ refused_flag(const struct sh_cmd *sc, const struct diag *dg, bool *taken,
 	    j--)
 		;
 	if (strncmp(sc->words[j].text, "-", 1) != 0 ||
-	    layout_flag(sc->words[j].text))
+	    layout_flag(cat, sc->words[j].text))
 		return false;
 	for (k = j + 1; k < sc->nwords && strncmp(sc->words[k].text, "--", 2)
 	    != 0; k++)
@@ -182,8 +178,9 @@ refused_flag(const struct sh_cmd *sc, const struct diag *dg, bool *taken,
  * check reads as SGLang's argparse does; what names no word of the
  * command (a --config file's value) is not placed. */
 void
-imp_reader_losses(struct result *notes, const struct sh_cmd *sc,
-    const struct result *diags, char ***extra, size_t *nextra)
+imp_reader_losses(const struct catalog *cat, struct result *notes,
+    const struct sh_cmd *sc, const struct result *diags, char ***extra,
+    size_t *nextra)
 {
 	bool	*taken = xcalloc(sc->nwords + 1, sizeof *taken);
 	size_t	 i;
@@ -194,7 +191,7 @@ imp_reader_losses(struct result *notes, const struct sh_cmd *sc,
 		if (dg->sev != SEV_ERROR || dg->rule != NULL)
 			continue;
 		if (unrecognized_words(sc, dg, taken, notes) ||
-		    refused_flag(sc, dg, taken, notes))
+		    refused_flag(cat, sc, dg, taken, notes))
 			continue;
 		lost(notes, dg->line > 0 ? dg->line : sc->line, dg->line > 0 ?
 		    dg->col : col0(sc), "%s; not placed in the "

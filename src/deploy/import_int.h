@@ -14,8 +14,12 @@ void	imp_vnote(struct result *, enum severity, int line, int col,
 	    const char *fmt, va_list);
 /* The argument reader's errors on a server command: the words it
  * refused onto extra (owned strings), the rest as import errors. */
-void	imp_reader_losses(struct result *, const struct sh_cmd *,
-	    const struct result *diags, char ***extra, size_t *nextra);
+void	imp_reader_losses(const struct catalog *, struct result *,
+	    const struct sh_cmd *, const struct result *diags, char ***extra,
+	    size_t *nextra);
+/* An option the deployment's layout sets itself (model_path, port,
+ * node_rank, ...): never one of a role's options. */
+bool	imp_is_managed(const char *name);
 /* The words of the --config file a command names (free with
  * argwords_free), or none. */
 void	imp_config_words(const struct catalog *, const struct sh_cmd *,

@@ -324,20 +324,7 @@ PY
 # nodes of 4: none names 8 GPUs on one node or nodes of 8 (they did, from
 # the rule's labels, verified on the server alone); the same in the text,
 # the JSON and the exported script (PDWIZ_GPUS_PER_HOST=4).
-cat >"$T/fit4.yaml" <<'EOF'
-pdwiz: 1
-name: fit4
-gpus_per_host: 4
-model:
-  path: meta-llama/Llama-3.1-70B-Instruct
-  facts: {gpu: L40S}
-shared:
-  options: {disaggregation_transfer_backend: mooncake, disaggregation_ib_device: mlx5_0, tp_size: 2}
-roles:
-  prefill: {instances: 1, hosts: [10.0.0.1]}
-  decode: {instances: 1, hosts: [10.0.0.2]}
-  router: {}
-EOF
+cp tests/fit/l40s-70b-tp2-hosts4.yaml "$T/fit4.yaml"
 expect_rc "fit-weights on 4-GPU hosts" 1 env NO_COLOR=1 $PDWIZ check "$T/fit4.yaml"
 fit4_text() {
 	grep -q "^    fix: split the weights over 4 GPUs (--tp-size 4)$" "$T/out" &&

@@ -345,20 +345,7 @@ EOF
 # of 4 GPUs is offered TP 4 and 2 nodes of 4, never 8 GPUs on one node,
 # nodes of 8, or the TP it has.
 fit_help_verified() {
-	cat >"$WORK/fit4.yaml" <<'EOF'
-pdwiz: 1
-name: fit4
-gpus_per_host: 4
-model:
-  path: meta-llama/Llama-3.1-70B-Instruct
-  facts: {gpu: L40S}
-shared:
-  options: {disaggregation_transfer_backend: mooncake, disaggregation_ib_device: mlx5_0, tp_size: 2}
-roles:
-  prefill: {instances: 1, hosts: [10.0.0.1]}
-  decode: {instances: 1, hosts: [10.0.0.2]}
-  router: {}
-EOF
+	cp "$ROOT/tests/fit/l40s-70b-tp2-hosts4.yaml" "$WORK/fit4.yaml"
 	start -- fit4.yaml || return 1
 	wait_for " 2 errors" && keys r && wait_for "11/11  Review" &&
 	    wait_re '^> prefill +ERROR +→ The weights need about 65\.8 GiB' &&
