@@ -75,7 +75,7 @@ all: pdwiz rules/catalog.img
 # The compiled catalog: the YAML of rules/ as one image that pdwiz maps at
 # startup. pdwiz uses it only when it was written by the same build from
 # the same YAML; otherwise it reads the YAML.
-RULE_YAML = rules/options.yaml rules/models.yaml rules/flag-history.yaml rules/flag-inventory.tsv $(wildcard rules/checks/*.yaml rules/deploy/*.yaml)
+RULE_YAML = rules/options.yaml rules/models.yaml rules/flag-history.yaml rules/flag-inventory.tsv rules/rule-since.tsv $(wildcard rules/checks/*.yaml rules/deploy/*.yaml)
 rules/catalog.img: pdwiz $(RULE_YAML)
 	PDWIZ_DATADIR=$(CURDIR) ./pdwiz compile-catalog -o $@
 
@@ -362,7 +362,7 @@ install: pdwiz rules/catalog.img
 	    $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR) $(DESTDIR)$(LIBDIR) \
 	    $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 755 pdwiz $(DESTDIR)$(BINDIR)/pdwiz
-	install -m 644 rules/*.yaml rules/sglang-state.tsv rules/sglang-checks.tsv rules/flag-inventory.tsv $(DESTDIR)$(DATADIR)/rules/
+	install -m 644 rules/*.yaml rules/sglang-state.tsv rules/sglang-checks.tsv rules/flag-inventory.tsv rules/rule-since.tsv $(DESTDIR)$(DATADIR)/rules/
 	install -m 644 rules/catalog.img $(DESTDIR)$(LIBDIR)/catalog.img
 	install -m 644 rules/checks/*.yaml $(DESTDIR)$(DATADIR)/rules/checks/
 	if ls rules/deploy/*.yaml >/dev/null 2>&1; then \

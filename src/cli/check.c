@@ -117,21 +117,30 @@ fail(struct buf *why, const char *fmt, ...)
 	return -1;
 }
 
-/* A release number, or a word that names none (dev, latest, nightly,
- * main: the version stays unknown); else a usage error. */
-static int
-check_sgver(const char *text, struct buf *why)
+/* A word that names no version: the version stays unknown. */
+static bool
+sgver_word(const char *text)
 {
 	static const char *const words[] = { "dev", "latest", "nightly",
 	    "main", NULL };
-	char	msg[256];
 	size_t	i;
 
-	if (sgver_parse(text, msg, sizeof msg) != SGVER_UNKNOWN)
-		return 0;
 	for (i = 0; words[i] != NULL; i++)
 		if (strcmp(text, words[i]) == 0)
-			return 0;
+			return true;
+	return false;
+}
+
+/* A release number or a commit the catalog names, or a word that names
+ * none (dev, latest, nightly, main); else a usage error. */
+static int
+check_sgver(const struct flag_history *fh, const char *text, struct buf *why)
+{
+	char	msg[256];
+
+	if (flaghist_parse(fh, text, msg, sizeof msg) != SGVER_UNKNOWN ||
+	    sgver_word(text))
+		return 0;
 	return fail(why, "pdwiz: --sglang-version: %s", msg);
 }
 
@@ -153,14 +162,24 @@ version_note(struct check *ck, sgver_t v)
 {
 	const struct flag_history	*fh = ck->cat->hist;
 	char				 vs[SGVER_TEXT_MAX], cs[SGVER_TEXT_MAX];
+	char				 as0[SGVER_TEXT_MAX];
 	char				*msg;
 	struct result			 r;
 
 	if ((v == SGVER_UNKNOWN && ck->sgver_asked == SGVER_UNKNOWN) ||
 	    ck->ncmds == 0)
 		return;
-	sgver_format(v, vs, sizeof vs);
-	if (ck->sgver_asked != SGVER_UNKNOWN) {
+	flaghist_vname(fh, v, vs, sizeof vs);
+	if (flaghist_commit(fh, v) != NULL) {
+		const struct sg_commit	*c = flaghist_commit(fh, v);
+
+		msg = xasprintf("checked for SGLang %s (main of %s, after "
+		    "release %s): %s; rules with a release range hold as of "
+		    "that commit, rules without one are those of the SGLang "
+		    "this catalog models (newer than %s)", vs, c->date,
+		    sgver_format(c->after, as0, sizeof as0), flags_how(fh, v),
+		    sgver_format(fh->newer_than, cs, sizeof cs));
+	} else if (ck->sgver_asked != SGVER_UNKNOWN) {
 		char	as[SGVER_TEXT_MAX], ls[SGVER_TEXT_MAX];
 
 		sgver_format(ck->sgver_asked, as, sizeof as);
@@ -270,8 +289,6 @@ check_args(int argc, char **argv, struct check_args *a, struct buf *why)
 			a->verbose = true;
 			break;
 		case C_SGVER:
-			if (check_sgver(p.arg, why) != 0)
-				return EXIT_USAGE;
 			a->sglang_version = p.arg;
 			break;
 		case C_QUIET:
@@ -463,7 +480,8 @@ check_deploy(struct check *ck, const struct input *in)
 	}
 	{
 		bool	release;
-		sgver_t	v = sgver_parse(d.sglang_version, NULL, 0);
+		sgver_t	v = flaghist_parse(ck->cat->hist, d.sglang_version,
+		    NULL, 0);
 
 		ck->sgver = flaghist_release_as(ck->cat->hist, v, &release);
 		ck->sgver_asked = release ? SGVER_UNKNOWN : v;
@@ -845,6 +863,7 @@ one_deployment(struct check *ck, const struct roles *ro)
  * *out; 1 when any was, 0 when none, -1 on a bad one (message in ck->why).
  */
 #define SCRIPT_FACT	"PDWIZ_FACT_"
+#define SCRIPT_SGVER	"PDWIZ_SGLANG_VERSION"
 static int
 script_facts(struct check *ck, const struct sh_script *sc,
     const struct config *base, struct config *out)
@@ -862,6 +881,29 @@ script_facts(struct check *ck, const struct sh_script *sc,
 		const char		*name = e->name + strlen(SCRIPT_FACT);
 		bool			 given = false;
 
+		if (strcmp(e->name, SCRIPT_SGVER) == 0 && !e->unresolved &&
+		    e->value != NULL && ck->sglang_version == NULL) {
+			/* The SGLang of the deployment it was exported from
+			 * (--sglang-version wins). */
+			sgver_t	v = flaghist_parse(ck->cat->hist, e->value, err,
+			    sizeof err);
+
+			if (v == SGVER_UNKNOWN && !sgver_word(e->value)) {
+				fail(&ck->why, "%s:%d:%d: %s: %s", ck->name,
+				    e->line, e->col, SCRIPT_SGVER, err);
+				if (n > 0)
+					config_free(out);
+				return -1;
+			}
+			if (n++ == 0) {
+				config_init(out, ck->cat);
+				config_copy(out, base);
+			}
+			config_set_sgver(out, v);
+			ck->sgver = out->sgver;
+			ck->sgver_asked = out->sgver_asked;
+			continue;
+		}
 		if (strncmp(e->name, SCRIPT_FACT, strlen(SCRIPT_FACT)) != 0 ||
 		    e->unresolved || e->value == NULL)
 			continue;
@@ -1244,6 +1286,9 @@ cmd_check(int argc, char **argv)
 		fail(&why, "pdwiz: %s", err);
 		goto out;
 	}
+	if (a.sglang_version != NULL && check_sgver(cat->hist,
+	    a.sglang_version, &why) != 0)
+		goto out;
 	if (a.verbose && cat->image == NULL)
 		fprintf(stderr, "pdwiz: rules read from the %s\n", cat->origin);
 	for (i = 0; i < a.ignores.n; i++)
@@ -1253,7 +1298,8 @@ cmd_check(int argc, char **argv)
 			goto out;
 		}
 	config_init(&base, cat);
-	config_set_sgver(&base, sgver_parse(a.sglang_version, NULL, 0));
+	config_set_sgver(&base, flaghist_parse(cat->hist, a.sglang_version,
+	    NULL, 0));
 	if (cli_facts_apply(cat, &base, &a.facts, &why) != 0)
 		goto out;
 	r.cat = cat;

@@ -118,8 +118,8 @@ rc_validate(const struct catalog *cat, const struct rcfile *rc,
 
 		if (strcmp(f->name, "sglang-version") == 0 ||
 		    strcmp(f->name, "sglang_version") == 0) {
-			if (sgver_parse(f->value, err, sizeof err) ==
-			    SGVER_UNKNOWN) {
+			if (flaghist_parse(cat->hist, f->value, err,
+			    sizeof err) == SGVER_UNKNOWN) {
 				buf_printf(why, "%s:%d:%d: sglang-version: %s\n",
 				    rc->path, f->vline, f->vcol, err);
 				bad = -1;
@@ -211,8 +211,8 @@ rc_apply_facts(const struct catalog *cat, const struct rcfile *rc,
 		if (strcmp(f->name, "sglang-version") == 0 ||
 		    strcmp(f->name, "sglang_version") == 0) {
 			if (!version_given) {
-				config_set_sgver(cfg, sgver_parse(f->value,
-				    NULL, 0));
+				config_set_sgver(cfg, flaghist_parse(
+				    cfg->cat->hist, f->value, NULL, 0));
 				n++;
 			}
 			continue;

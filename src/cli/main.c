@@ -130,6 +130,15 @@ version_state(const struct catalog *cat)
 		    "files mix two stages of SGLang's arg_groups refactor "
 		    "(rules/README.md, \"Which SGLang the catalog models\")\n",
 		    sgver_format(cat->hist->newer_than, vs, sizeof vs));
+	for (size_t i = 0; cat->hist != NULL && i < cat->hist->ncommits; i++) {
+		const struct sg_commit	*c = &cat->hist->commits[i];
+
+		printf("SGLang commit known as a version: main@%s (%s, after "
+		    "release %s)%s\n", c->name, c->date, sgver_format(c->after,
+		    vs, sizeof vs), cat->hist->inv_main_commit != NULL &&
+		    strcmp(cat->hist->inv_main_commit, c->commit) == 0 ?
+		    ", with its own flags (rules/flag-inventory.tsv)" : "");
+	}
 	if (dir == NULL)
 		return;
 	p = xasprintf("%s/rules/sglang-state.tsv", dir);

@@ -1133,7 +1133,8 @@ add_read(void *arg, int slot)
 
 static const char *const rule_keys[] = { "id", "severity", "stage", "kind",
 	"when", "message", "explain", "fixes", "example", "source", "set",
-	"setdefault", "silent", "note", "since", "after", "until", NULL };
+	"setdefault", "silent", "own_words", "note", "since", "after", "until",
+	NULL };
 
 static int
 load_rule(struct loadctx *lc, const struct ynode *n, struct rule *r)
@@ -1143,6 +1144,7 @@ load_rule(struct loadctx *lc, const struct ynode *n, struct rule *r)
 	char			 msg[256];
 	size_t			 off;
 	int			 rc = 0;
+	bool			 own_words = false;	/* read by tools only */
 
 	if (ynode_check_keys(n, rule_keys, lc->file, lc->err, lc->errlen))
 		return -1;
@@ -1193,7 +1195,9 @@ load_rule(struct loadctx *lc, const struct ynode *n, struct rule *r)
 		return -1;
 	}
 	if (yaml_bool(lc, ynode_get(n, "silent"), &r->silent) != 0 ||
-	    rule_range_parse(n, lc->file, r, lc->err, lc->errlen) != 0)
+	    yaml_bool(lc, ynode_get(n, "own_words"), &own_words) != 0 ||
+	    rule_range_parse(lc->cat->hist, n, lc->file, r, lc->err,
+	    lc->errlen) != 0)
 		return -1;
 	wn = ynode_get(n, "when");
 	r->when_src = when;
@@ -1412,6 +1416,12 @@ catalog_load(const char *datadir, char *err, size_t errlen)
 	if (rc != 0)
 		goto fail;
 	catalog_model_slots(cat);
+	/* The flag history before the rules: its commits name versions that
+	 * the rules' release ranges may use. */
+	if (flaghist_attach(cat, datadir, err, errlen) != 0) {
+		rc = -1;
+		goto fail;
+	}
 	/* Deployment-level options first, so per-server rules can't see them. */
 	p = xasprintf("%s/rules/models.yaml", datadir);
 	rc = load_one(&lc, p, load_models);
@@ -1436,7 +1446,7 @@ catalog_load(const char *datadir, char *err, size_t errlen)
 		}
 	}
 	free(p);
-	if (rc != 0 || flaghist_attach(cat, datadir, err, errlen) != 0)
+	if (rc != 0 || rule_since_attach(cat, datadir, err, errlen) != 0)
 		goto fail;
 	return cat;
 fail:

@@ -145,6 +145,15 @@ struct flag_inv {
 	char		 nargs;		/* '0', '1', '?', '*' or '+' */
 };
 
+/* A commit of SGLang's main branch that the catalog names as a version. */
+struct sg_commit {
+	const char	*name;		/* as flag-history.yaml writes it */
+	const char	*commit;	/* the full hash */
+	const char	*date;		/* its commit date, YYYY-MM-DD */
+	sgver_t		 after;		/* the newest release it is later than */
+	sgver_t		 v;		/* sgver_commit(after, its place) */
+};
+
 struct flag_history {
 	struct flag_hist	*e;
 	size_t			 n;
@@ -153,6 +162,9 @@ struct flag_history {
 	sgver_t			*inv_rel;	/* the inventory's releases */
 	size_t			 ninv_rel;
 	bool			 inv_main;	/* its last release is main */
+	const char		*inv_main_commit; /* main's commit there */
+	struct sg_commit	*commits;	/* oldest first */
+	size_t			 ncommits;
 	sgver_t			 sglang_version;	/* what the catalog models, or 0 */
 	sgver_t			 newer_than;	/* a release the catalog is newer than */
 	sgver_t			*releases;	/* SGLang's release tags, in order */
@@ -292,6 +304,19 @@ char		*flaghist_advice(const struct flag_hist *, sgver_t v);
 sgver_t		 flaghist_release_as(const struct flag_history *, sgver_t v,
 		    bool *release);
 /*
+ * A version as a user or a file writes it: a release number, or a commit
+ * of fh's commits by its name, its full hash or a prefix of at least 7 hex
+ * digits, "main@" allowed before it. SGVER_UNKNOWN, with why, otherwise.
+ */
+sgver_t		 flaghist_parse(const struct flag_history *, const char *s,
+		    char *why, size_t whylen);
+/* v's text: a commit's "main@NAME", else the release (sgver_format). */
+const char	*flaghist_vname(const struct flag_history *, sgver_t v,
+		    char *buf, size_t len);
+/* The commit v is, or NULL. */
+const struct sg_commit *flaghist_commit(const struct flag_history *,
+		    sgver_t v);
+/*
  * The inventory's index of release v (what flaghist_release_as gives), or
  * -1 when the inventory does not cover v (unknown, older than its first
  * release, newer than its last).
@@ -316,8 +341,15 @@ const char	*flaginv_name(const struct flag_history *, int r, char *buf,
  * and a message.
  */
 struct ynode;
-int		 rule_range_parse(const struct ynode *rule, const char *file,
-		    struct rule *, char *err, size_t errlen);
+int		 rule_range_parse(const struct flag_history *,
+		    const struct ynode *rule, const char *file, struct rule *,
+		    char *err, size_t errlen);
+/*
+ * rules/rule-since.tsv (tools/sgsince.py): the release ranges of rules
+ * whose YAML gives none, from the SGLang trees that have their messages.
+ */
+int		 rule_since_attach(struct catalog *, const char *datadir,
+		    char *err, size_t errlen);
 /* Does a rule hold in release v? (v unknown, or no range: true.) */
 bool		 rule_in_range(const struct rule *, sgver_t v);
 

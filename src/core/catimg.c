@@ -47,7 +47,7 @@
 #endif
 
 #define IMG_MAGIC	"PDWZCAT"
-#define IMG_VERSION	6
+#define IMG_VERSION	7
 #if UINTPTR_MAX == 0xffffffffffffffffu && defined(MAP_FIXED_NOREPLACE)
 #define IMG_BASE	UINT64_C(0x3e0000000000)
 #else
@@ -173,6 +173,12 @@ list_sources(const char *datadir, size_t *n)
 	free(h);
 	list_dir(datadir, "rules/checks", &v, n);
 	list_dir(datadir, "rules/deploy", &v, n);
+	h = xasprintf("%s/rules/rule-since.tsv", datadir);
+	if (stat(h, &st) == 0) {
+		v = xreallocarray(v, *n + 1, sizeof *v);
+		v[(*n)++] = xstrdup("rules/rule-since.tsv");
+	}
+	free(h);
 	return v;
 }
 
@@ -603,7 +609,27 @@ put_hist(struct imgw *w, const struct flag_history *fh)
 	h.ninv = fh->ninv;
 	h.ninv_rel = fh->ninv_rel;
 	h.inv_main = fh->inv_main;
+	h.ncommits = fh->ncommits;
 	off = imgw_copy(w, &h, sizeof h);
+	PTR(off, struct flag_history, inv_main_commit,
+	    imgw_str(w, fh->inv_main_commit));
+	arr = fh->ncommits ? imgw_alloc(w, fh->ncommits * sizeof *fh->commits) :
+	    0;
+	for (i = 0; i < fh->ncommits; i++) {
+		const struct sg_commit	*e = &fh->commits[i];
+		struct sg_commit	 c;
+		size_t			 eo = arr + i * sizeof c;
+
+		memset(&c, 0, sizeof c);
+		c.after = e->after;
+		c.v = e->v;
+		memcpy(imgw_at(w, eo), &c, sizeof c);
+		PTR(eo, struct sg_commit, name, imgw_str(w, e->name));
+		PTR(eo, struct sg_commit, commit, imgw_str(w, e->commit));
+		PTR(eo, struct sg_commit, date, imgw_str(w, e->date));
+	}
+	if (fh->ncommits > 0)
+		PTR(off, struct flag_history, commits, arr);
 	arr = fh->n ? imgw_alloc(w, fh->n * sizeof *fh->e) : 0;
 	for (i = 0; i < fh->n; i++) {
 		const struct flag_hist	*e = &fh->e[i];
@@ -1180,8 +1206,17 @@ check_hist(struct imgr *r, const struct flag_history *h)
 	    !imgr_array(r, h->inv_rel, h->ninv_rel, sizeof *h->inv_rel,
 	    _Alignof(sgver_t)) || !imgr_array(r, h->inv, h->ninv,
 	    sizeof *h->inv, _Alignof(struct flag_inv)) ||
-	    h->ninv_rel > UINT32_MAX - 1)
+	    h->ninv_rel > UINT32_MAX - 1 ||
+	    !imgr_str(r, h->inv_main_commit, true) ||
+	    !imgr_array(r, h->commits, h->ncommits, sizeof *h->commits,
+	    _Alignof(struct sg_commit)))
 		return false;
+	for (i = 0; i < h->ncommits; i++)
+		if (!imgr_str(r, h->commits[i].name, false) ||
+		    !imgr_str(r, h->commits[i].commit, false) ||
+		    !imgr_str(r, h->commits[i].date, false) ||
+		    !sgver_is_commit(h->commits[i].v))
+			return false;
 	for (i = 0; i < h->ninv; i++) {
 		const struct flag_inv	*e = &h->inv[i];
 		uint32_t		 top = (uint32_t)h->ninv_rel -

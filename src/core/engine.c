@@ -247,6 +247,7 @@ static void
 out_of_range(struct runner *rn, const struct rule *r, struct evalctx *ec)
 {
 	char		 vs[SGVER_TEXT_MAX], a[SGVER_TEXT_MAX], b[SGVER_TEXT_MAX];
+	const struct flag_history *h = rn->cat->hist;
 	struct value	 c;
 	struct diag	*d;
 
@@ -258,20 +259,20 @@ out_of_range(struct runner *rn, const struct rule *r, struct evalctx *ec)
 	report(rn, r, SEV_UNKNOWN, -1, ec);
 	d = &rn->out->d[rn->out->n - 1];
 	free(d->note);
-	sgver_format(run_version(rn), vs, sizeof vs);
+	flaghist_vname(h, run_version(rn), vs, sizeof vs);
 	if (r->since != SGVER_UNKNOWN && run_version(rn) < r->since)
 		d->note = xasprintf("could not check for SGLang %s: this rule "
-		    "models SGLang %s and later", vs, sgver_format(r->since, a,
-		    sizeof a));
+		    "models SGLang %s and later", vs, flaghist_vname(h,
+		    r->since, a, sizeof a));
 	else if (r->newer_than != SGVER_UNKNOWN && run_version(rn) <= r->newer_than)
 		d->note = xasprintf("could not check for SGLang %s: this rule "
-		    "models SGLang newer than %s", vs, sgver_format(r->newer_than, a,
-		    sizeof a));
+		    "models SGLang newer than %s", vs, flaghist_vname(h,
+		    r->newer_than, a, sizeof a));
 	else
 		d->note = xasprintf("could not check for SGLang %s: this rule "
-		    "models SGLang before %s%s%s", vs, sgver_format(r->until, b,
-		    sizeof b), r->since ? ", from " : "", r->since ?
-		    sgver_format(r->since, a, sizeof a) : "");
+		    "models SGLang before %s%s%s", vs, flaghist_vname(h,
+		    r->until, b, sizeof b), r->since ? ", from " : "",
+		    r->since ? flaghist_vname(h, r->since, a, sizeof a) : "");
 }
 
 static void

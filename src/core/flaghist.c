@@ -15,9 +15,10 @@
 #define HIST_MAX	(1024 * 1024)
 
 struct hctx {
-	const char	*file;
-	char		*err;
-	size_t		 errlen;
+	const char			*file;
+	char				*err;
+	size_t				 errlen;
+	const struct flag_history	*fh;	/* its commits name versions */
 };
 
 /* A scalar at key of map (NULL when absent or null); -1 on a non-scalar. */
@@ -52,11 +53,165 @@ release(struct hctx *h, const struct ynode *map, const char *key,
 		return -1;
 	if (s == NULL)
 		return 0;
-	if ((*out = sgver_parse(s, why, sizeof why)) == SGVER_UNKNOWN) {
+	if ((*out = flaghist_parse(h->fh, s, why, sizeof why)) ==
+	    SGVER_UNKNOWN) {
 		ynode_err(h->err, h->errlen, h->file, ynode_get(map, key),
 		    "%s: %s", key, why);
 		return -1;
 	}
+	return 0;
+}
+
+static bool
+all_hex(const char *s, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' &&
+		    s[i] <= 'f')))
+			return false;
+	return true;
+}
+
+sgver_t
+flaghist_parse(const struct flag_history *fh, const char *s, char *why,
+    size_t whylen)
+{
+	const char	*h = s;
+	size_t		 i, n;
+	bool		 at = false;
+
+	if (s == NULL)
+		return SGVER_UNKNOWN;
+	if (strncmp(h, "main@", 5) == 0) {
+		h += 5;
+		at = true;
+	}
+	n = strlen(h);
+	for (i = 0; fh != NULL && i < fh->ncommits; i++) {
+		const struct sg_commit	*c = &fh->commits[i];
+
+		if (strcmp(h, c->name) == 0 || (n >= 7 && all_hex(h, n) &&
+		    strncmp(c->commit, h, n) == 0))
+			return c->v;
+	}
+	if (at || (n >= 7 && n <= 40 && all_hex(h, n))) {
+		if (why != NULL && whylen > 0)
+			snprintf(why, whylen, "'%s' is no release number and no "
+			    "commit of SGLang main that pdwiz knows (the commits "
+			    "of rules/flag-history.yaml: %s)", s, fh != NULL &&
+			    fh->ncommits > 0 ? fh->commits[fh->ncommits - 1].name :
+			    "none");
+		return SGVER_UNKNOWN;
+	}
+	return sgver_parse(s, why, whylen);
+}
+
+const struct sg_commit *
+flaghist_commit(const struct flag_history *fh, sgver_t v)
+{
+	size_t	i;
+
+	if (fh == NULL || !sgver_is_commit(v))
+		return NULL;
+	for (i = 0; i < fh->ncommits; i++)
+		if (fh->commits[i].v == v)
+			return &fh->commits[i];
+	return NULL;
+}
+
+const char *
+flaghist_vname(const struct flag_history *fh, sgver_t v, char *buf,
+    size_t len)
+{
+	const struct sg_commit	*c = flaghist_commit(fh, v);
+
+	if (c == NULL)
+		return sgver_format(v, buf, len);
+	snprintf(buf, len, "main@%s", c->name);
+	return buf;
+}
+
+/*
+ * commits: main's commits the catalog names, oldest first, each after a
+ * release; a commit's version sorts after that release, commits after the
+ * same release in list order.
+ */
+static int
+commits(struct hctx *h, const struct ynode *list, struct flag_history *fh)
+{
+	static const char *const keys[] = { "name", "commit", "date", "after",
+		"note", NULL };
+	size_t	i, j, k = 0;
+
+	if (list == NULL)
+		return 0;
+	if (list->kind != YN_SEQ) {
+		ynode_err(h->err, h->errlen, h->file, list,
+		    "'commits' must be a list");
+		return -1;
+	}
+	fh->commits = xcalloc(list->nkids + 1, sizeof *fh->commits);
+	for (i = 0; i < list->nkids; i++) {
+		const struct ynode	*n = list->kids[i];
+		struct sg_commit	*c = &fh->commits[i];
+		const char		*after;
+		char			 why[256];
+
+		if (n->kind != YN_MAP || ynode_check_keys(n, keys, h->file,
+		    h->err, h->errlen) != 0 ||
+		    scalar(h, n, "name", &c->name) != 0 ||
+		    scalar(h, n, "commit", &c->commit) != 0 ||
+		    scalar(h, n, "date", &c->date) != 0 ||
+		    scalar(h, n, "after", &after) != 0) {
+			if (n->kind != YN_MAP)
+				ynode_err(h->err, h->errlen, h->file, n,
+				    "a commit is a map (name, commit, date, "
+				    "after, note)");
+			return -1;
+		}
+		if (c->commit == NULL || strlen(c->commit) != 40 ||
+		    !all_hex(c->commit, 40)) {
+			ynode_err(h->err, h->errlen, h->file, n, "commit: the "
+			    "full hash, 40 hex digits in lower case");
+			return -1;
+		}
+		if (c->name == NULL || strlen(c->name) < 7 ||
+		    strlen(c->name) > 40 || strncmp(c->commit, c->name,
+		    strlen(c->name)) != 0) {
+			ynode_err(h->err, h->errlen, h->file, n, "name: the "
+			    "hash's first 7 to 40 digits");
+			return -1;
+		}
+		if (c->date == NULL || strlen(c->date) != 10) {
+			ynode_err(h->err, h->errlen, h->file, n, "date: "
+			    "YYYY-MM-DD");
+			return -1;
+		}
+		if (after == NULL || (c->after = sgver_parse(after, why,
+		    sizeof why)) == SGVER_UNKNOWN) {
+			ynode_err(h->err, h->errlen, h->file, n, "after: %s",
+			    after != NULL ? why : "the newest release it is "
+			    "later than");
+			return -1;
+		}
+		if (i > 0 && (sgver_cmp(c->after, c[-1].after) < 0 ||
+		    strcmp(c->date, c[-1].date) < 0)) {
+			ynode_err(h->err, h->errlen, h->file, n, "commits: "
+			    "oldest first (by release and date)");
+			return -1;
+		}
+		for (j = 0; j < i; j++)
+			if (strncmp(fh->commits[j].commit, c->commit, 7) == 0) {
+				ynode_err(h->err, h->errlen, h->file, n,
+				    "commits: a commit is listed twice");
+				return -1;
+			}
+		k = i > 0 && c[-1].after == c->after ? k + 1 : 1;
+		c->v = sgver_commit(c->after, (unsigned)k);
+	}
+	fh->ncommits = list->nkids;
 	return 0;
 }
 
@@ -220,7 +375,8 @@ flaghist_release_as(const struct flag_history *fh, sgver_t v, bool *release)
 	size_t	i;
 
 	*release = true;
-	if (fh == NULL || fh->nreleases == 0 || v == SGVER_UNKNOWN)
+	if (fh == NULL || fh->nreleases == 0 || v == SGVER_UNKNOWN ||
+	    flaghist_commit(fh, v) != NULL)
 		return v;
 	for (i = 0; i < fh->nreleases; i++)
 		if (fh->releases[i] == v)
@@ -239,7 +395,7 @@ load(struct hctx *h, const struct ynode *root, struct flag_history *fh)
 {
 	static const char *const keys[] = { "sglang_version",
 		"sglang_newer_than", "sglang_newer_than_evidence", "releases",
-		"entries", NULL };
+		"commits", "entries", NULL };
 	const struct ynode	*es = ynode_get(root, "entries");
 	size_t			 i, j;
 
@@ -247,7 +403,8 @@ load(struct hctx *h, const struct ynode *root, struct flag_history *fh)
 	    h->err, h->errlen) != 0 ||
 	    release(h, root, "sglang_version", &fh->sglang_version) ||
 	    release(h, root, "sglang_newer_than", &fh->newer_than) ||
-	    releases(h, ynode_get(root, "releases"), fh))
+	    releases(h, ynode_get(root, "releases"), fh) ||
+	    commits(h, ynode_get(root, "commits"), fh))
 		return -1;
 	if (es == NULL || es->kind != YN_SEQ) {
 		ynode_err(h->err, h->errlen, h->file, es ? es : root,
@@ -367,7 +524,10 @@ inv_line(struct flag_history *fh, char *line, size_t *cap)
 		if (fh->ninv > 0)
 			return "the releases come before the flags";
 		if (strcmp(col[1], "main") == 0) {
+			if (strlen(col[2]) != 40)
+				return "main's commit is its full hash";
 			fh->inv_main = true;
+			fh->inv_main_commit = intern(col[2]);
 			return NULL;
 		}
 		if ((v = sgver_parse(col[1], why, sizeof why)) == SGVER_UNKNOWN)
@@ -455,10 +615,15 @@ inv_load(struct flag_history *fh, const char *datadir, char *err,
 int
 flaginv_release(const struct flag_history *fh, sgver_t v)
 {
-	size_t	i;
+	size_t			 i;
+	const struct sg_commit	*c;
 
 	if (fh == NULL || v == SGVER_UNKNOWN)
 		return -1;
+	if ((c = flaghist_commit(fh, v)) != NULL)
+		return fh->inv_main && fh->inv_main_commit != NULL &&
+		    strcmp(c->commit, fh->inv_main_commit) == 0 ?
+		    (int)fh->ninv_rel : -1;
 	for (i = 0; i < fh->ninv_rel; i++)
 		if (fh->inv_rel[i] == v)
 			return (int)i;
@@ -517,8 +682,13 @@ flaginv_elsewhere(const struct flag_history *fh, const char *flag, int r,
 const char *
 flaginv_name(const struct flag_history *fh, int r, char *buf, size_t len)
 {
+	size_t	i;
+
 	if (r >= 0 && (size_t)r < fh->ninv_rel)
 		return sgver_format(fh->inv_rel[r], buf, len);
+	for (i = 0; fh->inv_main_commit != NULL && i < fh->ncommits; i++)
+		if (strcmp(fh->commits[i].commit, fh->inv_main_commit) == 0)
+			return flaghist_vname(fh, fh->commits[i].v, buf, len);
 	snprintf(buf, len, "main");
 	return buf;
 }
@@ -532,7 +702,7 @@ flaghist_attach(struct catalog *cat, const char *datadir, char *err,
 	struct stat		 st;
 	struct ynode		*root;
 	struct flag_history	*fh;
-	struct hctx		 h = { NULL, err, errlen };
+	struct hctx		 h = { NULL, err, errlen, NULL };
 	int			 rc;
 
 	if (stat(p, &st) != 0) {
@@ -547,6 +717,7 @@ flaghist_attach(struct catalog *cat, const char *datadir, char *err,
 	free(p);
 	fh = xcalloc(1, sizeof *fh);
 	fh->file = h.file;
+	h.fh = fh;
 	rc = load(&h, root, fh);
 	ynode_free(root);
 	if (rc == 0)
@@ -560,6 +731,86 @@ flaghist_attach(struct catalog *cat, const char *datadir, char *err,
 	return 0;
 }
 
+/* ---- rules/rule-since.tsv ---- */
+
+#define SINCE_MAX	(1024 * 1024)
+
+/* One line: rule, since|after|until, a version, the evidence. */
+static const char *
+since_line(struct catalog *cat, char *p)
+{
+	char		*col[4], why[256];
+	size_t		 n = 0, i;
+	struct rule	*r = NULL;
+	sgver_t		 v;
+
+	while (n < 4) {
+		col[n++] = p;
+		if ((p = strchr(p, '\t')) == NULL)
+			break;
+		*p++ = '\0';
+	}
+	if (n != 4 || p != NULL)
+		return "a line is the rule, since, after or until, a version, "
+		    "the evidence";
+	for (i = 0; i < cat->nrules && r == NULL; i++)
+		if (strcmp(cat->rules[i].id, col[0]) == 0)
+			r = &cat->rules[i];
+	if (r == NULL)
+		return "no such rule";
+	if (r->since != SGVER_UNKNOWN || r->newer_than != SGVER_UNKNOWN ||
+	    r->until != SGVER_UNKNOWN)
+		return "the rule has a range of its own (since/after/until in "
+		    "its YAML)";
+	if ((v = flaghist_parse(cat->hist, col[2], why, sizeof why)) ==
+	    SGVER_UNKNOWN)
+		return "not a release number or a commit of flag-history.yaml";
+	if (strcmp(col[1], "since") == 0)
+		r->since = v;
+	else if (strcmp(col[1], "after") == 0)
+		r->newer_than = v;
+	else if (strcmp(col[1], "until") == 0)
+		r->until = v;
+	else
+		return "the range is since, after or until";
+	return NULL;
+}
+
+int
+rule_since_attach(struct catalog *cat, const char *datadir, char *err,
+    size_t errlen)
+{
+	char		*path = xasprintf("%s/rules/rule-since.tsv", datadir);
+	char		*text, *p, *nl;
+	const char	*bad = NULL;
+	struct stat	 st;
+	size_t		 len;
+	int		 lineno = 0;
+
+	if (stat(path, &st) != 0) {
+		free(path);
+		return 0;
+	}
+	if ((text = read_file(path, SINCE_MAX, &len, err, errlen)) == NULL) {
+		free(path);
+		return -1;
+	}
+	for (p = text; bad == NULL && *p != '\0'; p = nl) {
+		lineno++;
+		if ((nl = strchr(p, '\n')) != NULL)
+			*nl++ = '\0';
+		else
+			nl = p + strlen(p);
+		if (*p != '#' && *p != '\0')
+			bad = since_line(cat, p);
+	}
+	if (bad != NULL)
+		snprintf(err, errlen, "%s:%d:1: %s", path, lineno, bad);
+	free(text);
+	free(path);
+	return bad != NULL ? -1 : 0;
+}
+
 void
 flaghist_free(struct flag_history *fh)
 {
@@ -569,6 +820,7 @@ flaghist_free(struct flag_history *fh)
 	free(fh->releases);
 	free(fh->inv);
 	free(fh->inv_rel);
+	free(fh->commits);
 	free(fh);
 }
 
@@ -586,10 +838,10 @@ flaghist_find(const struct catalog *cat, const char *flag)
 }
 
 int
-rule_range_parse(const struct ynode *rule, const char *file, struct rule *r,
-    char *err, size_t errlen)
+rule_range_parse(const struct flag_history *fh, const struct ynode *rule,
+    const char *file, struct rule *r, char *err, size_t errlen)
 {
-	struct hctx	h = { file, err, errlen };
+	struct hctx	h = { file, err, errlen, fh };
 	sgver_t		lo;
 
 	if (release(&h, rule, "since", &r->since) != 0 ||

@@ -16,7 +16,8 @@
 #define SH_PATCH	32
 #define SH_MICRO	24
 #define SH_STAGE	20
-enum { ST_DEV = 1, ST_RC, ST_FINAL, ST_POST };
+enum { ST_DEV = 1, ST_RC, ST_FINAL, ST_POST, ST_MAIN };
+#define LOW_BITS	((sgver_t)0xffffff)	/* the kind and its number */
 
 static const unsigned long lim[] = { 2047, 255, 4095, 255 };
 
@@ -112,6 +113,20 @@ bad:
 	return SGVER_UNKNOWN;
 }
 
+sgver_t
+sgver_commit(sgver_t after, unsigned k)
+{
+	if (after == SGVER_UNKNOWN || k == 0 || k > 0xfffff)
+		return SGVER_UNKNOWN;
+	return (after & ~LOW_BITS) | ((sgver_t)ST_MAIN << SH_STAGE) | k;
+}
+
+int
+sgver_is_commit(sgver_t v)
+{
+	return v != SGVER_UNKNOWN && ((v >> SH_STAGE) & 0xf) == ST_MAIN;
+}
+
 int
 sgver_cmp(sgver_t a, sgver_t b)
 {
@@ -144,6 +159,8 @@ sgver_format(sgver_t v, char *buf, size_t len)
 		snprintf(buf + w, len - (size_t)w, ".post%u", n);
 	else if (stage == ST_DEV)
 		snprintf(buf + w, len - (size_t)w, ".dev%u", n);
+	else if (stage == ST_MAIN)
+		snprintf(buf + w, len - (size_t)w, "+main.%u", n);
 	return buf;
 }
 

@@ -7,6 +7,12 @@
  * 0.5.4; a fourth number (0.4.5.2) sorts between 0.4.5.post* and 0.4.6.
  * SGVER_UNKNOWN (0) is a version nothing says: dev, latest, nightly, a
  * branch name, or text that is not a release number.
+ *
+ * A commit of SGLang's main branch that the catalog names (the commits of
+ * rules/flag-history.yaml) is a version too: it sorts after the newest
+ * release it contains and before the next one, commits after the same
+ * release in the order the catalog lists them (sgver_commit). Its text is
+ * the catalog's (flaghist_vname); sgver_format writes "0.5.13+main.1".
  */
 #ifndef PDWIZ_SGVER_H
 #define PDWIZ_SGVER_H
@@ -27,6 +33,10 @@ typedef uint64_t sgver_t;
 sgver_t		 sgver_parse(const char *s, char *why, size_t whylen);
 /* <0, 0, >0 like strcmp; SGVER_UNKNOWN sorts first. */
 int		 sgver_cmp(sgver_t, sgver_t);
+/* The k-th (1-based) named commit of main after release after. */
+sgver_t		 sgver_commit(sgver_t after, unsigned k);
+/* Is v such a commit (not a release)? */
+int		 sgver_is_commit(sgver_t v);
 /* Canonical text without the v ("0.4.8.post1"); "unknown" for 0. */
 const char	*sgver_format(sgver_t, char *buf, size_t len);
 

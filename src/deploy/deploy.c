@@ -865,7 +865,8 @@ launch_config(const struct catalog *cat, const struct deployment *d,
 	char			 err[256];
 
 	config_init(&la->cfg, cat);
-	config_set_sgver(&la->cfg, sgver_parse(d->sglang_version, NULL, 0));
+	config_set_sgver(&la->cfg, flaghist_parse(cat->hist,
+	    d->sglang_version, NULL, 0));
 	if (la->role == ROLE_ROUTER) {
 		int	ho = catalog_find(cat, "host"), po = catalog_find(cat,
 		    "port");

@@ -110,6 +110,22 @@ expect_rc "old flag with a value on its release" 0 $PDWIZ check --format json --
 json_check "its value is not an extra argument" lacks argparse-unrecognized "$T/pdlb.sh"
 expect_rc "bad --sglang-version" 2 $PDWIZ check --sglang-version 0.5.x "$T/new.sh"
 expect_rc "--sglang-version dev: unknown, accepted" 0 $PDWIZ check --sglang-version dev "$T/new.sh"
+# A commit of main that rules/flag-history.yaml names is a version: that
+# tree's own flags and choices (the inventory's main line), and the rules
+# whose range holds it (cp-platform is after 3391ab3712: a later main's).
+expect_rc "--sglang-version main@3391ab3712: its own choices" 1 $PDWIZ check --format json --sglang-version main@3391ab3712 -- python -m sglang.launch_server --model-path m --moe-a2a-backend deepep_v2
+json_check "commit version: the tree's choices" has argparse-choice error "argument --moe-a2a-backend: invalid choice: 'deepep_v2' (choose from 'none', 'deepep', 'mooncake', 'nixl', 'mori', 'ascend_fuseep', 'flashinfer', 'megamoe', 'pplx', 'ascend_tp')"
+python3 -c 'import json,sys; d=[x for x in json.load(open(sys.argv[1]))["diagnostics"] if x["rule"]=="sglang-version"]; assert d and d[0]["message"].startswith("checked for SGLang main@3391ab3712 (main of 2026-08-19, after release 0.5.13.post2): its flags and their choices are its own"), d' "$T/out" && ok || bad "commit version: note: $(head -c 400 "$T/out")"
+expect_rc "no version: the catalog's choices" 0 $PDWIZ check --format json -- python -m sglang.launch_server --model-path m --moe-a2a-backend deepep_v2
+CPH="python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3.2 --tp 8 --disaggregation-mode prefill --enable-prefill-cp --cp-strategy interleave"
+expect_rc "a later main's rule without a version" 1 $PDWIZ check --format json --gpu MI300X -- $CPH
+json_check "cp-platform without a version" has cp-platform error ""
+expect_rc "a later main's rule at the commit: not checked" 0 $PDWIZ check --format json --gpu MI300X --sglang-version 3391ab3 -- $CPH
+json_check "cp-platform at main@3391ab3712" has cp-platform unknown ""
+NO_COLOR=1 $PDWIZ check --gpu MI300X --sglang-version 3391ab3712 -- $CPH 2>&1 | grep -q "could not check for SGLang main@3391ab3712: this rule models SGLang newer than main@3391ab3712" && ok || bad "commit version: out-of-range note"
+expect_rc "an unknown commit" 2 $PDWIZ check --sglang-version deadbeef1 "$T/new.sh"
+$PDWIZ check --sglang-version main@deadbee "$T/new.sh" 2>&1 | grep -q "'main@deadbee' is no release number and no commit of SGLang main that pdwiz knows" && ok || bad "unknown commit: message"
+$PDWIZ --version | grep -q "^SGLang commit known as a version: main@3391ab3712 (2026-08-19, after release 0.5.13.post2), with its own flags" && ok || bad "--version names the commits"
 DCP="python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --disaggregation-mode decode --dcp-size 8 --disaggregation-transfer-backend mori"
 printf '%s\n' "$DCP" > "$T/dcp.sh"
 expect_rc "ranged rule in range" 1 $PDWIZ check --format json --sglang-version 0.5.18 "$T/dcp.sh"
@@ -152,6 +168,41 @@ json_check "deployment sglang key: not checked" has dec-dcp-backend unknown "" "
 expect_rc "deployment sglang key: the release lacks dcp_size" 1 $PDWIZ check --format json "$T/dv.yaml"
 expect_rc "--sglang-version wins over the key" 1 $PDWIZ check --format json --sglang-version 0.5.18 "$T/dv.yaml"
 json_check "--sglang-version wins: rule fires" has dec-dcp-backend error "" "$T/dv.yaml"
+# The key survives export and import: the script states it
+# (PDWIZ_SGLANG_VERSION), check applies it as the file's key, import puts
+# it back; a commit is a version there too.
+$PDWIZ emit --force --format shell "$T/dv.yaml" >"$T/dv.sh" 2>/dev/null
+grep -q '^PDWIZ_SGLANG_VERSION=v0.4.8.post1$' "$T/dv.sh" && ok || bad "export: the sglang key: $(grep -n SGLANG "$T/dv.sh")"
+expect_rc "export's version: the release lacks dcp_size" 1 $PDWIZ check --format json "$T/dv.sh"
+json_check "export's version: unrecognized as for the file" has argparse-unrecognized error ""
+expect_rc "export's version, in a data directory without the inventory" 0 env PDWIZ_DATADIR="$NI" $PDWIZ check --format json "$T/dv.sh"
+json_check "export's version: not checked as for the file" has dec-dcp-backend unknown ""
+$PDWIZ import --keep-going "$T/dv.sh" -o "$T/dv2.yaml" >/dev/null 2>&1
+grep -q '^sglang: "v0.4.8.post1"$' "$T/dv2.yaml" && ok || bad "import of the export: sglang key: $(grep -n sglang "$T/dv2.yaml")"
+sed 's/^sglang: .*/sglang: "main@3391ab3712"/' "$T/dv.yaml" >"$T/dvc.yaml"
+$PDWIZ check --format json "$T/dvc.yaml" >"$T/out" 2>/dev/null
+json_check "a commit as the sglang key" has sglang-version note ""
+$PDWIZ emit --force --format shell "$T/dvc.yaml" >"$T/dvc.sh" 2>/dev/null && $PDWIZ check --format json "$T/dvc.sh" >"$T/out" 2>/dev/null
+python3 -c 'import json,sys; d=[x for x in json.load(open(sys.argv[1]))["diagnostics"] if x["rule"]=="sglang-version"]; assert d and d[0]["message"].startswith("checked for SGLang main@3391ab3712"), d' "$T/out" && ok || bad "export of a commit version: $(head -c 300 "$T/out")"
+sed 's/^PDWIZ_SGLANG_VERSION=.*/PDWIZ_SGLANG_VERSION=0.5.x/' "$T/dv.sh" >"$T/dvb.sh"
+expect_rc "a bad PDWIZ_SGLANG_VERSION" 2 $PDWIZ check "$T/dvb.sh"
+grep -q "dvb.sh:[0-9]*:1: PDWIZ_SGLANG_VERSION: '0.5.x' is not an SGLang release number" "$T/err" && ok || bad "bad PDWIZ_SGLANG_VERSION: $(cat "$T/err")"
+# A manifest's server image names the release: import keeps it as the key.
+cat >"$T/img.yaml" <<'Y'
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  containers:
+    - name: prefill
+      image: lmsysorg/sglang:v0.5.3.post3
+      command: [python3, -m, sglang.launch_server, --model-path, m, --disaggregation-mode, prefill, --disaggregation-ib-device, mlx5_0]
+    - name: decode
+      image: lmsysorg/sglang:v0.5.3.post3
+      command: [python3, -m, sglang.launch_server, --model-path, m, --disaggregation-mode, decode, --port, "30001", --disaggregation-ib-device, mlx5_0]
+Y
+$PDWIZ import "$T/img.yaml" -o "$T/img-d.yaml" >/dev/null 2>&1
+grep -q '^sglang: "0.5.3.post3"$' "$T/img-d.yaml" && ok || bad "import: the image's release: $(head -5 "$T/img-d.yaml")"
 
 # --- the flag inventory (rules/flag-inventory.tsv): each release's own flags
 # and choices (issue 23 point 4; each checked against the tag's server_args.py)

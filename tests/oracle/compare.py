@@ -6,7 +6,10 @@
         PDWIZ_FACT_gpu assignment, the case's environment variables as
         assignments before the command, then python -m
         sglang.launch_server with the case's words. OUT/TREE.version
-        holds the SGLang release the tree is (empty for main).
+        holds the SGLang version the tree is, as --sglang-version takes
+        it: a release tree's release, main's commit (main@ and its first
+        10 digits, from recorded/trees.tsv; pdwiz knows it from
+        rules/flag-history.yaml's commits).
     compare.py known OUT REASONS RECORDED... > known.tsv
         known.tsv for today's differences, each with the reason of the
         first line of REASONS (reasons.tsv) that matches it.
@@ -70,15 +73,35 @@ def load_recorded(paths):
     return cases
 
 
-def version_of(tree):
-    """The release a tree is, as pdwiz's --sglang-version takes it."""
+def tree_commits(paths):
+    """tree -> commit, from trees.tsv beside the recorded corpus."""
+    out = {}
+    for d in sorted({os.path.dirname(p) for p in paths}):
+        t = os.path.join(d, "trees.tsv")
+        if not os.path.exists(t):
+            continue
+        with open(t, encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("#") or not line.strip():
+                    continue
+                col = line.rstrip("\n").split("\t")
+                out[col[0]] = col[1]
+    return out
+
+
+def version_of(tree, commits):
+    """The version a tree is, as pdwiz's --sglang-version takes it: a
+    release tree's release, another tree's commit (main@ and 10 digits)."""
     if tree.startswith("v") and tree[1:2].isdigit():
         return tree[1:]
+    if tree in commits:
+        return "main@" + commits[tree][:10]
     return ""
 
 
 def write_scripts(out, paths):
     cases = load_recorded(paths)
+    commits = tree_commits(paths)
     trees = {}
     for c in cases:
         d = os.path.join(out, "scripts", c["tree"])
@@ -86,7 +109,7 @@ def write_scripts(out, paths):
             os.makedirs(d, exist_ok=True)
             trees[c["tree"]] = d
             with open(os.path.join(out, c["tree"] + ".version"), "w") as f:
-                f.write(version_of(c["tree"]) + "\n")
+                f.write(version_of(c["tree"], commits) + "\n")
         lines = ["PDWIZ_FACT_gpu=%s" % c["gpu"]]
         words = ["%s=%s" % (k, shlex.quote(v))
                  for k, v in sorted(c["env"].items()) if v is not None]

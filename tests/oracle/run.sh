@@ -7,7 +7,8 @@
 # each case becomes a one-command script with its accelerator as a
 # PDWIZ_FACT_gpu line and its model as a local config directory
 # (tests/oracle/models), pdwiz checks each tree's scripts in one run
-# (--sglang-version of a release tree), and compare.py judges: refuse or
+# (--sglang-version: a release tree's release, main's commit), and
+# compare.py judges: refuse or
 # accept, and whether SGLang's message is among pdwiz's errors. Every
 # disagreement must be listed in known.tsv with its reason; a listed one
 # that agrees now fails (the list only shrinks). Prints the agreement,

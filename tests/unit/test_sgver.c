@@ -180,6 +180,86 @@ test_release_as(void **state)
 	assert_true(flaghist_release_as(NULL, rel[0], &r) == rel[0] && r);
 }
 
+/* A main commit the catalog names: its place among the releases, its
+ * spellings, its text, and what the inventory and the ranges make of it. */
+static void
+test_commit(void **state)
+{
+	sgver_t			 rel[2];
+	struct sg_commit	 c[2];
+	struct flag_history	 fh;
+	struct rule		 r;
+	char			 buf[SGVER_TEXT_MAX], why[256] = "";
+	bool			 isrel;
+
+	(void)state;
+	memset(&fh, 0, sizeof fh);
+	memset(c, 0, sizeof c);
+	rel[0] = sgver_parse("0.5.13.post2", NULL, 0);
+	rel[1] = sgver_parse("0.5.14", NULL, 0);
+	c[0].name = "3391ab3712";
+	c[0].commit = "3391ab3712bbd4a47ee707156d1a4cbb8c7be20b";
+	c[0].after = rel[0];
+	c[0].v = sgver_commit(rel[0], 1);
+	c[1].name = "008b79d235";
+	c[1].commit = "008b79d2358b08adf9b6c879625030f890c8c4e2";
+	c[1].after = rel[0];
+	c[1].v = sgver_commit(rel[0], 2);
+	fh.releases = rel;
+	fh.nreleases = 2;
+	fh.commits = c;
+	fh.ncommits = 2;
+	/* after its release, before the next; commits in list order */
+	assert_true(sgver_is_commit(c[0].v) && !sgver_is_commit(rel[0]));
+	assert_true(rel[0] < c[0].v && c[0].v < c[1].v && c[1].v < rel[1]);
+	assert_true(sgver_parse("0.5.13.post99", NULL, 0) < c[0].v);
+	assert_true(sgver_commit(SGVER_UNKNOWN, 1) == SGVER_UNKNOWN);
+	assert_true(sgver_commit(rel[0], 0) == SGVER_UNKNOWN);
+	/* spellings: the name, main@, a prefix of 7+ digits, the full hash */
+	assert_true(flaghist_parse(&fh, "3391ab3712", NULL, 0) == c[0].v);
+	assert_true(flaghist_parse(&fh, "main@3391ab3712", NULL, 0) == c[0].v);
+	assert_true(flaghist_parse(&fh, "3391ab3", NULL, 0) == c[0].v);
+	assert_true(flaghist_parse(&fh, c[1].commit, NULL, 0) == c[1].v);
+	assert_true(flaghist_parse(&fh, "0.5.9", NULL, 0) ==
+	    sgver_parse("0.5.9", NULL, 0));
+	/* too short a prefix, an unknown hash, main@ of no commit */
+	assert_true(flaghist_parse(&fh, "3391ab", why, sizeof why) ==
+	    SGVER_UNKNOWN);
+	assert_true(flaghist_parse(&fh, "deadbeef1", why, sizeof why) ==
+	    SGVER_UNKNOWN);
+	assert_non_null(strstr(why, "no commit of SGLang main that pdwiz "
+	    "knows"));
+	assert_true(flaghist_parse(&fh, "main@0.5.9", NULL, 0) ==
+	    SGVER_UNKNOWN);
+	assert_true(flaghist_parse(NULL, "3391ab3712", NULL, 0) ==
+	    SGVER_UNKNOWN);
+	/* text */
+	assert_string_equal(flaghist_vname(&fh, c[0].v, buf, sizeof buf),
+	    "main@3391ab3712");
+	assert_string_equal(flaghist_vname(&fh, rel[0], buf, sizeof buf),
+	    "0.5.13.post2");
+	assert_string_equal(sgver_format(c[1].v, buf, sizeof buf),
+	    "0.5.13+main.2");
+	/* a named commit is checked as itself */
+	assert_true(flaghist_release_as(&fh, c[0].v, &isrel) == c[0].v &&
+	    isrel);
+	/* the inventory's main line is the first commit only */
+	fh.inv_main = true;
+	fh.inv_main_commit = c[0].commit;
+	assert_int_equal(flaginv_release(&fh, c[0].v), 0);
+	assert_int_equal(flaginv_release(&fh, c[1].v), -1);
+	/* ranges: after the first commit holds at the second, not at it */
+	memset(&r, 0, sizeof r);
+	r.newer_than = c[0].v;
+	assert_false(rule_in_range(&r, c[0].v));
+	assert_false(rule_in_range(&r, rel[0]));
+	assert_true(rule_in_range(&r, c[1].v));
+	assert_true(rule_in_range(&r, rel[1]));
+	memset(&r, 0, sizeof r);
+	r.newer_than = rel[0];
+	assert_true(rule_in_range(&r, c[0].v));
+}
+
 int
 main(void)
 {
@@ -188,6 +268,7 @@ main(void)
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_image),
 		cmocka_unit_test(test_release_as),
+		cmocka_unit_test(test_commit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
