@@ -1009,6 +1009,7 @@ deployment_import(const struct catalog *cat, const char *name,
  * each machine (the default count stays unstated, 0, as a deployment file
  * leaves it; without it a script does not say, -1), PDWIZ_GPUS_PER_NODE_ROLE
  * a role's allotment (gpus_per_node), PDWIZ_NAME the name,
+ * PDWIZ_SGLANG_VERSION the sglang key (over what the images say),
  * PDWIZ_FACT_NAME=VALUE model.facts, so that a re-imported export keeps
  * its accelerator. -1 on a fact pdwiz does not
  * take (as pdwiz check of the script refuses it), message in err.
@@ -1088,6 +1089,12 @@ script_pdwiz_vars(const struct catalog *cat, const struct sh_script *sc,
 			d->name = xstrdup(e->value);
 			continue;
 		}
+		if (strcmp(e->name, "PDWIZ_SGLANG_VERSION") == 0 &&
+		    !e->unresolved && e->value != NULL && *e->value != '\0') {
+			free(d->sglang_version);
+			d->sglang_version = xstrdup(e->value);
+			continue;
+		}
 		if (strncmp(e->name, pre, sizeof pre - 1) != 0 ||
 		    e->unresolved || e->value == NULL)
 			continue;
@@ -1108,6 +1115,31 @@ script_pdwiz_vars(const struct catalog *cat, const struct sh_script *sc,
  * commands keeps the hosts it has, padded with the last one, exactly as
  * the checks of the script place the nodes it does not name.
  */
+/*
+ * The SGLang release a manifest's server image names (lmsysorg/sglang:TAG),
+ * which pdwiz check applies to that container: the deployment's sglang
+ * key. Servers whose images name different releases cannot be one
+ * deployment's: the first is kept, the others are reported.
+ */
+static void
+image_version(struct deployment *d, const struct sh_cmd *c,
+    struct result *notes)
+{
+	char	vs[SGVER_TEXT_MAX];
+	sgver_t	v;
+
+	if (c->image == NULL || (v = sglang_version_from_image(c->image, NULL,
+	    0)) == SGVER_UNKNOWN)
+		return;
+	sgver_format(v, vs, sizeof vs);
+	if (d->sglang_version == NULL)
+		d->sglang_version = xstrdup(vs);
+	else if (strcmp(d->sglang_version, vs) != 0)
+		lost(notes, c->line, col0(c), "this server's image %s runs "
+		    "SGLang %s, an earlier server's %s; the deployment keeps "
+		    "%s", c->image, vs, d->sglang_version, d->sglang_version);
+}
+
 int
 deployment_import_script(const struct catalog *cat, const char *name,
     const struct sh_script *sc, struct deployment *d, struct result *notes,
@@ -1163,6 +1195,7 @@ deployment_import_script(const struct catalog *cat, const char *name,
 			continue;
 		}
 		x->role = (enum role)role_parse(mode);
+		image_version(d, c, notes);
 		if (d->model == NULL && cfg_str(&x->cfg, "model_path") != NULL) {
 			d->model = xstrdup(cfg_str(&x->cfg, "model_path"));
 			d->model_line = c->line;

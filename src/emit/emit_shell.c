@@ -228,6 +228,12 @@ shell_facts(struct buf *b, const struct catalog *cat,
 		put_w(b, d->name, oneline);
 		buf_putc(b, '\n');
 	}
+	if (d->sglang_version != NULL && *d->sglang_version != '\0') {
+		buf_puts(b, "# shellcheck disable=SC2034 # read by pdwiz check "
+		    "and import: the SGLang it runs\nPDWIZ_SGLANG_VERSION=");
+		put_w(b, d->sglang_version, oneline);
+		buf_putc(b, '\n');
+	}
 	/* The GPUs the deployment allots each node of a role
 	 * (gpus_per_node) when they are not the GPUs its command uses,
 	 * which import would take instead: no command says them. */
