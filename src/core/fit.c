@@ -639,6 +639,25 @@ fnuz_experts(const struct fit_model *m, const struct fit_gpu *g,
 }
 
 /*
+ * The cos/sin caches a model class builds for itself, beside the one
+ * get_rope shares among the layers (inside FIT_LOAD_BUFFERS_GIB): SGLang's
+ * models/grok.py makes a ScalingRotaryEmbedding in every layer for
+ * Grok-2's rope_type "original", each [positions, head_dim] and held whole
+ * on every rank. RotaryEmbedding keeps a cache in float32 on CUDA ("cache
+ * needs to be in FP32 for numerical stability") and casts it to the
+ * model's dtype (bf16) elsewhere (layers/rotary_embedding.py).
+ */
+static double
+rope_cache_bytes(const struct fit_model *m, const struct fit_params *p)
+{
+	if (m->rope_caches <= 0 || m->rope_cache_positions <= 0 ||
+	    m->head_dim <= 0)
+		return 0;
+	return (double)m->rope_caches * (double)m->rope_cache_positions *
+	    (double)m->head_dim * (p->non_cuda ? 2 : 4);
+}
+
+/*
  * The weights while they load. SGLang's default loader creates the
  * parameters of an online-quantized layer (--quantization fp8 of a bf16
  * checkpoint ...) in the checkpoint's own dtype, loads every one, and only
@@ -666,7 +685,7 @@ load_peak(const struct fit_model *m, const struct fit_params *p,
 		r->load.v += r->draft_weights.v;
 	if (off > 0)
 		r->load.v = r->load.v > off ? r->load.v - off : 0;
-	r->load.v += FIT_LOAD_BUFFERS_GIB * FIT_GIB;
+	r->load.v += FIT_LOAD_BUFFERS_GIB * FIT_GIB + rope_cache_bytes(m, p);
 }
 
 /* --cpu-offload-gb keeps up to that much of each GPU's weights in host
@@ -1079,7 +1098,8 @@ fit_estimate(const struct fit_model *m, const struct fit_gpu *g,
 		draft(&mq, &p, r);
 		offload(&p, r);
 		if (r->weights.known)	/* not offloaded: the modules' own */
-			r->weights.v += FIT_LOAD_BUFFERS_GIB * FIT_GIB;
+			r->weights.v += FIT_LOAD_BUFFERS_GIB * FIT_GIB +
+			    rope_cache_bytes(m, &p);
 		fnuz_experts(&mq, g, &p, r);
 		load_peak(m, &p, r);
 	}

@@ -82,6 +82,10 @@ struct fit_model {
 	long		 vision_hidden_size;
 	long		 context_length;	/* max_position_embeddings; 0
 					   unknown */
+	long		 rope_caches;	/* cos/sin caches the model class
+					   builds beside get_rope's shared
+					   one (one a layer); 0 none */
+	long		 rope_cache_positions;	/* the positions each covers */
 	enum fit_dtype	 dtype, expert_dtype, embed_dtype;
 	enum fit_kv_layout kv_layout;
 };

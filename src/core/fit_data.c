@@ -300,7 +300,8 @@ load_model(const struct ynode *n, struct fit_model *m, char ***match,
 	    "qk_rope_head_dim", "index_head_dim", "experts",
 	    "experts_per_token",
 	    "sliding_layers", "linear_layers", "vision_layers",
-	    "vision_hidden_size", "context_length", "dtype",
+	    "vision_hidden_size", "context_length", "rope_caches",
+	    "rope_cache_positions", "dtype",
 	    "expert_dtype", "embed_dtype", "kv_layout", NULL };
 	const char	*s;
 
@@ -351,6 +352,10 @@ load_model(const struct ynode *n, struct fit_model *m, char ***match,
 	    err, errlen) != 0 ||
 	    get_long(n, "context_length", &m->context_length, file, err,
 	    errlen) != 0 ||
+	    get_long(n, "rope_caches", &m->rope_caches, file, err,
+	    errlen) != 0 ||
+	    get_long(n, "rope_cache_positions", &m->rope_cache_positions,
+	    file, err, errlen) != 0 ||
 	    get_dtype(n, "dtype", &m->dtype, file, err, errlen) != 0 ||
 	    get_dtype(n, "expert_dtype", &m->expert_dtype, file, err,
 	    errlen) != 0 ||

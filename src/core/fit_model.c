@@ -343,6 +343,16 @@ config_facts(const struct ynode *root, struct fit_model *m)
 	m->layers = json_long(c, "num_hidden_layers");
 	m->hidden_size = json_long(c, "hidden_size");
 	m->context_length = json_long(c, "max_position_embeddings");
+	/* Grok-2's rope scaling: SGLang's models/grok.py builds a cache a
+	 * layer, over original_max_position_embeddings x scaling_factor
+	 * positions, beside get_rope's (fit.c rope_cache_bytes) */
+	if (m->arch != NULL && strcmp(m->arch, "Grok1ForCausalLM") == 0 &&
+	    fit_scalar(c, "rope_type") != NULL && m->layers > 0) {
+		m->rope_caches = m->layers + 1;
+		m->rope_cache_positions = json_long(c,
+		    "original_max_position_embeddings") *
+		    json_long(c, "scaling_factor");
+	}
 	vision_facts(ynode_get(root, "vision_config"), m);
 	m->attention_heads = json_long(c, "num_attention_heads");
 	m->kv_heads = json_long(c, "num_key_value_heads");
