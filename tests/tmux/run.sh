@@ -309,7 +309,8 @@ cut_marked() {
 
 # A memory error: f offers more TP on the same node first (before more
 # nodes or another accelerator), verified; from the review, the status then
-# offers r to go back to it. Llama-3.1-70B at TP 1 on H100s, one host each.
+# offers r to go back to it. Llama-3.1-70B at TP 1 on L40S machines of 8
+# GPUs, one host each (issue 25: TP 4 first, and the wizard applies it).
 fit_fix_tp() {
 	cat >"$WORK/fit.yaml" <<'EOF'
 pdwiz: 1
@@ -317,7 +318,7 @@ name: fit
 gpus_per_host: 8
 model:
   path: meta-llama/Llama-3.1-70B-Instruct
-  facts: {gpu: H100-SXM-80GB}
+  facts: {gpu: L40S}
 shared:
   options: {disaggregation_transfer_backend: mooncake, disaggregation_ib_device: mlx5_0}
 roles:
