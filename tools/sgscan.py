@@ -24,7 +24,8 @@ checks with the same key are told apart by `#2`, `#3` in source order.
 Each check is then one of
   modelled      a rule of rules/checks/*.yaml or rules/deploy/*.yaml states
                 it: every literal fragment (12 characters or more) of the
-                rule's message is in SGLang's message, or the rule's whole
+                rule's message is in SGLang's message and together they
+                are at least half of its literal text, or the rule's whole
                 message is SGLang's with each replacement field standing
                 for any text (a rule per value of a field), or the check is
                 mapped to the rule by an `sglang_checks` entry with `rule:`
@@ -228,8 +229,13 @@ def classify(checks, rules, entries):
         c["status"], c["why"] = "missing", ""
         text = sglang_text(c["message"])
         pat = sglang_pattern(c["message"])
+        # A rule's literal words must be SGLang's and cover half of its
+        # message's literal text at least: a short phrase ("is not
+        # supported for") of another check is no match.
+        lit = len(text.replace("\x00", "").strip())
         hits = [rid for rid, frags, whole in rules
-                if (frags and all(f in text for f in frags)) or
+                if (frags and all(f in text for f in frags) and
+                    2 * sum(len(f) for f in frags) >= lit) or
                 (pat is not None and pat.fullmatch(whole))]
         entry = None
         for e in entries:

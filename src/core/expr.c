@@ -25,7 +25,7 @@ static const struct {
 	{ "startswith", 2 }, { "endswith", 2 }, { "min", 2 }, { "max", 2 },
 	{ "int", 1 }, { "str", 1 }, { "len", 1 }, { "is_set", 1 },
 	{ "strip", 1 }, { "json_get", 2 }, { "json_str_object", 1 },
-	{ "list_max", 1 },
+	{ "list_max", 1 }, { "nparts", 2 },
 };
 
 int
@@ -1266,6 +1266,29 @@ js_str_object(const char *s)
 	return val_bool(true);
 }
 
+/* nparts(s, sep): how many parts of s split at sep are not blank, as
+ * Python's [d.strip() for d in s.split(sep) if d.strip()] counts them. */
+static long long
+nparts(const char *s, const char *sep)
+{
+	size_t		 n = strlen(sep);
+	long long	 k = 0;
+	bool		 any = false;	/* the current part is not blank */
+
+	while (*s != '\0') {
+		if (strncmp(s, sep, n) == 0) {
+			k += any;
+			any = false;
+			s += n;
+			continue;
+		}
+		if (!isspace((unsigned char)*s))
+			any = true;
+		s++;
+	}
+	return k + any;
+}
+
 /* list_max(x): the largest item of a list of integers (a list option's
  * words); null for an empty list or an item that is no integer. */
 static struct value
@@ -1402,6 +1425,10 @@ call(const struct expr *e, struct evalctx *c)
 		return js_str_object(a.u.s);
 	case FN_LIST_MAX:
 		return list_max(a);
+	case FN_NPARTS:
+		if (a.t != V_STR || b.t != V_STR || b.u.s[0] == '\0')
+			return VAL_NULL;
+		return val_int(nparts(a.u.s, b.u.s));
 	}
 	return VAL_NULL;
 }

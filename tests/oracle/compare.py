@@ -250,9 +250,13 @@ def judge(out, known_path, paths):
         status, errs = verdicts.get(cid, ("missing", []))
         kind, how = judge_case(c, status, errs)
         per_tree[c["tree"]]["cases"] += 1
+        # issue 23's own examples (examples.tsv), counted apart too
+        example = cid.startswith("ex-")
+        per_tree["examples"]["cases"] += example
         if kind is None:
             agree[how] += 1
             per_tree[c["tree"]]["agree"] += 1
+            per_tree["examples"]["agree"] += example
             if cid in known:
                 failed += 1
                 print("FAIL: %s: listed in known.tsv (%s) but agrees now "
@@ -280,6 +284,11 @@ def judge(out, known_path, paths):
     n = len(cases)
     na = sum(agree.values())
     print()
+    if per_tree["examples"]["cases"]:
+        pe = per_tree["examples"]
+        print("oracle examples (examples.tsv, issue 23's): %d cases, agree "
+              "%d (%.1f%%)" % (pe["cases"], pe["agree"],
+                               100.0 * pe["agree"] / pe["cases"]))
     for t in trees:
         pt = per_tree[t]
         print("oracle %s: %d cases, agree %d (%.1f%%)" % (

@@ -6,6 +6,10 @@
     gen.py record --sglang DIR [--seed S] [--count N] [--tree NAME] [--jobs J]
                                         the cases and SGLang's verdicts,
                                         tests/oracle/recorded/NAME.jsonl
+    gen.py record --examples --sglang DIR --tree NAME
+                                        issue 23's examples of that tree
+                                        (examples.tsv), with SGLang's
+                                        verdicts: recorded/examples-NAME.jsonl
 
 Each case is one JSON line: {"id", "tree", "model", "gpu", "machine",
 "env", "argv"}. "gpu" is the accelerator's name as pdwiz knows it
@@ -417,6 +421,31 @@ def gen_cases(seed, count, tree):
     return out
 
 
+def example_cases(tree):
+    """Issue 23's examples (examples.tsv) of one tree, as cases."""
+    import shlex
+    out = []
+    with open(os.path.join(HERE, "examples.tsv"), encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if line.startswith("#") or not line.strip():
+                continue
+            col = line.rstrip("\n").split("\t")
+            if len(col) != 7:
+                sys.exit("examples.tsv:%d: %d columns, want 7" % (n, len(col)))
+            cid, t, gpu, model, env, words, _ = col
+            if t != tree:
+                continue
+            if gpu not in GPUS or model not in MODELS:
+                sys.exit("examples.tsv:%d: no GPU %s or model %s" %
+                         (n, gpu, model))
+            out.append({"id": cid, "tree": t, "model": model, "gpu": gpu,
+                        "machine": dict(GPUS[gpu], gpus=8),
+                        "env": {} if env == "-" else json.loads(env),
+                        "argv": ["--model-path", "tests/oracle/models/" +
+                                 model] + shlex.split(words)})
+    return out
+
+
 def record(a):
     """Run the cases through tools/oracle/sgoracle.py on the tree a.sglang
     (from the project's root: the model paths are relative to it) and
@@ -426,7 +455,8 @@ def record(a):
 
     root = os.path.dirname(os.path.dirname(HERE))
     write_models()
-    cases = gen_cases(a.seed, a.count, a.tree)
+    cases = example_cases(a.tree) if a.examples else \
+        gen_cases(a.seed, a.count, a.tree)
     t0 = time.time()
     p = subprocess.run(
         [sys.executable, os.path.join(root, "tools", "oracle", "sgoracle.py"),
@@ -441,7 +471,8 @@ def record(a):
         v = json.loads(line)
         answers[v.pop("id")] = v
     os.makedirs(os.path.join(HERE, "recorded"), exist_ok=True)
-    out = os.path.join(HERE, "recorded", a.tree + ".jsonl")
+    out = os.path.join(HERE, "recorded", ("examples-" if a.examples else
+                                          "") + a.tree + ".jsonl")
     bad = 0
     with open(out, "w", encoding="utf-8") as f:
         for c in cases:
@@ -471,6 +502,9 @@ def main():
     r.add_argument("--count", type=int, default=2000)
     r.add_argument("--tree", default="main")
     r.add_argument("--jobs", type=int, default=2)
+    r.add_argument("--examples", action="store_true",
+                   help="issue 23's examples (examples.tsv) of the tree, "
+                   "into recorded/examples-TREE.jsonl")
     a = ap.parse_args()
     if a.cmd == "models":
         write_models()
