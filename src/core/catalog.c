@@ -1144,7 +1144,6 @@ load_rule(struct loadctx *lc, const struct ynode *n, struct rule *r)
 	char			 msg[256];
 	size_t			 off;
 	int			 rc = 0;
-	bool			 own_words = false;	/* read by tools only */
 
 	if (ynode_check_keys(n, rule_keys, lc->file, lc->err, lc->errlen))
 		return -1;
@@ -1195,7 +1194,7 @@ load_rule(struct loadctx *lc, const struct ynode *n, struct rule *r)
 		return -1;
 	}
 	if (yaml_bool(lc, ynode_get(n, "silent"), &r->silent) != 0 ||
-	    yaml_bool(lc, ynode_get(n, "own_words"), &own_words) != 0 ||
+	    yaml_bool(lc, ynode_get(n, "own_words"), &r->own_words) != 0 ||
 	    rule_range_parse(lc->cat->hist, n, lc->file, r, lc->err,
 	    lc->errlen) != 0)
 		return -1;

@@ -89,6 +89,8 @@ struct rule {
 	const char	 *kind;		/* ValueError, AssertionError, ... */
 	bool		  deploy;	/* cross-role rule */
 	bool		  silent;
+	bool		  own_words;	/* message: pdwiz's account of a failure
+					   SGLang reports in generic words */
 	struct expr	 *when;
 	const char	 *when_src;
 	struct tmpl	 *message;

@@ -500,6 +500,7 @@ put_rules(struct imgw *w, const struct rule *v, size_t n,
 		c.stage = r->stage;
 		c.deploy = r->deploy;
 		c.silent = r->silent;
+		c.own_words = r->own_words;
 		c.nfixes = r->nfixes;
 		c.nset = r->nset;
 		c.nsetdefault = r->nsetdefault;
@@ -1084,6 +1085,7 @@ check_rule(struct imgr *r, const struct rule *ru)
 	    ru->sev == SEV_UNKNOWN || (unsigned)ru->stage > ST_FIRST_REQUEST ||
 	    !imgr_str(r, ru->kind, true) || !imgr_bool(r, &ru->deploy) ||
 	    ru->deploy != r->deploy || !imgr_bool(r, &ru->silent) ||
+	    !imgr_bool(r, &ru->own_words) ||
 	    ru->when == NULL || !expr_image_ok(r, ru->when, 0) ||
 	    !imgr_str(r, ru->when_src, false) || ru->message == NULL ||
 	    !tmpl_image_ok(r, ru->message) ||

@@ -125,7 +125,12 @@ vmi_help_diag(struct vm *vm, struct buf *b, enum vm_scope role,
 	const struct rule	*r = d->rule;
 	struct termctx		 tc = { 0 };
 
-	buf_printf(b, "    SGLang: %s\n", d->msg);
+	/* SGLang's words, or pdwiz's own: a reader's or the deployment
+	 * file's diagnostic, a silent change, a memory estimate, a failure
+	 * SGLang reports in generic words. */
+	buf_printf(b, "    %s: %s\n", r == NULL || r->silent || r->own_words ||
+	    (r->kind != NULL && strcmp(r->kind, "estimate") == 0) ? "pdwiz" :
+	    "SGLang", d->msg);
 	if (r == NULL)
 		return;
 	help_explain(r, b);
