@@ -786,9 +786,16 @@ router_endpoints(const struct catalog *cat, const struct deployment *d,
 	struct layout	lay;
 
 	deployment_layout(cat, d, &lay);
-	endpoints_copy(lay.prefill, lay.nprefill, pe, npe);
-	endpoints_copy(lay.decode, lay.ndecode, de, nde);
+	router_endpoints_in(&lay, pe, npe, de, nde);
 	layout_free(&lay);
+}
+
+void
+router_endpoints_in(const struct layout *lay, struct endpoint **pe,
+    size_t *npe, struct endpoint **de, size_t *nde)
+{
+	endpoints_copy(lay->prefill, lay->nprefill, pe, npe);
+	endpoints_copy(lay->decode, lay->ndecode, de, nde);
 }
 
 void
@@ -964,15 +971,26 @@ int
 deployment_plan(const struct catalog *cat, const struct deployment *d,
     struct plan *p, struct result *diags)
 {
-	struct result	 scratch;
-	struct layout	 lay;
-	int		 role, i, k, nerr = 0;
+	return deployment_plan_in(cat, d, NULL, p, diags);
+}
+
+int
+deployment_plan_in(const struct catalog *cat, const struct deployment *d,
+    const struct layout *given, struct plan *p, struct result *diags)
+{
+	struct result		 scratch;
+	struct layout		 own;
+	const struct layout	*lay = given;
+	int			 role, i, k, nerr = 0;
 
 	result_init(&scratch);
 	if (diags == NULL)
 		diags = &scratch;
 	memset(p, 0, sizeof *p);
-	deployment_layout(cat, d, &lay);
+	if (lay == NULL) {
+		deployment_layout(cat, d, &own);
+		lay = &own;
+	}
 	for (role = 0; role < NPD_ROLE; role++) {
 		const struct role_spec	*r = &d->role[role];
 		int			 ninst = role == ROLE_ROUTER ? 1 :
@@ -988,14 +1006,15 @@ deployment_plan(const struct catalog *cat, const struct deployment *d,
 
 				result_init(&rd);
 				p->l = grow_pow2(p->l, p->n, sizeof *p->l);
-				nerr += build_launch(cat, d, &lay,
+				nerr += build_launch(cat, d, lay,
 				    (enum role)role, i, k, &p->l[p->n], &rd);
 				result_take(diags, &rd, (int)p->n);
 				result_free(&rd);
 				p->n++;
 			}
 	}
-	layout_free(&lay);
+	if (lay == &own)
+		layout_free(&own);
 	result_free(&scratch);
 	return nerr;
 }
@@ -1015,26 +1034,40 @@ int
 deployment_role_config(const struct catalog *cat, const struct deployment *d,
     enum role role, struct config *out, struct result *diags)
 {
-	struct launch	la;
-	struct result	scratch;
-	struct layout	lay;
-	int		nerr;
+	return deployment_role_config_in(cat, d, NULL, role, out, diags);
+}
+
+int
+deployment_role_config_in(const struct catalog *cat,
+    const struct deployment *d, const struct layout *given, enum role role,
+    struct config *out, struct result *diags)
+{
+	struct launch		 la;
+	struct result		 scratch;
+	struct layout		 own;
+	const struct layout	*lay = given;
+	int			 nerr;
 
 	result_init(&scratch);
 	if ((unsigned)role >= NPD_ROLE) {
 		config_init(out, cat);
 		return 0;
 	}
-	deployment_layout(cat, d, &lay);
-	if (role != ROLE_ROUTER && layout_server(&lay, role, 0, 0) == NULL) {
-		layout_free(&lay);
+	if (lay == NULL) {
+		deployment_layout(cat, d, &own);
+		lay = &own;
+	}
+	if (role != ROLE_ROUTER && layout_server(lay, role, 0, 0) == NULL) {
+		if (lay == &own)
+			layout_free(&own);
 		config_init(out, cat);
 		result_free(&scratch);
 		return 0;
 	}
-	nerr = build_launch(cat, d, &lay, role, 0, 0, &la, diags ? diags :
+	nerr = build_launch(cat, d, lay, role, 0, 0, &la, diags ? diags :
 	    &scratch);
-	layout_free(&lay);
+	if (lay == &own)
+		layout_free(&own);
 	*out = la.cfg;
 	memset(&la.cfg, 0, sizeof la.cfg);
 	launch_free(&la);
@@ -1067,10 +1100,13 @@ deployment_check(const struct catalog *cat, const struct deployment *d,
 	const struct config	*eff[NPD_ROLE] = { NULL, NULL, NULL };
 	int			 first[NPD_ROLE] = { -1, -1, -1 };
 	size_t			 i;
+	struct layout		 lay;
 
 	memset(effs, 0, sizeof effs);
 	result_init(&rd);
-	deployment_plan(cat, d, &p, &rd);
+	/* Placed once, for the plan and the cross-role checks. */
+	deployment_layout(cat, d, &lay);
+	deployment_plan_in(cat, d, &lay, &p, &rd);
 	for (i = 0; i < rd.n; i++) {
 		if (rd.d[i].line == 0 && (size_t)rd.d[i].cmd < p.n)
 			rd.d[i].line = d->role[p.l[rd.d[i].cmd].role].line;
@@ -1110,7 +1146,7 @@ deployment_check(const struct catalog *cat, const struct deployment *d,
 		result_free(&res);
 	}
 	result_init(&rd);
-	deployment_check_cross(cat, d, eff, &rd);
+	deployment_check_cross_in(cat, d, &lay, eff, &rd);
 	for (i = 0; i < rd.n; i++) {
 		int	r = rd.d[i].cmd;
 
@@ -1124,6 +1160,7 @@ deployment_check(const struct catalog *cat, const struct deployment *d,
 		if (eff[i] != NULL)
 			config_free(&effs[i]);
 	plan_free(&p);
+	layout_free(&lay);
 }
 
 void

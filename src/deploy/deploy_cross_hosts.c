@@ -568,26 +568,39 @@ server_gpus(const struct facts *f, struct uses *gu, const struct launch *la,
 	    la->node_rank), line, gpus_per_host);
 }
 
+/* What same_machine reads of one launch, worked out once per launch (the
+ * bootstrap check compares every prefill with every decode). */
+struct machine {
+	bool	lo;		/* a loopback address */
+	bool	lw;		/* ... or a wildcard */
+	bool	why;		/* launch_machine_why: not stated */
+};
+
+static void
+machine_of(const struct facts *f, const struct deployment *d,
+    const struct launch *la, struct machine *m)
+{
+	m->lo = host_is_loopback(la->host);
+	m->lw = m->lo || host_is_wildcard(la->host);
+	m->why = launch_machine_why(f, d, la) != NULL;
+}
+
 /* Are machines a and b the same (1), different (0), or unknown (-1)?
  * Loopback stands for "this machine"; two stated addresses that differ are
  * two machines; a stated address against "this machine" is unknown. */
 static int
-same_machine(const struct facts *f, const struct deployment *d,
-    const struct launch *a, const struct launch *b)
+same_machine(const struct launch *a, const struct machine *ma,
+    const struct launch *b, const struct machine *mb)
 {
-	bool	la = host_is_loopback(a->host) || host_is_wildcard(a->host);
-	bool	lb = host_is_loopback(b->host) || host_is_wildcard(b->host);
-
 	/* Two loopback addresses (127.0.0.$((i + 1)) included) are one
 	 * machine, whatever else is left to run time. */
-	if (host_is_loopback(a->host) && host_is_loopback(b->host))
+	if (ma->lo && mb->lo)
 		return 1;
-	if (launch_machine_why(f, d, a) != NULL ||
-	    launch_machine_why(f, d, b) != NULL)
+	if (ma->why || mb->why)
 		return -1;
-	if (la && lb)
+	if (ma->lw && mb->lw)
 		return 1;
-	if (la || lb)
+	if (ma->lw || mb->lw)
 		return -1;
 	return strcmp(a->host, b->host) == 0;
 }
@@ -604,9 +617,13 @@ bootstrap_bind_fact(struct facts *f, const struct deployment *d,
     const struct plan *p)
 {
 	static const char *const fact = "deploy.bootstrap_loopback";
-	char	*why = NULL;
-	size_t	 i, j;
+	char		*why = NULL;
+	size_t		 i, j;
+	struct machine	*m = xcalloc(p->n + 1, sizeof *m);
 
+	for (i = 0; i < p->n; i++)
+		if (p->l[i].role == ROLE_PREFILL || p->l[i].role == ROLE_DECODE)
+			machine_of(f, d, &p->l[i], &m[i]);
 	for (i = 0; i < p->n; i++) {
 		const struct launch	*la = &p->l[i];
 		const char		*bind = launch_bind(d, la);
@@ -638,7 +655,7 @@ bootstrap_bind_fact(struct facts *f, const struct deployment *d,
 
 			if (lb->role != ROLE_DECODE)
 				continue;
-			same = same_machine(f, d, la, lb);
+			same = same_machine(la, &m[i], lb, &m[j]);
 			if (same == 0) {
 				fact_add(f, fact, ROLE_PREFILL,
 				    launch_line(d, la), "prefill %d on "
@@ -660,28 +677,34 @@ bootstrap_bind_fact(struct facts *f, const struct deployment *d,
 	if (why != NULL)
 		fact_unknown(f, fact, why);
 	free(why);
+	free(m);
 }
 
 void
 resource_facts(struct facts *f, const struct deployment *d,
     const struct plan *p)
 {
-	struct uses	 pu = { NULL, 0, false, NULL }, gu = { NULL, 0, false, NULL };
-	struct layout	 lay;
-	size_t		 i;
+	struct uses		 pu = { NULL, 0, false, NULL },
+				 gu = { NULL, 0, false, NULL };
+	struct layout		 own;
+	const struct layout	*lay = f->lay;
+	size_t			 i;
 
-	deployment_layout(f->cat, d, &lay);
+	if (lay == NULL) {
+		deployment_layout(f->cat, d, &own);
+		lay = &own;
+	}
 	for (i = 0; i < p->n; i++) {
 		const struct launch	*la = &p->l[i];
 		int			 line = d->role[la->role].line;
 
 		if (la->role == ROLE_ROUTER) {
-			use_add(&pu, la, lay.router_port, lay.router_port + 1,
+			use_add(&pu, la, lay->router_port, lay->router_port + 1,
 			    xstrdup("the router (HTTP)"), line, -1);
 			continue;
 		}
 		server_ports(f, &pu, d, la, line);
-		server_gpus(f, &gu, la, line, lay.gpus_per_host);
+		server_gpus(f, &gu, la, line, lay->gpus_per_host);
 	}
 	for (i = 0; i < pu.n; i++)
 		pu.u[i].unstated = launch_machine_why(f, d, pu.u[i].la);
@@ -701,11 +724,12 @@ resource_facts(struct facts *f, const struct deployment *d,
 	rendezvous_fact(f, d, p);
 	port_range_fact(f, d, p);
 	bootstrap_bind_fact(f, d, p);
-	fact_val(f, "deploy.gpus_per_host", lay.gpus_per_host > 0 ?
-	    val_int(lay.gpus_per_host) : VAL_NULL);
+	fact_val(f, "deploy.gpus_per_host", lay->gpus_per_host > 0 ?
+	    val_int(lay->gpus_per_host) : VAL_NULL);
 	for (i = ROLE_PREFILL; i <= ROLE_DECODE; i++)
-		role_gpu_facts(f, d, &lay, (enum role)i);
+		role_gpu_facts(f, d, lay, (enum role)i);
 	uses_free(&pu);
 	uses_free(&gu);
-	layout_free(&lay);
+	if (lay == &own)
+		layout_free(&own);
 }

@@ -595,7 +595,10 @@ router_facts(struct facts *f, const struct deployment *d,
 			    "--prefill/--decode list to check)");
 		return;
 	}
-	router_endpoints(f->cat, d, &pe, &npe, &de, &nde);
+	if (f->lay != NULL)
+		router_endpoints_in(f->lay, &pe, &npe, &de, &nde);
+	else
+		router_endpoints(f->cat, d, &pe, &npe, &de, &nde);
 	/* RouterArgs._parse_prefill_urls raises on the first word after a
 	 * URL that is neither a number nor 'none'. */
 	for (i = 0; i < npe; i++)

@@ -237,8 +237,8 @@ build_configs(struct vm *vm)
 		if (!vmi_scope_active(vm, s))
 			continue;
 		result_init(&rd);
-		vmd_role_config(vm->cat, &vm->dep, vmi_scope_role(s),
-		    &vm->cfg[s], &rd);
+		vmd_role_config_in(vm->cat, &vm->dep, vm->have_lay ?
+		    &vm->lay : NULL, vmi_scope_role(s), &vm->cfg[s], &rd);
 		result_init(&vm->res[s]);
 		if (s != SC_ROUTER)
 			engine_run(vm->cat, &vm->cfg[s], &vm->res[s]);
@@ -255,7 +255,8 @@ build_configs(struct vm *vm)
 		eff[0] = &vm->res[SC_PREFILL].eff;
 		eff[1] = &vm->res[SC_DECODE].eff;
 		eff[2] = &vm->res[SC_ROUTER].eff;
-		vmd_check_cross(vm->cat, &vm->dep, eff, &vm->cross);
+		vmd_check_cross_in(vm->cat, &vm->dep, vm->have_lay ?
+		    &vm->lay : NULL, eff, &vm->cross);
 	}
 }
 
