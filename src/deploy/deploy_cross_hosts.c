@@ -8,7 +8,6 @@
 #include "deploy/deploy_int.h"
 #include "deploy/deploy_cross.h"
 #include "deploy/layout.h"
-#include "core/hashidx.h"
 #include "core/util.h"
 
 #include <stdio.h>
@@ -167,136 +166,198 @@ collide_fix(const struct uses *us, size_t j, bool ports, struct buf *fx)
 		    u[j].what);
 }
 
-static const char *
-use_host(const void *ctx, size_t i, size_t *len)
-{
-	const char	*h = ((const struct uses *)ctx)->u[i].host;
+/* What a pair of uses on one host is to the collision check. */
+enum pair_kind {
+	P_SKIP,		/* no overlap, or an overlap that is fine */
+	P_UNSTATED,	/* would collide if they shared a machine, which is
+			   not known */
+	P_OPAQUE,	/* share GPUs; whether both fit is left to run time */
+	P_COLLIDE
+};
 
-	*len = strlen(h);
-	return h;
+static enum pair_kind
+pair_kind(const struct use *u, size_t i, size_t j, bool ports)
+{
+	if (u[i].lo >= u[j].hi || u[j].lo >= u[i].hi)
+		return P_SKIP;
+	/* The ranks of one multi-node instance run on machines of their
+	 * own. */
+	if (u[i].inst >= 0 && u[i].role == u[j].role &&
+	    u[i].inst == u[j].inst && u[i].rank != u[j].rank)
+		return P_SKIP;
+	/* A host pdwiz could not expand (--host ${local_ip}), or bound to
+	 * 0.0.0.0 with no word of the machine: the two may or may not share
+	 * one, so nothing is claimed (the rule says it could not check). */
+	if (u[i].unstated || u[j].unstated)
+		return P_UNSTATED;
+	/* Two servers may share GPUs on purpose, each with a stated share
+	 * of the memory. Whether they fit is unknown when a share, or the
+	 * options themselves, are left to run time. */
+	if (!ports && (u[i].opaque || u[j].opaque || u[i].mem == -2 ||
+	    u[j].mem == -2))
+		return P_OPAQUE;
+	if (!ports && u[i].mem > 0 && u[j].mem > 0 &&
+	    u[i].mem + u[j].mem <= 1.0)
+		return P_SKIP;
+	return P_COLLIDE;
 }
 
-/* For each use, the next one on the same host (n: none), so that pairs
- * are tried on one host only, not among all uses. Owned. */
-static size_t *
-same_host_next(const struct uses *us)
-{
-	struct hidx	 x;
-	size_t		*next = xcalloc(us->n + 1, sizeof *next), i;
-	long		 prev;
+/* The uses ordered by host, then by the start of their range: what may
+ * overlap a use is next to it in that order. */
+struct hl {
+	const char	*host;
+	int		 lo, hi;
+	size_t		 i;
+};
 
-	hidx_init(&x, use_host, us);
-	for (i = 0; i < us->n; i++) {
-		next[i] = us->n;
-		if ((prev = hidx_put(&x, i)) >= 0)
-			next[prev] = i;
-	}
-	hidx_free(&x);
-	return next;
+static int
+hl_cmp(const void *a, const void *b)
+{
+	const struct hl	*x = a, *y = b;
+	int		 c = strcmp(x->host, y->host);
+
+	if (c != 0)
+		return c;
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
 }
 
-/* The first pair of overlapping uses on one host, as words; the fix (a
- * free place for the second one) in fixb. */
+/* The first pair of overlapping uses on one host (the first use, then the
+ * first other after it, in the uses' order), as words; the fix (a free
+ * place for the second one) in fixb. Each use is compared with the uses
+ * of its host whose ranges may reach it (found in the host-and-start
+ * order), not with every use of its host. */
 static void
 collide(struct facts *f, const char *fact, const char *fixfact,
     struct uses *us, bool ports)
 {
 	struct use	*u = us->u;
-	size_t		 i, j, n = us->n, *next = same_host_next(us);
+	size_t		 n = us->n, i, j = 0, q, p;
+	size_t		 ci = n, cj = n, ui = n, uj = n;
+	enum pair_kind	 uk = P_SKIP;
+	struct hl	*s = xcalloc(n + 1, sizeof *s);
+	size_t		*pos = xcalloc(n + 1, sizeof *pos);
+	int		*maxhi = xcalloc(n + 1, sizeof *maxhi);
 	struct buf	 b = { 0 }, fx = { 0 };
-	int		 line = 0;
-	size_t		 line_of = 0;
-	bool		 unknown = false;
 	char		*why = NULL;
 
-	for (i = 0; i < n && b.len == 0; i++)
-		for (j = next[i]; j < n && b.len == 0; j = next[j]) {
-			/* A host pdwiz could not expand (--host ${local_ip}) may
-			 * be a different machine on every node: unknown, so no
-			 * collision is claimed. */
-			if (u[i].lo >= u[j].hi || u[j].lo >= u[i].hi)
-				continue;
-			/* The ranks of one multi-node instance run on
-			 * machines of their own. */
-			if (u[i].inst >= 0 && u[i].role == u[j].role &&
-			    u[i].inst == u[j].inst && u[i].rank != u[j].rank)
-				continue;
-			/* Bound to 0.0.0.0 with no word of the machine: the
-			 * two may or may not share one, so nothing is
-			 * claimed (the rule says it could not check). */
-			if (u[i].unstated || u[j].unstated) {
-				if (!unknown)
-					why = xasprintf("%s and %s would "
-					    "collide if they shared a machine, "
-					    "and pdwiz cannot tell whether they "
-					    "do: %s: %s",
-					    u[i].what, u[j].what, u[i].unstated ?
-					    u[i].what : u[j].what, u[i].unstated ?
-					    u[i].unstated : u[j].unstated);
-				unknown = true;
-				continue;
-			}
-			/* Two servers may share GPUs on purpose, each with a
-			 * stated share of the memory. Whether they fit is
-			 * unknown when a share, or the options themselves, are
-			 * left to run time. */
-			if (!ports && (u[i].opaque || u[j].opaque ||
-			    u[i].mem == -2 || u[j].mem == -2)) {
-				if (!unknown)
-					why = xasprintf("%s and %s share GPUs; "
-					    "whether both fit depends on "
-					    "--mem-fraction-static, which %s's "
-					    "command leaves to run time%s",
-					    u[i].what, u[j].what,
-					    u[i].opaque || u[i].mem == -2 ?
-					    u[i].what : u[j].what,
-					    u[i].opaque || u[j].opaque ? " (words "
-					    "expanded when the script runs stand "
-					    "for options there)" : "");
-				unknown = true;
-				continue;
-			}
-			if (!ports && u[i].mem > 0 && u[j].mem > 0 &&
-			    u[i].mem + u[j].mem <= 1.0)
-				continue;
-			if (ports) {
-				int	lo = u[i].lo > u[j].lo ? u[i].lo : u[j].lo;
-				int	hi = u[i].hi < u[j].hi ? u[i].hi : u[j].hi;
+	for (i = 0; i < n; i++) {
+		s[i].host = u[i].host;
+		s[i].lo = u[i].lo;
+		s[i].hi = u[i].hi;
+		s[i].i = i;
+	}
+	if (n > 0)
+		qsort(s, n, sizeof *s, hl_cmp);
+	for (q = 0; q < n; q++) {
+		pos[s[q].i] = q;
+		/* The highest end of the ranges of the host up to q. */
+		maxhi[q] = q > 0 && strcmp(s[q - 1].host, s[q].host) == 0 &&
+		    maxhi[q - 1] > s[q].hi ? maxhi[q - 1] : s[q].hi;
+	}
+	for (i = 0; i < n && ci == n; i++) {
+		size_t	best = n, bestu = n;
+		enum pair_kind	kindu = P_SKIP;
 
-				if (hi - lo > 1)
-					buf_printf(&b, "ports %d-%d", lo, hi - 1);
-				else
-					buf_printf(&b, "port %d", lo);
-				buf_printf(&b, " on %s %s used by %s and by %s",
-				    u[i].host, hi - lo > 1 ? "are" : "is",
-				    u[i].what, u[j].what);
+		p = pos[i];
+		/* Those starting at or after u[i], before its end; then those
+		 * starting before it, while any of them ends after its
+		 * start. */
+		for (q = p + 1; q < n && s[q].lo < u[i].hi &&
+		    strcmp(s[q].host, s[p].host) == 0; q++) {
+			enum pair_kind	k;
+
+			if ((j = s[q].i) < i)
+				continue;
+			k = pair_kind(u, i, j, ports);
+			if (k == P_COLLIDE && j < best)
+				best = j;
+			else if (k != P_SKIP && k != P_COLLIDE && j < bestu) {
+				bestu = j;
+				kindu = k;
 			}
-			else {
-				gpu_words(&b, u[i].lo, u[i].hi);
-				buf_printf(&b, " of %s (%s) overlap%s ",
-				    u[i].host, u[i].what, u[i].hi - u[i].lo > 1 ?
-				    "" : "s");
-				gpu_words(&b, u[j].lo, u[j].hi);
-				buf_printf(&b, " (%s)", u[j].what);
-				if (u[i].mem > 0 && u[j].mem > 0)
-					buf_printf(&b, ", and their "
-					    "--mem-fraction-static %g + %g is "
-					    "more than the whole GPU", u[i].mem,
-					    u[j].mem);
-			}
-			line = u[j].line;
-			line_of = j;
-			collide_fix(us, j, ports, &fx);
 		}
-	if (b.len > 0) {
-		fact_add(f, fact, (int)u[line_of].role, line, "%s", b.s);
-		fact_add(f, fixfact, (int)u[line_of].role, line, "%s",
+		for (q = p; q-- > 0 && maxhi[q] > u[i].lo &&
+		    strcmp(s[q].host, s[p].host) == 0;) {
+			enum pair_kind	k;
+
+			if ((j = s[q].i) < i)
+				continue;
+			k = pair_kind(u, i, j, ports);
+			if (k == P_COLLIDE && j < best)
+				best = j;
+			else if (k != P_SKIP && k != P_COLLIDE && j < bestu) {
+				bestu = j;
+				kindu = k;
+			}
+		}
+		if (best < n) {
+			ci = i;
+			cj = best;
+		}
+		if (ui == n && bestu < n) {
+			ui = i;
+			uj = bestu;
+			uk = kindu;
+		}
+	}
+	free(s);
+	free(pos);
+	free(maxhi);
+	if (ci < n) {
+		i = ci;
+		j = cj;
+		if (ports) {
+			int	lo = u[i].lo > u[j].lo ? u[i].lo : u[j].lo;
+			int	hi = u[i].hi < u[j].hi ? u[i].hi : u[j].hi;
+
+			if (hi - lo > 1)
+				buf_printf(&b, "ports %d-%d", lo, hi - 1);
+			else
+				buf_printf(&b, "port %d", lo);
+			buf_printf(&b, " on %s %s used by %s and by %s",
+			    u[i].host, hi - lo > 1 ? "are" : "is",
+			    u[i].what, u[j].what);
+		} else {
+			gpu_words(&b, u[i].lo, u[i].hi);
+			buf_printf(&b, " of %s (%s) overlap%s ",
+			    u[i].host, u[i].what, u[i].hi - u[i].lo > 1 ?
+			    "" : "s");
+			gpu_words(&b, u[j].lo, u[j].hi);
+			buf_printf(&b, " (%s)", u[j].what);
+			if (u[i].mem > 0 && u[j].mem > 0)
+				buf_printf(&b, ", and their "
+				    "--mem-fraction-static %g + %g is "
+				    "more than the whole GPU", u[i].mem,
+				    u[j].mem);
+		}
+		collide_fix(us, j, ports, &fx);
+		fact_add(f, fact, (int)u[j].role, u[j].line, "%s",
+		    b.s != NULL ? b.s : "");
+		fact_add(f, fixfact, (int)u[j].role, u[j].line, "%s",
 		    fx.s != NULL ? fx.s : "");
 	} else if (us->unknown)
 		fact_unknown(f, fact, us->why);
-	else if (unknown)
+	else if (ui < n) {
+		i = ui;
+		j = uj;
+		if (uk == P_UNSTATED)
+			why = xasprintf("%s and %s would collide if they "
+			    "shared a machine, and pdwiz cannot tell whether "
+			    "they do: %s: %s", u[i].what, u[j].what,
+			    u[i].unstated ? u[i].what : u[j].what,
+			    u[i].unstated ? u[i].unstated : u[j].unstated);
+		else
+			why = xasprintf("%s and %s share GPUs; whether both "
+			    "fit depends on --mem-fraction-static, which %s's "
+			    "command leaves to run time%s", u[i].what,
+			    u[j].what, u[i].opaque || u[i].mem == -2 ?
+			    u[i].what : u[j].what, u[i].opaque ||
+			    u[j].opaque ? " (words expanded when the script "
+			    "runs stand for options there)" : "");
 		fact_unknown(f, fact, why);
-	free(next);
+	}
 	free(why);
 	buf_free(&b);
 	buf_free(&fx);
