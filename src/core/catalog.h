@@ -198,6 +198,10 @@ struct catalog {
 	 * catalog_fit_db and owned by the catalog: NULL until then. */
 	struct fit_db		*fit;
 	char			*fit_err;	/* why they could not be read */
+	/* The last model catalog_model_facts was asked about and what the
+	 * tables say of it (a pure function of the two: a plan asks once
+	 * per server, with the same model): owned, never in the image. */
+	struct model_memo	*memo;
 };
 
 /*
