@@ -1583,6 +1583,7 @@ catalog_free(struct catalog *cat)
 		free(cat->memo->model);
 		free(cat->memo);
 	}
+	free(cat->defaults);
 	if (cat->image != NULL) {
 		free(cat);	/* the image, its flag history too, stays mapped */
 		return;
