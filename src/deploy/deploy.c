@@ -920,10 +920,11 @@ launch_config(const struct catalog *cat, const struct deployment *d,
 	return nerr;
 }
 
+/* hint: where in the layout's servers this one is likely to be. */
 static int
 build_launch(const struct catalog *cat, const struct deployment *d,
-    const struct layout *lay, enum role role, int inst, int rank,
-    struct launch *la, struct result *diags)
+    const struct layout *lay, size_t hint, enum role role, int inst,
+    int rank, struct launch *la, struct result *diags)
 {
 	const struct lay_server	*ls = NULL;
 	struct wl		 l = { 0 };
@@ -936,7 +937,8 @@ build_launch(const struct catalog *cat, const struct deployment *d,
 		la->host = lay->router_host;
 		router_words(cat, d, lay, &l);
 	} else {
-		if ((ls = layout_server(lay, role, inst, rank)) == NULL)
+		if ((ls = layout_server_at(lay, hint, role, inst, rank)) ==
+		    NULL)
 			return 0;
 		la->host = ls->host;
 		la->host_unstated = d->role[role].host_unstated;
@@ -982,6 +984,7 @@ deployment_plan_in(const struct catalog *cat, const struct deployment *d,
 	struct layout		 own;
 	const struct layout	*lay = given;
 	int			 role, i, k, nerr = 0;
+	size_t			 nsrv = 0;	/* servers so far */
 
 	result_init(&scratch);
 	if (diags == NULL)
@@ -1006,7 +1009,7 @@ deployment_plan_in(const struct catalog *cat, const struct deployment *d,
 
 				result_init(&rd);
 				p->l = grow_pow2(p->l, p->n, sizeof *p->l);
-				nerr += build_launch(cat, d, lay,
+				nerr += build_launch(cat, d, lay, nsrv++,
 				    (enum role)role, i, k, &p->l[p->n], &rd);
 				result_take(diags, &rd, (int)p->n);
 				result_free(&rd);
@@ -1064,7 +1067,7 @@ deployment_role_config_in(const struct catalog *cat,
 		result_free(&scratch);
 		return 0;
 	}
-	nerr = build_launch(cat, d, lay, role, 0, 0, &la, diags ? diags :
+	nerr = build_launch(cat, d, lay, 0, role, 0, 0, &la, diags ? diags :
 	    &scratch);
 	if (lay == &own)
 		layout_free(&own);

@@ -241,6 +241,16 @@ layout_server(const struct layout *l, enum role r, int inst, int rank)
 	return NULL;
 }
 
+const struct lay_server *
+layout_server_at(const struct layout *l, size_t hint, enum role r, int inst,
+    int rank)
+{
+	if (hint < l->n && l->s[hint].role == r &&
+	    l->s[hint].instance == inst && l->s[hint].node_rank == rank)
+		return &l->s[hint];
+	return layout_server(l, r, inst, rank);
+}
+
 /* Do two instances of the role share a machine? Each machine keeps the
  * first instance found on it, as a range [instance, instance + 1). */
 static bool
