@@ -103,6 +103,7 @@ vm_free(struct vm *vm)
 	free(vm->baseline);
 	free(vm->load_note);
 	free(vm->built_yaml);
+	free(vm->pic);
 	free(vm->src_name);
 	free(vm->title);
 	free(vm->suggest);

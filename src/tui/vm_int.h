@@ -97,6 +97,13 @@ struct vm {
 	unsigned long		 dep_gen, built_gen;
 	char			*built_yaml;	/* PDWIZ_VM_VERIFY: dep's file
 						   text at built_gen */
+	/* The placement picture last drawn (vm_placement), of the layout
+	 * of generation pic_gen, for pic_utf8 and pic_width: every
+	 * keystroke on a page that shows it draws it again. */
+	char			*pic;
+	unsigned long		 pic_gen;
+	bool			 pic_utf8;
+	int			 pic_width;
 
 	struct vm_row		*rows;
 	size_t			 nrows, rowcap;
