@@ -108,7 +108,7 @@ test_every_edit_path(void **state)
 {
 	struct vm		*vm = new_vm();
 	struct buf		 msg = { 0 };
-	char			*was, *ch = NULL;
+	char			*was, *ch = NULL, *pic, *pic2;
 	bool			 more;
 	const char		**labels;
 	int			*idx, f;
@@ -182,10 +182,20 @@ test_every_edit_path(void **state)
 	f = focus(vm, "Topology", "prefill instances")->field;
 	free(was);
 	was = checked(vm);
+	pic = vm_placement(vm, true, 80);
 	assert_int_equal(vm_set_text(vm, vm_cur_page(vm), f, "3",
 	    &msg), 0);
 	changed(vm, &was, "the prefill instances");
 	assert_string_equal(vm_focused(vm)->value, "3");
+	/* The picture is drawn again for the new layout (and kept while
+	 * nothing changes). */
+	pic2 = vm_placement(vm, true, 80);
+	assert_string_not_equal(pic, pic2);
+	free(pic);
+	pic = vm_placement(vm, true, 80);
+	assert_string_equal(pic, pic2);
+	free(pic);
+	free(pic2);
 	assert_true(focus(vm, "Parallelism (decode)", "HTTP port")->derived);
 	free(was);
 	was = checked(vm);
