@@ -679,12 +679,23 @@ bootstrap_bind_fact(struct facts *f, const struct deployment *d,
 {
 	static const char *const fact = "deploy.bootstrap_loopback";
 	char		*why = NULL;
-	size_t		 i, j;
+	size_t		 i, j, k, ndec = 0, nfar = 0;
 	struct machine	*m = xcalloc(p->n + 1, sizeof *m);
+	/* The decodes, in order; and those not on a loopback address, the
+	 * only ones a prefill on loopback may not share its machine with
+	 * (two loopback addresses are one machine). */
+	size_t		*dec = xcalloc(p->n + 1, sizeof *dec);
+	size_t		*far = xcalloc(p->n + 1, sizeof *far);
 
-	for (i = 0; i < p->n; i++)
+	for (i = 0; i < p->n; i++) {
 		if (p->l[i].role == ROLE_PREFILL || p->l[i].role == ROLE_DECODE)
 			machine_of(f, d, &p->l[i], &m[i]);
+		if (p->l[i].role == ROLE_DECODE) {
+			dec[ndec++] = i;
+			if (!m[i].lo)
+				far[nfar++] = i;
+		}
+	}
 	for (i = 0; i < p->n; i++) {
 		const struct launch	*la = &p->l[i];
 		const char		*bind = launch_bind(d, la);
@@ -710,12 +721,12 @@ bootstrap_bind_fact(struct facts *f, const struct deployment *d,
 			    bind);
 			continue;
 		}
-		for (j = 0; j < p->n; j++) {
-			const struct launch	*lb = &p->l[j];
+		for (k = 0; k < (m[i].lo ? nfar : ndec); k++) {
+			const struct launch	*lb;
 			int			 same;
 
-			if (lb->role != ROLE_DECODE)
-				continue;
+			j = m[i].lo ? far[k] : dec[k];
+			lb = &p->l[j];
 			same = same_machine(la, &m[i], lb, &m[j]);
 			if (same == 0) {
 				fact_add(f, fact, ROLE_PREFILL,
@@ -739,6 +750,8 @@ bootstrap_bind_fact(struct facts *f, const struct deployment *d,
 		fact_unknown(f, fact, why);
 	free(why);
 	free(m);
+	free(dec);
+	free(far);
 }
 
 void
