@@ -245,7 +245,7 @@ test_open_import(void **state)
 	char			 p1[] = "/tmp/pdwiz-vmgen-XXXXXX";
 	char			 p2[] = "/tmp/pdwiz-vmgen-XXXXXX";
 	char			 sh[] = "/tmp/pdwiz-vmgen-XXXXXX";
-	int			 fd;
+	int			 fd, f;
 
 	(void)state;
 	assert_true((fd = mkstemp(p1)) >= 0);
@@ -259,8 +259,9 @@ test_open_import(void **state)
 
 	/* p1: the default deployment, 0 errors; p2: an error. */
 	assert_int_equal(vm_save(vm, p1, true, &msg), 0);
-	assert_int_equal(vm_set(vm, vm_cur_page(vm), focus(vm,
-	    "KV cache (decode)", "page size")->field, val_int(64), &msg), 0);
+	f = focus(vm, "KV cache (decode)", "page size")->field;
+	assert_int_equal(vm_set(vm, vm_cur_page(vm), f, val_int(64), &msg),
+	    0);
 	assert_true(errors(vm) > 0);
 	assert_int_equal(vm_save(vm, p2, true, &msg), 0);
 	was = checked(vm);
