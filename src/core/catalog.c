@@ -804,24 +804,23 @@ config_quant(const struct catalog *cat, const struct ynode *root,
 
 /* The model families whose ids match the last component of model (a path
  * or an id; a trailing slash aside), in lower case, as arch_family. */
-static int
-model_families(const struct catalog *cat, const char *model,
-    struct config *cfg)
+/* The families whose ids match the model's last path component, as the
+ * arch_family fact's list (interned), or NULL when none. */
+static const char *
+families_of(const struct catalog *cat, const char *model)
 {
-	const char	*end = model + strlen(model), *start;
+	const char	*end = model + strlen(model), *start, *list;
 	char		 name[256];
 	struct buf	 b = { 0 };
 	size_t		 i, j, len;
 
-	if (cat->o_family < 0 || cfg->s[cat->o_family].src == SRC_USER)
-		return 0;
 	while (end > model && end[-1] == '/')
 		end--;
 	for (start = end; start > model && start[-1] != '/'; start--)
 		;
 	len = (size_t)(end - start);
 	if (len == 0 || len >= sizeof name)
-		return 0;
+		return NULL;
 	for (i = 0; i < len; i++)
 		name[i] = (char)(start[i] >= 'A' && start[i] <= 'Z' ?
 		    start[i] + 32 : start[i]);
@@ -835,10 +834,69 @@ model_families(const struct catalog *cat, const char *model,
 				break;
 			}
 	if (b.len == 0)
+		return NULL;
+	list = intern(b.s);
+	buf_free(&b);
+	return list;
+}
+
+/* The first entry of the model table that matches the model, or nmodels. */
+static size_t
+model_entry_of(const struct catalog *cat, const char *model)
+{
+	struct model_id	 mid;
+	char		*lower = xstrdup(model);
+	size_t		 i;
+
+	for (i = 0; lower[i] != '\0'; i++)
+		if (lower[i] >= 'A' && lower[i] <= 'Z')
+			lower[i] = (char)(lower[i] + 32);
+	model_id_init(&mid, lower);
+	for (i = 0; i < cat->nmodels; i++)
+		if (model_id_match(cat->models[i].match, &mid))
+			break;
+	free(lower);
+	return i;
+}
+
+struct model_memo {
+	char		*model;
+	const char	*families;	/* families_of */
+	size_t		 entry;		/* model_entry_of */
+};
+
+/* What the tables say of model: remembered for the last model asked. */
+static const struct model_memo *
+model_memo(const struct catalog *ccat, const char *model)
+{
+	/* Every catalog is allocated (never a const object), as for
+	 * catalog_fit_db. */
+	struct catalog		*cat = (struct catalog *)ccat;
+	struct model_memo	*m = cat->memo;
+
+	if (m != NULL && strcmp(m->model, model) == 0)
+		return m;
+	if (m == NULL)
+		m = cat->memo = xcalloc(1, sizeof *m);
+	free(m->model);
+	m->model = xstrdup(model);
+	m->families = families_of(cat, model);
+	m->entry = model_entry_of(cat, model);
+	return m;
+}
+
+static int
+model_families(const struct catalog *cat, const char *model,
+    struct config *cfg)
+{
+	const char	*list;
+
+	if (cat->o_family < 0 || cfg->s[cat->o_family].src == SRC_USER)
+		return 0;
+	if ((list = model_memo(cat, model)->families) == NULL)
 		return 0;
 	config_set(cfg, cat->o_family, (struct value){ .t = V_LIST,
-	    .u.s = intern(b.s) }, SRC_MODEL, 0, 0);
-	buf_free(&b);
+	    .u.s = list }, SRC_MODEL, 0, 0);
 	return 1;
 }
 
@@ -894,8 +952,7 @@ int
 catalog_model_facts(const struct catalog *cat, const char *model,
     struct config *cfg)
 {
-	char		*lower, *cj;
-	struct model_id	 mid;
+	char		*cj;
 	size_t		 i, j;
 	int		 count = 0;
 	struct stat	 st;
@@ -956,14 +1013,7 @@ catalog_model_facts(const struct catalog *cat, const char *model,
 		return count;
 	}
 	free(cj);
-	lower = xstrdup(model);
-	for (i = 0; lower[i] != '\0'; i++)
-		if (lower[i] >= 'A' && lower[i] <= 'Z')
-			lower[i] = (char)(lower[i] + 32);
-	model_id_init(&mid, lower);
-	for (i = 0; i < cat->nmodels; i++) {
-		if (!model_id_match(cat->models[i].match, &mid))
-			continue;
+	if ((i = model_memo(cat, model)->entry) < cat->nmodels)
 		for (j = 0; j < cat->models[i].n; j++) {
 			int	o = cat->models[i].opt[j];
 
@@ -973,9 +1023,6 @@ catalog_model_facts(const struct catalog *cat, const char *model,
 			    0);
 			count++;
 		}
-		break;
-	}
-	free(lower);
 	return count;
 }
 
@@ -1541,6 +1588,11 @@ catalog_free(struct catalog *cat)
 		free(cat->fit);
 	}
 	free(cat->fit_err);
+	if (cat->memo != NULL) {
+		free(cat->memo->model);
+		free(cat->memo);
+	}
+	free(cat->defaults);
 	if (cat->image != NULL) {
 		free(cat);	/* the image, its flag history too, stays mapped */
 		return;

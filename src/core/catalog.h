@@ -11,6 +11,8 @@
 #include "sgver.h"
 #include "value.h"
 
+struct slot;
+
 enum okind { OK_FLAG, OK_ENV, OK_FACT, OK_DEPLOY };
 
 struct option {
@@ -212,6 +214,15 @@ struct catalog {
 	 * catalog_fit_db and owned by the catalog: NULL until then. */
 	struct fit_db		*fit;
 	char			*fit_err;	/* why they could not be read */
+	/* The last model catalog_model_facts was asked about and what the
+	 * tables say of it (a pure function of the two: a plan asks once
+	 * per server, with the same model): owned, never in the image. */
+	struct model_memo	*memo;
+	/* Every option's default slot, config_init's start (config.c):
+	 * made on first use for ndefaults options, owned, never in the
+	 * image. */
+	struct slot		*defaults;
+	size_t			 ndefaults;
 };
 
 /*

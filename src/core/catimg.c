@@ -64,7 +64,7 @@ _Static_assert(sizeof(struct rule) == 216, "catimg: update put_rule");
 _Static_assert(sizeof(struct fix) == 32, "catimg: update put_fixes");
 _Static_assert(sizeof(struct model_entry) == 32, "catimg: update put_models");
 _Static_assert(sizeof(struct commit_ref) == 24, "catimg: update put_commits");
-_Static_assert(sizeof(struct catalog) == 216, "catimg: update put_catalog");
+_Static_assert(sizeof(struct catalog) == 240, "catimg: update put_catalog");
 _Static_assert(sizeof(struct model_family) == 40, "catimg: update put_families");
 #endif
 
@@ -703,7 +703,9 @@ put_catalog(struct imgw *w, const struct catalog *cat, const char *datadir)
 	c.o_arch = cat->o_arch;
 	c.o_family = cat->o_family;
 	c.ngroups = cat->ngroups;
-	/* fit, fit_err: read on first use (catalog_fit_db), never stored */
+	/* fit, fit_err, memo, defaults: made on first use
+	 * (catalog_fit_db, catalog_model_facts, config_init), never
+	 * stored */
 	off = imgw_copy(w, &c, sizeof c);
 	PTR(off, struct catalog, opts, put_options(w, cat->opts, cat->nopts));
 	PTR(off, struct catalog, rules,
@@ -1445,6 +1447,11 @@ use_image(const struct mapped *m, const char *datadir)
 	cat->drules = m->drules;
 	cat->dir = intern(datadir);
 	cat->image = m->base;
+	cat->fit = NULL;
+	cat->fit_err = NULL;
+	cat->memo = NULL;
+	cat->defaults = NULL;
+	cat->ndefaults = 0;
 	return cat;
 }
 

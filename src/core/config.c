@@ -5,20 +5,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Every option at its default, as config_init starts a config: made once
+ * per catalog (it is copied for every config, one a server of a plan). */
+static const struct slot *
+default_slots(const struct catalog *ccat)
+{
+	/* Every catalog is allocated (never a const object), as for
+	 * catalog_fit_db. */
+	struct catalog	*cat = (struct catalog *)ccat;
+	struct slot	*s;
+	size_t		 i;
+
+	if (cat->defaults != NULL && cat->ndefaults == cat->nopts)
+		return cat->defaults;
+	free(cat->defaults);
+	s = xcalloc(cat->nopts + 1, sizeof *s);
+	for (i = 0; i < cat->nopts; i++) {
+		s[i].v = cat->opts[i].def;
+		s[i].src = SRC_DEFAULT;
+		s[i].rule = -1;
+	}
+	cat->defaults = s;
+	cat->ndefaults = cat->nopts;
+	return s;
+}
+
 void
 config_init(struct config *c, const struct catalog *cat)
 {
-	size_t	i;
-
 	c->cat = cat;
 	c->sgver = SGVER_UNKNOWN;
 	c->sgver_asked = SGVER_UNKNOWN;
-	c->s = xcalloc(cat->nopts, sizeof *c->s);
-	for (i = 0; i < cat->nopts; i++) {
-		c->s[i].v = cat->opts[i].def;
-		c->s[i].src = SRC_DEFAULT;
-		c->s[i].rule = -1;
+	if (cat->nopts == 0) {
+		c->s = xcalloc(0, sizeof *c->s);
+		return;
 	}
+	c->s = xreallocarray(NULL, cat->nopts, sizeof *c->s);
+	memcpy(c->s, default_slots(cat), cat->nopts * sizeof *c->s);
 }
 
 void

@@ -786,9 +786,16 @@ router_endpoints(const struct catalog *cat, const struct deployment *d,
 	struct layout	lay;
 
 	deployment_layout(cat, d, &lay);
-	endpoints_copy(lay.prefill, lay.nprefill, pe, npe);
-	endpoints_copy(lay.decode, lay.ndecode, de, nde);
+	router_endpoints_in(&lay, pe, npe, de, nde);
 	layout_free(&lay);
+}
+
+void
+router_endpoints_in(const struct layout *lay, struct endpoint **pe,
+    size_t *npe, struct endpoint **de, size_t *nde)
+{
+	endpoints_copy(lay->prefill, lay->nprefill, pe, npe);
+	endpoints_copy(lay->decode, lay->ndecode, de, nde);
 }
 
 void
@@ -914,10 +921,11 @@ launch_config(const struct catalog *cat, const struct deployment *d,
 	return nerr;
 }
 
+/* hint: where in the layout's servers this one is likely to be. */
 static int
 build_launch(const struct catalog *cat, const struct deployment *d,
-    const struct layout *lay, enum role role, int inst, int rank,
-    struct launch *la, struct result *diags)
+    const struct layout *lay, size_t hint, enum role role, int inst,
+    int rank, struct launch *la, struct result *diags)
 {
 	const struct lay_server	*ls = NULL;
 	struct wl		 l = { 0 };
@@ -930,7 +938,8 @@ build_launch(const struct catalog *cat, const struct deployment *d,
 		la->host = lay->router_host;
 		router_words(cat, d, lay, &l);
 	} else {
-		if ((ls = layout_server(lay, role, inst, rank)) == NULL)
+		if ((ls = layout_server_at(lay, hint, role, inst, rank)) ==
+		    NULL)
 			return 0;
 		la->host = ls->host;
 		la->host_unstated = d->role[role].host_unstated;
@@ -965,15 +974,27 @@ int
 deployment_plan(const struct catalog *cat, const struct deployment *d,
     struct plan *p, struct result *diags)
 {
-	struct result	 scratch;
-	struct layout	 lay;
-	int		 role, i, k, nerr = 0;
+	return deployment_plan_in(cat, d, NULL, p, diags);
+}
+
+int
+deployment_plan_in(const struct catalog *cat, const struct deployment *d,
+    const struct layout *given, struct plan *p, struct result *diags)
+{
+	struct result		 scratch;
+	struct layout		 own;
+	const struct layout	*lay = given;
+	int			 role, i, k, nerr = 0;
+	size_t			 nsrv = 0;	/* servers so far */
 
 	result_init(&scratch);
 	if (diags == NULL)
 		diags = &scratch;
 	memset(p, 0, sizeof *p);
-	deployment_layout(cat, d, &lay);
+	if (lay == NULL) {
+		deployment_layout(cat, d, &own);
+		lay = &own;
+	}
 	for (role = 0; role < NPD_ROLE; role++) {
 		const struct role_spec	*r = &d->role[role];
 		int			 ninst = role == ROLE_ROUTER ? 1 :
@@ -989,14 +1010,15 @@ deployment_plan(const struct catalog *cat, const struct deployment *d,
 
 				result_init(&rd);
 				p->l = grow_pow2(p->l, p->n, sizeof *p->l);
-				nerr += build_launch(cat, d, &lay,
+				nerr += build_launch(cat, d, lay, nsrv++,
 				    (enum role)role, i, k, &p->l[p->n], &rd);
 				result_take(diags, &rd, (int)p->n);
 				result_free(&rd);
 				p->n++;
 			}
 	}
-	layout_free(&lay);
+	if (lay == &own)
+		layout_free(&own);
 	result_free(&scratch);
 	return nerr;
 }
@@ -1016,26 +1038,40 @@ int
 deployment_role_config(const struct catalog *cat, const struct deployment *d,
     enum role role, struct config *out, struct result *diags)
 {
-	struct launch	la;
-	struct result	scratch;
-	struct layout	lay;
-	int		nerr;
+	return deployment_role_config_in(cat, d, NULL, role, out, diags);
+}
+
+int
+deployment_role_config_in(const struct catalog *cat,
+    const struct deployment *d, const struct layout *given, enum role role,
+    struct config *out, struct result *diags)
+{
+	struct launch		 la;
+	struct result		 scratch;
+	struct layout		 own;
+	const struct layout	*lay = given;
+	int			 nerr;
 
 	result_init(&scratch);
 	if ((unsigned)role >= NPD_ROLE) {
 		config_init(out, cat);
 		return 0;
 	}
-	deployment_layout(cat, d, &lay);
-	if (role != ROLE_ROUTER && layout_server(&lay, role, 0, 0) == NULL) {
-		layout_free(&lay);
+	if (lay == NULL) {
+		deployment_layout(cat, d, &own);
+		lay = &own;
+	}
+	if (role != ROLE_ROUTER && layout_server(lay, role, 0, 0) == NULL) {
+		if (lay == &own)
+			layout_free(&own);
 		config_init(out, cat);
 		result_free(&scratch);
 		return 0;
 	}
-	nerr = build_launch(cat, d, &lay, role, 0, 0, &la, diags ? diags :
+	nerr = build_launch(cat, d, lay, 0, role, 0, 0, &la, diags ? diags :
 	    &scratch);
-	layout_free(&lay);
+	if (lay == &own)
+		layout_free(&own);
 	*out = la.cfg;
 	memset(&la.cfg, 0, sizeof la.cfg);
 	launch_free(&la);
@@ -1068,10 +1104,13 @@ deployment_check(const struct catalog *cat, const struct deployment *d,
 	const struct config	*eff[NPD_ROLE] = { NULL, NULL, NULL };
 	int			 first[NPD_ROLE] = { -1, -1, -1 };
 	size_t			 i;
+	struct layout		 lay;
 
 	memset(effs, 0, sizeof effs);
 	result_init(&rd);
-	deployment_plan(cat, d, &p, &rd);
+	/* Placed once, for the plan and the cross-role checks. */
+	deployment_layout(cat, d, &lay);
+	deployment_plan_in(cat, d, &lay, &p, &rd);
 	for (i = 0; i < rd.n; i++) {
 		if (rd.d[i].line == 0 && (size_t)rd.d[i].cmd < p.n)
 			rd.d[i].line = d->role[p.l[rd.d[i].cmd].role].line;
@@ -1111,7 +1150,7 @@ deployment_check(const struct catalog *cat, const struct deployment *d,
 		result_free(&res);
 	}
 	result_init(&rd);
-	deployment_check_cross(cat, d, eff, &rd);
+	deployment_check_cross_in(cat, d, &lay, eff, &rd);
 	for (i = 0; i < rd.n; i++) {
 		int	r = rd.d[i].cmd;
 
@@ -1125,6 +1164,7 @@ deployment_check(const struct catalog *cat, const struct deployment *d,
 		if (eff[i] != NULL)
 			config_free(&effs[i]);
 	plan_free(&p);
+	layout_free(&lay);
 }
 
 void

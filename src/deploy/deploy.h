@@ -236,6 +236,14 @@ struct plan {
 int	deployment_plan(const struct catalog *, const struct deployment *,
 	    struct plan *, struct result *diags);
 void	plan_free(struct plan *);
+/*
+ * The same over lay, deployment_layout of d worked out already (d not
+ * changed since), or NULL to work it out: one refresh of the wizard, one
+ * check, places the deployment once, not once per call.
+ */
+struct layout;
+int	deployment_plan_in(const struct catalog *, const struct deployment *,
+	    const struct layout *lay, struct plan *, struct result *diags);
 
 /*
  * The representative config of a role (instance 0, node rank 0): defaults,
@@ -245,6 +253,9 @@ void	plan_free(struct plan *);
  */
 int	deployment_role_config(const struct catalog *, const struct deployment *,
 	    enum role, struct config *out, struct result *diags);
+int	deployment_role_config_in(const struct catalog *,
+	    const struct deployment *, const struct layout *lay, enum role,
+	    struct config *out, struct result *diags);
 
 /*
  * Per-server rules on every command + cross-role rules on the whole.
@@ -266,6 +277,9 @@ void	deployment_check(const struct catalog *, const struct deployment *,
 void	deployment_check_shape(const struct catalog *,
 	    const struct deployment *, struct result *out);
 void	deployment_check_cross(const struct catalog *, const struct deployment *,
+	    const struct config *eff[NPD_ROLE], struct result *out);
+void	deployment_check_cross_in(const struct catalog *,
+	    const struct deployment *, const struct layout *lay,
 	    const struct config *eff[NPD_ROLE], struct result *out);
 /*
  * Apply fix i of deployment rule r to d, as deployment_check_cross applies

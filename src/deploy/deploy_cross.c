@@ -127,6 +127,8 @@ facts_init(struct facts *f, const struct catalog *cat, struct config *cfg)
 {
 	f->cat = cat;
 	f->cfg = cfg;
+	f->eff = NULL;
+	f->lay = NULL;
 	f->items = xcalloc(cat->nopts + 1, sizeof *f->items);
 	f->nitems = xcalloc(cat->nopts + 1, sizeof *f->nitems);
 	f->why = xcalloc(cat->nopts + 1, sizeof *f->why);
@@ -418,16 +420,27 @@ run_rounds(const struct catalog *cat, const struct config *eff[NPD_ROLE],
 
 void
 cross_eval(const struct catalog *cat, const struct deployment *d,
-    const struct config *eff[NPD_ROLE], struct cross *x)
+    const struct layout *given, const struct config *eff[NPD_ROLE],
+    struct cross *x)
 {
-	struct plan	p;
+	struct plan		 p;
+	struct layout		 own;
+	const struct layout	*lay = given;
 
 	config_init(&x->dc, cat);
 	facts_init(&x->f, cat, &x->dc);
 	x->f.eff = eff;
-	deployment_plan(cat, d, &p, NULL);
+	if (lay == NULL) {
+		deployment_layout(cat, d, &own);
+		lay = &own;
+	}
+	x->f.lay = lay;
+	deployment_plan_in(cat, d, lay, &p, NULL);
 	router_facts(&x->f, d, &p);
 	resource_facts(&x->f, d, &p);
+	x->f.lay = NULL;
+	if (lay == &own)
+		layout_free(&own);
 	run_rounds(cat, eff, x);
 	plan_free(&p);
 }
@@ -444,10 +457,18 @@ void
 deployment_check_cross(const struct catalog *cat, const struct deployment *d,
     const struct config *eff[NPD_ROLE], struct result *out)
 {
+	deployment_check_cross_in(cat, d, NULL, eff, out);
+}
+
+void
+deployment_check_cross_in(const struct catalog *cat,
+    const struct deployment *d, const struct layout *lay,
+    const struct config *eff[NPD_ROLE], struct result *out)
+{
 	struct cross	 x;
 	size_t		 i;
 
-	cross_eval(cat, d, eff, &x);
+	cross_eval(cat, d, lay, eff, &x);
 	verify_fixes(cat, d, eff, &x.res);
 	for (i = 0; i < x.res.n; i++) {
 		struct diag	*dg = &x.res.d[i];

@@ -32,6 +32,8 @@ struct facts {
 	const struct config	*const *eff;	/* per PD role, or NULL: the
 						   commands' configs, with the
 						   values left to run time */
+	const struct layout	*lay;		/* the deployment's (cross_eval;
+						   NULL: none worked out) */
 };
 
 void	fact_val(struct facts *, const char *name, struct value v);
@@ -81,8 +83,10 @@ struct cross {
 	struct result	res;
 };
 
+/* lay: d's layout worked out already, or NULL (worked out here). */
 void	cross_eval(const struct catalog *, const struct deployment *,
-	    const struct config *eff[NPD_ROLE], struct cross *);
+	    const struct layout *lay, const struct config *eff[NPD_ROLE],
+	    struct cross *);
 void	cross_free(struct cross *);
 
 /* Verify the fixes of every error and warning (deploy_cross_fix.c). */

@@ -287,7 +287,7 @@ fix_works(const struct catalog *cat, const struct deployment *d,
 		result_free(&was);
 		result_free(&now);
 	}
-	cross_eval(cat, &d2, ep, &x);
+	cross_eval(cat, &d2, NULL, ep, &x);
 	ok = ok && !has_rule_sev(&x.res, dg->rule, dg->sev) &&
 	    (dg->sev != SEV_UNKNOWN ||
 	    !has_rule_sev(&x.res, dg->rule, dg->rule->sev)) &&

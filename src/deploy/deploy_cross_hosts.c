@@ -8,7 +8,6 @@
 #include "deploy/deploy_int.h"
 #include "deploy/deploy_cross.h"
 #include "deploy/layout.h"
-#include "core/hashidx.h"
 #include "core/util.h"
 
 #include <stdio.h>
@@ -167,136 +166,198 @@ collide_fix(const struct uses *us, size_t j, bool ports, struct buf *fx)
 		    u[j].what);
 }
 
-static const char *
-use_host(const void *ctx, size_t i, size_t *len)
-{
-	const char	*h = ((const struct uses *)ctx)->u[i].host;
+/* What a pair of uses on one host is to the collision check. */
+enum pair_kind {
+	P_SKIP,		/* no overlap, or an overlap that is fine */
+	P_UNSTATED,	/* would collide if they shared a machine, which is
+			   not known */
+	P_OPAQUE,	/* share GPUs; whether both fit is left to run time */
+	P_COLLIDE
+};
 
-	*len = strlen(h);
-	return h;
+static enum pair_kind
+pair_kind(const struct use *u, size_t i, size_t j, bool ports)
+{
+	if (u[i].lo >= u[j].hi || u[j].lo >= u[i].hi)
+		return P_SKIP;
+	/* The ranks of one multi-node instance run on machines of their
+	 * own. */
+	if (u[i].inst >= 0 && u[i].role == u[j].role &&
+	    u[i].inst == u[j].inst && u[i].rank != u[j].rank)
+		return P_SKIP;
+	/* A host pdwiz could not expand (--host ${local_ip}), or bound to
+	 * 0.0.0.0 with no word of the machine: the two may or may not share
+	 * one, so nothing is claimed (the rule says it could not check). */
+	if (u[i].unstated || u[j].unstated)
+		return P_UNSTATED;
+	/* Two servers may share GPUs on purpose, each with a stated share
+	 * of the memory. Whether they fit is unknown when a share, or the
+	 * options themselves, are left to run time. */
+	if (!ports && (u[i].opaque || u[j].opaque || u[i].mem == -2 ||
+	    u[j].mem == -2))
+		return P_OPAQUE;
+	if (!ports && u[i].mem > 0 && u[j].mem > 0 &&
+	    u[i].mem + u[j].mem <= 1.0)
+		return P_SKIP;
+	return P_COLLIDE;
 }
 
-/* For each use, the next one on the same host (n: none), so that pairs
- * are tried on one host only, not among all uses. Owned. */
-static size_t *
-same_host_next(const struct uses *us)
-{
-	struct hidx	 x;
-	size_t		*next = xcalloc(us->n + 1, sizeof *next), i;
-	long		 prev;
+/* The uses ordered by host, then by the start of their range: what may
+ * overlap a use is next to it in that order. */
+struct hl {
+	const char	*host;
+	int		 lo, hi;
+	size_t		 i;
+};
 
-	hidx_init(&x, use_host, us);
-	for (i = 0; i < us->n; i++) {
-		next[i] = us->n;
-		if ((prev = hidx_put(&x, i)) >= 0)
-			next[prev] = i;
-	}
-	hidx_free(&x);
-	return next;
+static int
+hl_cmp(const void *a, const void *b)
+{
+	const struct hl	*x = a, *y = b;
+	int		 c = strcmp(x->host, y->host);
+
+	if (c != 0)
+		return c;
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
 }
 
-/* The first pair of overlapping uses on one host, as words; the fix (a
- * free place for the second one) in fixb. */
+/* The first pair of overlapping uses on one host (the first use, then the
+ * first other after it, in the uses' order), as words; the fix (a free
+ * place for the second one) in fixb. Each use is compared with the uses
+ * of its host whose ranges may reach it (found in the host-and-start
+ * order), not with every use of its host. */
 static void
 collide(struct facts *f, const char *fact, const char *fixfact,
     struct uses *us, bool ports)
 {
 	struct use	*u = us->u;
-	size_t		 i, j, n = us->n, *next = same_host_next(us);
+	size_t		 n = us->n, i, j = 0, q, p;
+	size_t		 ci = n, cj = n, ui = n, uj = n;
+	enum pair_kind	 uk = P_SKIP;
+	struct hl	*s = xcalloc(n + 1, sizeof *s);
+	size_t		*pos = xcalloc(n + 1, sizeof *pos);
+	int		*maxhi = xcalloc(n + 1, sizeof *maxhi);
 	struct buf	 b = { 0 }, fx = { 0 };
-	int		 line = 0;
-	size_t		 line_of = 0;
-	bool		 unknown = false;
 	char		*why = NULL;
 
-	for (i = 0; i < n && b.len == 0; i++)
-		for (j = next[i]; j < n && b.len == 0; j = next[j]) {
-			/* A host pdwiz could not expand (--host ${local_ip}) may
-			 * be a different machine on every node: unknown, so no
-			 * collision is claimed. */
-			if (u[i].lo >= u[j].hi || u[j].lo >= u[i].hi)
-				continue;
-			/* The ranks of one multi-node instance run on
-			 * machines of their own. */
-			if (u[i].inst >= 0 && u[i].role == u[j].role &&
-			    u[i].inst == u[j].inst && u[i].rank != u[j].rank)
-				continue;
-			/* Bound to 0.0.0.0 with no word of the machine: the
-			 * two may or may not share one, so nothing is
-			 * claimed (the rule says it could not check). */
-			if (u[i].unstated || u[j].unstated) {
-				if (!unknown)
-					why = xasprintf("%s and %s would "
-					    "collide if they shared a machine, "
-					    "and pdwiz cannot tell whether they "
-					    "do: %s: %s",
-					    u[i].what, u[j].what, u[i].unstated ?
-					    u[i].what : u[j].what, u[i].unstated ?
-					    u[i].unstated : u[j].unstated);
-				unknown = true;
-				continue;
-			}
-			/* Two servers may share GPUs on purpose, each with a
-			 * stated share of the memory. Whether they fit is
-			 * unknown when a share, or the options themselves, are
-			 * left to run time. */
-			if (!ports && (u[i].opaque || u[j].opaque ||
-			    u[i].mem == -2 || u[j].mem == -2)) {
-				if (!unknown)
-					why = xasprintf("%s and %s share GPUs; "
-					    "whether both fit depends on "
-					    "--mem-fraction-static, which %s's "
-					    "command leaves to run time%s",
-					    u[i].what, u[j].what,
-					    u[i].opaque || u[i].mem == -2 ?
-					    u[i].what : u[j].what,
-					    u[i].opaque || u[j].opaque ? " (words "
-					    "expanded when the script runs stand "
-					    "for options there)" : "");
-				unknown = true;
-				continue;
-			}
-			if (!ports && u[i].mem > 0 && u[j].mem > 0 &&
-			    u[i].mem + u[j].mem <= 1.0)
-				continue;
-			if (ports) {
-				int	lo = u[i].lo > u[j].lo ? u[i].lo : u[j].lo;
-				int	hi = u[i].hi < u[j].hi ? u[i].hi : u[j].hi;
+	for (i = 0; i < n; i++) {
+		s[i].host = u[i].host;
+		s[i].lo = u[i].lo;
+		s[i].hi = u[i].hi;
+		s[i].i = i;
+	}
+	if (n > 0)
+		qsort(s, n, sizeof *s, hl_cmp);
+	for (q = 0; q < n; q++) {
+		pos[s[q].i] = q;
+		/* The highest end of the ranges of the host up to q. */
+		maxhi[q] = q > 0 && strcmp(s[q - 1].host, s[q].host) == 0 &&
+		    maxhi[q - 1] > s[q].hi ? maxhi[q - 1] : s[q].hi;
+	}
+	for (i = 0; i < n && ci == n; i++) {
+		size_t	best = n, bestu = n;
+		enum pair_kind	kindu = P_SKIP;
 
-				if (hi - lo > 1)
-					buf_printf(&b, "ports %d-%d", lo, hi - 1);
-				else
-					buf_printf(&b, "port %d", lo);
-				buf_printf(&b, " on %s %s used by %s and by %s",
-				    u[i].host, hi - lo > 1 ? "are" : "is",
-				    u[i].what, u[j].what);
+		p = pos[i];
+		/* Those starting at or after u[i], before its end; then those
+		 * starting before it, while any of them ends after its
+		 * start. */
+		for (q = p + 1; q < n && s[q].lo < u[i].hi &&
+		    strcmp(s[q].host, s[p].host) == 0; q++) {
+			enum pair_kind	k;
+
+			if ((j = s[q].i) < i)
+				continue;
+			k = pair_kind(u, i, j, ports);
+			if (k == P_COLLIDE && j < best)
+				best = j;
+			else if (k != P_SKIP && k != P_COLLIDE && j < bestu) {
+				bestu = j;
+				kindu = k;
 			}
-			else {
-				gpu_words(&b, u[i].lo, u[i].hi);
-				buf_printf(&b, " of %s (%s) overlap%s ",
-				    u[i].host, u[i].what, u[i].hi - u[i].lo > 1 ?
-				    "" : "s");
-				gpu_words(&b, u[j].lo, u[j].hi);
-				buf_printf(&b, " (%s)", u[j].what);
-				if (u[i].mem > 0 && u[j].mem > 0)
-					buf_printf(&b, ", and their "
-					    "--mem-fraction-static %g + %g is "
-					    "more than the whole GPU", u[i].mem,
-					    u[j].mem);
-			}
-			line = u[j].line;
-			line_of = j;
-			collide_fix(us, j, ports, &fx);
 		}
-	if (b.len > 0) {
-		fact_add(f, fact, (int)u[line_of].role, line, "%s", b.s);
-		fact_add(f, fixfact, (int)u[line_of].role, line, "%s",
+		for (q = p; q-- > 0 && maxhi[q] > u[i].lo &&
+		    strcmp(s[q].host, s[p].host) == 0;) {
+			enum pair_kind	k;
+
+			if ((j = s[q].i) < i)
+				continue;
+			k = pair_kind(u, i, j, ports);
+			if (k == P_COLLIDE && j < best)
+				best = j;
+			else if (k != P_SKIP && k != P_COLLIDE && j < bestu) {
+				bestu = j;
+				kindu = k;
+			}
+		}
+		if (best < n) {
+			ci = i;
+			cj = best;
+		}
+		if (ui == n && bestu < n) {
+			ui = i;
+			uj = bestu;
+			uk = kindu;
+		}
+	}
+	free(s);
+	free(pos);
+	free(maxhi);
+	if (ci < n) {
+		i = ci;
+		j = cj;
+		if (ports) {
+			int	lo = u[i].lo > u[j].lo ? u[i].lo : u[j].lo;
+			int	hi = u[i].hi < u[j].hi ? u[i].hi : u[j].hi;
+
+			if (hi - lo > 1)
+				buf_printf(&b, "ports %d-%d", lo, hi - 1);
+			else
+				buf_printf(&b, "port %d", lo);
+			buf_printf(&b, " on %s %s used by %s and by %s",
+			    u[i].host, hi - lo > 1 ? "are" : "is",
+			    u[i].what, u[j].what);
+		} else {
+			gpu_words(&b, u[i].lo, u[i].hi);
+			buf_printf(&b, " of %s (%s) overlap%s ",
+			    u[i].host, u[i].what, u[i].hi - u[i].lo > 1 ?
+			    "" : "s");
+			gpu_words(&b, u[j].lo, u[j].hi);
+			buf_printf(&b, " (%s)", u[j].what);
+			if (u[i].mem > 0 && u[j].mem > 0)
+				buf_printf(&b, ", and their "
+				    "--mem-fraction-static %g + %g is "
+				    "more than the whole GPU", u[i].mem,
+				    u[j].mem);
+		}
+		collide_fix(us, j, ports, &fx);
+		fact_add(f, fact, (int)u[j].role, u[j].line, "%s",
+		    b.s != NULL ? b.s : "");
+		fact_add(f, fixfact, (int)u[j].role, u[j].line, "%s",
 		    fx.s != NULL ? fx.s : "");
 	} else if (us->unknown)
 		fact_unknown(f, fact, us->why);
-	else if (unknown)
+	else if (ui < n) {
+		i = ui;
+		j = uj;
+		if (uk == P_UNSTATED)
+			why = xasprintf("%s and %s would collide if they "
+			    "shared a machine, and pdwiz cannot tell whether "
+			    "they do: %s: %s", u[i].what, u[j].what,
+			    u[i].unstated ? u[i].what : u[j].what,
+			    u[i].unstated ? u[i].unstated : u[j].unstated);
+		else
+			why = xasprintf("%s and %s share GPUs; whether both "
+			    "fit depends on --mem-fraction-static, which %s's "
+			    "command leaves to run time%s", u[i].what,
+			    u[j].what, u[i].opaque || u[i].mem == -2 ?
+			    u[i].what : u[j].what, u[i].opaque ||
+			    u[j].opaque ? " (words expanded when the script "
+			    "runs stand for options there)" : "");
 		fact_unknown(f, fact, why);
-	free(next);
+	}
 	free(why);
 	buf_free(&b);
 	buf_free(&fx);
@@ -568,26 +629,39 @@ server_gpus(const struct facts *f, struct uses *gu, const struct launch *la,
 	    la->node_rank), line, gpus_per_host);
 }
 
+/* What same_machine reads of one launch, worked out once per launch (the
+ * bootstrap check compares every prefill with every decode). */
+struct machine {
+	bool	lo;		/* a loopback address */
+	bool	lw;		/* ... or a wildcard */
+	bool	why;		/* launch_machine_why: not stated */
+};
+
+static void
+machine_of(const struct facts *f, const struct deployment *d,
+    const struct launch *la, struct machine *m)
+{
+	m->lo = host_is_loopback(la->host);
+	m->lw = m->lo || host_is_wildcard(la->host);
+	m->why = launch_machine_why(f, d, la) != NULL;
+}
+
 /* Are machines a and b the same (1), different (0), or unknown (-1)?
  * Loopback stands for "this machine"; two stated addresses that differ are
  * two machines; a stated address against "this machine" is unknown. */
 static int
-same_machine(const struct facts *f, const struct deployment *d,
-    const struct launch *a, const struct launch *b)
+same_machine(const struct launch *a, const struct machine *ma,
+    const struct launch *b, const struct machine *mb)
 {
-	bool	la = host_is_loopback(a->host) || host_is_wildcard(a->host);
-	bool	lb = host_is_loopback(b->host) || host_is_wildcard(b->host);
-
 	/* Two loopback addresses (127.0.0.$((i + 1)) included) are one
 	 * machine, whatever else is left to run time. */
-	if (host_is_loopback(a->host) && host_is_loopback(b->host))
+	if (ma->lo && mb->lo)
 		return 1;
-	if (launch_machine_why(f, d, a) != NULL ||
-	    launch_machine_why(f, d, b) != NULL)
+	if (ma->why || mb->why)
 		return -1;
-	if (la && lb)
+	if (ma->lw && mb->lw)
 		return 1;
-	if (la || lb)
+	if (ma->lw || mb->lw)
 		return -1;
 	return strcmp(a->host, b->host) == 0;
 }
@@ -604,9 +678,24 @@ bootstrap_bind_fact(struct facts *f, const struct deployment *d,
     const struct plan *p)
 {
 	static const char *const fact = "deploy.bootstrap_loopback";
-	char	*why = NULL;
-	size_t	 i, j;
+	char		*why = NULL;
+	size_t		 i, j, k, ndec = 0, nfar = 0;
+	struct machine	*m = xcalloc(p->n + 1, sizeof *m);
+	/* The decodes, in order; and those not on a loopback address, the
+	 * only ones a prefill on loopback may not share its machine with
+	 * (two loopback addresses are one machine). */
+	size_t		*dec = xcalloc(p->n + 1, sizeof *dec);
+	size_t		*far = xcalloc(p->n + 1, sizeof *far);
 
+	for (i = 0; i < p->n; i++) {
+		if (p->l[i].role == ROLE_PREFILL || p->l[i].role == ROLE_DECODE)
+			machine_of(f, d, &p->l[i], &m[i]);
+		if (p->l[i].role == ROLE_DECODE) {
+			dec[ndec++] = i;
+			if (!m[i].lo)
+				far[nfar++] = i;
+		}
+	}
 	for (i = 0; i < p->n; i++) {
 		const struct launch	*la = &p->l[i];
 		const char		*bind = launch_bind(d, la);
@@ -632,13 +721,13 @@ bootstrap_bind_fact(struct facts *f, const struct deployment *d,
 			    bind);
 			continue;
 		}
-		for (j = 0; j < p->n; j++) {
-			const struct launch	*lb = &p->l[j];
+		for (k = 0; k < (m[i].lo ? nfar : ndec); k++) {
+			const struct launch	*lb;
 			int			 same;
 
-			if (lb->role != ROLE_DECODE)
-				continue;
-			same = same_machine(f, d, la, lb);
+			j = m[i].lo ? far[k] : dec[k];
+			lb = &p->l[j];
+			same = same_machine(la, &m[i], lb, &m[j]);
 			if (same == 0) {
 				fact_add(f, fact, ROLE_PREFILL,
 				    launch_line(d, la), "prefill %d on "
@@ -660,28 +749,36 @@ bootstrap_bind_fact(struct facts *f, const struct deployment *d,
 	if (why != NULL)
 		fact_unknown(f, fact, why);
 	free(why);
+	free(m);
+	free(dec);
+	free(far);
 }
 
 void
 resource_facts(struct facts *f, const struct deployment *d,
     const struct plan *p)
 {
-	struct uses	 pu = { NULL, 0, false, NULL }, gu = { NULL, 0, false, NULL };
-	struct layout	 lay;
-	size_t		 i;
+	struct uses		 pu = { NULL, 0, false, NULL },
+				 gu = { NULL, 0, false, NULL };
+	struct layout		 own;
+	const struct layout	*lay = f->lay;
+	size_t			 i;
 
-	deployment_layout(f->cat, d, &lay);
+	if (lay == NULL) {
+		deployment_layout(f->cat, d, &own);
+		lay = &own;
+	}
 	for (i = 0; i < p->n; i++) {
 		const struct launch	*la = &p->l[i];
 		int			 line = d->role[la->role].line;
 
 		if (la->role == ROLE_ROUTER) {
-			use_add(&pu, la, lay.router_port, lay.router_port + 1,
+			use_add(&pu, la, lay->router_port, lay->router_port + 1,
 			    xstrdup("the router (HTTP)"), line, -1);
 			continue;
 		}
 		server_ports(f, &pu, d, la, line);
-		server_gpus(f, &gu, la, line, lay.gpus_per_host);
+		server_gpus(f, &gu, la, line, lay->gpus_per_host);
 	}
 	for (i = 0; i < pu.n; i++)
 		pu.u[i].unstated = launch_machine_why(f, d, pu.u[i].la);
@@ -701,11 +798,12 @@ resource_facts(struct facts *f, const struct deployment *d,
 	rendezvous_fact(f, d, p);
 	port_range_fact(f, d, p);
 	bootstrap_bind_fact(f, d, p);
-	fact_val(f, "deploy.gpus_per_host", lay.gpus_per_host > 0 ?
-	    val_int(lay.gpus_per_host) : VAL_NULL);
+	fact_val(f, "deploy.gpus_per_host", lay->gpus_per_host > 0 ?
+	    val_int(lay->gpus_per_host) : VAL_NULL);
 	for (i = ROLE_PREFILL; i <= ROLE_DECODE; i++)
-		role_gpu_facts(f, d, &lay, (enum role)i);
+		role_gpu_facts(f, d, lay, (enum role)i);
 	uses_free(&pu);
 	uses_free(&gu);
-	layout_free(&lay);
+	if (lay == &own)
+		layout_free(&own);
 }

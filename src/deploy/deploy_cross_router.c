@@ -425,11 +425,41 @@ ep_first(const struct ep_index *ix, int port)
 	return lo;
 }
 
+/* What the router's entries matched of one server: the first entry (in
+ * the list's order) it matches, ne for none, and whether any matched or
+ * may have; cyes and cunsure say the same of each entry. (Was a matrix of
+ * every server by every entry, read whole twice.) */
+struct mrow {
+	size_t	first_yes;
+	bool	yes, unsure;
+};
+
+static void
+match_note(struct mrow *row, bool *cyes, bool *cunsure, size_t k,
+    enum match m)
+{
+	if (m == M_YES) {
+		if (!row->yes || k < row->first_yes)
+			row->first_yes = k;
+		row->yes = true;
+		*cyes = true;
+	} else if (m == M_UNSURE) {
+		row->unsure = true;
+		*cunsure = true;
+	}
+}
+
+/* Every server of role r against the router's entries e of that role.
+ * An entry is matched against the servers of its port and those left to
+ * run time only; each server's entries are tried in the list's order, so
+ * the first entry it matches is the first in the list. */
 static void
 match_role(struct facts *f, const struct deployment *d, const struct plan *p,
     enum role r, const struct endpoint *e, size_t ne, struct rwhy *rw)
 {
-	enum match	*m = xcalloc((ne + 1) * (p->n + 1), sizeof *m);
+	struct mrow	*row = xcalloc(p->n + 1, sizeof *row);
+	bool		*cyes = xcalloc(ne + 1, sizeof *cyes);
+	bool		*cunsure = xcalloc(ne + 1, sizeof *cunsure);
 	int		 rline = d->role[ROLE_ROUTER].line;
 	size_t		 i, j;
 	struct ep_index	 ix;
@@ -440,12 +470,14 @@ match_role(struct facts *f, const struct deployment *d, const struct plan *p,
 		size_t			 a, b, k;
 		int			 port;
 
+		row[i].first_yes = ne;
 		if (la->role != r || la->node_rank != 0)
 			continue;
 		if (launch_port_unknown(f, d, la)) {
 			for (j = 0; j < ne; j++)
-				m[i * ne + j] = match_url(f, d, e[j].url, la,
-				    &rw->lists);
+				match_note(&row[i], &cyes[j], &cunsure[j], j,
+				    match_url(f, d, e[j].url, la,
+				    &rw->lists));
 			continue;
 		}
 		/* The run-time entries and those of the server's port, in
@@ -463,25 +495,20 @@ match_role(struct facts *f, const struct deployment *d, const struct plan *p,
 				k = ix.run[a++];
 			else
 				k = ix.by_port[b++].j;
-			m[i * ne + k] = match_url(f, d, e[k].url, la,
-			    &rw->lists);
+			match_note(&row[i], &cyes[k], &cunsure[k], k,
+			    match_url(f, d, e[k].url, la, &rw->lists));
 		}
 	}
 	ep_index_free(&ix);
 	for (i = 0; i < p->n; i++) {
 		const struct launch	*la = &p->l[i];
-		bool			 yes = false, unsure = false;
 
 		if (la->role != r || la->node_rank != 0)
 			continue;
-		for (j = 0; j < ne; j++) {
-			if (m[i * ne + j] == M_YES && !yes && r == ROLE_PREFILL)
-				match_bootstrap(f, d, p, la, &e[j], rline,
-				    rw);
-			yes = yes || m[i * ne + j] == M_YES;
-			unsure = unsure || m[i * ne + j] == M_UNSURE;
-		}
-		if (!yes && !unsure)
+		if (row[i].yes && r == ROLE_PREFILL)
+			match_bootstrap(f, d, p, la, &e[row[i].first_yes],
+			    rline, rw);
+		if (!row[i].yes && !row[i].unsure)
 			fact_add(f, "deploy.router_missing", ROLE_ROUTER,
 			    rline, "%s instance %d (%s:%lld%s%s%s) is not listed "
 			    "by the router", role_name(r), la->instance,
@@ -490,22 +517,15 @@ match_role(struct facts *f, const struct deployment *d, const struct plan *p,
 			    bound_only(la) ? cfg_str(&la->cfg, "host") : "",
 			    bound_only(la) ? " only" : "");
 	}
-	for (j = 0; j < ne; j++) {
-		bool	yes = false, unsure = false;
-
-		for (i = 0; i < p->n; i++) {
-			if (p->l[i].role != r || p->l[i].node_rank != 0)
-				continue;
-			yes = yes || m[i * ne + j] == M_YES;
-			unsure = unsure || m[i * ne + j] == M_UNSURE;
-		}
-		if (!yes && !unsure)
+	for (j = 0; j < ne; j++)
+		if (!cyes[j] && !cunsure[j])
 			fact_add(f, "deploy.router_unknown", ROLE_ROUTER,
 			    e[j].line > 0 ? e[j].line : rline, "the router's "
 			    "--%s %s matches no %s instance", role_name(r),
 			    e[j].url, role_name(r));
-	}
-	free(m);
+	free(row);
+	free(cyes);
+	free(cunsure);
 }
 
 /* Router URLs on loopback or wildcard addresses while the deployment
@@ -595,7 +615,10 @@ router_facts(struct facts *f, const struct deployment *d,
 			    "--prefill/--decode list to check)");
 		return;
 	}
-	router_endpoints(f->cat, d, &pe, &npe, &de, &nde);
+	if (f->lay != NULL)
+		router_endpoints_in(f->lay, &pe, &npe, &de, &nde);
+	else
+		router_endpoints(f->cat, d, &pe, &npe, &de, &nde);
 	/* RouterArgs._parse_prefill_urls raises on the first word after a
 	 * URL that is neither a number nor 'none'. */
 	for (i = 0; i < npe; i++)

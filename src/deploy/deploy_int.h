@@ -36,6 +36,9 @@ const char *role_host(const struct role_spec *, int inst, int rank);
 void	router_endpoints(const struct catalog *, const struct deployment *,
 	    struct endpoint **pe, size_t *npe, struct endpoint **de,
 	    size_t *nde);
+/* The same from the deployment's layout, worked out already. */
+void	router_endpoints_in(const struct layout *, struct endpoint **pe,
+	    size_t *npe, struct endpoint **de, size_t *nde);
 void	endpoints_release(struct endpoint *, size_t);
 
 const char *role_names_for_file(int);

@@ -241,6 +241,16 @@ layout_server(const struct layout *l, enum role r, int inst, int rank)
 	return NULL;
 }
 
+const struct lay_server *
+layout_server_at(const struct layout *l, size_t hint, enum role r, int inst,
+    int rank)
+{
+	if (hint < l->n && l->s[hint].role == r &&
+	    l->s[hint].instance == inst && l->s[hint].node_rank == rank)
+		return &l->s[hint];
+	return layout_server(l, r, inst, rank);
+}
+
 /* Do two instances of the role share a machine? Each machine keeps the
  * first instance found on it, as a range [instance, instance + 1). */
 static bool
@@ -305,14 +315,27 @@ zmq_range(const struct lay_server *s, int port, int *lo, int *hi)
 	return true;
 }
 
+/* The first server of role r (l->n: none): the ones before it are of
+ * other roles, so a pass over role r's servers starts there (the base
+ * searches try every base, each from the start). */
+static size_t
+role_first(const struct layout *l, enum role r)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n && l->s[i].role != r; i++)
+		;
+	return i;
+}
+
 static bool
 role_fits(const struct layout *l, enum role r, struct occs *o,
-    enum what w, int base, int step)
+    enum what w, int base, int step, size_t first)
 {
 	size_t	i;
 	int	lo, hi;
 
-	for (i = 0; i < l->n; i++) {
+	for (i = first; i < l->n; i++) {
 		if (l->s[i].role != r || !srv_range(&l->s[i], w, base, step,
 		    &lo, &hi))
 			continue;
@@ -356,6 +379,7 @@ place_ports(struct layout *l, enum role r, struct occs *o, enum what w,
 {
 	struct lay_role	*lr = &l->role[r];
 	int		 base = user;
+	size_t		 first = role_first(l, r);
 
 	if (derive == (user >= 0))
 		return;
@@ -364,7 +388,7 @@ place_ports(struct layout *l, enum role r, struct occs *o, enum what w,
 		return;
 	}
 	for (base = def; base < 65536; base++)
-		if (role_fits(l, r, o, w, base, lr->port_step))
+		if (role_fits(l, r, o, w, base, lr->port_step, first))
 			break;
 	if (base >= 65536)
 		base = def;
@@ -379,11 +403,11 @@ place_ports(struct layout *l, enum role r, struct occs *o, enum what w,
 
 static bool
 gpus_fit(const struct layout *l, enum role r, struct occs *o,
-    int base, int step, bool in_host)
+    int base, int step, bool in_host, size_t first)
 {
 	size_t	i;
 
-	for (i = 0; i < l->n; i++) {
+	for (i = first; i < l->n; i++) {
 		const struct lay_server	*s = &l->s[i];
 		int			 lo = base + s->host_ord * step;
 
@@ -419,6 +443,7 @@ place_gpus(struct layout *l, const struct role_spec *rs, enum role r,
 {
 	struct lay_role	*lr = &l->role[r];
 	int		 base;
+	size_t		 first = role_first(l, r);
 
 	if (derive == (rs->base_gpu_id >= 0))
 		return;
@@ -430,12 +455,13 @@ place_gpus(struct layout *l, const struct role_spec *rs, enum role r,
 	 * (every server's first GPU would be past it), so the search stops. */
 	for (base = 0; base < LAY_MAX_GPU && (l->gpus_per_host < 0 ||
 	    base <= l->gpus_per_host); base++)
-		if (gpus_fit(l, r, o, base, lr->gpu_step, true))
+		if (gpus_fit(l, r, o, base, lr->gpu_step, true, first))
 			break;
 	if (base >= LAY_MAX_GPU || (l->gpus_per_host >= 0 &&
 	    base > l->gpus_per_host))
 		for (base = 0; base < LAY_MAX_GPU; base++)
-			if (gpus_fit(l, r, o, base, lr->gpu_step, false))
+			if (gpus_fit(l, r, o, base, lr->gpu_step, false,
+			    first))
 				break;
 	if (base >= LAY_MAX_GPU)
 		base = 0;

@@ -93,6 +93,11 @@ void	layout_free(struct layout *);
 /* The server of role r, instance inst, node rank k, or NULL. */
 const struct lay_server *layout_server(const struct layout *, enum role,
 	    int inst, int rank);
+/* The same, looked for first at index hint (the servers are in the order
+ * of the plan: prefill instances x ranks, then decode's; each is there
+ * once), so that a plan finds each in one step. */
+const struct lay_server *layout_server_at(const struct layout *, size_t hint,
+	    enum role, int inst, int rank);
 /* GPUs SGLang uses per node for a role (tp x pp x dp / nnodes, at least 1),
  * and the span from the base GPU to the last one (--gpu-id-step). */
 void	layout_role_gpus(const struct catalog *, const struct deployment *,

@@ -49,8 +49,15 @@ vm_new(const struct catalog *cat)
 	vm->o_model = catalog_find(cat, "model_path");
 	vm->o_mode = catalog_find(cat, "disaggregation_mode");
 	vmd_default(cat, &vm->dep, NULL);
+	vm->dep_gen = 1;
 	vmi_set_baseline(vm);
 	return vm;
+}
+
+void
+vmi_dep_changed(struct vm *vm)
+{
+	vm->dep_gen++;
 }
 
 static void
@@ -95,6 +102,8 @@ vm_free(struct vm *vm)
 	free(vm->path);
 	free(vm->baseline);
 	free(vm->load_note);
+	free(vm->built_yaml);
+	free(vm->pic);
 	free(vm->src_name);
 	free(vm->title);
 	free(vm->suggest);
@@ -229,8 +238,8 @@ build_configs(struct vm *vm)
 		if (!vmi_scope_active(vm, s))
 			continue;
 		result_init(&rd);
-		vmd_role_config(vm->cat, &vm->dep, vmi_scope_role(s),
-		    &vm->cfg[s], &rd);
+		vmd_role_config_in(vm->cat, &vm->dep, vm->have_lay ?
+		    &vm->lay : NULL, vmi_scope_role(s), &vm->cfg[s], &rd);
 		result_init(&vm->res[s]);
 		if (s != SC_ROUTER)
 			engine_run(vm->cat, &vm->cfg[s], &vm->res[s]);
@@ -247,7 +256,8 @@ build_configs(struct vm *vm)
 		eff[0] = &vm->res[SC_PREFILL].eff;
 		eff[1] = &vm->res[SC_DECODE].eff;
 		eff[2] = &vm->res[SC_ROUTER].eff;
-		vmd_check_cross(vm->cat, &vm->dep, eff, &vm->cross);
+		vmd_check_cross_in(vm->cat, &vm->dep, vm->have_lay ?
+		    &vm->lay : NULL, eff, &vm->cross);
 	}
 }
 
@@ -288,11 +298,69 @@ compute_visibility(struct vm *vm)
 	}
 }
 
+/* Everything the results are built from, as text: the cells and the
+ * file (PDWIZ_VM_VERIFY's check of the generation; malloc'd). */
+static char *
+dep_text(struct vm *vm)
+{
+	char	*cells = vmi_dump_state(vm);
+	char	*y = deployment_to_yaml(vm->cat, &vm->dep);
+	char	*t = xasprintf("%s\n--\n%s", cells, y != NULL ? y : "");
+
+	free(cells);
+	free(y);
+	return t;
+}
+
+/*
+ * The results of an unchanged generation are reused. With PDWIZ_VM_VERIFY
+ * set in the environment (the tests), a reuse first checks that the
+ * deployment still reads as it did when they were built, and aborts when
+ * it does not: a write to dep that did not call vmi_dep_changed.
+ */
+static void
+build_results(struct vm *vm)
+{
+	static int	verify = -1;
+
+	if (verify < 0)
+		verify = getenv("PDWIZ_VM_VERIFY") != NULL &&
+		    *getenv("PDWIZ_VM_VERIFY") != '\0';
+	if (vm->built_gen == vm->dep_gen) {
+		if (verify) {
+			char	*now = dep_text(vm);
+
+			if (vm->built_yaml != NULL &&
+			    strcmp(now, vm->built_yaml) != 0) {
+				fprintf(stderr, "pdwiz: the deployment "
+				    "changed without vmi_dep_changed:\n"
+				    "built from:\n%s\nnow:\n%s\n",
+				    vm->built_yaml, now);
+				abort();
+			}
+			free(now);
+		}
+		return;
+	}
+	vmi_refresh_layout(vm);
+	build_configs(vm);
+	vm->built_gen = vm->dep_gen;
+	if (verify) {
+		free(vm->built_yaml);
+		vm->built_yaml = dep_text(vm);
+	}
+}
+
+/*
+ * One keystroke's model work. The layout, the role configs, every rule
+ * and the cross-role checks depend on the deployment alone: they are
+ * rebuilt when its generation moved on (any write, vmi_dep_changed), and
+ * a keystroke that only moved the focus or the page costs its rows.
+ */
 void
 vm_refresh(struct vm *vm)
 {
-	vmi_refresh_layout(vm);
-	build_configs(vm);
+	build_results(vm);
 	if (vm->npages == 0)
 		return;
 	compute_visibility(vm);

@@ -474,6 +474,7 @@ vmi_cell_set(struct vm *vm, enum vm_scope s, int key, const char *text)
 	struct kv		**l;
 	size_t			*np;
 
+	vmi_dep_changed(vm);
 	if (!VM_IS_DKEY(key)) {
 		if (key == vm->o_model) {
 			set_str(&d->model, text);

@@ -188,18 +188,34 @@ void
 vmd_role_config(const struct catalog *cat, const struct deployment *d,
     enum role r, struct config *out, struct result *diags)
 {
+	vmd_role_config_in(cat, d, NULL, r, out, diags);
+}
+
+void
+vmd_role_config_in(const struct catalog *cat, const struct deployment *d,
+    const struct layout *lay, enum role r, struct config *out,
+    struct result *diags)
+{
 	/* src/deploy has no non-PD server: build that one here. */
 	if (r == ROLE_SINGLE)
 		single_role_config(cat, d, r, out);
 	else
-		(void)deployment_role_config(cat, d, r, out, diags);
+		(void)deployment_role_config_in(cat, d, lay, r, out, diags);
 }
 
 void
 vmd_check_cross(const struct catalog *cat, const struct deployment *d,
     const struct config *eff[3], struct result *out)
 {
-	deployment_check_cross(cat, d, eff, out);
+	vmd_check_cross_in(cat, d, NULL, eff, out);
+}
+
+void
+vmd_check_cross_in(const struct catalog *cat, const struct deployment *d,
+    const struct layout *lay, const struct config *eff[3],
+    struct result *out)
+{
+	deployment_check_cross_in(cat, d, lay, eff, out);
 	deployment_check_shape(cat, d, out);
 }
 

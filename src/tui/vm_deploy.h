@@ -35,6 +35,15 @@ void	 vmd_role_config(const struct catalog *, const struct deployment *,
  * shape (deployment_check_shape). */
 void	 vmd_check_cross(const struct catalog *, const struct deployment *,
 	    const struct config *eff[3], struct result *out);
+/* The same two over lay, deployment_layout of d worked out already (or
+ * NULL): the refresh places the deployment once. */
+struct layout;
+void	 vmd_role_config_in(const struct catalog *, const struct deployment *,
+	    const struct layout *lay, enum role, struct config *out,
+	    struct result *diags);
+void	 vmd_check_cross_in(const struct catalog *, const struct deployment *,
+	    const struct layout *lay, const struct config *eff[3],
+	    struct result *out);
 /* The launch commands as the shell emitter writes them (malloc'd). */
 char	*vmd_preview(const struct catalog *, const struct deployment *);
 /* The deployment file text (malloc'd), or NULL with msg. */

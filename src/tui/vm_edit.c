@@ -521,6 +521,7 @@ snapshot_restore(struct vm *vm, const struct deployment *snap)
 {
 	deployment_free(&vm->dep);
 	deployment_copy(&vm->dep, snap);
+	vmi_dep_changed(vm);
 }
 
 /* Record a whole-deployment change into t: before, then after fn. */
@@ -537,6 +538,7 @@ vmi_txn_snapshot(struct vm *vm, struct vm_txn *t,
 	op->dold = xcalloc(1, sizeof *op->dold);
 	deployment_copy(op->dold, &vm->dep);
 	fn(vm->cat, &vm->dep);
+	vmi_dep_changed(vm);
 	after = vmi_dump_state(vm);
 	if (strcmp(before, after) == 0) {
 		snapshot_free(op->dold);
@@ -599,6 +601,7 @@ vmi_txn_deploy_fix(struct vm *vm, struct vm_txn *t, const struct rule *r,
 	struct deployment	 *before = xcalloc(1, sizeof *before);
 
 	deployment_copy(before, &vm->dep);
+	vmi_dep_changed(vm);
 	if (deployment_apply_fix(vm->cat, r, fix, &vm->dep) != 0) {
 		snapshot_restore(vm, before);
 		snapshot_free(before);

@@ -37,6 +37,7 @@ vm_open_file(struct vm *vm, const char *path, char *err, size_t errlen)
 	}
 	vmd_free(&vm->dep);
 	vm->dep = d;
+	vmi_dep_changed(vm);
 	vmi_set_baseline(vm);
 	return 0;
 }
@@ -73,6 +74,7 @@ import_names(struct vm *vm, const char *path)
 	if (vm->dep.name == NULL || strcmp(vm->dep.name, "pd") == 0) {
 		free(vm->dep.name);
 		vm->dep.name = xstrdup(st);
+		vmi_dep_changed(vm);
 	}
 	free(st);
 	free(dir);
@@ -96,6 +98,7 @@ vm_import_script(struct vm *vm, const char *path, char *err, size_t errlen)
 	}
 	vmd_free(&vm->dep);
 	vm->dep = d;
+	vmi_dep_changed(vm);
 	/* As the saved file reads back (deploy_yaml.c): a role the import
 	 * says is incomplete (missing.ROLE) is not placed, and the checks
 	 * that need it are not checked, here as in pdwiz check of the file. */

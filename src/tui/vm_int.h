@@ -88,6 +88,22 @@ struct vm {
 	struct result		 cross;
 	struct layout		 lay;		/* of dep, last refresh */
 	bool			 have_lay;
+	/* The deployment's generation: bumped (vmi_dep_changed) by every
+	 * write to dep, in place or by replacing it, even with an equal
+	 * copy (the results point into it). The layout, configs and results
+	 * above are of generation built_gen; vm_refresh rebuilds them only
+	 * when dep_gen moved on, so a keystroke that changed no value
+	 * (focus, page) costs its rows, not a check of every instance. */
+	unsigned long		 dep_gen, built_gen;
+	char			*built_yaml;	/* PDWIZ_VM_VERIFY: dep's file
+						   text at built_gen */
+	/* The placement picture last drawn (vm_placement), of the layout
+	 * of generation pic_gen, for pic_utf8 and pic_width: every
+	 * keystroke on a page that shows it draws it again. */
+	char			*pic;
+	unsigned long		 pic_gen;
+	bool			 pic_utf8;
+	int			 pic_width;
 
 	struct vm_row		*rows;
 	size_t			 nrows, rowcap;
@@ -117,6 +133,10 @@ struct vm {
 	int			 all_first;	/* the first All options page;
 						   -1 none (not built) */
 };
+
+/* The deployment was written to, or replaced (vm.c): the next refresh
+ * rebuilds the results. Every write to vm->dep calls it. */
+void		 vmi_dep_changed(struct vm *);
 
 /* Replace the message in msg (vm.c). */
 void		 vmi_msg(struct buf *msg, const char *fmt, ...)

@@ -243,24 +243,39 @@ gpu_range(const struct lay_server *s, struct buf *b)
 		buf_printf(b, "%s%d", k ? "," : "", s->base_gpu + k * st);
 }
 
-/* How many servers on the machine of host use GPU g; the first two. */
-static size_t
-gpu_owners(const struct layout *l, const char *host, int g, size_t *first,
-    size_t *second)
+/* How many servers on a machine use a GPU; the first two. */
+struct gpu_own {
+	size_t	n, first, second;
+};
+
+/* The owners of each GPU 0..top-1 of the machine of host, the servers
+ * taken in order (each GPU's answer at once, not a pass over every
+ * server for each GPU). Owned. */
+static struct gpu_own *
+host_owners(const struct layout *l, const char *host, int top)
 {
-	size_t	i, n = 0;
+	struct gpu_own	*o = xcalloc(top > 0 ? (size_t)top : 1, sizeof *o);
+	size_t		 i;
 
 	for (i = 0; i < l->n; i++) {
-		if (!same_machine(l->s[i].host, host) ||
-		    !srv_has_gpu(&l->s[i], g))
+		const struct lay_server	*s = &l->s[i];
+		int			 st = srv_step(s), k, g;
+
+		if (!same_machine(s->host, host) || s->base_gpu < 0 || st < 1)
 			continue;
-		if (n == 0)
-			*first = i;
-		else if (n == 1)
-			*second = i;
-		n++;
+		/* srv_has_gpu's GPUs: base + k * step, k < ngpus. */
+		for (k = 0; k < s->ngpus; k++) {
+			g = s->base_gpu + k * st;
+			if (g >= top || g < 0)
+				break;
+			if (o[g].n == 0)
+				o[g].first = i;
+			else if (o[g].n == 1)
+				o[g].second = i;
+			o[g].n++;
+		}
 	}
-	return n;
+	return o;
 }
 
 /* GPUs in use on a host (one past the last) and its GPU count (-1). */
@@ -311,10 +326,11 @@ strip_cells(const struct pic *p, struct buf *b, const struct vm *vm,
 {
 	const struct layout	*l = &vm->lay;
 	int			 g;
+	struct gpu_own		*own = host_owners(l, host, top);
 
 	buf_printf(b, "%-*.*s", hw, hw, label);
 	for (g = from; g < to; g++) {
-		size_t	a = 0, c = 0, n;
+		size_t	a, n;
 		char	lab[4];
 
 		if (g == hg && hg > 0)
@@ -323,7 +339,8 @@ strip_cells(const struct pic *p, struct buf *b, const struct vm *vm,
 			buf_puts(b, "   ");
 			continue;
 		}
-		n = gpu_owners(l, host, g, &a, &c);
+		n = g >= 0 ? own[g].n : 0;
+		a = n > 0 ? own[g].first : 0;
 		if (n == 0) {
 			buf_printf(b, "  %s", p->utf8 ? "·" : ".");
 			continue;
@@ -332,6 +349,7 @@ strip_cells(const struct pic *p, struct buf *b, const struct vm *vm,
 		buf_printf(b, "%s%s", n > 1 ? (p->utf8 ? "✗" : "X") :
 		    hg > 0 && g >= hg ? "!" : " ", lab);
 	}
+	free(own);
 }
 
 /*
@@ -420,6 +438,37 @@ use_name(const struct vm *vm, const struct port_use *u, struct buf *b)
 	buf_printf(b, " (%s)", u->what);
 }
 
+/* Two uses of one port on one machine, i < j. */
+struct upair {
+	size_t	i, j;
+};
+
+static int
+upair_cmp(const void *a, const void *b)
+{
+	const struct upair	*x = a, *y = b;
+
+	if (x->i != y->i)
+		return x->i < y->i ? -1 : 1;
+	return x->j < y->j ? -1 : x->j > y->j;
+}
+
+/* A use's port and index: sorted by port, then in the uses' order. */
+struct port_ix {
+	int	port;
+	size_t	i;
+};
+
+static int
+port_cmp(const void *a, const void *b)
+{
+	const struct port_ix	*x = a, *y = b;
+
+	if (x->port != y->port)
+		return x->port < y->port ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
 /* "! port 30000 on host: a and b" for every port two of them bind. */
 static void
 port_problems(struct pic *p, const struct vm *vm)
@@ -442,13 +491,43 @@ port_problems(struct pic *p, const struct vm *vm)
 	if (vm->dep.role[ROLE_ROUTER].enabled)
 		port_add(&u, &n, l->router_host, l->router_port, l->n,
 		    "router");
-	for (i = 0; i < n; i++)
-		for (j = i + 1; j < n; j++) {
+	/* The pairs on one port on one machine, in the uses' order: the
+	 * uses of each port are compared with each other, not every use
+	 * with every other. */
+	{
+		struct port_ix	*ord = xcalloc(n + 1, sizeof *ord);
+		struct upair	*pr = NULL;
+		size_t		 npr = 0, a, e, k;
+
+		for (i = 0; i < n; i++) {
+			ord[i].port = u[i].port;
+			ord[i].i = i;
+		}
+		if (n > 0)
+			qsort(ord, n, sizeof *ord, port_cmp);
+		for (a = 0; a < n; a = e) {
+			for (e = a + 1; e < n && ord[e].port == ord[a].port;
+			    e++)
+				;
+			for (k = a; k < e; k++)
+				for (j = k + 1; j < e; j++) {
+					if (!same_machine(u[ord[k].i].host,
+					    u[ord[j].i].host))
+						continue;
+					pr = grow_pow2(pr, npr, sizeof *pr);
+					pr[npr].i = ord[k].i;
+					pr[npr].j = ord[j].i;
+					npr++;
+				}
+		}
+		free(ord);
+		if (npr > 0)
+			qsort(pr, npr, sizeof *pr, upair_cmp);
+		for (k = 0; k < npr; k++) {
 			struct buf	b = { 0 };
 
-			if (u[i].port != u[j].port ||
-			    !same_machine(u[i].host, u[j].host))
-				continue;
+			i = pr[k].i;
+			j = pr[k].j;
 			buf_printf(&b, "  ! port %d on %s: ", u[i].port,
 			    u[i].host);
 			use_name(vm, &u[i], &b);
@@ -457,6 +536,8 @@ port_problems(struct pic *p, const struct vm *vm)
 			pic_line(p, b.s);
 			buf_free(&b);
 		}
+		free(pr);
+	}
 	free(u);
 }
 
@@ -541,8 +622,26 @@ ranks_alike(const struct layout *l, size_t i)
 	return n;
 }
 
+static char *placement(struct vm *, bool utf8, int width);
+
+/* The picture of the layout of the last refresh: drawn again only when
+ * that layout (its generation), the characters or the width changed. */
 char *
 vm_placement(struct vm *vm, bool utf8, int width)
+{
+	if (vm->pic_gen == 0 || vm->pic_gen != vm->built_gen ||
+	    vm->pic_utf8 != utf8 || vm->pic_width != width) {
+		free(vm->pic);
+		vm->pic = placement(vm, utf8, width);
+		vm->pic_gen = vm->built_gen;
+		vm->pic_utf8 = utf8;
+		vm->pic_width = width;
+	}
+	return vm->pic != NULL ? xstrdup(vm->pic) : NULL;
+}
+
+static char *
+placement(struct vm *vm, bool utf8, int width)
 {
 	const struct layout	*l = &vm->lay;
 	struct pic		 p = { { 0 }, 0, false };

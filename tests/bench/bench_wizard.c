@@ -7,9 +7,10 @@
  * pass/fail (targets: 1 ms shipped catalog, 10 ms at 10x, RSS < 8 MiB).
  *   bench_wizard DATADIR FORMSDIR ITERATIONS FILE
  * opens the deployment FILE as the wizard does and prints the time to open
- * it and the model work of a Down (the next field) and of a Tab (the next
- * page), each followed by the refresh the wizard makes, as medians over
- * ITERATIONS keystrokes.
+ * it and the model work of a Down (the next field), of a Tab (the next
+ * page) and of an edit (a decode option typed: the static memory fraction
+ * on KV cache (decode), 0.8 and 0.85 in turn), each followed by the
+ * refresh the wizard makes, as medians over ITERATIONS keystrokes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,15 +46,37 @@ median(double *v, int n)
 	return v[n / 2];
 }
 
-/* Open path, then n Downs and n Tabs, each with its refresh. */
+/* The page titled title and its field labelled label, or -1. */
+static int
+find_field(struct vm *vm, const char *title, const char *label, int *field)
+{
+	size_t	p, f;
+
+	for (p = 0; p < vm_npages(vm); p++) {
+		const struct vm_page	*pg = vm_page(vm, p);
+
+		if (strcmp(pg->title, title) != 0)
+			continue;
+		for (f = 0; f < pg->nf; f++)
+			if (strcmp(pg->f[f].label, label) == 0) {
+				*field = (int)f;
+				return (int)p;
+			}
+	}
+	return -1;
+}
+
+/* Open path, then n Downs, n Tabs and n edits, each with its refresh. */
 static int
 open_file(struct catalog *cat, struct vm *vm, const char *path, int n)
 {
 	double	*down = xreallocarray(NULL, (size_t)n, sizeof *down);
 	double	*tab = xreallocarray(NULL, (size_t)n, sizeof *tab);
+	double	*edit = xreallocarray(NULL, (size_t)n, sizeof *edit);
 	double	 t0, open_ms;
 	char	 err[2048];
-	int	 i;
+	int	 i, page, field;
+	struct buf msg = { 0 };
 
 	t0 = now_ms();
 	if (vm_open_file(vm, path, err, sizeof err) != 0) {
@@ -74,10 +97,28 @@ open_file(struct catalog *cat, struct vm *vm, const char *path, int n)
 		vm_refresh(vm);
 		tab[i] = now_ms() - t0;
 	}
-	printf("open %.1f ms, Down %.2f ms, Tab %.2f ms\n", open_ms,
-	    median(down, n), median(tab, n));
+	if ((page = find_field(vm, "KV cache (decode)",
+	    "static memory fraction", &field)) < 0) {
+		fprintf(stderr, "bench_wizard: no field to edit\n");
+		return 2;
+	}
+	vm_goto(vm, page, field);
+	for (i = 0; i < n; i++) {
+		t0 = now_ms();
+		if (vm_set_text(vm, page, field, i % 2 ? "0.85" : "0.8",
+		    &msg) != 0) {
+			fprintf(stderr, "bench_wizard: edit: %s\n", msg.s);
+			return 2;
+		}
+		vm_refresh(vm);
+		edit[i] = now_ms() - t0;
+	}
+	buf_free(&msg);
+	printf("open %.1f ms, Down %.2f ms, Tab %.2f ms, edit %.2f ms\n",
+	    open_ms, median(down, n), median(tab, n), median(edit, n));
 	free(down);
 	free(tab);
+	free(edit);
 	vm_free(vm);
 	catalog_free(cat);
 	return 0;

@@ -14,7 +14,7 @@ tmux_up() { t start-server \; set-option -s exit-empty off; }
 # start [ENV=VAL ...] -- ARGS...   (runs ./pdwiz ARGS in a 100x30 pane;
 # no ARGS: --pages)
 start() {
-	_env="TERM=screen LANG=C.UTF-8 LC_ALL=C.UTF-8 ESCDELAY=25 PDWIZ_DATADIR=$ROOT"
+	_env="TERM=screen LANG=C.UTF-8 LC_ALL=C.UTF-8 ESCDELAY=25 PDWIZ_DATADIR=$ROOT PDWIZ_VM_VERIFY=1"
 	while [ $# -gt 0 ] && [ "$1" != "--" ]; do
 		_env="$_env $1"
 		shift

@@ -4,6 +4,9 @@
 # output and "unit: N passed, M failed" (programs); exits 1 on any failure.
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 export PDWIZ_DATADIR="$ROOT"
+# The wizard's results of an unchanged deployment are reused: check on
+# every reuse that it is unchanged (src/tui/vm.c, build_results).
+export PDWIZ_VM_VERIFY=1
 pass=0
 fail=0
 for t in "$@"; do
