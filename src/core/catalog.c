@@ -960,8 +960,13 @@ catalog_model_facts(const struct catalog *cat, const char *model,
 	if (model == NULL || *model == '\0')
 		return 0;
 	count += model_families(cat, model, cfg);
-	cj = xasprintf("%s/config.json", model);
-	if (stat(model, &st) == 0 && S_ISDIR(st.st_mode) &&
+	/* A path longer than any the system opens is no local directory
+	 * (and is not copied to find out). */
+	if (strnlen(model, PATH_MAX) >= PATH_MAX)
+		cj = NULL;
+	else
+		cj = xasprintf("%s/config.json", model);
+	if (cj != NULL && stat(model, &st) == 0 && S_ISDIR(st.st_mode) &&
 	    stat(cj, &st) == 0) {
 		char		 err[512];
 		struct ynode	*root = ydoc_load(cj, 4 * 1024 * 1024, err,

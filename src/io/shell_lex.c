@@ -265,6 +265,17 @@ sh_placeholder_at(const char *s, size_t i, size_t len)
 	return (j < len && s[j] == '>' ? j + 1 - i : 0);
 }
 
+/*
+ * The characters sh_lex_word passes over one by one: not a metacharacter,
+ * a backslash, a quote, '$', '`' or '<' (a placeholder's start), nor NUL.
+ */
+static inline bool
+plain_char(unsigned char c)
+{
+	return (unsigned)((c | 0x20) - 'a') < 26u || (unsigned)(c - '0') < 10u ||
+	    c >= 0x80 || (c != '\0' && strchr("/.-_:=,+%@^~!#*?[]{}", c) != NULL);
+}
+
 /* Scan a word at lx->pos. */
 int
 sh_lex_word(struct parser *p, struct token *tok)
@@ -285,13 +296,22 @@ sh_lex_word(struct parser *p, struct token *tok)
 			return (-1);
 	}
 	while (i < lx->len) {
+		/* A run of characters that neither end the word nor open
+		 * anything: a few comparisons each (a long word is mostly
+		 * these). */
+		while (i < lx->len && plain_char((unsigned char)s[i]))
+			i++;
+		if (i >= lx->len)
+			break;
 		if ((n = sh_placeholder_at(s, i, lx->len)) != 0) {
 			i += n;
 			continue;
 		}
 		if (sh_is_meta((unsigned char)s[i])) {
+			if (s[i] != '(')
+				break;
 			nl = sh_assign_name(s + start, i - start, &app);
-			if (s[i] != '(' || nl == 0 ||
+			if (nl == 0 ||
 			    i - start != nl + 1 + (app ? 1 : 0))
 				break;
 			/* NAME=(...) array assignment. */
