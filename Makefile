@@ -187,20 +187,18 @@ $(foreach n,$(ASAN_SUITES),$(eval NEEDS_$(n) = asan-build rules/catalog.img))
 # builds its own, and compares its catalog image with the tree's).
 $(foreach n,pkg precommit deb,$(eval NEEDS_$(n) = pdwiz rules/catalog.img))
 
-# suite-NAME needs $(NEEDS_NAME), except when run_suites has built it all
-# first (SUITES_ONLY=1): then no prerequisite holds a suite back, and the
-# suites start in the order given.
+# suite-NAME needs $(NEEDS_NAME), except with SUITES_ONLY=1 (run a suite
+# on what is built, nothing rebuilt).
 suite_needs = $(if $(SUITES_ONLY),,$(NEEDS_$(1)))
 
-# run_suites NAMES: build what the suites NAMES need, then run them,
-# SUITE_JOBS at a time (or as the -j given to this make) in the order given,
-# then the summary line; fails if any suite failed or could not be built.
+# run_suites NAMES: run the suites NAMES, SUITE_JOBS at a time (or as the
+# -j given to this make), each as soon as what it needs is built: the
+# suites of the plain build run while the sanitizer build compiles. Then
+# the summary line; fails if any suite failed or could not be built.
 define run_suites
 @rm -f $(LOGDIR)/summary $(foreach n,$(1),$(LOGDIR)/$(n).rc $(LOGDIR)/$(n).time)
 +@case " $$MAKEFLAGS" in *jobserver*) j= ;; *) j=-j$(SUITE_JOBS) ;; esac; \
-$(MAKE) --no-print-directory -k $$j needs \
-    NEEDS="$(sort $(foreach n,$(1),$(NEEDS_$(n))))"; \
-$(MAKE) --no-print-directory -k $$j SUITES_ONLY=1 TIER=$(TIER) $(1:%=suite-%); \
+$(MAKE) --no-print-directory -k $$j TIER=$(TIER) $(1:%=suite-%); \
 sh tests/suite.sh summary $(LOGDIR) $(1)
 endef
 
