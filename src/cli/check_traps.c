@@ -239,9 +239,16 @@ expands(const char *s, size_t n, size_t i)
 static int
 brace_at(const char *s, size_t n)
 {
-	size_t	i;
+	/* the bytes the loop below looks at; others are passed in a run */
+	static const bool	 special[256] = { ['\\'] = true, ['\''] = true,
+	    ['"'] = true, ['#'] = true, ['{'] = true };
+	size_t			 i;
 
 	for (i = 0; i < n; i++) {
+		while (i < n && !special[(unsigned char)s[i]])
+			i++;
+		if (i >= n)
+			break;
 		if (s[i] == '\\')
 			i++;
 		else if (s[i] == '\'' || s[i] == '"')

@@ -562,17 +562,36 @@ static const char	*fbase;
 static const uint32_t	*ftab;
 static size_t		 fcap;
 
+/*
+ * Eight bytes a step (a multiply and a fold each), the rest a byte at a
+ * time, then a finalizer (splitmix64's) so that the low bits a table's
+ * mask keeps depend on every byte. The same in every process and on every
+ * machine (the bytes are read in little-endian order).
+ */
 uint64_t
 str_hash(const char *s, size_t n)
 {
-	uint64_t	h = 1469598103934665603ULL;
-	size_t		i;
+	const unsigned char	*p = (const unsigned char *)s;
+	uint64_t		 h = 1469598103934665603ULL ^ n, w;
+	size_t			 i = 0, k;
 
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ULL;
+	for (; i + 8 <= n; i += 8) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		memcpy(&w, p + i, sizeof w);
+#else
+		for (w = 0, k = 8; k-- > 0;)
+			w = w << 8 | p[i + k];
+#endif
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 32;
 	}
-	return h;
+	for (k = 0; i < n; i++, k += 8)
+		h ^= (uint64_t)p[i] << k;
+	h ^= h >> 30;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebULL;
+	return h ^ (h >> 31);
 }
 
 static const char *

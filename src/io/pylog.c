@@ -331,13 +331,17 @@ startsw(const char *s, size_t n, const char *p)
 static const char *
 memmem_s(const char *s, size_t n, const char *p)
 {
-	size_t	k = strlen(p), i;
+	size_t		 k = strlen(p);
+	const char	*q, *last;
 
 	if (k == 0 || n < k)
 		return NULL;
-	for (i = 0; i + k <= n; i++)
-		if (s[i] == p[0] && memcmp(s + i, p, k) == 0)
-			return s + i;
+	/* memchr finds each candidate first byte (many bytes a step) */
+	last = s + (n - k);
+	for (q = s; q <= last && (q = memchr(q, p[0], (size_t)(last - q) +
+	    1)) != NULL; q++)
+		if (memcmp(q, p, k) == 0)
+			return q;
 	return NULL;
 }
 
