@@ -166,8 +166,13 @@ is_plain(const char *s)
 	if (*s == '\0')
 		return (false);
 	for (; *s != '\0'; s++) {
-		if (!sh_is_name_char((unsigned char)*s) &&
-		    strchr("@%+=:,./-", *s) == NULL)
+		unsigned char	c = (unsigned char)*s;
+
+		/* a letter or a digit first: most bytes of a long word */
+		if ((unsigned)((c | 0x20) - 'a') < 26u ||
+		    (unsigned)(c - '0') < 10u)
+			continue;
+		if (c != '_' && strchr("@%+=:,./-", c) == NULL)
 			return (false);
 	}
 	return (true);

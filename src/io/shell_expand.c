@@ -516,8 +516,12 @@ sh_x_span(struct parser *p, struct xout *x, size_t i, size_t e, enum xmode m,
 			sh_x_span(p, x, i + 1, j - 1, M_DQ, depth + 1);
 			i = j;
 		} else {
-			for (j = i + 1; j < e && s[j] != '\\' && s[j] != '$' &&
-			    s[j] != '`' && s[j] != '\'' && s[j] != '"'; j++)
+			/* the bytes that end a literal run */
+			static const bool	stop[256] = { ['\\'] = true,
+			    ['$'] = true, ['`'] = true, ['\''] = true,
+			    ['"'] = true };
+
+			for (j = i + 1; j < e && !stop[(unsigned char)s[j]]; j++)
 				;
 			if (m == M_BUNQ)
 				x_split(p, x, s + i, j - i);

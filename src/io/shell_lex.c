@@ -32,7 +32,9 @@ sh_assign_name(const char *s, size_t n, bool *append)
 	size_t	i = 0;
 
 	*append = false;
-	if (n == 0 || !sh_is_name_start((unsigned char)s[0]))
+	/* no '=' (most words, a long one too): no assignment, no scan */
+	if (n == 0 || !sh_is_name_start((unsigned char)s[0]) ||
+	    memchr(s, '=', n) == NULL)
 		return (0);
 	while (i < n && sh_is_name_char((unsigned char)s[i]))
 		i++;
@@ -269,12 +271,12 @@ sh_placeholder_at(const char *s, size_t i, size_t len)
  * The characters sh_lex_word passes over one by one: not a metacharacter,
  * a backslash, a quote, '$', '`' or '<' (a placeholder's start), nor NUL.
  */
-static inline bool
-plain_char(unsigned char c)
-{
-	return (unsigned)((c | 0x20) - 'a') < 26u || (unsigned)(c - '0') < 10u ||
-	    c >= 0x80 || (c != '\0' && strchr("/.-_:=,+%@^~!#*?[]{}", c) != NULL);
-}
+static const bool not_plain[256] = {
+	['\0'] = true, [' '] = true, ['\t'] = true, ['\n'] = true, [';'] = true,
+	['&'] = true, ['|'] = true, ['('] = true, [')'] = true, ['<'] = true,
+	['>'] = true, ['\\'] = true, ['\''] = true, ['"'] = true, ['$'] = true,
+	['`'] = true,
+};
 
 /* Scan a word at lx->pos. */
 int
@@ -299,10 +301,14 @@ sh_lex_word(struct parser *p, struct token *tok)
 		/* A run of characters that neither end the word nor open
 		 * anything: a few comparisons each (a long word is mostly
 		 * these). */
-		while (i < lx->len && plain_char((unsigned char)s[i]))
-			i++;
-		if (i >= lx->len)
-			break;
+		{
+			const size_t	len = lx->len;
+
+			while (i < len && !not_plain[(unsigned char)s[i]])
+				i++;
+			if (i >= len)
+				break;
+		}
 		if ((n = sh_placeholder_at(s, i, lx->len)) != 0) {
 			i += n;
 			continue;
