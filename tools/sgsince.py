@@ -10,7 +10,10 @@ version order, then the main commit its main line names. In each tree the
 Python text under python/sglang (and the router's Python bindings) is
 joined as Python joins adjacent string literals, and each rule's message
 is looked for much as tools/sgcite.py does: every literal fragment between
-{placeholders}, quotes and brackets, 12 characters or more.
+{placeholders}, quotes and brackets, 12 characters or more, verbatim or
+with its last or first words standing for a replacement field of the
+source ("specified for all GPUs" where the source writes "specified for
+{context}"; the words kept 60% of the fragment at least).
 
 A rule's range is the newest unbroken run of trees that have its message:
 
@@ -102,6 +105,23 @@ def trees(rdir, since):
     return rel, main
 
 
+def present(f, text):
+    """Is fragment f in text: verbatim, or with its last (first) words
+    standing for a value the source formats in ("... specified for all
+    GPUs" against "... specified for {context}"): the words before (after)
+    a replacement field, 60% of f at least."""
+    if f in text:
+        return True
+    n = len(f)
+    for k in range(n - 1, 11, -1):
+        if f[k] == " " and k >= 0.6 * n and f[:k + 1] + "{" in text:
+            return True
+    for k in range(1, n - 11):
+        if f[k - 1] == " " and n - k >= 0.6 * n and "}" + f[k - 1:] in text:
+            return True
+    return False
+
+
 def git(repo, *args, inp=None):
     return subprocess.run(["git", "-C", repo] + list(args), input=inp,
                           capture_output=True, check=True).stdout
@@ -153,7 +173,7 @@ def main():
     for name, commit in reversed(order):
         text = tree_text(a.repo, commit)
         for rid in list(alive):
-            if all(f in text for f in alive[rid]):
+            if all(present(f, text) for f in alive[rid]):
                 first[rid] = name
             else:
                 del alive[rid]

@@ -25,7 +25,7 @@ static const struct {
 	{ "startswith", 2 }, { "endswith", 2 }, { "min", 2 }, { "max", 2 },
 	{ "int", 1 }, { "str", 1 }, { "len", 1 }, { "is_set", 1 },
 	{ "strip", 1 }, { "json_get", 2 }, { "json_str_object", 1 },
-	{ "list_max", 1 }, { "nparts", 2 },
+	{ "list_max", 1 }, { "nparts", 2 }, { "sglang_at_most", 1 },
 };
 
 int
@@ -337,6 +337,14 @@ p_call(struct lexer *l, const char *name, size_t npos)
 	}
 	if (i == FN_IS_SET && e->kids[0]->k != E_NAME) {
 		lex_fail(l, npos, "is_set() takes an option name%s", "");
+		expr_free(e);
+		return NULL;
+	}
+	if (i == FN_SGLANG_AT_MOST && (e->kids[0]->k != E_LIT ||
+	    e->kids[0]->v.t != V_STR || sgver_parse(e->kids[0]->v.u.s, NULL,
+	    0) == SGVER_UNKNOWN)) {
+		lex_fail(l, npos, "sglang_at_most() takes a release number in "
+		    "quotes%s", "");
 		expr_free(e);
 		return NULL;
 	}
@@ -1327,6 +1335,19 @@ call(const struct expr *e, struct evalctx *c)
 	struct value	r;
 	size_t		i;
 
+	if (e->op == FN_SGLANG_AT_MOST) {
+		/* the release the configuration runs is known and is this one
+		 * or older (a main commit is newer than its release) */
+		const struct config	*cfg = c->cfgs[0];
+		size_t			 k;
+
+		for (k = 0; cfg == NULL && k < NSLOT_SCOPE; k++)
+			cfg = c->cfgs[k];
+		if (cfg == NULL || cfg->sgver == SGVER_UNKNOWN)
+			return val_bool(false);
+		return val_bool(sgver_cmp(cfg->sgver,
+		    sgver_parse(e->kids[0]->v.u.s, NULL, 0)) <= 0);
+	}
 	if (e->op == FN_IS_SET) {
 		int			 slot = e->kids[0]->slot;
 		const struct config	*cfg = c->cfgs[slot_scope(c->nopts,
