@@ -350,6 +350,21 @@ void		 vm_fix_select(struct vm *, int fix);
  */
 void		 vm_fix_for(struct vm *, const char *rule_id,
 		    enum vm_scope role);
+/*
+ * f on review item i: what its problem's verified fix would change
+ * (vm_review_fix_plan, as vm_fix_plan), and applying it (vm_review_fix),
+ * from the rule alone: for a problem that belongs to no field (a
+ * deployment-level one). -1 with msg when there is no such fix: the rule
+ * has none (what to do instead), or none clears it here.
+ */
+int		 vm_review_fix_plan(struct vm *, size_t i, char **changes,
+		    struct buf *msg);
+int		 vm_review_fix(struct vm *, size_t i, struct buf *msg);
+/*
+ * Has review item i a fix to try (its rule has fixes)? false with what to
+ * do instead in msg (no one-key fix: ? for the help, Enter for its field).
+ */
+bool		 vm_review_fixable(struct vm *, size_t i, struct buf *msg);
 /* The SGLang message that blocks one candidate value, or "" (available). */
 void		 vm_choice_problem(struct vm *, int choice, struct buf *msg);
 const char	*vm_path(const struct vm *);

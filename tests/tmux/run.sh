@@ -814,6 +814,46 @@ YAML
 	    wait_for "0 errors" && wait_re '^> router port +8000 \(derived\)'
 }
 
+# f on a review row whose problem belongs to no field (a deployment-level
+# one): the rule's verified fix, its change listed and asked first (no field
+# shows it), y applies it on the review; a rule with no fix says so and
+# what to do instead, never "nothing to fix here".
+review_deploy_fix() {
+	cat > "$WORK/portrange.yaml" <<'YAML'
+pdwiz: 1
+model: {path: meta-llama/Llama-3.1-8B-Instruct}
+shared: {options: {disaggregation_transfer_backend: mooncake, disaggregation_ib_device: mlx5_0}}
+roles:
+  prefill: {instances: 2, hosts: [10.0.0.1], bootstrap_port: 65535}
+  decode: {instances: 1, hosts: [10.0.0.2]}
+  router: {}
+YAML
+	cat > "$WORK/loopback.sh" <<'SH'
+PDWIZ_NODE_HOST=10.0.0.1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --host 10.0.0.2
+SH
+	start -- portrange.yaml || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	goto_page Review && wait_for "1 error" &&
+	    wait_re '^> deployment ERROR +bind\(\): port must be' && keys f &&
+	    wait_for "fix: leave the ports out so pdwiz counts them" &&
+	    wait_for "prefill: bootstrap_port: 65535 -> (unset)" &&
+	    wait_for "Apply all of it?" && keys y &&
+	    wait_for "applied: leave the ports out" && wait_for "0 errors" &&
+	    wait_for "11/11  Review" && wait_for "bootstrap 8999" &&
+	    keys u && wait_for "1 error" || return 1
+	start -- --import loopback.sh || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q close" &&
+	    keys q && wait_for "q quit" || return 1
+	goto_page Review &&
+	    wait_re '^> deployment ERROR +Bootstrap server unreachable' &&
+	    keys f &&
+	    wait_for "no one-key fix for this problem (rule xs-bootstrap-loopback)" &&
+	    ! on_screen "nothing to fix here" &&
+	    wait_for "11/11  Review" && keys '?' &&
+	    wait_for "error on the deployment (across roles)"
+}
+
 layout_router_lists_fix() {
 	cat > "$WORK/wrongboot.sh" <<'SH'
 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --port 30000 --disaggregation-bootstrap-port 8998
@@ -1340,6 +1380,7 @@ run "line editor: cursor, kills, UTF-8, type over, long paste (80x24)" line_edit
 run "layout: 2-node prefill, rendezvous port derived and pictured" layout_two_node_rendezvous
 run "layout: wrong router bootstrap port, Enter from review, Delete fixes" layout_router_lists_fix
 run "review: f on a row applies that problem's fix, side effects listed" review_row_fix
+run "review: f on a deployment-level problem fixes it, or says why not (80x24)" review_deploy_fix
 . "$ROOT/tests/tmux/ops.sh"
 
 # ---- help that teaches, messages never cut, keys, preview (80x24) ----
