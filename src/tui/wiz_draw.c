@@ -85,24 +85,16 @@ wiz_put_cut(int y, int x, int cols, const char *s)
 	return used + wiz_put(y, x + used, 1, wiz_utf8 ? "…" : "~");
 }
 
-/* Bytes of p that fill at most cols columns (UTF-8: one per character). */
+/* Bytes of p that fill at most cols columns (wcwidth's: a CJK character
+ * takes two). */
 static size_t
 bytes_for_cols(const char *p, size_t len, size_t cols)
 {
-	size_t	i, n = 0;
-
-	for (i = 0; i < len; i++) {
-		if (((unsigned char)p[i] & 0xc0) != 0x80) {
-			if (n == cols)
-				break;
-			n++;
-		}
-	}
-	return i;
+	return wiz_bytes_for_cols(p, len, cols);
 }
 
 /*
- * Wrapping counts one column per character; a line broken in two keeps its
+ * Wrapping counts the columns each character takes; a line broken in two keeps its
  * indent on the lines it continues on (at most half the width).
  */
 void

@@ -921,6 +921,52 @@ line_editor() {
 	    grep -qF -- "$_long" "$WORK/long.yaml"
 }
 
+# wait_cursor X: poll until the terminal's cursor is in column X.
+wait_cursor() {
+	_poll_start
+	until [ "$(t display -p -t w '#{cursor_x}')" = "$1" ]; do
+		if ! _poll_nap; then
+			echo "  timeout waiting for the cursor in column $1" \
+			    "(it is in $(t display -p -t w '#{cursor_x}'))" >&2
+			screen | sed 's/^/  | /' >&2
+			return 1
+		fi
+	done
+}
+
+# Wide characters (CJK, emoji: two columns each) typed into a text field:
+# the cursor sits on its character and the closing "]" after the text,
+# never over it, at 80 and at 60 columns, scrolled sideways by whole
+# characters; the field's row shows the text whole, the saved file has
+# it (the launch script emitted from it names that path).
+line_editor_wide() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	_wide="/models/模型-测试/权重文件夹/第一个版本/😀😀😀/最终的模型目录名称很长很长"
+	# "model path or HF id: [" is 22 columns, "/models/模型-" 13 more.
+	keys g && wait_focused "model path" && keys Enter &&
+	    wait_for "model path or HF id: [meta-llama/" && keys C-u &&
+	    text "/models/模型-测试" && keys Left Left &&
+	    wait_for "model path or HF id: [/models/模型-测试]" &&
+	    wait_cursor 35 || return 1
+	# Scrolled: "<" at 22, the text from 23 to its "]" at 76.
+	keys End && text "${_wide#/models/模型-测试}" &&
+	    wait_for "[<重文件夹/第一个版本/😀😀😀/最终的模型目录名称很长很长]" &&
+	    wait_cursor 76 || return 1
+	t resize-window -t w -x 60 -y 24 && keys Left &&
+	    wait_for "[</😀😀😀/最终的模型目录名称很长很长]" &&
+	    wait_cursor 55 && keys Home &&
+	    wait_for "[/models/模型-测试/权重文件夹/第一个>" &&
+	    wait_cursor 22 && keys Enter &&
+	    wait_re '^> model path or HF id +/models/模型-测试/权重文件夹/第一$' &&
+	    wait_re '^ +个版本/😀😀😀/最终的模型目录名称$' &&
+	    wait_re '^ +很长很长$' || return 1
+	keys s && wait_for "save deployment to:" && keys C-u &&
+	    text "$WORK/wide.yaml" && keys Enter && wait_for "saved" &&
+	    (cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ emit --format shell \
+	    wide.yaml) | grep -qF -- "--model-path '$_wide'"
+}
+
 # / matches choice values and help, and each hit says why: at 80x24 with
 # DeepSeek-V3, /deepep finds the MoE all-to-all backend by its value
 # deepep, /mooncake the transfer backend, /hicache the hierarchical cache.
@@ -1377,6 +1423,7 @@ run "search by choice value and help, says why (80x24)" search_values
 run "undo back to the saved state is clean, undo/redo show the page (80x24)" undo_clean
 run "LANG=C: every screen is plain ASCII (80x24)" ascii_fallbacks
 run "line editor: cursor, kills, UTF-8, type over, long paste (80x24)" line_editor
+run "line editor: wide characters (CJK, emoji): cursor and text right (80x24, 60x24)" line_editor_wide
 run "layout: 2-node prefill, rendezvous port derived and pictured" layout_two_node_rendezvous
 run "layout: wrong router bootstrap port, Enter from review, Delete fixes" layout_router_lists_fix
 run "review: f on a row applies that problem's fix, side effects listed" review_row_fix
