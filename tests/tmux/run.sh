@@ -854,6 +854,43 @@ SH
 	    wait_for "error on the deployment (across roles)"
 }
 
+# An unsaved deployment shows [modified] at any width: at 60 and at 56
+# columns (the narrowest the wizard draws) the title is cut short, then
+# "pdwiz" goes, then the counts take short words; the marker stays whole.
+header_modified_narrow() {
+	cat > "$WORK/a-rather-long-deployment-name-1p1d.yaml" <<'YAML'
+pdwiz: 1
+model: {path: meta-llama/Llama-3.1-8B-Instruct}
+roles:
+  prefill: {instances: 1}
+  decode: {instances: 1}
+  router: {}
+YAML
+	cat > "$WORK/gap-with-a-long-name.sh" <<'SH'
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --host 0.0.0.0 --port $PREFILL_PORT --disaggregation-ib-device mlx5_0
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --host 127.0.0.1 --port 30001 --base-gpu-id 1 --disaggregation-ib-device mlx5_0
+python -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 8998 --decode http://127.0.0.1:30001 --port 8000
+SH
+	start -- a-rather-long-deployment-name-1p1d.yaml || return 1
+	t resize-window -t w -x 60 -y 24 && wait_for "q quit" &&
+	    wait_re '^ pdwiz  a-rather-long-deployment-name-… 0 errors 2 warnings$' &&
+	    keys G && wait_focused "GPUs per node" && keys Enter &&
+	    wait_for "GPUs per node: [" && keys C-u && text 4 && keys Enter &&
+	    wait_re '^ pdwiz  a-rather-long-deplo… \[modified\] 0 errors 2 warnings$' &&
+	    t resize-window -t w -x 56 -y 24 &&
+	    wait_re '^ pdwiz  a-rather-long-d… \[modified\] 0 errors 2 warnings$' &&
+	    keys s && wait_for "save deployment to:" && keys Enter &&
+	    wait_for "saved" && wait_re '^ pdwiz  a-rather-long-deployment-n… 0 errors 2 warnings$' ||
+	    return 1
+	# An import (unsaved until s) with checks not run: the longest counts.
+	start -- --import gap-with-a-long-name.sh || return 1
+	t resize-window -t w -x 56 -y 24 && wait_for "q close" && keys q &&
+	    wait_for "q quit" &&
+	    wait_re '^ gap-with-a-long-n… \[modified\] 0 err 0 warn 3 unchecked$' &&
+	    t resize-window -t w -x 60 -y 24 &&
+	    wait_re '^ gap-with-a-long-name\.… \[modified\] 0 err 0 warn 3 unchecked$'
+}
+
 layout_router_lists_fix() {
 	cat > "$WORK/wrongboot.sh" <<'SH'
 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --port 30000 --disaggregation-bootstrap-port 8998
@@ -1428,6 +1465,7 @@ run "layout: 2-node prefill, rendezvous port derived and pictured" layout_two_no
 run "layout: wrong router bootstrap port, Enter from review, Delete fixes" layout_router_lists_fix
 run "review: f on a row applies that problem's fix, side effects listed" review_row_fix
 run "review: f on a deployment-level problem fixes it, or says why not (80x24)" review_deploy_fix
+run "header: [modified] shown whole at 60 and 56 columns" header_modified_narrow
 . "$ROOT/tests/tmux/ops.sh"
 
 # ---- help that teaches, messages never cut, keys, preview (80x24) ----
