@@ -312,7 +312,16 @@ int		 vm_save(struct vm *, const char *path, bool force,
 #define VM_EXPORT_OVERWRITE	0x1	/* replace existing files */
 #define VM_EXPORT_FAILING	0x2	/* emit despite errors (marked failing) */
 const char	*vm_export_format(size_t i);	/* NULL past the end */
-const char	*vm_export_default_path(const char *format);
+/*
+ * The export path offered for format (malloc'd): beside the deployment's
+ * file (opened, saved, or an import's suggested one), named after it
+ * (llama.yaml: llama-launch.sh, llama-RUNBOOK.md, llama-config/,
+ * llama-k8s.yaml); a new deployment's in the current directory (launch.sh,
+ * RUNBOOK.md, pd-config/, pd-k8s.yaml). vm_export never writes over the
+ * deployment's own file or the script it was imported from, nor puts the
+ * files of several into the directory of something not a file (/dev/null).
+ */
+char		*vm_export_default_path(const struct vm *, const char *format);
 /* Export through the same emitters as `pdwiz emit`. Returns 0, 1 (a file
  * exists), 2 (the deployment has errors), -1 (error). */
 int		 vm_export(struct vm *, const char *format, const char *path,

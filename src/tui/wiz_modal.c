@@ -828,7 +828,12 @@ wiz_export(struct ui *ui)
 	fmt = vm_export_format((size_t)(c - '1'));
 	(void)emit_format_parse(fmt, &e);
 	q = xasprintf("export %s to", emit_formats[e].what);
-	path = wiz_prompt(ui, q, vm_export_default_path(fmt));
+	{
+		char	*def = vm_export_default_path(ui->vm, fmt);
+
+		path = wiz_prompt(ui, q, def);
+		free(def);
+	}
 	free(q);
 	if (path == NULL || *path == '\0') {
 		free(path);

@@ -891,6 +891,56 @@ SH
 	    wait_re '^ gap-with-a-long-name\.… \[modified\] 0 err 0 warn 3 unchecked$'
 }
 
+# The export's default paths: beside the deployment file opened (from
+# another directory), named after it, one per format (the per-role config
+# in a directory of its own); an export never replaces the deployment file
+# itself, and the several files of the config never go into the directory
+# of something not a file (a FIFO's, /dev for /dev/null); /dev/null is
+# never replaced.
+export_default_paths() {
+	mkdir -p "$WORK/deploys" "$WORK/elsewhere" || return 1
+	rm -rf "$WORK/deploys/"* "$WORK/fifo" "$WORK/prefill.yaml"
+	cp "$ROOT/share/examples/minimal-1p1d.yaml" "$WORK/deploys/mini.yaml" &&
+	    mkfifo "$WORK/fifo" || return 1
+	_d=../deploys/mini
+	# Started as start does, from another directory than the file's.
+	t kill-session -t w 2>/dev/null
+	t new-session -d -s w -x 100 -y 30 "cd $WORK/elsewhere && env \
+	    TERM=screen LANG=C.UTF-8 LC_ALL=C.UTF-8 ESCDELAY=25 \
+	    PDWIZ_DATADIR=$ROOT PDWIZ_VM_VERIFY=1 $PDWIZ ../deploys/mini.yaml; \
+	    sleep 600"
+	wait_re ' error' || return 1
+	for n in 1 2 3 4; do
+		case $n in
+		1) _p=$_d-launch.sh _w="exported shell to $_d-launch.sh" ;;
+		2) _p=$_d-RUNBOOK.md _w="exported runbook to $_d-RUNBOOK.md" ;;
+		3) _p=$_d-config/ _w="exported config: 3 files in $_d-config" ;;
+		4) _p=$_d-k8s.yaml _w="exported k8s to $_d-k8s.yaml" ;;
+		esac
+		keys e && wait_for "export:" && keys $n &&
+		    wait_for " to: [$_p]" && keys Enter && wait_for "$_w" ||
+		    return 1
+	done
+	[ -x "$WORK/deploys/mini-launch.sh" ] &&
+	    [ -f "$WORK/deploys/mini-config/prefill.yaml" ] &&
+	    [ -f "$WORK/deploys/mini-k8s.yaml" ] || return 1
+	cp "$WORK/deploys/mini.yaml" "$WORK/mini.orig" &&
+	    keys e && wait_for "export:" && keys 1 && wait_for "to: [" &&
+	    keys C-u && text ../deploys/mini.yaml && keys Enter &&
+	    wait_for "is the deployment file itself" && keys e &&
+	    wait_for "export:" && keys 4 && wait_for "to: [" && keys C-u &&
+	    text "$WORK/deploys/./mini.yaml" && keys Enter &&
+	    wait_for "is the deployment file itself" &&
+	    cmp -s "$WORK/deploys/mini.yaml" "$WORK/mini.orig" || return 1
+	keys e && wait_for "export:" && keys 3 && wait_for "to: [" &&
+	    keys C-u && text "$WORK/fifo" && keys Enter &&
+	    wait_for "is not a directory (a FIFO)" &&
+	    keys e && wait_for "export:" && keys 1 && wait_for "to: [" &&
+	    keys C-u && text /dev/null && keys Enter &&
+	    wait_for "pdwiz will not replace it" || return 1
+	[ ! -e "$WORK/prefill.yaml" ] && [ -c /dev/null ] && [ -p "$WORK/fifo" ]
+}
+
 layout_router_lists_fix() {
 	cat > "$WORK/wrongboot.sh" <<'SH'
 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --port 30000 --disaggregation-bootstrap-port 8998
@@ -1278,7 +1328,7 @@ done_a_llama_tp2() {
 # The accelerator is B200: on H100 the memory estimate finds no room for
 # the KV cache of DP attention's decode (fit-kv-none).
 done_b_deepseek() {
-	rm -f "$WORK/ds.yaml" "$WORK/pd-k8s.yaml" "$WORK/launch.sh"
+	rm -f "$WORK/ds.yaml" "$WORK/ds-k8s.yaml" "$WORK/ds-launch.sh"
 	start_quick || return 1
 	text "deepseek-ai/DeepSeek-V3" && keys Enter && text b2 &&
 	    wait_re '^> accelerator +. B200' && keys Enter Enter && text 4 &&
@@ -1296,18 +1346,18 @@ done_b_deepseek() {
 	    wait_for "DeepEP mode" && wait_for " 0 errors" &&
 	    keys s && wait_for "save deployment to:" && keys C-u &&
 	    text "$WORK/ds.yaml" && keys Enter && wait_for "saved" &&
-	    keys e && wait_for "export:" && keys 4 && wait_for "to: [pd-k8s.yaml]" &&
+	    keys e && wait_for "export:" && keys 4 && wait_for "to: [$WORK/ds-k8s.yaml]" &&
 	    keys Enter && wait_for "exported k8s" &&
-	    keys e && wait_for "export:" && keys 1 && wait_for "to: [launch.sh]" &&
+	    keys e && wait_for "export:" && keys 1 && wait_for "to: [$WORK/ds-launch.sh]" &&
 	    keys Enter && wait_for "exported shell" || return 1
 	echo "  keystrokes: $KS"
 	grep -q "enable_dp_attention: true" "$WORK/ds.yaml" &&
 	    grep -q 'moe_a2a_backend: "deepep"' "$WORK/ds.yaml" &&
 	    grep -q "nixl" "$WORK/ds.yaml" || { echo "  ds.yaml lacks a setting"; return 1; }
-	check_clean ds.yaml && check_clean launch.sh &&
-	    check_clean pd-k8s.yaml || return 1
+	check_clean ds.yaml && check_clean ds-launch.sh &&
+	    check_clean ds-k8s.yaml || return 1
 	(cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ emit --format k8s ds.yaml |
-	    cmp -s - pd-k8s.yaml) || { echo "  k8s differs from pdwiz emit"; return 1; }
+	    cmp -s - ds-k8s.yaml) || { echo "  k8s differs from pdwiz emit"; return 1; }
 }
 
 # Done when (c): an imported script whose prefill uses --page-size 64 and
@@ -1466,6 +1516,7 @@ run "layout: wrong router bootstrap port, Enter from review, Delete fixes" layou
 run "review: f on a row applies that problem's fix, side effects listed" review_row_fix
 run "review: f on a deployment-level problem fixes it, or says why not (80x24)" review_deploy_fix
 run "header: [modified] shown whole at 60 and 56 columns" header_modified_narrow
+run "export: default paths beside the deployment file, named after it; never over it" export_default_paths
 . "$ROOT/tests/tmux/ops.sh"
 
 # ---- help that teaches, messages never cut, keys, preview (80x24) ----
