@@ -13,15 +13,18 @@
 
 const struct emit_format_info emit_formats[EMIT_NFORMATS] = {
 	[EMIT_SHELL] = { "shell", "shell script", "shell script",
-	    "launch script", "launch.sh", true },
+	    "launch script", "launch.sh", "-launch.sh", true },
 	[EMIT_RUNBOOK] = { "runbook", "runbook", "runbook", "runbook",
-	    "RUNBOOK.md", true },
+	    "RUNBOOK.md", "-RUNBOOK.md", true },
+	/* Several files (prefill.yaml, decode.yaml, launch.sh): a
+	 * directory of their own, not the current one. */
 	[EMIT_CONFIG] = { "config", "per-role config", "per-role --config YAML",
-	    "--config YAML", "./", true },
+	    "--config YAML", "pd-config/", "-config/", true },
 	[EMIT_K8S] = { "k8s", "k8s", "Kubernetes manifests", "Kubernetes",
-	    "pd-k8s.yaml", true },
+	    "pd-k8s.yaml", "-k8s.yaml", true },
+	/* Never the deployment file's own name. */
 	[EMIT_YAML] = { "yaml", "deployment file", "deployment file",
-	    "deployment file", "pd.yaml", false },
+	    "deployment file", "pd-pinned.yaml", "-pinned.yaml", false },
 };
 
 int

@@ -45,7 +45,11 @@ struct emit_format_info {
 					   wizard's export question */
 	const char	*what;		/* "shell script": "export ... to:" */
 	const char	*tab;		/* "launch script": the preview's tab */
-	const char	*path;		/* the wizard's default export path */
+	const char	*path;		/* the wizard's default export path
+					   (a new deployment's) */
+	const char	*suffix;	/* ... after the stem of the
+					   deployment's file, beside it
+					   (llama.yaml: llama-launch.sh) */
 	bool		 wizard;	/* exported and previewed by the wizard */
 };
 extern const struct emit_format_info emit_formats[EMIT_NFORMATS];

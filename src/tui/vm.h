@@ -312,7 +312,16 @@ int		 vm_save(struct vm *, const char *path, bool force,
 #define VM_EXPORT_OVERWRITE	0x1	/* replace existing files */
 #define VM_EXPORT_FAILING	0x2	/* emit despite errors (marked failing) */
 const char	*vm_export_format(size_t i);	/* NULL past the end */
-const char	*vm_export_default_path(const char *format);
+/*
+ * The export path offered for format (malloc'd): beside the deployment's
+ * file (opened, saved, or an import's suggested one), named after it
+ * (llama.yaml: llama-launch.sh, llama-RUNBOOK.md, llama-config/,
+ * llama-k8s.yaml); a new deployment's in the current directory (launch.sh,
+ * RUNBOOK.md, pd-config/, pd-k8s.yaml). vm_export never writes over the
+ * deployment's own file or the script it was imported from, nor puts the
+ * files of several into the directory of something not a file (/dev/null).
+ */
+char		*vm_export_default_path(const struct vm *, const char *format);
 /* Export through the same emitters as `pdwiz emit`. Returns 0, 1 (a file
  * exists), 2 (the deployment has errors), -1 (error). */
 int		 vm_export(struct vm *, const char *format, const char *path,
@@ -350,6 +359,21 @@ void		 vm_fix_select(struct vm *, int fix);
  */
 void		 vm_fix_for(struct vm *, const char *rule_id,
 		    enum vm_scope role);
+/*
+ * f on review item i: what its problem's verified fix would change
+ * (vm_review_fix_plan, as vm_fix_plan), and applying it (vm_review_fix),
+ * from the rule alone: for a problem that belongs to no field (a
+ * deployment-level one). -1 with msg when there is no such fix: the rule
+ * has none (what to do instead), or none clears it here.
+ */
+int		 vm_review_fix_plan(struct vm *, size_t i, char **changes,
+		    struct buf *msg);
+int		 vm_review_fix(struct vm *, size_t i, struct buf *msg);
+/*
+ * Has review item i a fix to try (its rule has fixes)? false with what to
+ * do instead in msg (no one-key fix: ? for the help, Enter for its field).
+ */
+bool		 vm_review_fixable(struct vm *, size_t i, struct buf *msg);
 /* The SGLang message that blocks one candidate value, or "" (available). */
 void		 vm_choice_problem(struct vm *, int choice, struct buf *msg);
 const char	*vm_path(const struct vm *);

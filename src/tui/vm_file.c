@@ -269,13 +269,59 @@ vm_export_format(size_t i)
 	return NULL;
 }
 
-const char *
-vm_export_default_path(const char *format)
+char *
+vm_export_default_path(const struct vm *vm, const char *format)
 {
-	enum emit_format	e;
+	enum emit_format	 e;
+	const char		*file = vm->path != NULL ? vm->path :
+	    vm->suggest;
+	char			*dir, *slash, *st, *p;
 
-	return emit_format_parse(format, &e) == 0 ? emit_formats[e].path :
-	    "pd-export";
+	if (emit_format_parse(format, &e) != 0)
+		return xstrdup("pd-export");
+	if (file == NULL || vm_load_failed(vm))
+		return xstrdup(emit_formats[e].path);
+	/* Beside the deployment's file, named after it. */
+	dir = xstrdup(file);
+	if ((slash = strrchr(dir, '/')) != NULL)
+		slash[1] = '\0';
+	else
+		dir[0] = '\0';
+	st = stem(file);
+	p = xasprintf("%s%s%s", dir, st, emit_formats[e].suffix);
+	free(st);
+	free(dir);
+	return p;
+}
+
+/* Are a and b the same file (both there)? */
+static bool
+same_file(const char *a, const char *b)
+{
+	struct stat	sa, sb;
+
+	return a != NULL && b != NULL && stat(a, &sa) == 0 &&
+	    stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	    sa.st_ino == sb.st_ino;
+}
+
+/* An export never replaces the deployment's own file, nor the script it
+ * was imported from: -1 with why. */
+static int
+not_the_source(const struct vm *vm, const char *path, struct buf *msg)
+{
+	if (same_file(path, vm->path)) {
+		vmi_msg(msg, "not exported: %s is the deployment file itself "
+		    "(s saves it); give the export another name", path);
+		return -1;
+	}
+	if (same_file(path, vm->src_name)) {
+		vmi_msg(msg, "not exported: %s is the %s the deployment came "
+		    "from; give the export another name", path,
+		    vm->src_imported ? "script" : "file");
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -311,6 +357,10 @@ vm_export(struct vm *vm, const char *format, const char *path,
 		return -1;
 	}
 	if (e.n == 1 && !(stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+		if (not_the_source(vm, path, msg) != 0) {
+			emission_free(&e);
+			return -1;
+		}
 		rc = write_guarded(path, e.f[0].data, strlen(e.f[0].data),
 		    e.f[0].mode, force, msg);
 		if (rc == 0)
@@ -323,7 +373,16 @@ vm_export(struct vm *vm, const char *format, const char *path,
 		dir[strlen(dir) - 1] = '\0';	/* no "dir//file" */
 	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
 		;
-	else if (errno = 0, stat(dir, &st) == 0 || errno != ENOENT) {
+	else if (stat(dir, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* /dev/null, a FIFO: no directory to put the files in (its
+		 * own would be /dev). */
+		vmi_msg(msg, "not exported: %s is not a directory (%s); the "
+		    "%zu files go into a directory", dir,
+		    file_kind(st.st_mode), e.n);
+		free(dir);
+		emission_free(&e);
+		return -1;
+	} else if (errno = 0, stat(dir, &st) == 0 || errno != ENOENT) {
 		/* An existing file: its directory, beside it. */
 		if ((slash = strrchr(dir, '/')) != NULL)
 			*slash = '\0';
@@ -339,6 +398,12 @@ vm_export(struct vm *vm, const char *format, const char *path,
 		free(dir);
 		emission_free(&e);
 		return -1;
+	}
+	for (i = 0; i < e.n && rc == 0; i++) {
+		p = xasprintf("%s/%s", dir, e.f[i].name);
+		if (not_the_source(vm, p, msg) != 0)
+			rc = -1;
+		free(p);
 	}
 	for (i = 0; i < e.n && rc == 0 && !force; i++) {
 		p = xasprintf("%s/%s", dir, e.f[i].name);

@@ -902,3 +902,117 @@ vm_shared_split(struct vm *vm, char **prefill, char **decode)
 	}
 	return true;
 }
+
+/*
+ * f on the review page. A row whose problem has a field goes through that
+ * field (vm_fix_for, then vm_fix_plan); these are for the rest: a
+ * deployment-level problem no field sets, fixed from its rule alone (a
+ * deployment rule's fix is applied to the whole deployment; a role rule's
+ * to its role's cells), each fix verified as the field's are.
+ */
+bool
+vm_review_fixable(struct vm *vm, size_t i, struct buf *msg)
+{
+	const struct vm_review_item	*it;
+	const struct diag		*d;
+	struct buf			 where = { 0 };
+
+	vmi_msg(msg, "%s", "");
+	if (i >= vm->nreview) {
+		vmi_msg(msg, "nothing to fix here: no problem is listed");
+		return false;
+	}
+	it = &vm->review[i];
+	d = vmi_review_diag(vm, it);
+	if (d != NULL && d->rule != NULL && (d->rule->nfixes > 0 ||
+	    fit_rule(d->rule)))
+		return true;
+	if (it->page >= 0 && it->field >= 0 &&
+	    (size_t)it->field < vm->pages[it->page].nf)
+		buf_printf(&where, "; Enter goes to %s",
+		    vm->pages[it->page].f[it->field].label);
+	if (d == NULL || d->rule == NULL)
+		vmi_msg(msg, "no one-key fix: this is a note from reading the "
+		    "file (? shows it whole%s)", where.s ? where.s : "");
+	else
+		vmi_msg(msg, "no one-key fix for this problem (rule %s): ? "
+		    "shows what it means and what to change%s", d->rule->id,
+		    where.s ? where.s : "");
+	buf_free(&where);
+	return false;
+}
+
+static int
+review_fix_find(struct vm *vm, size_t idx, struct vm_txn *t,
+    const struct fix **fxp, struct buf *msg)
+{
+	const struct diag	*d;
+	const struct rule	*r;
+	enum vm_scope		 in;
+	bool			*held;
+	size_t			 i;
+
+	if (!vm_review_fixable(vm, idx, msg))
+		return -1;
+	d = vmi_review_diag(vm, &vm->review[idx]);
+	/* The review is rebuilt by each try: keep the rule and role. */
+	r = d->rule;
+	in = vm->review[idx].role;
+	if (in == SC_DEPLOY)
+		in = SC_SHARED;
+	held = memo_held(vm);
+	for (i = 0; i < r->nfixes; i++) {
+		if (vm->fix_pick >= 0 && (size_t)vm->fix_pick != i)
+			continue;
+		if (!try_fix(vm, r, i, NULL, in, in, -1, t))
+			continue;
+		take_back(vm, held, t);
+		free(held);
+		*fxp = &r->fixes[i];
+		return 0;
+	}
+	free(held);
+	vmi_msg(msg, "no fix of rule %s clears it here: each was tried and "
+	    "checked again (? shows what to change)", r->id);
+	return -1;
+}
+
+int
+vm_review_fix_plan(struct vm *vm, size_t i, char **changes, struct buf *msg)
+{
+	struct vm_txn		 t = { 0 };
+	const struct fix	*fix;
+	char			*before, *after;
+
+	*changes = NULL;
+	before = vmi_dump_state(vm);
+	if (review_fix_find(vm, i, &t, &fix, msg) != 0) {
+		free(before);
+		return -1;
+	}
+	after = vmi_dump_state(vm);
+	*changes = vmi_diff(before, after);
+	vmi_msg(msg, "fix: %s", fix->label);
+	vmi_txn_abandon(vm, &t);
+	free(before);
+	free(after);
+	return 0;
+}
+
+int
+vm_review_fix(struct vm *vm, size_t i, struct buf *msg)
+{
+	struct vm_txn		 t = { 0 };
+	struct buf		 b = { 0 };
+	const struct fix	*fix;
+
+	if (review_fix_find(vm, i, &t, &fix, msg) != 0)
+		return -1;
+	t.what = xasprintf("fix: %s", fix->label);
+	describe_fix(vm->cat, fix, &b);
+	vmi_msg(msg, "applied: %s (%s)", fix->label, b.s ? b.s : "");
+	buf_free(&b);
+	vmi_txn_commit(vm, &t);
+	vm->fix_pick = -1;
+	return 0;
+}

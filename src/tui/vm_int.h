@@ -264,5 +264,8 @@ void		 vmi_refresh_review(struct vm *);
  * or 0. */
 int		 vmi_layout_key(const char *rule_id);
 void		 vmi_review_clear(struct vm *);
+/* The diagnostic review item it lists, or NULL (a note of the load). */
+const struct diag *vmi_review_diag(struct vm *,
+		    const struct vm_review_item *it);
 
 #endif

@@ -223,8 +223,8 @@ vmi_review_clear(struct vm *vm)
 }
 
 /* The diagnostic a review item lists, and its role's configs. */
-static const struct diag *
-review_diag(struct vm *vm, const struct vm_review_item *it)
+const struct diag *
+vmi_review_diag(struct vm *vm, const struct vm_review_item *it)
 {
 	const struct result	*res;
 	size_t			 i;
@@ -255,7 +255,7 @@ vm_review_text(struct vm *vm, size_t i)
 	buf_printf(&b, "%s on %s\n\n", severity_name(it->sev),
 	    it->role == SC_DEPLOY ? "the deployment (across roles)" :
 	    vmi_scope_names[it->role]);
-	d = review_diag(vm, it);
+	d = vmi_review_diag(vm, it);
 	if (d == NULL)
 		buf_printf(&b, "    %s\n", it->msg);
 	if (strcmp(it->id, "load-missing") == 0)

@@ -92,6 +92,9 @@ void	 wiz_review_enter(struct ui *);
 /* f: apply the fix of the focused field (choice -1) or of one greyed
  * choice, asking first when it changes more than the field (wiz_fix.c). */
 void	 wiz_fix(struct ui *, int choice);
+/* f on review row i whose problem belongs to no field: its rule's verified
+ * fix, the changes listed and asked first; or why there is none. */
+void	 wiz_fix_review(struct ui *, size_t i);
 
 /* The quick start screen of a new deployment (wiz_quick.c). */
 void	 wiz_quick_start(struct ui *);

@@ -97,7 +97,8 @@ intent(struct ui *ui, int (*fn)(struct vm *, struct buf *))
 }
 
 /* f: the focused field's problem; on the review page, the selected
- * problem's, from the field it belongs to (where the fix is shown). */
+ * problem's, from the field it belongs to (where the fix is shown), or
+ * from the review itself when it belongs to no field. */
 static void
 act_fix(struct ui *ui)
 {
@@ -108,9 +109,27 @@ act_fix(struct ui *ui)
 	if (vm_page(ui->vm, (size_t)vm_cur_page(ui->vm))->review) {
 		n = vm_review(ui->vm, &it);
 		cur = vm_cur_row(ui->vm);
-		if (cur < 0 || (size_t)cur >= n || it[cur].page < 0) {
-			wiz_set_status(ui, "nothing to fix here: this problem "
-			    "belongs to no field (? shows it whole)");
+		if (cur < 0 || (size_t)cur >= n) {
+			wiz_set_status(ui, "nothing to fix here: no problem is "
+			    "listed");
+			return;
+		}
+		/* No fix to try: say so, and what to do instead, here. */
+		{
+			struct buf	msg = { 0 };
+			bool		ok = vm_review_fixable(ui->vm,
+			    (size_t)cur, &msg);
+
+			if (!ok)
+				wiz_set_status(ui, "%s", msg.s ? msg.s : "");
+			buf_free(&msg);
+			if (!ok)
+				return;
+		}
+		/* A deployment-level problem no field sets: its rule's fix,
+		 * from the review. */
+		if (it[cur].page < 0) {
+			wiz_fix_review(ui, (size_t)cur);
 			return;
 		}
 		{

@@ -85,24 +85,16 @@ wiz_put_cut(int y, int x, int cols, const char *s)
 	return used + wiz_put(y, x + used, 1, wiz_utf8 ? "…" : "~");
 }
 
-/* Bytes of p that fill at most cols columns (UTF-8: one per character). */
+/* Bytes of p that fill at most cols columns (wcwidth's: a CJK character
+ * takes two). */
 static size_t
 bytes_for_cols(const char *p, size_t len, size_t cols)
 {
-	size_t	i, n = 0;
-
-	for (i = 0; i < len; i++) {
-		if (((unsigned char)p[i] & 0xc0) != 0x80) {
-			if (n == cols)
-				break;
-			n++;
-		}
-	}
-	return i;
+	return wiz_bytes_for_cols(p, len, cols);
 }
 
 /*
- * Wrapping counts one column per character; a line broken in two keeps its
+ * Wrapping counts the columns each character takes; a line broken in two keeps its
  * indent on the lines it continues on (at most half the width).
  */
 void
@@ -276,7 +268,8 @@ static void
 draw_header(struct ui *ui, int w)
 {
 	const struct vm_page	*p = vm_page(ui->vm, (size_t)vm_cur_page(ui->vm));
-	char			*l, *r;
+	char			*l;
+	const char		*r;
 	size_t			 ne, nw, no, nu, i, shown = 0, idx = 0;
 
 	vm_counts(ui->vm, &ne, &nw, &no);
@@ -286,24 +279,59 @@ draw_header(struct ui *ui, int w)
 			if ((int)i == vm_cur_page(ui->vm))
 				idx = shown;
 		}
-	l = xasprintf(" pdwiz  %s%s", vm_title(ui->vm),
-	    vm_dirty(ui->vm) ? " [modified]" : "");
 	nu = vm_unchecked(ui->vm);
-	r = nu > 0 ? xasprintf("%zu error%s %zu warning%s %zu not checked ",
-	    ne, ne == 1 ? "" : "s", nw, nw == 1 ? "" : "s", nu) :
-	    xasprintf("%zu error%s %zu warning%s ", ne, ne == 1 ? "" : "s",
-	    nw, nw == 1 ? "" : "s");
-	attron(A_REVERSE);
-	mvhline(0, 0, ' ', w);
-	/* The counts stay; a long title ends in "…" before them. */
-	if ((int)strlen(r) + 12 < w) {
-		wiz_put_cut(0, 0, w - (int)strlen(r) - 1, l);
-		wiz_put(0, w - (int)strlen(r), (int)strlen(r), r);
-	} else
-		wiz_put_cut(0, 0, w, l);
-	attroff(A_REVERSE);
-	free(l);
-	free(r);
+	{
+		/*
+		 * The counts at the right; at the left the title, cut with
+		 * "…" when long, and " [modified]" whole, always: an unsaved
+		 * deployment says so at any width. Before the title is cut
+		 * short, "pdwiz" goes, then the counts take their short words.
+		 */
+		const char	*title = vm_title(ui->vm);
+		const char	*mark = vm_dirty(ui->vm) ? " [modified]" : "";
+		char		*rs[2];
+		struct {
+			const char	*pre;
+			int		 r;
+		} cand[] = { { " pdwiz  ", 0 }, { " ", 0 }, { " ", 1 } };
+		int		 k, pick = -1, room, rooms[3], x, tc, mc;
+
+		rs[0] = nu > 0 ? xasprintf("%zu error%s %zu warning%s %zu "
+		    "not checked ", ne, ne == 1 ? "" : "s", nw, nw == 1 ? "" :
+		    "s", nu) : xasprintf("%zu error%s %zu warning%s ", ne,
+		    ne == 1 ? "" : "s", nw, nw == 1 ? "" : "s");
+		rs[1] = nu > 0 ? xasprintf("%zu err %zu warn %zu unchecked ",
+		    ne, nw, nu) : xasprintf("%zu err %zu warn ", ne, nw);
+		tc = (int)wiz_text_cols(title);
+		mc = (int)wiz_text_cols(mark);
+		for (k = 0; k < 3; k++)
+			rooms[k] = w - (int)strlen(rs[cand[k].r]) - 1 -
+			    (int)strlen(cand[k].pre) - mc;
+		/* The first that shows the title whole with the counts in
+		 * full, else the first that leaves it 16 columns, else the
+		 * shortest. */
+		for (k = 0; k < 2 && pick < 0; k++)
+			if (tc <= rooms[k])
+				pick = k;
+		for (k = 0; k < 3 && pick < 0; k++)
+			if (rooms[k] >= 16)
+				pick = k;
+		if (pick < 0)
+			pick = 2;
+		room = rooms[pick];
+		r = rs[cand[pick].r];
+		attron(A_REVERSE);
+		mvhline(0, 0, ' ', w);
+		x = wiz_put(0, 0, w, cand[pick].pre);
+		if (room > 0)
+			x += wiz_put_cut(0, x, room, title);
+		x += wiz_put(0, x, w - x, mark);
+		if (x + (int)strlen(r) < w)
+			wiz_put(0, w - (int)strlen(r), (int)strlen(r), r);
+		attroff(A_REVERSE);
+		free(rs[0]);
+		free(rs[1]);
+	}
 	l = p->all ? xasprintf(" all  %s", p->title) :
 	    xasprintf(" %zu/%zu  %s", idx, shown, p->title);
 	attron(wiz_attr(C_TITLE, A_BOLD));

@@ -156,3 +156,29 @@ wiz_fix(struct ui *ui, int choice)
 	wiz_set_status(ui, "%s", msg.s ? msg.s : "");
 	buf_free(&msg);
 }
+
+void
+wiz_fix_review(struct ui *ui, size_t i)
+{
+	struct buf	 msg = { 0 };
+	char		*changes = NULL;
+
+	if (vm_review_fix_plan(ui->vm, i, &changes, &msg) != 0) {
+		vm_fix_select(ui->vm, -1);
+		wiz_set_status(ui, "%s", msg.s ? msg.s : "");
+		buf_free(&msg);
+		return;
+	}
+	/* No field shows what it changes: always the list, and the question. */
+	if (!confirm(ui, msg.s ? msg.s : "fix", changes)) {
+		vm_fix_select(ui->vm, -1);
+		wiz_set_status(ui, "fix not applied");
+		free(changes);
+		buf_free(&msg);
+		return;
+	}
+	free(changes);
+	(void)vm_review_fix(ui->vm, i, &msg);
+	wiz_set_status(ui, "%s", msg.s ? msg.s : "");
+	buf_free(&msg);
+}

@@ -7,6 +7,7 @@
 #include <curses.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "core/util.h"
 #include "tui/lineedit.h"
@@ -192,15 +193,60 @@ wiz_key_action(int code)
 	return -1;
 }
 
+/* The columns of the character at p (at most len bytes), its length in
+ * *k. */
+static size_t
+char_cols(const char *p, size_t len, size_t *k)
+{
+	mbstate_t	st;
+	wchar_t		wc;
+	size_t		n;
+	int		cw;
+
+	for (n = 1; n < len && ((unsigned char)p[n] & 0xc0) == 0x80; n++)
+		;
+	*k = n;
+	if (MB_CUR_MAX == 1 || (unsigned char)p[0] < 0x80)
+		return 1;
+	memset(&st, 0, sizeof st);
+	if (mbrtowc(&wc, p, n, &st) != n)
+		return 1;
+	/* As wiz_put draws it: what wcwidth does not know takes one. */
+	cw = wcwidth(wc);
+	return cw < 0 ? 1 : (size_t)cw;
+}
+
+size_t
+wiz_cols(const char *s, size_t n)
+{
+	size_t	i = 0, cols = 0, k;
+
+	while (i < n && s[i] != '\0') {
+		cols += char_cols(s + i, n - i, &k);
+		i += k;
+	}
+	return cols;
+}
+
 size_t
 wiz_text_cols(const char *s)
 {
-	size_t	n = 0;
+	return wiz_cols(s, strlen(s));
+}
 
-	for (; *s != '\0'; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			n++;
-	return n;
+size_t
+wiz_bytes_for_cols(const char *p, size_t len, size_t cols)
+{
+	size_t	i = 0, used = 0, k, cw;
+
+	while (i < len && p[i] != '\0') {
+		cw = char_cols(p + i, len - i, &k);
+		if (used + cw > cols)
+			break;
+		used += cw;
+		i += k;
+	}
+	return i;
 }
 
 /* The footer with labels of keep <= drop left out, items sep apart. */

@@ -103,8 +103,15 @@ int	 wiz_key_action(int code);
  * footer key is always there; labels go, least needed first, when it
  * does not fit. */
 char	*wiz_footer(int width);
-/* Display width of UTF-8 text whose characters are one column each. */
+/* Display columns of UTF-8 text: in a UTF-8 locale as wcwidth counts
+ * them (a CJK character or an emoji two, a combining mark none, any other
+ * one), else one per character (the ASCII screen). */
 size_t	 wiz_text_cols(const char *);
+/* The same for the first n bytes of s. */
+size_t	 wiz_cols(const char *s, size_t n);
+/* Bytes of the whole characters of p (len bytes) that fill at most cols
+ * columns. */
+size_t	 wiz_bytes_for_cols(const char *p, size_t len, size_t cols);
 /* Every key and what it does, one line each, grouped by purpose: the
  * wizard's keys, then those of the full-screen views and of prompts
  * (malloc'd). */

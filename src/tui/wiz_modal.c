@@ -95,31 +95,34 @@ typeahead_empty(void)
 	return false;
 }
 
-/* The byte offset of character n of s. */
+/* The offset of the character after the one at offset at of s. */
 static size_t
-char_offset(const char *s, size_t n)
+next_char(const char *s, size_t at)
 {
-	size_t	i = 0;
-
-	for (; s[i] != '\0'; i++)
-		if (((unsigned char)s[i] & 0xC0) != 0x80 && n-- == 0)
-			break;
-	return i;
+	if (s[at] == '\0')
+		return at;
+	for (at++; ((unsigned char)s[at] & 0xc0) == 0x80; at++)
+		;
+	return at;
 }
 
 /*
  * The prompt at the status row, as "label: [text]": the label in bold,
  * the text between brackets, scrolled sideways so that the cursor stays in
  * view ("<" when its start is hidden, ">" when its end is); a selected
- * pre-filled text is drawn in reverse. The hint (what an empty answer
- * means) on the row above, never in the way of the text.
+ * pre-filled text is drawn in reverse. Everything is counted in columns
+ * (a CJK character or an emoji takes two), so the cursor sits on its
+ * character and the closing mark after the text, never over it. The hint
+ * (what an empty answer means) on the row above, never in the way of the
+ * text.
  */
 static void
 prompt_row(const char *label, const char *hint, const struct lineedit *le)
 {
 	const char	*text = le_text(le);
-	size_t		 cur = le_cursor_chars(le), first = 0;
-	size_t		 len = wiz_text_cols(text);
+	size_t		 tlen = strlen(text);
+	size_t		 cur = wiz_cols(text, le->cur), first = 0, len, shown;
+	size_t		 curw;
 	int		 h, w, x, avail;
 
 	getmaxyx(stdscr, h, w);
@@ -136,21 +139,27 @@ prompt_row(const char *label, const char *hint, const struct lineedit *le)
 	attroff(A_BOLD);
 	x += wiz_put(h - 2, x, 1, "[");
 	avail = w - 2 - x;
-	if (avail < 2)
-		avail = 2;
-	if (cur >= (size_t)avail) {
-		first = cur - (size_t)avail + 2;
+	if (avail < 3)
+		avail = 3;
+	/* The cursor's character (one column at the end) must be shown
+	 * whole: whole characters go off the start until it is. */
+	curw = le->cur < tlen ? wiz_cols(text + le->cur,
+	    next_char(text, le->cur) - le->cur) : 1;
+	if (cur + curw > (size_t)avail) {
 		wiz_put(h - 2, x++, 1, "<");
 		avail--;
+		while (first < le->cur && wiz_cols(text + first, le->cur -
+		    first) + curw > (size_t)avail)
+			first = next_char(text, first);
 	}
+	len = wiz_cols(text + first, tlen - first);
 	if (le->selected)
 		attron(A_REVERSE);
-	wiz_put(h - 2, x, avail, text + char_offset(text, first));
+	shown = (size_t)wiz_put(h - 2, x, avail, text + first);
 	if (le->selected)
 		attroff(A_REVERSE);
-	wiz_put(h - 2, x + (int)(len - first < (size_t)avail ? len - first :
-	    (size_t)avail), 1, len - first > (size_t)avail ? ">" : "]");
-	move(h - 2, x + (int)(cur - first));
+	wiz_put(h - 2, x + (int)shown, 1, len > shown ? ">" : "]");
+	move(h - 2, x + (int)(cur - wiz_cols(text, first)));
 	refresh();
 }
 
@@ -819,7 +828,12 @@ wiz_export(struct ui *ui)
 	fmt = vm_export_format((size_t)(c - '1'));
 	(void)emit_format_parse(fmt, &e);
 	q = xasprintf("export %s to", emit_formats[e].what);
-	path = wiz_prompt(ui, q, vm_export_default_path(fmt));
+	{
+		char	*def = vm_export_default_path(ui->vm, fmt);
+
+		path = wiz_prompt(ui, q, def);
+		free(def);
+	}
 	free(q);
 	if (path == NULL || *path == '\0') {
 		free(path);

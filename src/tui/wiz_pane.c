@@ -124,8 +124,8 @@ pane_ask(int h, int w)
 		wiz_put(h - 1, 0, 6, "find: ");
 		attroff(A_BOLD);
 		wiz_put(h - 1, 6, w - 7, le_text(&le));
-		move(h - 1, 6 + (int)le_cursor_chars(&le) < w ?
-		    6 + (int)le_cursor_chars(&le) : w - 1);
+		k = 6 + (int)wiz_cols(le_text(&le), le.cur);
+		move(h - 1, k < w ? k : w - 1);
 		refresh();
 		c = wiz_getkey();
 		if (c == -2 || c == 27)

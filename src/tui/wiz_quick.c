@@ -14,6 +14,7 @@
 
 #include "core/util.h"
 #include "tui/lineedit.h"
+#include "tui/wiz_keys.h"
 
 enum { Q_MODEL, Q_ACCEL, Q_GPUS, Q_NODES, Q_HOSTS, Q_BACKEND, Q_SHAPE,
 	NQ };
@@ -192,7 +193,8 @@ quick_draw(struct ui *ui, struct quick *qs, const char *summary)
 			cy = y;
 			cx = 28 + (q == Q_BACKEND ? x : q == Q_ACCEL ?
 			    (int)strlen(qs->typed) + 2 :
-			    (int)le_cursor_chars(&qs->le[q]));
+			    (int)wiz_cols(le_text(&qs->le[q]),
+			    qs->le[q].cur));
 		}
 		free(v);
 		y++;

@@ -814,6 +814,133 @@ YAML
 	    wait_for "0 errors" && wait_re '^> router port +8000 \(derived\)'
 }
 
+# f on a review row whose problem belongs to no field (a deployment-level
+# one): the rule's verified fix, its change listed and asked first (no field
+# shows it), y applies it on the review; a rule with no fix says so and
+# what to do instead, never "nothing to fix here".
+review_deploy_fix() {
+	cat > "$WORK/portrange.yaml" <<'YAML'
+pdwiz: 1
+model: {path: meta-llama/Llama-3.1-8B-Instruct}
+shared: {options: {disaggregation_transfer_backend: mooncake, disaggregation_ib_device: mlx5_0}}
+roles:
+  prefill: {instances: 2, hosts: [10.0.0.1], bootstrap_port: 65535}
+  decode: {instances: 1, hosts: [10.0.0.2]}
+  router: {}
+YAML
+	cat > "$WORK/loopback.sh" <<'SH'
+PDWIZ_NODE_HOST=10.0.0.1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --host 10.0.0.2
+SH
+	start -- portrange.yaml || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	goto_page Review && wait_for "1 error" &&
+	    wait_re '^> deployment ERROR +bind\(\): port must be' && keys f &&
+	    wait_for "fix: leave the ports out so pdwiz counts them" &&
+	    wait_for "prefill: bootstrap_port: 65535 -> (unset)" &&
+	    wait_for "Apply all of it?" && keys y &&
+	    wait_for "applied: leave the ports out" && wait_for "0 errors" &&
+	    wait_for "11/11  Review" && wait_for "bootstrap 8999" &&
+	    keys u && wait_for "1 error" || return 1
+	start -- --import loopback.sh || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q close" &&
+	    keys q && wait_for "q quit" || return 1
+	goto_page Review &&
+	    wait_re '^> deployment ERROR +Bootstrap server unreachable' &&
+	    keys f &&
+	    wait_for "no one-key fix for this problem (rule xs-bootstrap-loopback)" &&
+	    ! on_screen "nothing to fix here" &&
+	    wait_for "11/11  Review" && keys '?' &&
+	    wait_for "error on the deployment (across roles)"
+}
+
+# An unsaved deployment shows [modified] at any width: at 60 and at 56
+# columns (the narrowest the wizard draws) the title is cut short, then
+# "pdwiz" goes, then the counts take short words; the marker stays whole.
+header_modified_narrow() {
+	cat > "$WORK/a-rather-long-deployment-name-1p1d.yaml" <<'YAML'
+pdwiz: 1
+model: {path: meta-llama/Llama-3.1-8B-Instruct}
+roles:
+  prefill: {instances: 1}
+  decode: {instances: 1}
+  router: {}
+YAML
+	cat > "$WORK/gap-with-a-long-name.sh" <<'SH'
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --host 0.0.0.0 --port $PREFILL_PORT --disaggregation-ib-device mlx5_0
+python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --host 127.0.0.1 --port 30001 --base-gpu-id 1 --disaggregation-ib-device mlx5_0
+python -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 8998 --decode http://127.0.0.1:30001 --port 8000
+SH
+	start -- a-rather-long-deployment-name-1p1d.yaml || return 1
+	t resize-window -t w -x 60 -y 24 && wait_for "q quit" &&
+	    wait_re '^ pdwiz  a-rather-long-deployment-name-… 0 errors 2 warnings$' &&
+	    keys G && wait_focused "GPUs per node" && keys Enter &&
+	    wait_for "GPUs per node: [" && keys C-u && text 4 && keys Enter &&
+	    wait_re '^ pdwiz  a-rather-long-deplo… \[modified\] 0 errors 2 warnings$' &&
+	    t resize-window -t w -x 56 -y 24 &&
+	    wait_re '^ pdwiz  a-rather-long-d… \[modified\] 0 errors 2 warnings$' &&
+	    keys s && wait_for "save deployment to:" && keys Enter &&
+	    wait_for "saved" && wait_re '^ pdwiz  a-rather-long-deployment-n… 0 errors 2 warnings$' ||
+	    return 1
+	# An import (unsaved until s) with checks not run: the longest counts.
+	start -- --import gap-with-a-long-name.sh || return 1
+	t resize-window -t w -x 56 -y 24 && wait_for "q close" && keys q &&
+	    wait_for "q quit" &&
+	    wait_re '^ gap-with-a-long-n… \[modified\] 0 err 0 warn 3 unchecked$' &&
+	    t resize-window -t w -x 60 -y 24 &&
+	    wait_re '^ gap-with-a-long-name\.… \[modified\] 0 err 0 warn 3 unchecked$'
+}
+
+# The export's default paths: beside the deployment file opened (from
+# another directory), named after it, one per format (the per-role config
+# in a directory of its own); an export never replaces the deployment file
+# itself, and the several files of the config never go into the directory
+# of something not a file (a FIFO's, /dev for /dev/null); /dev/null is
+# never replaced.
+export_default_paths() {
+	mkdir -p "$WORK/deploys" "$WORK/elsewhere" || return 1
+	rm -rf "$WORK/deploys/"* "$WORK/fifo" "$WORK/prefill.yaml"
+	cp "$ROOT/share/examples/minimal-1p1d.yaml" "$WORK/deploys/mini.yaml" &&
+	    mkfifo "$WORK/fifo" || return 1
+	_d=../deploys/mini
+	# Started as start does, from another directory than the file's.
+	t kill-session -t w 2>/dev/null
+	t new-session -d -s w -x 100 -y 30 "cd $WORK/elsewhere && env \
+	    TERM=screen LANG=C.UTF-8 LC_ALL=C.UTF-8 ESCDELAY=25 \
+	    PDWIZ_DATADIR=$ROOT PDWIZ_VM_VERIFY=1 $PDWIZ ../deploys/mini.yaml; \
+	    sleep 600"
+	wait_re ' error' || return 1
+	for n in 1 2 3 4; do
+		case $n in
+		1) _p=$_d-launch.sh _w="exported shell to $_d-launch.sh" ;;
+		2) _p=$_d-RUNBOOK.md _w="exported runbook to $_d-RUNBOOK.md" ;;
+		3) _p=$_d-config/ _w="exported config: 3 files in $_d-config" ;;
+		4) _p=$_d-k8s.yaml _w="exported k8s to $_d-k8s.yaml" ;;
+		esac
+		keys e && wait_for "export:" && keys $n &&
+		    wait_for " to: [$_p]" && keys Enter && wait_for "$_w" ||
+		    return 1
+	done
+	[ -x "$WORK/deploys/mini-launch.sh" ] &&
+	    [ -f "$WORK/deploys/mini-config/prefill.yaml" ] &&
+	    [ -f "$WORK/deploys/mini-k8s.yaml" ] || return 1
+	cp "$WORK/deploys/mini.yaml" "$WORK/mini.orig" &&
+	    keys e && wait_for "export:" && keys 1 && wait_for "to: [" &&
+	    keys C-u && text ../deploys/mini.yaml && keys Enter &&
+	    wait_for "is the deployment file itself" && keys e &&
+	    wait_for "export:" && keys 4 && wait_for "to: [" && keys C-u &&
+	    text "$WORK/deploys/./mini.yaml" && keys Enter &&
+	    wait_for "is the deployment file itself" &&
+	    cmp -s "$WORK/deploys/mini.yaml" "$WORK/mini.orig" || return 1
+	keys e && wait_for "export:" && keys 3 && wait_for "to: [" &&
+	    keys C-u && text "$WORK/fifo" && keys Enter &&
+	    wait_for "is not a directory (a FIFO)" &&
+	    keys e && wait_for "export:" && keys 1 && wait_for "to: [" &&
+	    keys C-u && text /dev/null && keys Enter &&
+	    wait_for "pdwiz will not replace it" || return 1
+	[ ! -e "$WORK/prefill.yaml" ] && [ -c /dev/null ] && [ -p "$WORK/fifo" ]
+}
+
 layout_router_lists_fix() {
 	cat > "$WORK/wrongboot.sh" <<'SH'
 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --port 30000 --disaggregation-bootstrap-port 8998
@@ -879,6 +1006,52 @@ line_editor() {
 	keys s && wait_for "save deployment to:" && keys C-u &&
 	    text "$WORK/long.yaml" && keys Enter && wait_for "saved" &&
 	    grep -qF -- "$_long" "$WORK/long.yaml"
+}
+
+# wait_cursor X: poll until the terminal's cursor is in column X.
+wait_cursor() {
+	_poll_start
+	until [ "$(t display -p -t w '#{cursor_x}')" = "$1" ]; do
+		if ! _poll_nap; then
+			echo "  timeout waiting for the cursor in column $1" \
+			    "(it is in $(t display -p -t w '#{cursor_x}'))" >&2
+			screen | sed 's/^/  | /' >&2
+			return 1
+		fi
+	done
+}
+
+# Wide characters (CJK, emoji: two columns each) typed into a text field:
+# the cursor sits on its character and the closing "]" after the text,
+# never over it, at 80 and at 60 columns, scrolled sideways by whole
+# characters; the field's row shows the text whole, the saved file has
+# it (the launch script emitted from it names that path).
+line_editor_wide() {
+	start -- || return 1
+	t resize-window -t w -x 80 -y 24 && wait_for "q quit" || return 1
+	_wide="/models/模型-测试/权重文件夹/第一个版本/😀😀😀/最终的模型目录名称很长很长"
+	# "model path or HF id: [" is 22 columns, "/models/模型-" 13 more.
+	keys g && wait_focused "model path" && keys Enter &&
+	    wait_for "model path or HF id: [meta-llama/" && keys C-u &&
+	    text "/models/模型-测试" && keys Left Left &&
+	    wait_for "model path or HF id: [/models/模型-测试]" &&
+	    wait_cursor 35 || return 1
+	# Scrolled: "<" at 22, the text from 23 to its "]" at 76.
+	keys End && text "${_wide#/models/模型-测试}" &&
+	    wait_for "[<重文件夹/第一个版本/😀😀😀/最终的模型目录名称很长很长]" &&
+	    wait_cursor 76 || return 1
+	t resize-window -t w -x 60 -y 24 && keys Left &&
+	    wait_for "[</😀😀😀/最终的模型目录名称很长很长]" &&
+	    wait_cursor 55 && keys Home &&
+	    wait_for "[/models/模型-测试/权重文件夹/第一个>" &&
+	    wait_cursor 22 && keys Enter &&
+	    wait_re '^> model path or HF id +/models/模型-测试/权重文件夹/第一$' &&
+	    wait_re '^ +个版本/😀😀😀/最终的模型目录名称$' &&
+	    wait_re '^ +很长很长$' || return 1
+	keys s && wait_for "save deployment to:" && keys C-u &&
+	    text "$WORK/wide.yaml" && keys Enter && wait_for "saved" &&
+	    (cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ emit --format shell \
+	    wide.yaml) | grep -qF -- "--model-path '$_wide'"
 }
 
 # / matches choice values and help, and each hit says why: at 80x24 with
@@ -1155,7 +1328,7 @@ done_a_llama_tp2() {
 # The accelerator is B200: on H100 the memory estimate finds no room for
 # the KV cache of DP attention's decode (fit-kv-none).
 done_b_deepseek() {
-	rm -f "$WORK/ds.yaml" "$WORK/pd-k8s.yaml" "$WORK/launch.sh"
+	rm -f "$WORK/ds.yaml" "$WORK/ds-k8s.yaml" "$WORK/ds-launch.sh"
 	start_quick || return 1
 	text "deepseek-ai/DeepSeek-V3" && keys Enter && text b2 &&
 	    wait_re '^> accelerator +. B200' && keys Enter Enter && text 4 &&
@@ -1173,18 +1346,18 @@ done_b_deepseek() {
 	    wait_for "DeepEP mode" && wait_for " 0 errors" &&
 	    keys s && wait_for "save deployment to:" && keys C-u &&
 	    text "$WORK/ds.yaml" && keys Enter && wait_for "saved" &&
-	    keys e && wait_for "export:" && keys 4 && wait_for "to: [pd-k8s.yaml]" &&
+	    keys e && wait_for "export:" && keys 4 && wait_for "to: [$WORK/ds-k8s.yaml]" &&
 	    keys Enter && wait_for "exported k8s" &&
-	    keys e && wait_for "export:" && keys 1 && wait_for "to: [launch.sh]" &&
+	    keys e && wait_for "export:" && keys 1 && wait_for "to: [$WORK/ds-launch.sh]" &&
 	    keys Enter && wait_for "exported shell" || return 1
 	echo "  keystrokes: $KS"
 	grep -q "enable_dp_attention: true" "$WORK/ds.yaml" &&
 	    grep -q 'moe_a2a_backend: "deepep"' "$WORK/ds.yaml" &&
 	    grep -q "nixl" "$WORK/ds.yaml" || { echo "  ds.yaml lacks a setting"; return 1; }
-	check_clean ds.yaml && check_clean launch.sh &&
-	    check_clean pd-k8s.yaml || return 1
+	check_clean ds.yaml && check_clean ds-launch.sh &&
+	    check_clean ds-k8s.yaml || return 1
 	(cd "$WORK" && PDWIZ_DATADIR=$ROOT $PDWIZ emit --format k8s ds.yaml |
-	    cmp -s - pd-k8s.yaml) || { echo "  k8s differs from pdwiz emit"; return 1; }
+	    cmp -s - ds-k8s.yaml) || { echo "  k8s differs from pdwiz emit"; return 1; }
 }
 
 # Done when (c): an imported script whose prefill uses --page-size 64 and
@@ -1337,9 +1510,13 @@ run "search by choice value and help, says why (80x24)" search_values
 run "undo back to the saved state is clean, undo/redo show the page (80x24)" undo_clean
 run "LANG=C: every screen is plain ASCII (80x24)" ascii_fallbacks
 run "line editor: cursor, kills, UTF-8, type over, long paste (80x24)" line_editor
+run "line editor: wide characters (CJK, emoji): cursor and text right (80x24, 60x24)" line_editor_wide
 run "layout: 2-node prefill, rendezvous port derived and pictured" layout_two_node_rendezvous
 run "layout: wrong router bootstrap port, Enter from review, Delete fixes" layout_router_lists_fix
 run "review: f on a row applies that problem's fix, side effects listed" review_row_fix
+run "review: f on a deployment-level problem fixes it, or says why not (80x24)" review_deploy_fix
+run "header: [modified] shown whole at 60 and 56 columns" header_modified_narrow
+run "export: default paths beside the deployment file, named after it; never over it" export_default_paths
 . "$ROOT/tests/tmux/ops.sh"
 
 # ---- help that teaches, messages never cut, keys, preview (80x24) ----

@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1272,6 +1273,203 @@ test_undo_clean(void **state)
 	vm_free(vm);
 }
 
+/* Write text to a new file in dir; its path (malloc'd). */
+static char *
+put_file(const char *dir, const char *name, const char *text)
+{
+	char	*p = xasprintf("%s/%s", dir, name);
+	FILE	*f = fopen(p, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return p;
+}
+
+/* The review item of rule id, or -1. */
+static int
+review_item(struct vm *vm, const char *id)
+{
+	const struct vm_review_item	*it;
+	size_t				 n = vm_review(vm, &it), i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(it[i].id, id) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* f on a review row whose problem belongs to no field: its deployment
+ * rule's fix, verified, listed, applied in one undo step; a rule with no
+ * fix says so and what to do instead. */
+static void
+test_review_deploy_fix(void **state)
+{
+	struct vm	*vm = new_vm();
+	struct buf	 msg = { 0 };
+	char		 dir[] = "/tmp/pdwiz-revfix-XXXXXX", err[256], *p, *ch;
+	size_t		 e, w, o;
+	int		 i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	p = put_file(dir, "range.yaml", "pdwiz: 1\n"
+	    "model: {path: meta-llama/Llama-3.1-8B-Instruct}\n"
+	    "shared: {options: {disaggregation_transfer_backend: mooncake, "
+	    "disaggregation_ib_device: mlx5_0}}\n"
+	    "roles:\n"
+	    "  prefill: {instances: 2, hosts: [10.0.0.1], "
+	    "bootstrap_port: 65535}\n"
+	    "  decode: {instances: 1, hosts: [10.0.0.2]}\n"
+	    "  router: {}\n");
+	assert_int_equal(vm_open_file(vm, p, err, sizeof err), 0);
+	vm_refresh(vm);
+	vm_goto(vm, find_page(vm, "Review"), 0);
+	vm_counts(vm, &e, &w, &o);
+	assert_int_equal(e, 1);
+	i = review_item(vm, "xs-port-range");
+	assert_true(i >= 0);
+	assert_true(vm_review_fixable(vm, (size_t)i, &msg));
+	assert_int_equal(vm_review_fix_plan(vm, (size_t)i, &ch, &msg), 0);
+	assert_non_null(strstr(ch, "bootstrap_port: 65535 -> (unset)"));
+	assert_non_null(strstr(msg.s, "leave the ports out"));
+	free(ch);
+	/* The plan changed nothing. */
+	vm_counts(vm, &e, &w, &o);
+	assert_int_equal(e, 1);
+	assert_false(vm_dirty(vm));
+	assert_int_equal(vm_review_fix(vm, (size_t)i, &msg), 0);
+	assert_non_null(strstr(msg.s, "applied: leave the ports out"));
+	vm_counts(vm, &e, &w, &o);
+	assert_int_equal(e, 0);
+	assert_true(vm_dirty(vm));
+	assert_int_equal(vm_undo(vm, &msg), 0);
+	vm_counts(vm, &e, &w, &o);
+	assert_int_equal(e, 1);
+	unlink(p);
+	free(p);
+	vm_free(vm);
+	/* No fix: said so, with where Enter goes. */
+	vm = new_vm();
+	p = put_file(dir, "gpus.yaml", "pdwiz: 1\n"
+	    "model: {path: meta-llama/Llama-3.1-70B-Instruct}\n"
+	    "shared: {options: {disaggregation_transfer_backend: mooncake, "
+	    "disaggregation_ib_device: mlx5_0, tp_size: 8}}\n"
+	    "roles:\n"
+	    "  prefill: {instances: 1, hosts: [10.0.0.1], gpus_per_node: 4}\n"
+	    "  decode: {instances: 1, hosts: [10.0.0.2], gpus_per_node: 8}\n"
+	    "  router: {hosts: [10.0.0.3]}\n");
+	assert_int_equal(vm_open_file(vm, p, err, sizeof err), 0);
+	vm_refresh(vm);
+	vm_goto(vm, find_page(vm, "Review"), 0);
+	i = review_item(vm, "xs-prefill-gpus");
+	assert_true(i >= 0);
+	assert_false(vm_review_fixable(vm, (size_t)i, &msg));
+	assert_non_null(strstr(msg.s, "no one-key fix for this problem "
+	    "(rule xs-prefill-gpus)"));
+	assert_non_null(strstr(msg.s, "; Enter goes to "));
+	assert_int_equal(vm_review_fix(vm, (size_t)i, &msg), -1);
+	assert_false(vm_dirty(vm));
+	unlink(p);
+	free(p);
+	rmdir(dir);
+	buf_free(&msg);
+	vm_free(vm);
+}
+
+/* The export's default paths: beside the deployment's file, named after
+ * it; a new deployment's in the current directory. An export never
+ * replaces the deployment file, nor puts several files beside a device. */
+static void
+test_export_default_paths(void **state)
+{
+	struct vm	*vm = new_vm();
+	struct buf	 msg = { 0 };
+	char		 dir[] = "/tmp/pdwiz-expdef-XXXXXX", err[256], *p, *d;
+	char		*before, *after;
+	size_t		 len;
+	struct stat	 st;
+	unsigned	 fl = VM_EXPORT_FAILING | VM_EXPORT_OVERWRITE;
+	static const char *const fresh[][2] = {
+		{ "shell", "launch.sh" }, { "runbook", "RUNBOOK.md" },
+		{ "config", "pd-config/" }, { "k8s", "pd-k8s.yaml" },
+		{ "yaml", "pd-pinned.yaml" },
+	};
+	static const char *const beside[][2] = {
+		{ "shell", "mini-launch.sh" }, { "runbook", "mini-RUNBOOK.md" },
+		{ "config", "mini-config/" }, { "k8s", "mini-k8s.yaml" },
+		{ "yaml", "mini-pinned.yaml" },
+	};
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < sizeof fresh / sizeof fresh[0]; i++) {
+		d = vm_export_default_path(vm, fresh[i][0]);
+		assert_string_equal(d, fresh[i][1]);
+		free(d);
+	}
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(vm_save(vm, (p = xasprintf("%s/mini.yaml", dir)),
+	    false, &msg), 0);
+	for (i = 0; i < sizeof beside / sizeof beside[0]; i++) {
+		char	*want = xasprintf("%s/%s", dir, beside[i][1]);
+
+		d = vm_export_default_path(vm, beside[i][0]);
+		assert_string_equal(d, want);
+		free(d);
+		free(want);
+	}
+	before = read_file(p, 1 << 20, &len, err, sizeof err);
+	assert_int_equal(vm_export(vm, "shell", p, fl, &msg), -1);
+	assert_non_null(strstr(msg.s, "is the deployment file itself"));
+	assert_int_equal(vm_export(vm, "config", dir, fl, &msg), 0);
+	after = read_file(p, 1 << 20, &len, err, sizeof err);
+	assert_string_equal(before, after);
+	free(before);
+	free(after);
+	assert_int_equal(vm_export(vm, "config", "/dev/null", fl, &msg), -1);
+	assert_non_null(strstr(msg.s, "is not a directory"));
+	assert_int_equal(stat("/dev/prefill.yaml", &st), -1);
+	assert_int_equal(vm_export(vm, "shell", "/dev/null", fl, &msg), -1);
+	assert_int_equal(stat("/dev/null", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+	for (i = 0; i < 3; i++) {
+		static const char *const n[] = { "prefill.yaml", "decode.yaml",
+		    "launch.sh" };
+		char	*f = xasprintf("%s/%s", dir, n[i]);
+
+		unlink(f);
+		free(f);
+	}
+	unlink(p);
+	free(p);
+	rmdir(dir);
+	buf_free(&msg);
+	vm_free(vm);
+}
+
+/* Columns as the screen takes them: a CJK character or an emoji two, in
+ * a UTF-8 locale; one per character in the C locale. */
+static void
+test_text_cols_wide(void **state)
+{
+	(void)state;
+	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
+		skip();
+	assert_int_equal(wiz_text_cols("/m/\xe6\xa8\xa1\xe5\x9e\x8b"), 7);
+	assert_int_equal(wiz_text_cols("\xf0\x9f\x98\x80" "a"), 3);
+	assert_int_equal(wiz_text_cols("e\xcc\x81"), 1);
+	assert_int_equal(wiz_cols("\xe6\xa8\xa1\xe5\x9e\x8b", 3), 2);
+	/* Whole characters only: 3 columns hold one CJK character. */
+	assert_int_equal(wiz_bytes_for_cols("\xe6\xa8\xa1\xe5\x9e\x8b", 6, 3),
+	    3);
+	assert_int_equal(wiz_bytes_for_cols("\xe6\xa8\xa1\xe5\x9e\x8b", 6, 4),
+	    6);
+	assert_int_equal(wiz_bytes_for_cols("ab", 2, 1), 1);
+	setlocale(LC_ALL, "C");
+	assert_int_equal(wiz_text_cols("/m/\xe6\xa8\xa1\xe5\x9e\x8b"), 5);
+}
+
 /* Every symbol the wizard draws has an ASCII form; anything else outside
  * ASCII, or a broken sequence, becomes '?'. */
 static void
@@ -1563,6 +1761,9 @@ main(void)
 		cmocka_unit_test(test_router_lists),
 		cmocka_unit_test(test_refresh_time),
 		cmocka_unit_test(test_lineedit),
+		cmocka_unit_test(test_review_deploy_fix),
+		cmocka_unit_test(test_export_default_paths),
+		cmocka_unit_test(test_text_cols_wide),
 		cmocka_unit_test(test_ascii_fallbacks),
 		cmocka_unit_test(test_undo_clean),
 		cmocka_unit_test(test_search_values),
