@@ -869,86 +869,8 @@ relocate(unsigned char *base, size_t size)
 
 /* ---- checking what an image holds ---- */
 
-/*
- * What check_image knows of the image being checked. Strings are checked
- * in constant time: the image is read-only once checked, so a string that
- * starts before the last NUL byte of the image ends inside it.
- */
-struct imgr {
-	const unsigned char	*base;
-	size_t			 size;
-	size_t			 strend;	/* one past the last NUL, or 0 */
-	size_t			 budget;	/* bytes of objects left to visit */
-	const struct catalog	*cat;		/* its options checked */
-	size_t			 nslots;	/* of the rule being checked */
-	bool			 deploy;
-};
-
-/* The offset of p past the header, or r->size when p is not there. */
-static size_t
-img_off(const struct imgr *r, const void *p)
-{
-	uintptr_t	a = (uintptr_t)p, b = (uintptr_t)r->base;
-
-	if (a < b || a - b < sizeof(struct img_hdr) || a - b >= r->size)
-		return r->size;
-	return (size_t)(a - b);
-}
-
 bool
-imgr_array(struct imgr *r, const void *p, size_t n, size_t size,
-    size_t align)
-{
-	size_t	off;
-
-	if (n == 0 || p == NULL)
-		return n == 0 && p == NULL;
-	off = img_off(r, p);
-	if (off == r->size || off % align != 0 || size == 0 ||
-	    n > (r->size - off) / size || n * size > r->budget)
-		return false;
-	r->budget -= n * size;
-	return true;
-}
-
-bool
-imgr_str(struct imgr *r, const char *s, bool may_null)
-{
-	if (s == NULL)
-		return may_null;
-	return img_off(r, s) < r->strend;
-}
-
-bool
-imgr_bool(struct imgr *r, const bool *b)
-{
-	unsigned char	c;
-
-	(void)r;
-	memcpy(&c, b, 1);
-	return c <= 1;
-}
-
-bool
-imgr_value(struct imgr *r, const struct value *v)
-{
-	switch (v->t) {
-	case V_UNKNOWN:
-	case V_NULL:
-	case V_INT:
-	case V_FLOAT:
-		return true;
-	case V_BOOL:
-		return imgr_bool(r, &v->u.b);
-	case V_STR:
-	case V_LIST:
-		return imgr_str(r, v->u.s, false);
-	}
-	return false;
-}
-
-bool
-imgr_slot(struct imgr *r, int slot)
+imgr_slot(const struct imgr *r, int slot)
 {
 	if (slot < 0 || (size_t)slot >= r->nslots)
 		return false;
@@ -1005,7 +927,7 @@ check_option(struct imgr *r, const struct option *o)
 	    !imgr_str(r, o->help, true) || !imgr_str(r, o->note, true) ||
 	    !imgr_str(r, o->deprecated, true) ||
 	    !imgr_str(r, o->label, true) || !imgr_str(r, o->hint, true) ||
-	    !imgr_bool(r, &o->config_ok) || !imgr_bool(r, &o->modelled))
+	    !imgr_bool(&o->config_ok) || !imgr_bool(&o->modelled))
 		return false;
 	if (o->def.t == V_UNKNOWN)
 		return o->kind == OK_FACT;
@@ -1082,8 +1004,8 @@ check_rule(struct imgr *r, const struct rule *ru)
 
 	if (!imgr_str(r, ru->id, false) || (unsigned)ru->sev > SEV_NOTE ||
 	    ru->sev == SEV_UNKNOWN || (unsigned)ru->stage > ST_FIRST_REQUEST ||
-	    !imgr_str(r, ru->kind, true) || !imgr_bool(r, &ru->deploy) ||
-	    ru->deploy != r->deploy || !imgr_bool(r, &ru->silent) ||
+	    !imgr_str(r, ru->kind, true) || !imgr_bool(&ru->deploy) ||
+	    ru->deploy != r->deploy || !imgr_bool(&ru->silent) ||
 	    ru->when == NULL || !expr_image_ok(r, ru->when, 0) ||
 	    !imgr_str(r, ru->when_src, false) || ru->message == NULL ||
 	    !tmpl_image_ok(r, ru->message) ||
@@ -1202,7 +1124,7 @@ check_hist(struct imgr *r, const struct flag_history *h)
 	    !imgr_str(r, h->file, true) || !imgr_array(r, h->e, h->n,
 	    sizeof *h->e, _Alignof(struct flag_hist)) ||
 	    !imgr_array(r, h->releases, h->nreleases, sizeof *h->releases,
-	    _Alignof(sgver_t)) || !imgr_bool(r, &h->inv_main) ||
+	    _Alignof(sgver_t)) || !imgr_bool(&h->inv_main) ||
 	    !imgr_array(r, h->inv_rel, h->ninv_rel, sizeof *h->inv_rel,
 	    _Alignof(sgver_t)) || !imgr_array(r, h->inv, h->ninv,
 	    sizeof *h->inv, _Alignof(struct flag_inv)) ||
@@ -1233,8 +1155,8 @@ check_hist(struct imgr *r, const struct flag_history *h)
 	for (i = 0; i < h->n; i++) {
 		const struct flag_hist	*e = &h->e[i];
 
-		if (!imgr_str(r, e->flag, false) || !imgr_bool(r, &e->module) ||
-		    !imgr_bool(r, &e->takes_value) ||
+		if (!imgr_str(r, e->flag, false) || !imgr_bool(&e->module) ||
+		    !imgr_bool(&e->takes_value) ||
 		    !imgr_str(r, e->replaced_by, true) ||
 		    !imgr_str(r, e->message, true) ||
 		    !imgr_str(r, e->note, true) ||
@@ -1292,6 +1214,7 @@ check_image(const unsigned char *base, size_t size)
 	r.base = base;
 	r.size = size;
 	r.budget = size;
+	r.hdr = sizeof h;
 	for (i = size; i > 0 && r.strend == 0; i--)
 		if (base[i - 1] == '\0')
 			r.strend = i;

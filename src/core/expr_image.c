@@ -121,7 +121,7 @@ tmpl_image_ok(struct imgr *r, const struct tmpl *t)
 	for (i = 0; i < t->nsegs; i++) {
 		const struct tseg	*s = &t->segs[i];
 
-		if (!imgr_str(r, s->lit, false) || !imgr_bool(r, &s->repr) ||
+		if (!imgr_str(r, s->lit, false) || !imgr_bool(&s->repr) ||
 		    (s->e != NULL && !expr_image_ok(r, s->e, 0)))
 			return false;
 	}
