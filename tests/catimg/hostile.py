@@ -28,25 +28,23 @@ BASE = 0x3e0000000000           # IMG_BASE: where the image's pointers point
 
 def sum64(p):
     """src/core/catimg.c sum64()."""
-    a, b, c, d, e = 0x9e3779b97f4a7c15, 0, 0, 0, 0
+    P = 0x100000001b3
+    s, t = [0] * 8, [0] * 8
     n = len(p)
     i = 0
-    while i + 32 <= n:
-        w0, w1, w2, w3 = struct.unpack_from("<4Q", p, i)
-        a = (a + w0) & M64
-        b = (b + w1) & M64
-        c = (c + w2) & M64
-        d = (d + w3) & M64
-        e = (e + (a ^ c)) & M64
-        i += 32
+    while i + 64 <= n:
+        w = struct.unpack_from("<8Q", p, i)
+        for j in range(8):
+            s[j] = (s[j] + w[j]) & M64
+            t[j] = (t[j] + s[j]) & M64
+        i += 64
+    r = 0x9e3779b97f4a7c15
+    for v in s + t:
+        r = ((r ^ v) * P) & M64
     while i < n:
-        a = ((a ^ p[i]) * 0x100000001b3) & M64
+        r = ((r ^ p[i]) * P) & M64
         i += 1
-
-    def rol(x, k):
-        return ((x << k) | (x >> (64 - k))) & M64
-    e ^= rol(b, 1) ^ rol(c, 2) ^ rol(d, 3)
-    return ((a * 0x100000001b3) & M64) ^ e ^ n
+    return r ^ n
 
 
 class Img:
