@@ -827,9 +827,6 @@ struct mapped {
 	char		*path;
 	bool		 adopted;
 	struct timespec	 mtime;		/* of the image file */
-	/* The rules with their files made whole: copies, so that nothing
-	 * writes to the image once it is checked. */
-	struct rule	*rules, *drules;
 };
 
 /* An adopted image stays mapped: intern() hands out its strings. */
@@ -1349,33 +1346,6 @@ map_file(const char *path, struct mapped *m, char *why, size_t whylen)
 	return 0;
 }
 
-/* A copy of the rules v[0..n) with their files made whole below datadir. */
-static struct rule *
-copy_rules(const struct rule *v, size_t n, const char *datadir)
-{
-	const char	*rel = NULL, *abs = NULL;
-	struct rule	*c;
-	size_t		 i;
-
-	if (n == 0)
-		return NULL;
-	c = xreallocarray(NULL, n, sizeof *c);
-	memcpy(c, v, n * sizeof *c);
-	for (i = 0; i < n; i++) {
-		if (c[i].file == NULL || c[i].file[0] == '/')
-			continue;
-		if (c[i].file != rel) {
-			char	*p = xasprintf("%s/%s", datadir, c[i].file);
-
-			rel = c[i].file;
-			abs = intern(p);
-			free(p);
-		}
-		c[i].file = abs;
-	}
-	return c;
-}
-
 static struct catalog *
 use_image(const struct mapped *m, const char *datadir)
 {
@@ -1383,9 +1353,11 @@ use_image(const struct mapped *m, const char *datadir)
 	struct catalog	*cat = xmalloc(sizeof *cat);
 
 	memcpy(&h, m->base, sizeof h);
+	/* Only the struct catalog is copied, for the fields that are the
+	 * process's (dir, origin, image, fit): everything it points to is
+	 * the image's, used in place and never written. A rule's file stays
+	 * relative to dir (catalog_rule_file makes it whole). */
 	memcpy(cat, m->base + h.cat, sizeof *cat);
-	cat->rules = m->rules;
-	cat->drules = m->drules;
 	cat->dir = intern(datadir);
 	cat->image = m->base;
 	return cat;
@@ -1409,7 +1381,6 @@ catimg_load(const char *datadir, const char *path_in, enum catimg_trust trust,
 	struct img_hdr		 h;
 	const char		*bad;
 	char			*stale;
-	const struct catalog	*cat;
 
 	path = xstrdup(path_in);
 	if (live.base != NULL) {
@@ -1458,9 +1429,6 @@ catimg_load(const char *datadir, const char *path_in, enum catimg_trust trust,
 		free(path);
 		return NULL;
 	}
-	cat = (const struct catalog *)(const void *)(m.base + h.cat);
-	m.rules = copy_rules(cat->rules, cat->nrules, datadir);
-	m.drules = copy_rules(cat->drules, cat->ndrules, datadir);
 	m.path = path;
 	m.adopted = true;
 	live = m;
