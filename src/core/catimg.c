@@ -4,7 +4,9 @@
  * parsing the YAML in rules/.
  *
  * The file is a header, the objects in their native layout with pointers
- * as they are when the file is mapped at IMG_BASE, a relocation list, the table of its strings (adopted by
+ * as they are when the file is mapped at IMG_BASE (the expressions of the
+ * rules and of the deployment rules each in a region of their own,
+ * imgw.h), a relocation list, the table of its strings (adopted by
  * intern()), and the list of the YAML files it was compiled from with the
  * size and hash of each, and nothing else: no time, no path of the data
  * directory, so that the same sources give the same bytes (a reproducible
@@ -47,7 +49,7 @@
 #endif
 
 #define IMG_MAGIC	"PDWZCAT"
-#define IMG_VERSION	8
+#define IMG_VERSION	9
 #if UINTPTR_MAX == 0xffffffffffffffffu && defined(MAP_FIXED_NOREPLACE)
 #define IMG_BASE	UINT64_C(0x3e0000000000)
 #else
@@ -79,6 +81,8 @@ struct img_hdr {
 	uint64_t	relocs, nrelocs;	/* uint64_t offsets of pointers */
 	uint64_t	strtab, strcap;		/* uint32_t string offsets */
 	uint64_t	srcs, nsrcs;		/* struct img_src */
+	struct img_exprs exprs[2];	/* of the rules, of the deployment
+					 * rules (imgw.h) */
 };
 
 struct img_src {
@@ -274,6 +278,10 @@ struct imgw {
 	size_t		 nrel, relcap;
 	uint32_t	*st;		/* strings: str_hash & (stcap - 1) */
 	size_t		 stn, stcap;
+	/* Expressions to write with the next region (imgw_expr). */
+	size_t		*xfield;
+	const struct expr **xroot;
+	size_t		 nx, xcap;
 };
 
 size_t
@@ -322,6 +330,28 @@ imgw_ptr(struct imgw *w, size_t field, size_t target)
 		w->rel = xreallocarray(w->rel, w->relcap, sizeof *w->rel);
 	}
 	w->rel[w->nrel++] = field;
+}
+
+void
+imgw_expr(struct imgw *w, size_t field, const struct expr *e)
+{
+	if (e == NULL)
+		return;
+	if (w->nx == w->xcap) {
+		w->xcap = w->xcap ? w->xcap * 2 : 1024;
+		w->xfield = xreallocarray(w->xfield, w->xcap,
+		    sizeof *w->xfield);
+		w->xroot = xreallocarray(w->xroot, w->xcap, sizeof *w->xroot);
+	}
+	w->xfield[w->nx] = field;
+	w->xroot[w->nx++] = e;
+}
+
+void
+imgw_exprs(struct imgw *w, struct img_exprs *x)
+{
+	expr_region_to_image(w, w->xfield, w->xroot, w->nx, x);
+	w->nx = 0;
 }
 
 static void
@@ -490,7 +520,7 @@ put_assigns(struct imgw *w, const struct assign *v, size_t n)
 		memset(&c, 0, sizeof c);
 		c.opt = v[i].opt;
 		memcpy(imgw_at(w, off), &c, sizeof c);
-		PTR(off, struct assign, e, expr_to_image(w, v[i].e));
+		imgw_expr(w, off + offsetof(struct assign, e), v[i].e);
 	}
 	return arr;
 }
@@ -506,9 +536,10 @@ rel_path(const char *datadir, const char *path)
 	return path;
 }
 
+/* The rules v[0..n), and then the region of their expressions in *x. */
 static size_t
 put_rules(struct imgw *w, const struct rule *v, size_t n,
-    const char *datadir)
+    const char *datadir, struct img_exprs *x)
 {
 	size_t	arr = n ? imgw_alloc(w, n * sizeof *v) : 0, i;
 
@@ -533,7 +564,7 @@ put_rules(struct imgw *w, const struct rule *v, size_t n,
 		memcpy(imgw_at(w, off), &c, sizeof c);
 		PTR(off, struct rule, id, imgw_str(w, r->id));
 		PTR(off, struct rule, kind, imgw_str(w, r->kind));
-		PTR(off, struct rule, when, expr_to_image(w, r->when));
+		imgw_expr(w, off + offsetof(struct rule, when), r->when);
 		PTR(off, struct rule, when_src, imgw_str(w, r->when_src));
 		PTR(off, struct rule, message, tmpl_to_image(w, r->message));
 		PTR(off, struct rule, message_src,
@@ -552,6 +583,7 @@ put_rules(struct imgw *w, const struct rule *v, size_t n,
 		    imgw_str(w, rel_path(datadir, r->file)));
 		PTR(off, struct rule, reads, imgw_ints(w, r->reads, r->nreads));
 	}
+	imgw_exprs(w, x);
 	return arr;
 }
 
@@ -705,7 +737,8 @@ put_hist(struct imgw *w, const struct flag_history *fh)
 }
 
 static size_t
-put_catalog(struct imgw *w, const struct catalog *cat, const char *datadir)
+put_catalog(struct imgw *w, const struct catalog *cat, const char *datadir,
+    struct img_exprs x[2])
 {
 	struct catalog	c;
 	size_t		off;
@@ -728,9 +761,9 @@ put_catalog(struct imgw *w, const struct catalog *cat, const char *datadir)
 	off = imgw_copy(w, &c, sizeof c);
 	PTR(off, struct catalog, opts, put_options(w, cat->opts, cat->nopts));
 	PTR(off, struct catalog, rules,
-	    put_rules(w, cat->rules, cat->nrules, datadir));
+	    put_rules(w, cat->rules, cat->nrules, datadir, &x[0]));
 	PTR(off, struct catalog, drules,
-	    put_rules(w, cat->drules, cat->ndrules, datadir));
+	    put_rules(w, cat->drules, cat->ndrules, datadir, &x[1]));
 	PTR(off, struct catalog, models,
 	    put_models(w, cat->models, cat->nmodels));
 	PTR(off, struct catalog, commits,
@@ -751,6 +784,8 @@ imgw_free(struct imgw *w)
 	free(w->b);
 	free(w->rel);
 	free(w->st);
+	free(w->xfield);
+	free(w->xroot);
 }
 
 static int
@@ -780,7 +815,7 @@ build(struct imgw *w, const struct catalog *cat, const char *datadir,
 	h.version = IMG_VERSION;
 	h.ptrsize = sizeof(void *);
 	snprintf(h.srcid, sizeof h.srcid, "%s", PDWIZ_SRC_ID);
-	h.cat = put_catalog(w, cat, datadir);
+	h.cat = put_catalog(w, cat, datadir, h.exprs);
 	srcs = list_sources(datadir, &nsrcs);
 	soff = imgw_alloc(w, nsrcs * sizeof(struct img_src));
 	for (i = 0; i < nsrcs; i++) {
@@ -1011,7 +1046,7 @@ check_assigns(struct imgr *r, const struct assign *v, size_t n)
 		return false;
 	for (i = 0; i < n; i++)
 		if (!imgr_slot(r, v[i].opt) || v[i].e == NULL ||
-		    !expr_image_ok(r, v[i].e, 0))
+		    !expr_image_ok(r, v[i].e))
 			return false;
 	return true;
 }
@@ -1025,7 +1060,7 @@ check_rule(struct imgr *r, const struct rule *ru)
 	    ru->sev == SEV_UNKNOWN || (unsigned)ru->stage > ST_FIRST_REQUEST ||
 	    !imgr_str(r, ru->kind, true) || !imgr_bool(&ru->deploy) ||
 	    ru->deploy != r->deploy || !imgr_bool(&ru->silent) ||
-	    ru->when == NULL || !expr_image_ok(r, ru->when, 0) ||
+	    ru->when == NULL || !expr_image_ok(r, ru->when) ||
 	    !imgr_str(r, ru->when_src, false) || ru->message == NULL ||
 	    !tmpl_image_ok(r, ru->message) ||
 	    !imgr_str(r, ru->message_src, false) ||
@@ -1052,9 +1087,11 @@ check_rule(struct imgr *r, const struct rule *ru)
 	return true;
 }
 
-/* Per-server rules (deploy false) or deployment rules. */
+/* Per-server rules (deploy false) or deployment rules, x their
+ * expressions. */
 static bool
-check_rules(struct imgr *r, const struct rule *v, size_t n, bool deploy)
+check_rules(struct imgr *r, const struct rule *v, size_t n, bool deploy,
+    const struct img_exprs *x)
 {
 	size_t	i;
 
@@ -1064,6 +1101,8 @@ check_rules(struct imgr *r, const struct rule *v, size_t n, bool deploy)
 		return false;
 	r->deploy = deploy;
 	r->nslots = deploy ? NSLOT_SCOPE * r->cat->nopts : r->cat->nopts;
+	if (!expr_region_ok(r, x))
+		return false;
 	for (i = 0; i < n; i++)
 		if (!check_rule(r, &v[i]))
 			return false;
@@ -1259,9 +1298,9 @@ check_image(const unsigned char *base, size_t size)
 	if (!check_table(&r, cat->hash, cat->hcap, false) ||
 	    !check_table(&r, cat->fhash, cat->fcap, true))
 		return "damaged (its option tables are out of bounds)";
-	if (!check_rules(&r, cat->rules, cat->nrules, false))
+	if (!check_rules(&r, cat->rules, cat->nrules, false, &h.exprs[0]))
 		return "damaged (a rule is out of bounds or malformed)";
-	if (!check_rules(&r, cat->drules, cat->ndrules, true))
+	if (!check_rules(&r, cat->drules, cat->ndrules, true, &h.exprs[1]))
 		return "damaged (a deployment rule is out of bounds or "
 		    "malformed)";
 	if (!check_models(&r, cat->models, cat->nmodels))

@@ -39,6 +39,26 @@ void	 imgw_value(struct imgw *, size_t off, struct value v);
 size_t	 imgw_ints(struct imgw *, const int *v, size_t n);
 
 /*
+ * The expressions of a set of rules (the per-server ones, the deployment
+ * ones) sit together in a region of their own: every node in one array,
+ * each after its kids (so that a walk in order meets a node's kids first,
+ * and no cycle can be written), every kids array in another. A region is
+ * checked in one pass over its nodes, and a pointer to an expression in
+ * constant time: a node of the region, at a node's boundary.
+ */
+struct img_exprs {
+	uint64_t	nodes, nnodes;	/* struct expr[nnodes] */
+	uint64_t	kids, nkids;	/* struct expr *[nkids] */
+};
+struct expr;
+/* Make the field at field_off point to e (NULL: leave it NULL) once the
+ * region is written; imgw_exprs writes it. */
+void	 imgw_expr(struct imgw *, size_t field_off, const struct expr *e);
+/* The region of every expression imgw_expr was given since the last one:
+ * written, its fields pointed at it, its place in *x. */
+void	 imgw_exprs(struct imgw *, struct img_exprs *x);
+
+/*
  * Reading an image back. The loader (catimg.c) takes an image for
  * untrusted input: every object the catalog reaches is checked with these
  * before anything uses it; expr_image_ok and tmpl_image_ok (expr.h) check
@@ -60,6 +80,8 @@ struct imgr {
 	size_t			 nslots;	/* of the rule being checked */
 	bool			 deploy;
 	size_t			 hdr;		/* bytes of header: no object */
+	const struct expr	*xnodes;	/* the expression region checked */
+	size_t			 nxnodes;
 };
 
 /* The offset of p past the header, or r->size when p is not there. */
