@@ -872,7 +872,7 @@ static const char *
 relocate(unsigned char *base, size_t size)
 {
 	struct img_hdr	 h;
-	uint64_t	*rel;
+	uint64_t	*rel, delta, fspan, tspan;
 	size_t		 i;
 	bool		 moved;
 
@@ -904,17 +904,24 @@ relocate(unsigned char *base, size_t size)
 	/* Where it was written for, its pointers are what they say: each is
 	 * checked as a relocation would be, and nothing is written. */
 	moved = (uint64_t)(uintptr_t)base != IMG_BASE;
+	delta = (uint64_t)(uintptr_t)base - IMG_BASE;
 	rel = (uint64_t *)(void *)(base + h.relocs);
+	/* One compare a bound: below its lower bound, f - sizeof h and
+	 * t - (IMG_BASE + sizeof h) wrap to more than any span. A relocation
+	 * means size >= sizeof h + 8 (relocs >= sizeof h, above), so the
+	 * spans do not wrap. */
+	fspan = size - sizeof h - 7;	/* sizeof h <= f <= size - 8 */
+	tspan = size - sizeof h;	/* sizeof h <= t - IMG_BASE < size */
 	for (i = 0; i < h.nrelocs; i++) {
 		uint64_t	f = rel[i], t;
 
-		if (f % 8 != 0 || f < sizeof h || f > size - 8)
+		if ((f & 7) != 0 || f - sizeof h >= fspan)
 			return "damaged (a relocation is out of bounds)";
 		memcpy(&t, base + f, sizeof t);
-		if (t < IMG_BASE + sizeof h || t - IMG_BASE >= size)
+		if (t - (IMG_BASE + sizeof h) >= tspan)
 			return "damaged (a pointer is out of bounds)";
 		if (moved) {
-			t += (uint64_t)(uintptr_t)base - IMG_BASE;
+			t += delta;
 			memcpy(base + f, &t, sizeof t);
 		}
 	}
