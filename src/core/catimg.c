@@ -34,6 +34,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -151,17 +152,31 @@ cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void
-list_dir(const char *datadir, const char *sub, char ***v, size_t *n)
+/*
+ * The source files are looked at below the data directory opened once
+ * (dfd, -1 when it cannot be: then none is there), by paths relative to
+ * it: each stat walks rules/NAME, not the whole path from / again.
+ */
+static int
+open_datadir(const char *datadir)
 {
-	char		*p = xasprintf("%s/%s", datadir, sub);
-	DIR		*d = opendir(p);
+	return open(datadir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+static void
+list_dir(int dfd, const char *sub, char ***v, size_t *n)
+{
+	int		 fd = openat(dfd, sub, O_RDONLY | O_DIRECTORY |
+			    O_CLOEXEC);
+	DIR		*d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent	*de;
 	size_t		 first = *n;
 
-	free(p);
-	if (d == NULL)
+	if (d == NULL) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	while ((de = readdir(d)) != NULL) {
 		size_t	len = strlen(de->d_name);
 
@@ -175,36 +190,31 @@ list_dir(const char *datadir, const char *sub, char ***v, size_t *n)
 	sort_items(*v + first, *n - first, sizeof **v, cmp_name);
 }
 
-/* The files catalog_load reads, below datadir, in its order. */
+/* The files catalog_load reads, below the data directory dfd, in its
+ * order. */
 static char **
-list_sources(const char *datadir, size_t *n)
+list_sources(int dfd, size_t *n)
 {
 	char		**v = xcalloc(2, sizeof *v);
-	char		 *h = xasprintf("%s/rules/flag-history.yaml", datadir);
 	struct stat	  st;
 
 	v[0] = xstrdup("rules/options.yaml");
 	v[1] = xstrdup("rules/models.yaml");
 	*n = 2;
-	if (stat(h, &st) == 0) {
+	if (fstatat(dfd, "rules/flag-history.yaml", &st, 0) == 0) {
 		v = xreallocarray(v, *n + 1, sizeof *v);
 		v[(*n)++] = xstrdup("rules/flag-history.yaml");
-		free(h);
-		h = xasprintf("%s/rules/flag-inventory.tsv", datadir);
-		if (stat(h, &st) == 0) {
+		if (fstatat(dfd, "rules/flag-inventory.tsv", &st, 0) == 0) {
 			v = xreallocarray(v, *n + 1, sizeof *v);
 			v[(*n)++] = xstrdup("rules/flag-inventory.tsv");
 		}
 	}
-	free(h);
-	list_dir(datadir, "rules/checks", &v, n);
-	list_dir(datadir, "rules/deploy", &v, n);
-	h = xasprintf("%s/rules/rule-since.tsv", datadir);
-	if (stat(h, &st) == 0) {
+	list_dir(dfd, "rules/checks", &v, n);
+	list_dir(dfd, "rules/deploy", &v, n);
+	if (fstatat(dfd, "rules/rule-since.tsv", &st, 0) == 0) {
 		v = xreallocarray(v, *n + 1, sizeof *v);
 		v[(*n)++] = xstrdup("rules/rule-since.tsv");
 	}
-	free(h);
 	return v;
 }
 
@@ -252,16 +262,14 @@ older(const struct timespec *a, const struct timespec *b)
  * image is not hashed against: its sizes must agree, no more.
  */
 static bool
-source_same(const char *datadir, const char *rel, const struct img_src *s,
-    enum catimg_trust trust, const struct timespec *img_mtime)
+source_same(const char *datadir, int dfd, const char *rel,
+    const struct img_src *s, enum catimg_trust trust,
+    const struct timespec *img_mtime)
 {
-	char		*p = xasprintf("%s/%s", datadir, rel);
 	struct stat	 st;
 	struct img_src	 now;
-	int		 rc = stat(p, &st);
 
-	free(p);
-	if (rc != 0 || (uint64_t)st.st_size != s->size)
+	if (fstatat(dfd, rel, &st, 0) != 0 || (uint64_t)st.st_size != s->size)
 		return false;
 	if (trust == CATIMG_INSTALLED || older(&st.st_mtim, img_mtime))
 		return true;
@@ -807,6 +815,7 @@ build(struct imgw *w, const struct catalog *cat, const char *datadir,
 	struct img_hdr	 h;
 	char		**srcs;
 	size_t		  nsrcs, i, soff, roff, stoff;
+	int		  dfd;
 
 	memset(w, 0, sizeof *w);
 	imgw_alloc(w, sizeof h);
@@ -816,7 +825,10 @@ build(struct imgw *w, const struct catalog *cat, const char *datadir,
 	h.ptrsize = sizeof(void *);
 	snprintf(h.srcid, sizeof h.srcid, "%s", PDWIZ_SRC_ID);
 	h.cat = put_catalog(w, cat, datadir, h.exprs);
-	srcs = list_sources(datadir, &nsrcs);
+	if ((dfd = open_datadir(datadir)) < 0)
+		return fail(err, errlen, "%s: %s", datadir, strerror(errno));
+	srcs = list_sources(dfd, &nsrcs);
+	close(dfd);
 	soff = imgw_alloc(w, nsrcs * sizeof(struct img_src));
 	for (i = 0; i < nsrcs; i++) {
 		struct img_src	s;
@@ -1331,10 +1343,11 @@ stale_source(const unsigned char *base, const char *datadir,
 	const struct img_src	*s;
 	char			**now, *why = NULL;
 	size_t			  n, i;
+	int			  dfd = open_datadir(datadir);
 
 	memcpy(&h, base, sizeof h);
 	s = (const struct img_src *)(const void *)(base + h.srcs);
-	now = list_sources(datadir, &n);
+	now = list_sources(dfd, &n);
 	for (i = 0; i < n || i < h.nsrcs; i++) {
 		const char	*was = i < h.nsrcs && s[i].path < h.size ?
 		    (const char *)base + s[i].path : NULL;
@@ -1344,13 +1357,16 @@ stale_source(const unsigned char *base, const char *datadir,
 			    i < n ? now[i] : was ? was : "?");
 			break;
 		}
-		if (!source_same(datadir, now[i], &s[i], trust, img_mtime)) {
+		if (!source_same(datadir, dfd, now[i], &s[i], trust,
+		    img_mtime)) {
 			why = xasprintf("%s changed since it was compiled",
 			    now[i]);
 			break;
 		}
 	}
 	free_list(now, n);
+	if (dfd >= 0)
+		close(dfd);
 	return why;
 }
 
