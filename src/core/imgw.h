@@ -2,10 +2,12 @@
  * imgw.h - writer of a relocatable memory image (the compiled catalog).
  *
  * An image is one block of bytes in which every object sits at an offset
- * and every pointer field holds the offset of its target (0 for NULL).
- * The writer records where each pointer field is; the loader adds the
- * address the block was mapped at to exactly those fields. Objects keep
- * their native C layout, so after relocation the block is used in place.
+ * and every pointer field holds the offset of its target (0 for NULL)
+ * while it is written; catimg.c adds the address the image is built for
+ * (IMG_BASE) to them at the end, and records where each pointer field is.
+ * Objects keep their native C layout, so that the block mapped at that
+ * address is used in place, read-only; mapped anywhere else, the loader
+ * adds the difference to exactly the recorded fields.
  *
  * Offsets stay valid across imgw_alloc; addresses from imgw_at do not.
  */
