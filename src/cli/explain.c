@@ -167,7 +167,8 @@ explain_print_rule(const struct catalog *cat, const struct rule *r,
 			printf("\n%s  at commit %s", in, r->src_commit);
 		putchar('\n');
 	}
-	printf("\n%sDefined in %s:%d\n", in, r->file, r->line);
+	printf("\n%sDefined in %s:%d\n", in, catalog_rule_file(cat, r),
+	    r->line);
 	free(in2);
 }
 

@@ -170,6 +170,20 @@ catalog_suggest_flag(const struct catalog *cat, const char *flag)
 	return best;
 }
 
+const char *
+catalog_rule_file(const struct catalog *cat, const struct rule *r)
+{
+	char		*p;
+	const char	*s;
+
+	if (r->file == NULL || r->file[0] == '/' || cat->dir == NULL)
+		return r->file;
+	p = xasprintf("%s/%s", cat->dir, r->file);
+	s = intern(p);
+	free(p);
+	return s;
+}
+
 const struct rule *
 catalog_rule(const struct catalog *cat, const char *id)
 {

@@ -106,7 +106,9 @@ struct rule {
 	size_t		  nsetdefault;
 	const char	 *before, *after;
 	const char	 *src_file, *src_func, *src_commit;
-	const char	 *file;		/* rules file it came from */
+	const char	 *file;		/* rules file it came from: below the
+					 * catalog's dir when relative (from an
+					 * image); catalog_rule_file */
 	int		  line;
 	int		 *reads;	/* slots the condition reads (deduplicated) */
 	size_t		  nreads;
@@ -259,6 +261,9 @@ void		 catalog_free(struct catalog *);
 int		 catalog_find(const struct catalog *, const char *name);
 int		 catalog_find_flag(const struct catalog *, const char *flag);
 const struct rule *catalog_rule(const struct catalog *, const char *id);
+/* The path of the rules file r came from (interned), made whole below
+ * cat->dir when it is relative (a catalog image keeps it so). */
+const char	*catalog_rule_file(const struct catalog *, const struct rule *r);
 /* Closest flag spelling for "did you mean", or NULL. */
 const char	*catalog_suggest_flag(const struct catalog *, const char *flag);
 /*

@@ -4,7 +4,9 @@
  * parsing the YAML in rules/.
  *
  * The file is a header, the objects in their native layout with pointers
- * as they are when the file is mapped at IMG_BASE, a relocation list, the table of its strings (adopted by
+ * as they are when the file is mapped at IMG_BASE (the expressions of the
+ * rules and of the deployment rules each in a region of their own,
+ * imgw.h), a relocation list, the table of its strings (adopted by
  * intern()), and the list of the YAML files it was compiled from with the
  * size and hash of each, and nothing else: no time, no path of the data
  * directory, so that the same sources give the same bytes (a reproducible
@@ -32,6 +34,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -47,7 +50,7 @@
 #endif
 
 #define IMG_MAGIC	"PDWZCAT"
-#define IMG_VERSION	7
+#define IMG_VERSION	9
 #if UINTPTR_MAX == 0xffffffffffffffffu && defined(MAP_FIXED_NOREPLACE)
 #define IMG_BASE	UINT64_C(0x3e0000000000)
 #else
@@ -79,6 +82,8 @@ struct img_hdr {
 	uint64_t	relocs, nrelocs;	/* uint64_t offsets of pointers */
 	uint64_t	strtab, strcap;		/* uint32_t string offsets */
 	uint64_t	srcs, nsrcs;		/* struct img_src */
+	struct img_exprs exprs[2];	/* of the rules, of the deployment
+					 * rules (imgw.h) */
 };
 
 struct img_src {
@@ -90,31 +95,53 @@ struct img_src {
 /* ---- checksums ---- */
 
 /*
- * Four lanes of sums over 32-byte blocks, each block also folded into a
- * running sum of sums so that moved blocks change the result; then the
- * tail. Cheap enough to run over the whole image at every start, and
- * good at what it is for: a truncated, overwritten or shuffled file.
+ * Eight lanes of 64-bit sums over 64-byte blocks, each lane also folded
+ * into a running sum of its sums (Fletcher's, so that a block moved, or
+ * two swapped, changes the result); then the sixteen sums and the tail
+ * mixed in. Cheap enough to run over the whole image at every start (the
+ * loop is 4 loads and 8 adds of two lanes each per block), and good at
+ * what it is for: a truncated, overwritten or shuffled file. Not against
+ * intent: what it covers is checked past it as untrusted input.
  */
+typedef uint64_t	u64x2 __attribute__((vector_size(16)));
+
 static uint64_t
 sum64(const unsigned char *p, size_t n)
 {
-	uint64_t	a = 0x9e3779b97f4a7c15u, b = 0, c = 0, d = 0, e = 0;
-	size_t		i = 0;
+	u64x2		s0 = { 0 }, s1 = { 0 }, s2 = { 0 }, s3 = { 0 };
+	u64x2		t0 = { 0 }, t1 = { 0 }, t2 = { 0 }, t3 = { 0 };
+	uint64_t	r = 0x9e3779b97f4a7c15u, v[16];
+	size_t		i = 0, j;
 
-	for (; i + 32 <= n; i += 32) {
-		uint64_t	w[4];
+	for (; i + 64 <= n; i += 64) {
+		u64x2	w0, w1, w2, w3;
 
-		memcpy(w, p + i, sizeof w);
-		a += w[0];
-		b += w[1];
-		c += w[2];
-		d += w[3];
-		e += a ^ c;
+		memcpy(&w0, p + i, sizeof w0);
+		memcpy(&w1, p + i + 16, sizeof w1);
+		memcpy(&w2, p + i + 32, sizeof w2);
+		memcpy(&w3, p + i + 48, sizeof w3);
+		s0 += w0;
+		s1 += w1;
+		s2 += w2;
+		s3 += w3;
+		t0 += s0;
+		t1 += s1;
+		t2 += s2;
+		t3 += s3;
 	}
+	memcpy(v, &s0, 16);
+	memcpy(v + 2, &s1, 16);
+	memcpy(v + 4, &s2, 16);
+	memcpy(v + 6, &s3, 16);
+	memcpy(v + 8, &t0, 16);
+	memcpy(v + 10, &t1, 16);
+	memcpy(v + 12, &t2, 16);
+	memcpy(v + 14, &t3, 16);
+	for (j = 0; j < 16; j++)
+		r = (r ^ v[j]) * 0x100000001b3u;
 	for (; i < n; i++)
-		a = (a ^ p[i]) * 0x100000001b3u;
-	e ^= (b << 1 | b >> 63) ^ (c << 2 | c >> 62) ^ (d << 3 | d >> 61);
-	return (a * 0x100000001b3u) ^ e ^ n;
+		r = (r ^ p[i]) * 0x100000001b3u;
+	return r ^ n;
 }
 
 /* ---- the source files ---- */
@@ -125,17 +152,31 @@ cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void
-list_dir(const char *datadir, const char *sub, char ***v, size_t *n)
+/*
+ * The source files are looked at below the data directory opened once
+ * (dfd, -1 when it cannot be: then none is there), by paths relative to
+ * it: each stat walks rules/NAME, not the whole path from / again.
+ */
+static int
+open_datadir(const char *datadir)
 {
-	char		*p = xasprintf("%s/%s", datadir, sub);
-	DIR		*d = opendir(p);
+	return open(datadir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+static void
+list_dir(int dfd, const char *sub, char ***v, size_t *n)
+{
+	int		 fd = openat(dfd, sub, O_RDONLY | O_DIRECTORY |
+			    O_CLOEXEC);
+	DIR		*d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent	*de;
 	size_t		 first = *n;
 
-	free(p);
-	if (d == NULL)
+	if (d == NULL) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	while ((de = readdir(d)) != NULL) {
 		size_t	len = strlen(de->d_name);
 
@@ -149,36 +190,31 @@ list_dir(const char *datadir, const char *sub, char ***v, size_t *n)
 	sort_items(*v + first, *n - first, sizeof **v, cmp_name);
 }
 
-/* The files catalog_load reads, below datadir, in its order. */
+/* The files catalog_load reads, below the data directory dfd, in its
+ * order. */
 static char **
-list_sources(const char *datadir, size_t *n)
+list_sources(int dfd, size_t *n)
 {
 	char		**v = xcalloc(2, sizeof *v);
-	char		 *h = xasprintf("%s/rules/flag-history.yaml", datadir);
 	struct stat	  st;
 
 	v[0] = xstrdup("rules/options.yaml");
 	v[1] = xstrdup("rules/models.yaml");
 	*n = 2;
-	if (stat(h, &st) == 0) {
+	if (fstatat(dfd, "rules/flag-history.yaml", &st, 0) == 0) {
 		v = xreallocarray(v, *n + 1, sizeof *v);
 		v[(*n)++] = xstrdup("rules/flag-history.yaml");
-		free(h);
-		h = xasprintf("%s/rules/flag-inventory.tsv", datadir);
-		if (stat(h, &st) == 0) {
+		if (fstatat(dfd, "rules/flag-inventory.tsv", &st, 0) == 0) {
 			v = xreallocarray(v, *n + 1, sizeof *v);
 			v[(*n)++] = xstrdup("rules/flag-inventory.tsv");
 		}
 	}
-	free(h);
-	list_dir(datadir, "rules/checks", &v, n);
-	list_dir(datadir, "rules/deploy", &v, n);
-	h = xasprintf("%s/rules/rule-since.tsv", datadir);
-	if (stat(h, &st) == 0) {
+	list_dir(dfd, "rules/checks", &v, n);
+	list_dir(dfd, "rules/deploy", &v, n);
+	if (fstatat(dfd, "rules/rule-since.tsv", &st, 0) == 0) {
 		v = xreallocarray(v, *n + 1, sizeof *v);
 		v[(*n)++] = xstrdup("rules/rule-since.tsv");
 	}
-	free(h);
 	return v;
 }
 
@@ -226,16 +262,14 @@ older(const struct timespec *a, const struct timespec *b)
  * image is not hashed against: its sizes must agree, no more.
  */
 static bool
-source_same(const char *datadir, const char *rel, const struct img_src *s,
-    enum catimg_trust trust, const struct timespec *img_mtime)
+source_same(const char *datadir, int dfd, const char *rel,
+    const struct img_src *s, enum catimg_trust trust,
+    const struct timespec *img_mtime)
 {
-	char		*p = xasprintf("%s/%s", datadir, rel);
 	struct stat	 st;
 	struct img_src	 now;
-	int		 rc = stat(p, &st);
 
-	free(p);
-	if (rc != 0 || (uint64_t)st.st_size != s->size)
+	if (fstatat(dfd, rel, &st, 0) != 0 || (uint64_t)st.st_size != s->size)
 		return false;
 	if (trust == CATIMG_INSTALLED || older(&st.st_mtim, img_mtime))
 		return true;
@@ -252,6 +286,10 @@ struct imgw {
 	size_t		 nrel, relcap;
 	uint32_t	*st;		/* strings: str_hash & (stcap - 1) */
 	size_t		 stn, stcap;
+	/* Expressions to write with the next region (imgw_expr). */
+	size_t		*xfield;
+	const struct expr **xroot;
+	size_t		 nx, xcap;
 };
 
 size_t
@@ -300,6 +338,28 @@ imgw_ptr(struct imgw *w, size_t field, size_t target)
 		w->rel = xreallocarray(w->rel, w->relcap, sizeof *w->rel);
 	}
 	w->rel[w->nrel++] = field;
+}
+
+void
+imgw_expr(struct imgw *w, size_t field, const struct expr *e)
+{
+	if (e == NULL)
+		return;
+	if (w->nx == w->xcap) {
+		w->xcap = w->xcap ? w->xcap * 2 : 1024;
+		w->xfield = xreallocarray(w->xfield, w->xcap,
+		    sizeof *w->xfield);
+		w->xroot = xreallocarray(w->xroot, w->xcap, sizeof *w->xroot);
+	}
+	w->xfield[w->nx] = field;
+	w->xroot[w->nx++] = e;
+}
+
+void
+imgw_exprs(struct imgw *w, struct img_exprs *x)
+{
+	expr_region_to_image(w, w->xfield, w->xroot, w->nx, x);
+	w->nx = 0;
 }
 
 static void
@@ -468,7 +528,7 @@ put_assigns(struct imgw *w, const struct assign *v, size_t n)
 		memset(&c, 0, sizeof c);
 		c.opt = v[i].opt;
 		memcpy(imgw_at(w, off), &c, sizeof c);
-		PTR(off, struct assign, e, expr_to_image(w, v[i].e));
+		imgw_expr(w, off + offsetof(struct assign, e), v[i].e);
 	}
 	return arr;
 }
@@ -484,9 +544,10 @@ rel_path(const char *datadir, const char *path)
 	return path;
 }
 
+/* The rules v[0..n), and then the region of their expressions in *x. */
 static size_t
 put_rules(struct imgw *w, const struct rule *v, size_t n,
-    const char *datadir)
+    const char *datadir, struct img_exprs *x)
 {
 	size_t	arr = n ? imgw_alloc(w, n * sizeof *v) : 0, i;
 
@@ -512,7 +573,7 @@ put_rules(struct imgw *w, const struct rule *v, size_t n,
 		memcpy(imgw_at(w, off), &c, sizeof c);
 		PTR(off, struct rule, id, imgw_str(w, r->id));
 		PTR(off, struct rule, kind, imgw_str(w, r->kind));
-		PTR(off, struct rule, when, expr_to_image(w, r->when));
+		imgw_expr(w, off + offsetof(struct rule, when), r->when);
 		PTR(off, struct rule, when_src, imgw_str(w, r->when_src));
 		PTR(off, struct rule, message, tmpl_to_image(w, r->message));
 		PTR(off, struct rule, message_src,
@@ -531,6 +592,7 @@ put_rules(struct imgw *w, const struct rule *v, size_t n,
 		    imgw_str(w, rel_path(datadir, r->file)));
 		PTR(off, struct rule, reads, imgw_ints(w, r->reads, r->nreads));
 	}
+	imgw_exprs(w, x);
 	return arr;
 }
 
@@ -684,7 +746,8 @@ put_hist(struct imgw *w, const struct flag_history *fh)
 }
 
 static size_t
-put_catalog(struct imgw *w, const struct catalog *cat, const char *datadir)
+put_catalog(struct imgw *w, const struct catalog *cat, const char *datadir,
+    struct img_exprs x[2])
 {
 	struct catalog	c;
 	size_t		off;
@@ -709,9 +772,9 @@ put_catalog(struct imgw *w, const struct catalog *cat, const char *datadir)
 	off = imgw_copy(w, &c, sizeof c);
 	PTR(off, struct catalog, opts, put_options(w, cat->opts, cat->nopts));
 	PTR(off, struct catalog, rules,
-	    put_rules(w, cat->rules, cat->nrules, datadir));
+	    put_rules(w, cat->rules, cat->nrules, datadir, &x[0]));
 	PTR(off, struct catalog, drules,
-	    put_rules(w, cat->drules, cat->ndrules, datadir));
+	    put_rules(w, cat->drules, cat->ndrules, datadir, &x[1]));
 	PTR(off, struct catalog, models,
 	    put_models(w, cat->models, cat->nmodels));
 	PTR(off, struct catalog, commits,
@@ -732,6 +795,8 @@ imgw_free(struct imgw *w)
 	free(w->b);
 	free(w->rel);
 	free(w->st);
+	free(w->xfield);
+	free(w->xroot);
 }
 
 static int
@@ -753,6 +818,7 @@ build(struct imgw *w, const struct catalog *cat, const char *datadir,
 	struct img_hdr	 h;
 	char		**srcs;
 	size_t		  nsrcs, i, soff, roff, stoff;
+	int		  dfd;
 
 	memset(w, 0, sizeof *w);
 	imgw_alloc(w, sizeof h);
@@ -761,8 +827,11 @@ build(struct imgw *w, const struct catalog *cat, const char *datadir,
 	h.version = IMG_VERSION;
 	h.ptrsize = sizeof(void *);
 	snprintf(h.srcid, sizeof h.srcid, "%s", PDWIZ_SRC_ID);
-	h.cat = put_catalog(w, cat, datadir);
-	srcs = list_sources(datadir, &nsrcs);
+	h.cat = put_catalog(w, cat, datadir, h.exprs);
+	if ((dfd = open_datadir(datadir)) < 0)
+		return fail(err, errlen, "%s: %s", datadir, strerror(errno));
+	srcs = list_sources(dfd, &nsrcs);
+	close(dfd);
 	soff = imgw_alloc(w, nsrcs * sizeof(struct img_src));
 	for (i = 0; i < nsrcs; i++) {
 		struct img_src	s;
@@ -808,9 +877,6 @@ struct mapped {
 	char		*path;
 	bool		 adopted;
 	struct timespec	 mtime;		/* of the image file */
-	/* The rules with their files made whole: copies, so that nothing
-	 * writes to the image once it is checked. */
-	struct rule	*rules, *drules;
 };
 
 /* An adopted image stays mapped: intern() hands out its strings. */
@@ -821,7 +887,7 @@ static const char *
 relocate(unsigned char *base, size_t size)
 {
 	struct img_hdr	 h;
-	uint64_t	*rel;
+	uint64_t	*rel, delta, fspan, tspan;
 	size_t		 i;
 	bool		 moved;
 
@@ -853,17 +919,24 @@ relocate(unsigned char *base, size_t size)
 	/* Where it was written for, its pointers are what they say: each is
 	 * checked as a relocation would be, and nothing is written. */
 	moved = (uint64_t)(uintptr_t)base != IMG_BASE;
+	delta = (uint64_t)(uintptr_t)base - IMG_BASE;
 	rel = (uint64_t *)(void *)(base + h.relocs);
+	/* One compare a bound: below its lower bound, f - sizeof h and
+	 * t - (IMG_BASE + sizeof h) wrap to more than any span. A relocation
+	 * means size >= sizeof h + 8 (relocs >= sizeof h, above), so the
+	 * spans do not wrap. */
+	fspan = size - sizeof h - 7;	/* sizeof h <= f <= size - 8 */
+	tspan = size - sizeof h;	/* sizeof h <= t - IMG_BASE < size */
 	for (i = 0; i < h.nrelocs; i++) {
 		uint64_t	f = rel[i], t;
 
-		if (f % 8 != 0 || f < sizeof h || f > size - 8)
+		if ((f & 7) != 0 || f - sizeof h >= fspan)
 			return "damaged (a relocation is out of bounds)";
 		memcpy(&t, base + f, sizeof t);
-		if (t < IMG_BASE + sizeof h || t - IMG_BASE >= size)
+		if (t - (IMG_BASE + sizeof h) >= tspan)
 			return "damaged (a pointer is out of bounds)";
 		if (moved) {
-			t += (uint64_t)(uintptr_t)base - IMG_BASE;
+			t += delta;
 			memcpy(base + f, &t, sizeof t);
 		}
 	}
@@ -872,86 +945,8 @@ relocate(unsigned char *base, size_t size)
 
 /* ---- checking what an image holds ---- */
 
-/*
- * What check_image knows of the image being checked. Strings are checked
- * in constant time: the image is read-only once checked, so a string that
- * starts before the last NUL byte of the image ends inside it.
- */
-struct imgr {
-	const unsigned char	*base;
-	size_t			 size;
-	size_t			 strend;	/* one past the last NUL, or 0 */
-	size_t			 budget;	/* bytes of objects left to visit */
-	const struct catalog	*cat;		/* its options checked */
-	size_t			 nslots;	/* of the rule being checked */
-	bool			 deploy;
-};
-
-/* The offset of p past the header, or r->size when p is not there. */
-static size_t
-img_off(const struct imgr *r, const void *p)
-{
-	uintptr_t	a = (uintptr_t)p, b = (uintptr_t)r->base;
-
-	if (a < b || a - b < sizeof(struct img_hdr) || a - b >= r->size)
-		return r->size;
-	return (size_t)(a - b);
-}
-
 bool
-imgr_array(struct imgr *r, const void *p, size_t n, size_t size,
-    size_t align)
-{
-	size_t	off;
-
-	if (n == 0 || p == NULL)
-		return n == 0 && p == NULL;
-	off = img_off(r, p);
-	if (off == r->size || off % align != 0 || size == 0 ||
-	    n > (r->size - off) / size || n * size > r->budget)
-		return false;
-	r->budget -= n * size;
-	return true;
-}
-
-bool
-imgr_str(struct imgr *r, const char *s, bool may_null)
-{
-	if (s == NULL)
-		return may_null;
-	return img_off(r, s) < r->strend;
-}
-
-bool
-imgr_bool(struct imgr *r, const bool *b)
-{
-	unsigned char	c;
-
-	(void)r;
-	memcpy(&c, b, 1);
-	return c <= 1;
-}
-
-bool
-imgr_value(struct imgr *r, const struct value *v)
-{
-	switch (v->t) {
-	case V_UNKNOWN:
-	case V_NULL:
-	case V_INT:
-	case V_FLOAT:
-		return true;
-	case V_BOOL:
-		return imgr_bool(r, &v->u.b);
-	case V_STR:
-	case V_LIST:
-		return imgr_str(r, v->u.s, false);
-	}
-	return false;
-}
-
-bool
-imgr_slot(struct imgr *r, int slot)
+imgr_slot(const struct imgr *r, int slot)
 {
 	if (slot < 0 || (size_t)slot >= r->nslots)
 		return false;
@@ -1008,7 +1003,7 @@ check_option(struct imgr *r, const struct option *o)
 	    !imgr_str(r, o->help, true) || !imgr_str(r, o->note, true) ||
 	    !imgr_str(r, o->deprecated, true) ||
 	    !imgr_str(r, o->label, true) || !imgr_str(r, o->hint, true) ||
-	    !imgr_bool(r, &o->config_ok) || !imgr_bool(r, &o->modelled))
+	    !imgr_bool(&o->config_ok) || !imgr_bool(&o->modelled))
 		return false;
 	if (o->def.t == V_UNKNOWN)
 		return o->kind == OK_FACT;
@@ -1073,7 +1068,7 @@ check_assigns(struct imgr *r, const struct assign *v, size_t n)
 		return false;
 	for (i = 0; i < n; i++)
 		if (!imgr_slot(r, v[i].opt) || v[i].e == NULL ||
-		    !expr_image_ok(r, v[i].e, 0))
+		    !expr_image_ok(r, v[i].e))
 			return false;
 	return true;
 }
@@ -1085,10 +1080,10 @@ check_rule(struct imgr *r, const struct rule *ru)
 
 	if (!imgr_str(r, ru->id, false) || (unsigned)ru->sev > SEV_NOTE ||
 	    ru->sev == SEV_UNKNOWN || (unsigned)ru->stage > ST_FIRST_REQUEST ||
-	    !imgr_str(r, ru->kind, true) || !imgr_bool(r, &ru->deploy) ||
-	    ru->deploy != r->deploy || !imgr_bool(r, &ru->silent) ||
-	    !imgr_bool(r, &ru->own_words) ||
-	    ru->when == NULL || !expr_image_ok(r, ru->when, 0) ||
+	    !imgr_str(r, ru->kind, true) || !imgr_bool(&ru->deploy) ||
+	    ru->deploy != r->deploy || !imgr_bool(&ru->silent) ||
+	    !imgr_bool(&ru->own_words) ||
+	    ru->when == NULL || !expr_image_ok(r, ru->when) ||
 	    !imgr_str(r, ru->when_src, false) || ru->message == NULL ||
 	    !tmpl_image_ok(r, ru->message) ||
 	    !imgr_str(r, ru->message_src, false) ||
@@ -1115,9 +1110,11 @@ check_rule(struct imgr *r, const struct rule *ru)
 	return true;
 }
 
-/* Per-server rules (deploy false) or deployment rules. */
+/* Per-server rules (deploy false) or deployment rules, x their
+ * expressions. */
 static bool
-check_rules(struct imgr *r, const struct rule *v, size_t n, bool deploy)
+check_rules(struct imgr *r, const struct rule *v, size_t n, bool deploy,
+    const struct img_exprs *x)
 {
 	size_t	i;
 
@@ -1127,6 +1124,8 @@ check_rules(struct imgr *r, const struct rule *v, size_t n, bool deploy)
 		return false;
 	r->deploy = deploy;
 	r->nslots = deploy ? NSLOT_SCOPE * r->cat->nopts : r->cat->nopts;
+	if (!expr_region_ok(r, x))
+		return false;
 	for (i = 0; i < n; i++)
 		if (!check_rule(r, &v[i]))
 			return false;
@@ -1206,7 +1205,7 @@ check_hist(struct imgr *r, const struct flag_history *h)
 	    !imgr_str(r, h->file, true) || !imgr_array(r, h->e, h->n,
 	    sizeof *h->e, _Alignof(struct flag_hist)) ||
 	    !imgr_array(r, h->releases, h->nreleases, sizeof *h->releases,
-	    _Alignof(sgver_t)) || !imgr_bool(r, &h->inv_main) ||
+	    _Alignof(sgver_t)) || !imgr_bool(&h->inv_main) ||
 	    !imgr_array(r, h->inv_rel, h->ninv_rel, sizeof *h->inv_rel,
 	    _Alignof(sgver_t)) || !imgr_array(r, h->inv, h->ninv,
 	    sizeof *h->inv, _Alignof(struct flag_inv)) ||
@@ -1237,8 +1236,8 @@ check_hist(struct imgr *r, const struct flag_history *h)
 	for (i = 0; i < h->n; i++) {
 		const struct flag_hist	*e = &h->e[i];
 
-		if (!imgr_str(r, e->flag, false) || !imgr_bool(r, &e->module) ||
-		    !imgr_bool(r, &e->takes_value) ||
+		if (!imgr_str(r, e->flag, false) || !imgr_bool(&e->module) ||
+		    !imgr_bool(&e->takes_value) ||
 		    !imgr_str(r, e->replaced_by, true) ||
 		    !imgr_str(r, e->message, true) ||
 		    !imgr_str(r, e->note, true) ||
@@ -1296,6 +1295,7 @@ check_image(const unsigned char *base, size_t size)
 	r.base = base;
 	r.size = size;
 	r.budget = size;
+	r.hdr = sizeof h;
 	for (i = size; i > 0 && r.strend == 0; i--)
 		if (base[i - 1] == '\0')
 			r.strend = i;
@@ -1321,9 +1321,9 @@ check_image(const unsigned char *base, size_t size)
 	if (!check_table(&r, cat->hash, cat->hcap, false) ||
 	    !check_table(&r, cat->fhash, cat->fcap, true))
 		return "damaged (its option tables are out of bounds)";
-	if (!check_rules(&r, cat->rules, cat->nrules, false))
+	if (!check_rules(&r, cat->rules, cat->nrules, false, &h.exprs[0]))
 		return "damaged (a rule is out of bounds or malformed)";
-	if (!check_rules(&r, cat->drules, cat->ndrules, true))
+	if (!check_rules(&r, cat->drules, cat->ndrules, true, &h.exprs[1]))
 		return "damaged (a deployment rule is out of bounds or "
 		    "malformed)";
 	if (!check_models(&r, cat->models, cat->nmodels))
@@ -1347,10 +1347,11 @@ stale_source(const unsigned char *base, const char *datadir,
 	const struct img_src	*s;
 	char			**now, *why = NULL;
 	size_t			  n, i;
+	int			  dfd = open_datadir(datadir);
 
 	memcpy(&h, base, sizeof h);
 	s = (const struct img_src *)(const void *)(base + h.srcs);
-	now = list_sources(datadir, &n);
+	now = list_sources(dfd, &n);
 	for (i = 0; i < n || i < h.nsrcs; i++) {
 		const char	*was = i < h.nsrcs && s[i].path < h.size ?
 		    (const char *)base + s[i].path : NULL;
@@ -1360,13 +1361,16 @@ stale_source(const unsigned char *base, const char *datadir,
 			    i < n ? now[i] : was ? was : "?");
 			break;
 		}
-		if (!source_same(datadir, now[i], &s[i], trust, img_mtime)) {
+		if (!source_same(datadir, dfd, now[i], &s[i], trust,
+		    img_mtime)) {
 			why = xasprintf("%s changed since it was compiled",
 			    now[i]);
 			break;
 		}
 	}
 	free_list(now, n);
+	if (dfd >= 0)
+		close(dfd);
 	return why;
 }
 
@@ -1408,33 +1412,6 @@ map_file(const char *path, struct mapped *m, char *why, size_t whylen)
 	return 0;
 }
 
-/* A copy of the rules v[0..n) with their files made whole below datadir. */
-static struct rule *
-copy_rules(const struct rule *v, size_t n, const char *datadir)
-{
-	const char	*rel = NULL, *abs = NULL;
-	struct rule	*c;
-	size_t		 i;
-
-	if (n == 0)
-		return NULL;
-	c = xreallocarray(NULL, n, sizeof *c);
-	memcpy(c, v, n * sizeof *c);
-	for (i = 0; i < n; i++) {
-		if (c[i].file == NULL || c[i].file[0] == '/')
-			continue;
-		if (c[i].file != rel) {
-			char	*p = xasprintf("%s/%s", datadir, c[i].file);
-
-			rel = c[i].file;
-			abs = intern(p);
-			free(p);
-		}
-		c[i].file = abs;
-	}
-	return c;
-}
-
 static struct catalog *
 use_image(const struct mapped *m, const char *datadir)
 {
@@ -1442,9 +1419,11 @@ use_image(const struct mapped *m, const char *datadir)
 	struct catalog	*cat = xmalloc(sizeof *cat);
 
 	memcpy(&h, m->base, sizeof h);
+	/* Only the struct catalog is copied, for the fields that are the
+	 * process's (dir, origin, image, fit): everything it points to is
+	 * the image's, used in place and never written. A rule's file stays
+	 * relative to dir (catalog_rule_file makes it whole). */
 	memcpy(cat, m->base + h.cat, sizeof *cat);
-	cat->rules = m->rules;
-	cat->drules = m->drules;
 	cat->dir = intern(datadir);
 	cat->image = m->base;
 	cat->fit = NULL;
@@ -1473,7 +1452,6 @@ catimg_load(const char *datadir, const char *path_in, enum catimg_trust trust,
 	struct img_hdr		 h;
 	const char		*bad;
 	char			*stale;
-	const struct catalog	*cat;
 
 	path = xstrdup(path_in);
 	if (live.base != NULL) {
@@ -1522,9 +1500,6 @@ catimg_load(const char *datadir, const char *path_in, enum catimg_trust trust,
 		free(path);
 		return NULL;
 	}
-	cat = (const struct catalog *)(const void *)(m.base + h.cat);
-	m.rules = copy_rules(cat->rules, cat->nrules, datadir);
-	m.drules = copy_rules(cat->drules, cat->ndrules, datadir);
 	m.path = path;
 	m.adopted = true;
 	live = m;

@@ -50,19 +50,30 @@ void		tmpl_render(const struct tmpl *, struct evalctx *, struct buf *);
 void		expr_slots(const struct expr *, void (*fn)(void *, int), void *);
 void		tmpl_slots(const struct tmpl *, void (*fn)(void *, int), void *);
 
-/* Write into a catalog image (imgw.h); the offset of the copy, 0 for NULL. */
+/*
+ * Write into a catalog image (imgw.h). expr_region_to_image: the n
+ * expressions roots[] (none NULL) as one region (struct img_exprs), each
+ * field fields[i] pointed at roots[i]'s copy. tmpl_to_image: the offset
+ * of the copy of t, 0 for NULL (its expressions through imgw_expr).
+ */
 struct imgw;
-size_t		expr_to_image(struct imgw *, const struct expr *);
+struct img_exprs;
+void		expr_region_to_image(struct imgw *, const size_t *fields,
+		    const struct expr *const *roots, size_t n,
+		    struct img_exprs *);
 size_t		tmpl_to_image(struct imgw *, const struct tmpl *);
 /*
- * Read back from an image (imgw.h, struct imgr): is every node, its kids
- * and its strings inside the image, of a known kind with the kids its kind
- * takes, no deeper than EXPR_IMAGE_DEPTH, and every name a slot the rule
- * may read?
+ * Read back from an image (imgw.h, struct imgr). expr_region_ok: is every
+ * node of region x inside the image, of a known kind with the kids its
+ * kind takes, each kid a node before it in the region, no chain of kids
+ * longer than EXPR_IMAGE_DEPTH, every string inside the image and every
+ * name a slot the rules being checked may read? It makes x the region
+ * expr_image_ok checks against: is e a node of it?
  */
 #define EXPR_IMAGE_DEPTH	1000
 struct imgr;
-bool		expr_image_ok(struct imgr *, const struct expr *, int depth);
+bool		expr_region_ok(struct imgr *, const struct img_exprs *x);
+bool		expr_image_ok(const struct imgr *, const struct expr *e);
 bool		tmpl_image_ok(struct imgr *, const struct tmpl *);
 
 #endif

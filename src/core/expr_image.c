@@ -2,31 +2,76 @@
 #include "expr_int.h"
 #include "imgw.h"
 
+#include "util.h"
+
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
-size_t
-expr_to_image(struct imgw *w, const struct expr *e)
+/* Count the nodes and kids of e's tree, and give the image its strings
+ * now, so that none is written inside the region. */
+static void
+count_tree(struct imgw *w, const struct expr *e, size_t *nn, size_t *nk)
+{
+	size_t	i;
+
+	(*nn)++;
+	*nk += e->nkids;
+	if (e->v.t == V_STR || e->v.t == V_LIST)
+		imgw_str(w, e->v.u.s);
+	for (i = 0; i < e->nkids; i++)
+		count_tree(w, e->kids[i], nn, nk);
+}
+
+/* Where the next node and the next kids go. */
+struct xcur {
+	size_t	nodes, in, kids, ik;
+};
+
+/* e's tree into the region: its kids first; the offset of its node. */
+static size_t
+put_tree(struct imgw *w, const struct expr *e, struct xcur *x)
 {
 	struct expr	 c;
-	size_t		 off, kids = 0, i;
+	size_t		 kids = 0, off, i;
 
-	if (e == NULL)
-		return 0;
 	if (e->nkids > 0) {
-		kids = imgw_alloc(w, e->nkids * sizeof *e->kids);
+		kids = x->kids + x->ik * sizeof *e->kids;
+		x->ik += e->nkids;
 		for (i = 0; i < e->nkids; i++)
 			imgw_ptr(w, kids + i * sizeof *e->kids,
-			    expr_to_image(w, e->kids[i]));
+			    put_tree(w, e->kids[i], x));
 	}
 	memset(&c, 0, sizeof c);
 	c.k = e->k;
 	c.op = e->op;
 	c.slot = e->slot;
 	c.nkids = e->nkids;
-	off = imgw_copy(w, &c, sizeof c);
-	imgw_value(w, off + offsetof(struct expr, v), e->v);
+	off = x->nodes + x->in++ * sizeof c;
+	memcpy(imgw_at(w, off), &c, sizeof c);
+	imgw_value(w, off + offsetof(struct expr, v), e->v);	/* interned */
 	imgw_ptr(w, off + offsetof(struct expr, kids), kids);
 	return off;
+}
+
+void
+expr_region_to_image(struct imgw *w, const size_t *fields,
+    const struct expr *const *roots, size_t n, struct img_exprs *out)
+{
+	struct xcur	x;
+	size_t		nn = 0, nk = 0, i;
+
+	for (i = 0; i < n; i++)
+		count_tree(w, roots[i], &nn, &nk);
+	memset(&x, 0, sizeof x);
+	x.nodes = nn > 0 ? imgw_alloc(w, nn * sizeof(struct expr)) : 0;
+	x.kids = nk > 0 ? imgw_alloc(w, nk * sizeof(struct expr *)) : 0;
+	for (i = 0; i < n; i++)
+		imgw_ptr(w, fields[i], put_tree(w, roots[i], &x));
+	out->nodes = x.nodes;
+	out->nnodes = nn;
+	out->kids = x.kids;
+	out->nkids = nk;
 }
 
 size_t
@@ -48,8 +93,7 @@ tmpl_to_image(struct imgw *w, const struct tmpl *t)
 		memcpy(imgw_at(w, so), &s, sizeof s);
 		imgw_ptr(w, so + offsetof(struct tseg, lit),
 		    imgw_str(w, t->segs[i].lit));
-		imgw_ptr(w, so + offsetof(struct tseg, e),
-		    expr_to_image(w, t->segs[i].e));
+		imgw_expr(w, so + offsetof(struct tseg, e), t->segs[i].e);
 	}
 	memset(&c, 0, sizeof c);
 	c.nsegs = t->nsegs;
@@ -86,27 +130,90 @@ kind_nkids(const struct expr *e)
 	return -2;
 }
 
+/*
+ * One pass over the region, in order: a node's kids are nodes before it,
+ * checked already, so that the region holds no cycle and the length of
+ * the longest chain below each node is known when it is met (depth[]).
+ * Each node is visited once, whatever points to it; the region's arrays
+ * count against the image's budget once.
+ */
 bool
-expr_image_ok(struct imgr *r, const struct expr *e, int depth)
+expr_region_ok(struct imgr *r, const struct img_exprs *x)
 {
-	int	want;
-	size_t	i;
+	const struct expr	*v;
+	const struct expr *const *kv;
+	uint16_t		*depth;
+	size_t			 n = x->nnodes, i, j;
+	bool			 ok = true;
 
-	if (depth > EXPR_IMAGE_DEPTH || !imgr_array(r, e, 1, sizeof *e,
-	    _Alignof(struct expr)) || !imgr_value(r, &e->v))
+	r->xnodes = NULL;
+	r->nxnodes = 0;
+	if (n == 0)
+		return x->nkids == 0;
+	/* Offsets inside the image before they make pointers. */
+	if (x->nodes > r->size || x->kids > r->size)
 		return false;
-	want = kind_nkids(e);
-	if (want == -2 || (want >= 0 && e->nkids != (size_t)want) ||
-	    (e->k == E_NAME && !imgr_slot(r, e->slot)) ||
-	    !imgr_array(r, e->kids, e->nkids, sizeof *e->kids,
-	    _Alignof(struct expr *)))
+	v = (const void *)(r->base + x->nodes);
+	kv = (const void *)(r->base + x->kids);
+	if (!imgr_array(r, v, n, sizeof *v, _Alignof(struct expr)) ||
+	    (x->nkids > 0 && !imgr_array(r, kv, x->nkids, sizeof *kv,
+	    _Alignof(struct expr *))))
 		return false;
-	for (i = 0; i < e->nkids; i++)
-		if (e->kids[i] == NULL || !expr_image_ok(r, e->kids[i],
-		    depth + 1))
-			return false;
-	/* is_set() reads the slot of its name, not a value. */
-	return e->k != E_CALL || e->op != FN_IS_SET || e->kids[0]->k == E_NAME;
+	depth = xcalloc(n, sizeof *depth);
+	for (i = 0; ok && i < n; i++) {
+		const struct expr	*e = &v[i];
+		int			 want = kind_nkids(e);
+		uintptr_t		 ko = (uintptr_t)e->kids - (uintptr_t)kv;
+		unsigned		 d = 0;
+
+		if (!imgr_value(r, &e->v) || want == -2 ||
+		    (want >= 0 && e->nkids != (size_t)want) ||
+		    (e->k == E_NAME && !imgr_slot(r, e->slot))) {
+			ok = false;
+			break;
+		}
+		/* Its kids: a run of the kids array (ko / 8 <= nkids first,
+		 * so that the subtraction cannot wrap), each a node before
+		 * it, at a node's boundary. */
+		if (e->nkids == 0)
+			ok = e->kids == NULL;
+		else
+			ok = ko % sizeof *kv == 0 &&
+			    ko / sizeof *kv <= x->nkids &&
+			    e->nkids <= x->nkids - ko / sizeof *kv;
+		for (j = 0; ok && j < e->nkids; j++) {
+			uintptr_t	o = (uintptr_t)e->kids[j] - (uintptr_t)v;
+
+			ok = o % sizeof *v == 0 && o / sizeof *v < i;
+			if (ok && depth[o / sizeof *v] > d)
+				d = depth[o / sizeof *v];
+		}
+		if (!ok || d >= EXPR_IMAGE_DEPTH) {
+			ok = false;
+			break;
+		}
+		depth[i] = (uint16_t)(d + 1);
+		/* is_set() reads the slot of its name, not a value. */
+		if (e->k == E_CALL && e->op == FN_IS_SET &&
+		    e->kids[0]->k != E_NAME)
+			ok = false;
+	}
+	free(depth);
+	if (!ok)
+		return false;
+	r->xnodes = v;
+	r->nxnodes = n;
+	return true;
+}
+
+/* A node of the region last checked: in its array, at a node's start. */
+bool
+expr_image_ok(const struct imgr *r, const struct expr *e)
+{
+	uintptr_t	o = (uintptr_t)e - (uintptr_t)r->xnodes;
+
+	return r->xnodes != NULL && o % sizeof *e == 0 &&
+	    o / sizeof *e < r->nxnodes;
 }
 
 bool
@@ -121,8 +228,8 @@ tmpl_image_ok(struct imgr *r, const struct tmpl *t)
 	for (i = 0; i < t->nsegs; i++) {
 		const struct tseg	*s = &t->segs[i];
 
-		if (!imgr_str(r, s->lit, false) || !imgr_bool(r, &s->repr) ||
-		    (s->e != NULL && !expr_image_ok(r, s->e, 0)))
+		if (!imgr_str(r, s->lit, false) || !imgr_bool(&s->repr) ||
+		    (s->e != NULL && !expr_image_ok(r, s->e)))
 			return false;
 	}
 	return true;

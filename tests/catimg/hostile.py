@@ -12,9 +12,11 @@
 import struct
 import sys
 
-HDR = 120                       # sizeof(struct img_hdr)
+HDR = 184                       # sizeof(struct img_hdr)
 H_SIZE, H_SUM, H_CAT = 48, 56, 64
 H_RELOCS, H_NRELOCS, H_STRTAB, H_STRCAP = 72, 80, 88, 96
+H_XNODES, H_XNNODES = 120, 128  # the per-server rules' expressions
+H_XKIDS, H_XNKIDS = 136, 144    # (struct img_exprs)
 C_OPTS, C_NOPTS, C_RULES, C_NRULES = 0, 8, 16, 24
 C_NDRULES, C_COMMITS, C_NCOMMITS = 40, 64, 72
 C_HASH, C_HCAP = 104, 112
@@ -22,31 +24,30 @@ C_GROUPS, C_NGROUPS = 184, 192  # SGLang's groups of the options
 OPT_SIZE, OPT_GROUP = 128, 120  # struct option; its group (an index)
 RULE_SIZE, RULE_WHEN = 216, 32  # struct rule; its when
 E_NAME, X_SLOT, X_KIDS, X_NKIDS = 1, 24, 32, 40    # struct expr
+X_SIZE = 48
 M64 = (1 << 64) - 1
 BASE = 0x3e0000000000           # IMG_BASE: where the image's pointers point
 
 
 def sum64(p):
     """src/core/catimg.c sum64()."""
-    a, b, c, d, e = 0x9e3779b97f4a7c15, 0, 0, 0, 0
+    P = 0x100000001b3
+    s, t = [0] * 8, [0] * 8
     n = len(p)
     i = 0
-    while i + 32 <= n:
-        w0, w1, w2, w3 = struct.unpack_from("<4Q", p, i)
-        a = (a + w0) & M64
-        b = (b + w1) & M64
-        c = (c + w2) & M64
-        d = (d + w3) & M64
-        e = (e + (a ^ c)) & M64
-        i += 32
+    while i + 64 <= n:
+        w = struct.unpack_from("<8Q", p, i)
+        for j in range(8):
+            s[j] = (s[j] + w[j]) & M64
+            t[j] = (t[j] + s[j]) & M64
+        i += 64
+    r = 0x9e3779b97f4a7c15
+    for v in s + t:
+        r = ((r ^ v) * P) & M64
     while i < n:
-        a = ((a ^ p[i]) * 0x100000001b3) & M64
+        r = ((r ^ p[i]) * P) & M64
         i += 1
-
-    def rol(x, k):
-        return ((x << k) | (x >> (64 - k))) & M64
-    e ^= rol(b, 1) ^ rol(c, 2) ^ rol(d, 3)
-    return ((a * 0x100000001b3) & M64) ^ e ^ n
+    return r ^ n
 
 
 class Img:
@@ -207,6 +208,48 @@ def c_ngroups_huge(img):
     img.set_cat(C_NGROUPS, 1 << 40)
 
 
+def first_parent(img, nkids=1):
+    """The offset of the first node of the region with nkids kids."""
+    nodes = img.u64(H_XNODES)
+    for i in range(img.u64(H_XNNODES)):
+        if img.u64(nodes + i * X_SIZE + X_NKIDS) >= nkids:
+            return nodes + i * X_SIZE
+    raise SystemExit("hostile.py: no expression has kids")
+
+
+def c_expr_kid_cycle(img):
+    # A node its own kid: a cycle the evaluator would follow for ever.
+    e = first_parent(img)
+    img.set64(img.ptr(e + X_KIDS), BASE + e)
+
+
+def c_expr_kid_mid_node(img):
+    # A kid pointing 8 bytes into the node before its parent.
+    e = first_parent(img)
+    img.set64(img.ptr(e + X_KIDS), BASE + e - X_SIZE + 8)
+
+
+def c_expr_kids_past_region(img):
+    # A node's two kids the last entry of the kids array and the 8 bytes
+    # after it.
+    e = first_parent(img, 2)
+    last = img.u64(H_XKIDS) + (img.u64(H_XNKIDS) - 1) * 8
+    img.set64(e + X_KIDS, BASE + last)
+
+
+def c_rule_when_outside(img):
+    # The first rule's condition a node of no region: the header's own
+    # copy of the first node of the region, appended to the file.
+    rules = img.cat_ptr(C_RULES)
+    when = img.ptr(rules + RULE_WHEN)
+    copy = img.append(bytes(img.b[when:when + X_SIZE]))
+    img.set64(rules + RULE_WHEN, BASE + copy)
+
+
+def c_xnnodes_huge(img):
+    img.set64(H_XNNODES, 1 << 50)
+
+
 CASES = [
     ("nrules-huge", c_nrules_huge),
     ("ndrules-huge", c_ndrules_huge),
@@ -224,6 +267,11 @@ CASES = [
     ("string-unterminated", c_string_unterminated),
     ("option-group", c_option_group),
     ("ngroups-huge", c_ngroups_huge),
+    ("expr-kid-cycle", c_expr_kid_cycle),
+    ("expr-kid-mid-node", c_expr_kid_mid_node),
+    ("expr-kids-past-region", c_expr_kids_past_region),
+    ("rule-when-outside", c_rule_when_outside),
+    ("xnnodes-huge", c_xnnodes_huge),
 ]
 
 

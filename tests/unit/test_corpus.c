@@ -19,6 +19,13 @@
 
 static struct catalog	*cat;
 
+/* The file a rule came from, whole (an image's are below cat->dir). */
+static const char *
+rfile(const struct rule *r)
+{
+	return catalog_rule_file(cat, r);
+}
+
 struct tally {
 	int	fire, quiet;
 	int	fixed;		/* firing cases that one of its fixes clears */
@@ -204,7 +211,7 @@ test_corpus(void **state)
 	for (i = 0; i < cat->nrules; i++) {
 		if (t[i].fire == 0 || t[i].quiet == 0) {
 			printf("rule %s (%s:%d) lacks a %s case\n",
-			    cat->rules[i].id, cat->rules[i].file,
+			    cat->rules[i].id, rfile(&cat->rules[i]),
 			    cat->rules[i].line, t[i].fire == 0 ? "firing" :
 			    "quiet");
 			missing++;
@@ -219,7 +226,7 @@ test_corpus(void **state)
 		if (r->nfixes > 0 && (r->sev == SEV_ERROR ||
 		    r->sev == SEV_WARNING) && t[i].fire > 0 && t[i].fixed == 0) {
 			printf("rule %s (%s:%d): none of its fixes clears it in "
-			    "any firing case\n", r->id, r->file, r->line);
+			    "any firing case\n", r->id, rfile(r), r->line);
 			unfixed++;
 		}
 	}

@@ -36,6 +36,13 @@
 
 static struct catalog	*cat;
 
+/* The file a rule came from, whole (an image's are below cat->dir). */
+static const char *
+rfile(const struct rule *r)
+{
+	return catalog_rule_file(cat, r);
+}
+
 /*
  * The rules whose examples a pass runs: those whose place in the catalog
  * leaves split_rest when divided by split_of. Every rule in both passes
@@ -320,10 +327,10 @@ illustrative(const struct rule *r)
 		root = NULL;
 		return false;
 	}
-	if (file == NULL || strcmp(file, r->file) != 0) {
+	if (file == NULL || strcmp(file, rfile(r)) != 0) {
 		free(file);
 		ynode_free(root);
-		file = xstrdup(r->file);
+		file = xstrdup(rfile(r));
 		root = ydoc_load(file, 8 << 20, err, sizeof err);
 		if (root == NULL)
 			fail_msg("%s", err);
@@ -353,7 +360,7 @@ run_example(const struct rule *r, struct tally *t)
 
 	t->rules++;
 	if (r->before == NULL || r->after == NULL) {
-		printf("%s:%d: [%s] has no before/after example\n", r->file,
+		printf("%s:%d: [%s] has no before/after example\n", rfile(r),
 		    r->line, r->id);
 		t->missing++;
 		return;
@@ -362,21 +369,21 @@ run_example(const struct rule *r, struct tally *t)
 	if ((ill = illustrative(r)))
 		t->illustrative++;
 	if (check_text("before", r->before, &before, err, sizeof err) != 0) {
-		printf("%s:%d: [%s] before does not read: %s\n", r->file,
+		printf("%s:%d: [%s] before does not read: %s\n", rfile(r),
 		    r->line, r->id, err);
 		failed = 1;
 	} else if (find_rule(&before.all, r) == NULL) {
 		printf("%s:%d: [%s] before does not make it fire%s\n",
-		    r->file, r->line, r->id, unknown_in(&before.all, r) ?
+		    rfile(r), r->line, r->id, unknown_in(&before.all, r) ?
 		    " (could not check: a fact is unknown)" : "");
 		failed = 1;
 	}
 	if (check_text("after", r->after, &after, err, sizeof err) != 0) {
-		printf("%s:%d: [%s] after does not read: %s\n", r->file,
+		printf("%s:%d: [%s] after does not read: %s\n", rfile(r),
 		    r->line, r->id, err);
 		failed = 1;
 	} else if ((hit = find_rule(&after.all, r)) != NULL) {
-		printf("%s:%d: [%s] after %s: %s\n", r->file, r->line, r->id,
+		printf("%s:%d: [%s] after %s: %s\n", rfile(r), r->line, r->id,
 		    ill ? "fires (illustrative, not asserted)" : "still fires",
 		    hit->msg);
 		if (!ill)
@@ -387,7 +394,7 @@ run_example(const struct rule *r, struct tally *t)
 
 			if (d->sev == SEV_ERROR && !has_error(&before.all, d)) {
 				printf("%s:%d: [%s] after adds an error: %s%s%s\n",
-				    r->file, r->line, r->id, d->rule ?
+				    rfile(r), r->line, r->id, d->rule ?
 				    d->rule->id : "", d->rule ? ": " : "",
 				    d->msg);
 				failed = 1;
@@ -569,7 +576,7 @@ test_deploy_fixes(void **state)
 			failures++;
 		} else if (r->nfixes > 0 && fixed[i] == 0) {
 			printf("deployment rule %s (%s:%d): none of its fixes "
-			    "clears it in any firing case\n", r->id, r->file,
+			    "clears it in any firing case\n", r->id, rfile(r),
 			    r->line);
 			unfixed++;
 		}
