@@ -1596,12 +1596,8 @@ catalog_fit_db(const struct catalog *ccat, char *err, size_t errlen)
 }
 
 void
-catalog_free(struct catalog *cat)
+catalog_free_caches(struct catalog *cat)
 {
-	size_t	i;
-
-	if (cat == NULL)
-		return;
 	if (cat->fit != NULL) {
 		fit_db_free(cat->fit);
 		free(cat->fit);
@@ -1612,6 +1608,21 @@ catalog_free(struct catalog *cat)
 		free(cat->memo);
 	}
 	free(cat->defaults);
+	cat->fit = NULL;
+	cat->fit_err = NULL;
+	cat->memo = NULL;
+	cat->defaults = NULL;
+	cat->ndefaults = 0;
+}
+
+void
+catalog_free(struct catalog *cat)
+{
+	size_t	i;
+
+	if (cat == NULL)
+		return;
+	catalog_free_caches(cat);
 	if (cat->image != NULL) {
 		free(cat);	/* the image, its flag history too, stays mapped */
 		return;

@@ -257,6 +257,9 @@ struct catalog	*catalog_open(const char *datadir, char *err, size_t errlen);
 /* The same for the data directory catalog_find_datadir finds. */
 struct catalog	*catalog_open_default(char *err, size_t errlen);
 void		 catalog_free(struct catalog *);
+/* Frees what a catalog makes on first use (the fit tables, the model
+ * memo, the default slots) and forgets it; catalog_free does this too. */
+void		 catalog_free_caches(struct catalog *);
 
 int		 catalog_find(const struct catalog *, const char *name);
 int		 catalog_find_flag(const struct catalog *, const char *flag);

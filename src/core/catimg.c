@@ -1304,6 +1304,8 @@ check_image(const unsigned char *base, size_t size)
 	cat = (const struct catalog *)(const void *)(base + h.cat);
 	if (!imgr_array(&r, cat, 1, sizeof *cat, _Alignof(struct catalog)) ||
 	    cat->dir != NULL || cat->origin != NULL || cat->image != NULL ||
+	    cat->fit != NULL || cat->fit_err != NULL || cat->memo != NULL ||
+	    cat->defaults != NULL || cat->ndefaults != 0 ||
 	    cat->nopts == 0 || cat->nopts > OPTS_MAX ||
 	    !imgr_array(&r, cat->opts, cat->nopts, sizeof *cat->opts,
 	    _Alignof(struct option)))

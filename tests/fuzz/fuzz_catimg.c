@@ -72,6 +72,8 @@ use(const struct catalog *img)
 	for (i = 0; i < NSLOT_SCOPE; i++)
 		config_free(&roles[i]);
 	config_free(&cfg);
+	/* what the catalog made on first use, on this copy */
+	catalog_free_caches(&cat);
 }
 
 int
