@@ -877,6 +877,7 @@ struct mapped {
 	char		*path;
 	bool		 adopted;
 	struct timespec	 mtime;		/* of the image file */
+	struct stat	 st;		/* the file's identity, when mapped */
 };
 
 /* An adopted image stays mapped: intern() hands out its strings. */
@@ -1385,7 +1386,7 @@ map_file(const char *path, struct mapped *m, char *why, size_t whylen)
 
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) != 0 || st.st_size <= 0 ||
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
 	    (uint64_t)st.st_size > IMG_MAX) {
 		close(fd);
 		return fail(why, whylen, "%s: not a file of a sane size",
@@ -1411,7 +1412,172 @@ map_file(const char *path, struct mapped *m, char *why, size_t whylen)
 	m->base = p;
 	m->size = (size_t)st.st_size;
 	m->mtime = st.st_mtim;
+	m->st = st;
 	return 0;
+}
+
+/* ---- the images this user has checked ---- */
+
+/*
+ * check_image proves that an image's layout is safe to use, and the proof
+ * holds for exactly those bytes, wherever they are mapped (a relocation
+ * moves every pointer by the same amount, within the same bounds). A file
+ * of the user's own (in the cache directory: both the user's, writable by
+ * no one else) lists the images checked, each by its device, inode, size,
+ * modification and change times and checksum. Writing to a file changes
+ * its change time, which only the kernel sets; so a file found there with
+ * the same identity holds the bytes that were checked, and is not checked
+ * again (its header and checksum still are, by relocate). No HOME, a list
+ * someone else could have written, a full disk: the image is checked, as
+ * before. PDWIZ_NO_CHECKED=1 turns the list off.
+ */
+#define CHECKED_MAX	16
+#define CHECKED_FILE	"checked-images"
+
+struct img_id {
+	unsigned long long	v[8];	/* dev ino size mtime(s, ns) ctime(s, ns)
+					   sum */
+};
+
+static void
+img_id_of(const struct mapped *m, struct img_id *id)
+{
+	struct img_hdr	h;
+
+	memcpy(&h, m->base, sizeof h);
+	id->v[0] = (unsigned long long)m->st.st_dev;
+	id->v[1] = (unsigned long long)m->st.st_ino;
+	id->v[2] = (unsigned long long)m->st.st_size;
+	id->v[3] = (unsigned long long)m->st.st_mtim.tv_sec;
+	id->v[4] = (unsigned long long)m->st.st_mtim.tv_nsec;
+	id->v[5] = (unsigned long long)m->st.st_ctim.tv_sec;
+	id->v[6] = (unsigned long long)m->st.st_ctim.tv_nsec;
+	id->v[7] = (unsigned long long)h.sum;
+}
+
+/* The directory of the list ($XDG_CACHE_HOME/pdwiz, ~/.cache/pdwiz), or
+ * NULL; owned. */
+static char *
+checked_dir(void)
+{
+	const char	*x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	const char	*off = getenv("PDWIZ_NO_CHECKED");
+
+	if (off != NULL && *off != '\0' && strcmp(off, "0") != 0)
+		return NULL;
+	if (x != NULL && x[0] == '/')
+		return xasprintf("%s/pdwiz", x);
+	if (home != NULL && home[0] == '/')
+		return xasprintf("%s/.cache/pdwiz", home);
+	return NULL;
+}
+
+/* Is what st describes the user's own and writable by no one else? */
+static bool
+users_own(const struct stat *st)
+{
+	return st->st_uid == geteuid() && (st->st_mode & 022) == 0;
+}
+
+/* The list's entries into ids (at most max); how many. */
+static size_t
+checked_read(const char *dir, struct img_id *ids, size_t max)
+{
+	char		*path, buf[CHECKED_MAX * 8 * 24 + 64], *p, *nl;
+	struct stat	 st;
+	size_t		 n = 0, len = 0;
+	ssize_t		 k;
+	int		 fd;
+
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || !users_own(&st))
+		return 0;
+	path = xasprintf("%s/%s", dir, CHECKED_FILE);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	free(path);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !users_own(&st)) {
+		close(fd);
+		return 0;
+	}
+	while (len < sizeof buf - 1 && (k = read(fd, buf + len,
+	    sizeof buf - 1 - len)) > 0)
+		len += (size_t)k;
+	close(fd);
+	buf[len] = '\0';
+	for (p = buf; n < max && (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+		struct img_id	id;
+
+		*nl = '\0';
+		if (sscanf(p, "%llu %llu %llu %llu %llu %llu %llu %llu",
+		    &id.v[0], &id.v[1], &id.v[2], &id.v[3], &id.v[4],
+		    &id.v[5], &id.v[6], &id.v[7]) == 8)
+			ids[n++] = id;
+	}
+	return n;
+}
+
+static bool
+checked_before(const struct mapped *m)
+{
+	struct img_id	ids[CHECKED_MAX], id;
+	char		*dir = checked_dir();
+	size_t		 n, i;
+
+	if (dir == NULL)
+		return false;
+	n = checked_read(dir, ids, CHECKED_MAX);
+	free(dir);
+	img_id_of(m, &id);
+	for (i = 0; i < n; i++)
+		if (memcmp(&ids[i], &id, sizeof id) == 0)
+			return true;
+	return false;
+}
+
+/* Add m's image to the list (the newest CHECKED_MAX kept), written to a
+ * new file and renamed over the old; failures are silent. */
+static void
+checked_add(const struct mapped *m)
+{
+	struct img_id	 ids[CHECKED_MAX], id;
+	struct buf	 b = { 0 };
+	char		*dir = checked_dir(), *parent, *path, *tmp, *slash;
+	size_t		 n, i, first;
+	int		 fd;
+
+	if (dir == NULL)
+		return;
+	parent = xstrdup(dir);
+	if ((slash = strrchr(parent, '/')) != NULL && slash != parent) {
+		*slash = '\0';
+		(void)mkdir(parent, 0700);	/* ~/.cache */
+	}
+	free(parent);
+	(void)mkdir(dir, 0700);
+	n = checked_read(dir, ids, CHECKED_MAX);
+	img_id_of(m, &id);
+	first = n >= CHECKED_MAX ? n - CHECKED_MAX + 1 : 0;
+	for (i = first; i < n; i++)
+		buf_printf(&b, "%llu %llu %llu %llu %llu %llu %llu %llu\n",
+		    ids[i].v[0], ids[i].v[1], ids[i].v[2], ids[i].v[3],
+		    ids[i].v[4], ids[i].v[5], ids[i].v[6], ids[i].v[7]);
+	buf_printf(&b, "%llu %llu %llu %llu %llu %llu %llu %llu\n", id.v[0],
+	    id.v[1], id.v[2], id.v[3], id.v[4], id.v[5], id.v[6], id.v[7]);
+	path = xasprintf("%s/%s", dir, CHECKED_FILE);
+	tmp = xasprintf("%s.%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    0600);
+	if (fd >= 0) {
+		bool	ok = write(fd, b.s, b.len) == (ssize_t)b.len;
+
+		if (close(fd) != 0 || !ok || rename(tmp, path) != 0)
+			(void)unlink(tmp);
+	}
+	free(tmp);
+	free(path);
+	free(dir);
+	buf_free(&b);
 }
 
 static struct catalog *
@@ -1478,7 +1644,9 @@ catimg_load(const char *datadir, const char *path_in, enum catimg_trust trust,
 	/* Read-only from its relocation on: what is checked stays so. */
 	if ((bad = relocate(m.base, m.size)) == NULL) {
 		mprotect(m.base, m.size, PROT_READ);
-		bad = check_image(m.base, m.size);
+		if (!checked_before(&m) && (bad = check_image(m.base,
+		    m.size)) == NULL)
+			checked_add(&m);
 	}
 	if (bad != NULL || (stale = stale_source(m.base, datadir, trust,
 	    &m.mtime)) != NULL) {

@@ -237,6 +237,50 @@ done
 cp "$T/good.img" "$D/rules/catalog.img"
 expect_origin "sound image after the hostile ones" "$D" "compiled image $D/rules/catalog.img"
 
+# The images a user has checked are listed ($XDG_CACHE_HOME/pdwiz) and not
+# checked again; a file changed since (a hostile image written over a
+# listed one, its modification time put back) is checked again: its
+# change time differs. A list others may write is not read.
+C=$T/xdg
+XDG_CACHE_HOME=$C PDWIZ_DATADIR=$D "$PDWIZ" --version >"$T/out" 2>&1
+[ "$(wc -l <"$C/pdwiz/checked-images" 2>/dev/null)" = 1 ] &&
+    [ "$(stat -c %a "$C/pdwiz/checked-images")" = 600 ] &&
+    [ "$(stat -c %a "$C/pdwiz")" = 700 ] && ok ||
+    bad "checked images: not listed, or not the user's own: $(ls -la "$C/pdwiz" 2>&1)"
+XDG_CACHE_HOME=$C PDWIZ_DATADIR=$D "$PDWIZ" --version >"$T/out" 2>&1
+[ "$(wc -l <"$C/pdwiz/checked-images")" = 1 ] && ok ||
+    bad "checked images: listed twice"
+first=$(/usr/bin/python3 tests/catimg/hostile.py --list | head -1)
+/usr/bin/python3 tests/catimg/hostile.py "$T/good.img" "$first" "$T/h.img" &&
+    cat "$T/h.img" >"$D/rules/catalog.img" && touch -r "$T/good.img" "$D/rules/catalog.img" ||
+    bad "checked images: hostile image not written"
+XDG_CACHE_HOME=$C PDWIZ_DATADIR=$D timeout 20 "$PDWIZ" --version >"$T/out" 2>&1
+grep -q "^catalog: YAML in $D/rules (image not used: $D/rules/catalog.img: damaged (" "$T/out" && ok ||
+    bad "checked images: a listed file written over was not checked again: $(grep -v '^  ' "$T/out" | head -3)"
+# the hostile image's own identity (device, inode, size, times, its
+# header's checksum) in a list others may write: not read
+cp "$T/h.img" "$D/rules/catalog.img"
+/usr/bin/python3 - "$D/rules/catalog.img" >"$T/id" <<'PY'
+import os, struct, sys
+st = os.stat(sys.argv[1])
+with open(sys.argv[1], "rb") as f:
+    # the header's checksum: H_SUM of tests/catimg/hostile.py
+    s = struct.unpack_from("<Q", f.read(64), 56)[0]
+print(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns // 10**9,
+      st.st_mtime_ns % 10**9, st.st_ctime_ns // 10**9, st.st_ctime_ns % 10**9, s)
+PY
+cat "$T/id" >>"$C/pdwiz/checked-images"
+chmod 666 "$C/pdwiz/checked-images"
+XDG_CACHE_HOME=$C PDWIZ_DATADIR=$D timeout 20 "$PDWIZ" --version >"$T/out" 2>&1
+grep -q "damaged (" "$T/out" && [ "$(stat -c %a "$C/pdwiz/checked-images")" = 666 ] && ok ||
+    bad "checked images: a list others may write was used or rewritten: $(ls -la "$C/pdwiz")"
+# the same line in the user's own list is trusted: what the list is for
+# (the test that the line above is the identity pdwiz compares)
+chmod 600 "$C/pdwiz/checked-images"
+XDG_CACHE_HOME=$C PDWIZ_DATADIR=$D timeout 20 "$PDWIZ" --version >"$T/out" 2>&1
+grep -q "damaged (" "$T/out" && bad "checked images: the identity written above is not what pdwiz lists ($(cat "$T/id"))" || ok
+cp "$T/good.img" "$D/rules/catalog.img"
+
 # A rules error stays a rules error with file:line (the YAML is read).
 cp "$T/good.img" "$D/rules/catalog.img"
 printf 'rules: [\n' >"$D/rules/checks/10-pd.yaml"
