@@ -1542,6 +1542,7 @@ checked_add(const struct mapped *m)
 {
 	struct img_id	 ids[CHECKED_MAX], id;
 	struct buf	 b = { 0 };
+	struct stat	 st;
 	char		*dir = checked_dir(), *parent, *path, *tmp, *slash;
 	size_t		 n, i, first;
 	int		 fd;
@@ -1555,6 +1556,10 @@ checked_add(const struct mapped *m)
 	}
 	free(parent);
 	(void)mkdir(dir, 0700);
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || !users_own(&st)) {
+		free(dir);	/* not a directory of the user's own: no list */
+		return;
+	}
 	n = checked_read(dir, ids, CHECKED_MAX);
 	img_id_of(m, &id);
 	first = n >= CHECKED_MAX ? n - CHECKED_MAX + 1 : 0;
