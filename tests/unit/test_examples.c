@@ -6,7 +6,8 @@
  *
  * An example is a shell snippet. A leading `pdwiz check OPTIONS --` sets
  * facts as on the command line (--gpu, --model-arch, --platform, --gpu-sm,
- * --fact NAME=VALUE); a word `...` stands for arguments that do not matter
+ * --fact NAME=VALUE) and the release (--sglang-version V); a word `...`
+ * stands for arguments that do not matter
  * and is dropped. Deployment rules' examples are scripts with a prefill,
  * a decode and a router command, or deployment files (a top-level
  * `roles:`). An example marked `illustrative: true` has an after that
@@ -89,7 +90,7 @@ read_prefix(const char *text, struct config *base, char *err, size_t errlen)
 	} fl[] = {
 		{ "--gpu", "gpu" }, { "--model-arch", "model_arch" },
 		{ "--platform", "platform" }, { "--gpu-sm", "gpu_sm" },
-		{ "--fact", NULL },
+		{ "--fact", NULL }, { "--sglang-version", NULL },
 	};
 	const char	*s = skip_space(text);
 	char		*w;
@@ -113,9 +114,19 @@ read_prefix(const char *text, struct config *base, char *err, size_t errlen)
 		    (arg = next_word(&s)) == NULL) {
 			snprintf(err, errlen, "pdwiz check option '%s' is not "
 			    "one of --gpu, --model-arch, --platform, --gpu-sm, "
-			    "--fact (or lacks its value)", w);
+			    "--fact, --sglang-version (or lacks its value)", w);
 			free(w);
 			return NULL;
+		}
+		if (strcmp(w, "--sglang-version") == 0) {
+			sgver_t	v = flaghist_parse(cat->hist, arg, err, errlen);
+
+			free(w);
+			free(arg);
+			if (v == SGVER_UNKNOWN)
+				return NULL;
+			config_set_sgver(base, v);
+			continue;
 		}
 		free(w);
 		if (fl[i].fact != NULL) {
