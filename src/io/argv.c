@@ -747,10 +747,14 @@ old_flag(struct wparse *ps, size_t i, const char *flag, const char *eq)
 static bool
 newer_flag(struct wparse *ps, size_t i, const char *flag)
 {
-	const struct flag_hist	*h = flaghist_find(ps->cat, flag);
+	const struct flag_hist	*h;
 
-	if (h == NULL || h->module || ps->cfg->sgver == SGVER_UNKNOWN ||
-	    h->introduced == SGVER_UNKNOWN || ps->cfg->sgver >= h->introduced)
+	/* without a release nothing is newer (and nothing is looked up) */
+	if (ps->cfg->sgver == SGVER_UNKNOWN)
+		return false;
+	h = flaghist_find(ps->cat, flag);
+	if (h == NULL || h->module || h->introduced == SGVER_UNKNOWN ||
+	    ps->cfg->sgver >= h->introduced)
 		return false;
 	unrecognized(ps, &ps->w[i]);
 	return true;
