@@ -561,16 +561,54 @@ inv_line(struct flag_history *fh, char *line, size_t *cap)
 }
 
 /* rules/flag-inventory.tsv of datadir into fh (absent: none). */
+/*
+ * Each line of text that is neither empty nor a # comment, ended in place,
+ * to fn; the first complaint, its line number in *lineno.
+ */
+static const char *
+each_line(char *text, const char *(*fn)(void *, char *), void *ctx,
+    int *lineno)
+{
+	const char	*bad = NULL;
+	char		*p, *nl;
+
+	*lineno = 0;
+	for (p = text; bad == NULL && *p != '\0'; p = nl) {
+		++*lineno;
+		if ((nl = strchr(p, '\n')) != NULL)
+			*nl++ = '\0';
+		else
+			nl = p + strlen(p);
+		if (*p != '#' && *p != '\0')
+			bad = fn(ctx, p);
+	}
+	return bad;
+}
+
+struct inv_ctx {
+	struct flag_history	*fh;
+	size_t			 cap;
+};
+
+static const char *
+inv_each(void *ctx, char *line)
+{
+	struct inv_ctx	*c = ctx;
+
+	return inv_line(c->fh, line, &c->cap);
+}
+
 static int
 inv_load(struct flag_history *fh, const char *datadir, char *err,
     size_t errlen)
 {
 	char		*path = xasprintf("%s/rules/flag-inventory.tsv", datadir);
-	char		*text, *p, *nl;
-	const char	*bad = NULL;
+	char		*text;
+	const char	*bad;
 	struct stat	 st;
-	size_t		 len, cap = 0, i;
-	int		 lineno = 0;
+	struct inv_ctx	 c = { fh, 0 };
+	size_t		 len, i;
+	int		 lineno;
 
 	if (stat(path, &st) != 0) {
 		free(path);
@@ -580,15 +618,7 @@ inv_load(struct flag_history *fh, const char *datadir, char *err,
 		free(path);
 		return -1;
 	}
-	for (p = text; bad == NULL && *p != '\0'; p = nl) {
-		lineno++;
-		if ((nl = strchr(p, '\n')) != NULL)
-			*nl++ = '\0';
-		else
-			nl = p + strlen(p);
-		if (*p != '#' && *p != '\0')
-			bad = inv_line(fh, p, &cap);
-	}
+	bad = each_line(text, inv_each, &c, &lineno);
 	if (bad == NULL && fh->ninv_rel == 0)
 		bad = "no release (R line)", lineno = 1;
 	if (bad != NULL) {
@@ -737,12 +767,14 @@ flaghist_attach(struct catalog *cat, const char *datadir, char *err,
 
 /* One line: rule, since|after|until, a version, the evidence. */
 static const char *
-since_line(struct catalog *cat, char *p)
+since_line(void *ctx, char *p)
 {
-	char		*col[4], why[256];
-	size_t		 n = 0, i;
-	struct rule	*r = NULL;
-	sgver_t		 v;
+	struct catalog		*cat = ctx;
+	char			*col[4], why[256];
+	size_t			 n = 0;
+	const struct rule	*cr;
+	struct rule		*r;
+	sgver_t			 v;
 
 	while (n < 4) {
 		col[n++] = p;
@@ -753,11 +785,11 @@ since_line(struct catalog *cat, char *p)
 	if (n != 4 || p != NULL)
 		return "a line is the rule, since, after or until, a version, "
 		    "the evidence";
-	for (i = 0; i < cat->nrules && r == NULL; i++)
-		if (strcmp(cat->rules[i].id, col[0]) == 0)
-			r = &cat->rules[i];
-	if (r == NULL)
+	if ((cr = catalog_rule(cat, col[0])) == NULL)
 		return "no such rule";
+	/* the loading catalog's own rule, written in place */
+	r = cr >= cat->rules && cr < cat->rules + cat->nrules ?
+	    &cat->rules[cr - cat->rules] : &cat->drules[cr - cat->drules];
 	if (r->since != SGVER_UNKNOWN || r->newer_than != SGVER_UNKNOWN ||
 	    r->until != SGVER_UNKNOWN)
 		return "the rule has a range of its own (since/after/until in "
@@ -781,11 +813,11 @@ rule_since_attach(struct catalog *cat, const char *datadir, char *err,
     size_t errlen)
 {
 	char		*path = xasprintf("%s/rules/rule-since.tsv", datadir);
-	char		*text, *p, *nl;
-	const char	*bad = NULL;
+	char		*text;
+	const char	*bad;
 	struct stat	 st;
 	size_t		 len;
-	int		 lineno = 0;
+	int		 lineno;
 
 	if (stat(path, &st) != 0) {
 		free(path);
@@ -795,15 +827,7 @@ rule_since_attach(struct catalog *cat, const char *datadir, char *err,
 		free(path);
 		return -1;
 	}
-	for (p = text; bad == NULL && *p != '\0'; p = nl) {
-		lineno++;
-		if ((nl = strchr(p, '\n')) != NULL)
-			*nl++ = '\0';
-		else
-			nl = p + strlen(p);
-		if (*p != '#' && *p != '\0')
-			bad = since_line(cat, p);
-	}
+	bad = each_line(text, since_line, cat, &lineno);
 	if (bad != NULL)
 		snprintf(err, errlen, "%s:%d:1: %s", path, lineno, bad);
 	free(text);

@@ -202,6 +202,26 @@ pair_kind(const struct use *u, size_t i, size_t j, bool ports)
 	return P_COLLIDE;
 }
 
+/* Pair u[i] with u[j] (j after i in the input, else left out): the first
+ * collision into *best, the first other pair worth reporting into *bestu
+ * with its kind. */
+static void
+weigh_pair(const struct use *u, size_t i, size_t j, bool ports, size_t *best,
+    size_t *bestu, enum pair_kind *kindu)
+{
+	enum pair_kind	k;
+
+	if (j < i)
+		return;
+	k = pair_kind(u, i, j, ports);
+	if (k == P_COLLIDE && j < *best)
+		*best = j;
+	else if (k != P_SKIP && k != P_COLLIDE && j < *bestu) {
+		*bestu = j;
+		*kindu = k;
+	}
+}
+
 /* The uses ordered by host, then by the start of their range: what may
  * overlap a use is next to it in that order. */
 struct hl {
@@ -265,33 +285,11 @@ collide(struct facts *f, const char *fact, const char *fixfact,
 		 * starting before it, while any of them ends after its
 		 * start. */
 		for (q = p + 1; q < n && s[q].lo < u[i].hi &&
-		    strcmp(s[q].host, s[p].host) == 0; q++) {
-			enum pair_kind	k;
-
-			if ((j = s[q].i) < i)
-				continue;
-			k = pair_kind(u, i, j, ports);
-			if (k == P_COLLIDE && j < best)
-				best = j;
-			else if (k != P_SKIP && k != P_COLLIDE && j < bestu) {
-				bestu = j;
-				kindu = k;
-			}
-		}
+		    strcmp(s[q].host, s[p].host) == 0; q++)
+			weigh_pair(u, i, s[q].i, ports, &best, &bestu, &kindu);
 		for (q = p; q-- > 0 && maxhi[q] > u[i].lo &&
-		    strcmp(s[q].host, s[p].host) == 0;) {
-			enum pair_kind	k;
-
-			if ((j = s[q].i) < i)
-				continue;
-			k = pair_kind(u, i, j, ports);
-			if (k == P_COLLIDE && j < best)
-				best = j;
-			else if (k != P_SKIP && k != P_COLLIDE && j < bestu) {
-				bestu = j;
-				kindu = k;
-			}
-		}
+		    strcmp(s[q].host, s[p].host) == 0;)
+			weigh_pair(u, i, s[q].i, ports, &best, &bestu, &kindu);
 		if (best < n) {
 			ci = i;
 			cj = best;
