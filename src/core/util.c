@@ -568,6 +568,23 @@ static size_t		 fcap;
  * mask keeps depend on every byte. The same in every process and on every
  * machine (the bytes are read in little-endian order).
  */
+const char *
+mem_find(const char *s, size_t n, const char *p)
+{
+	size_t		 k = strlen(p);
+	const char	*q, *last;
+
+	if (k == 0 || n < k)
+		return NULL;
+	/* memchr finds each candidate first byte (many bytes a step) */
+	last = s + (n - k);
+	for (q = s; q <= last && (q = memchr(q, p[0], (size_t)(last - q) +
+	    1)) != NULL; q++)
+		if (memcmp(q, p, k) == 0)
+			return q;
+	return NULL;
+}
+
 uint64_t
 str_hash(const char *s, size_t n)
 {

@@ -144,5 +144,7 @@ void		 intern_free_all(void);
 int		 intern_adopt(const char *base, const uint32_t *tab, size_t cap);
 /* FNV-1a over n bytes: the intern tables' hash. */
 uint64_t	 str_hash(const char *, size_t);
+/* The first p (a string) in s[0..n), or NULL: memmem(3), which C lacks. */
+const char	*mem_find(const char *s, size_t n, const char *p);
 
 #endif

@@ -116,13 +116,26 @@ looks_like_yaml(const char *name, const char *text)
 
 /* Shell, or YAML parsed here once: a deployment file or an SGLang --config
  * file. Unusable YAML and YAML that is not a mapping are exit 2. */
+/* A Markdown document: by its name, or, whatever the name (standard
+ * input, a runbook saved without .md), by what it starts with, a "# "
+ * heading, and a fenced shell block in it (a shell script's first comment
+ * is no heading followed by one). */
 static bool
-looks_like_markdown(const char *name)
+looks_like_markdown(const char *name, const char *text, size_t tlen)
 {
-	size_t	len = strlen(name);
+	static const char *const fences[] = { "\n```bash", "\n```sh",
+	    "\n```shell", "\n```console", NULL };
+	size_t	len = strlen(name), i;
 
-	return (len > 3 && strcmp(name + len - 3, ".md") == 0) ||
-	    (len > 9 && strcmp(name + len - 9, ".markdown") == 0);
+	if ((len > 3 && strcmp(name + len - 3, ".md") == 0) ||
+	    (len > 9 && strcmp(name + len - 9, ".markdown") == 0))
+		return true;
+	if (tlen < 2 || text[0] != '#' || text[1] != ' ')
+		return false;
+	for (i = 0; fences[i] != NULL; i++)
+		if (mem_find(text, tlen, fences[i]) != NULL)
+			return true;
+	return false;
 }
 
 /* A pasted script as the shell reader should see it: without its "$ "
@@ -330,7 +343,7 @@ input_classify(const struct catalog *cat, const char *name,
 	char	err[1024];
 
 	if (mode == IN_MARKDOWN || (mode == IN_AUTO &&
-	    looks_like_markdown(name)))
+	    looks_like_markdown(name, in->text, in->len)))
 		return as_markdown(name, in, why);
 	if (mode == IN_AUTO && looks_like_log(name, in))
 		return as_log(cat, in);

@@ -328,22 +328,6 @@ startsw(const char *s, size_t n, const char *p)
 	return n >= k && memcmp(s, p, k) == 0;
 }
 
-static const char *
-memmem_s(const char *s, size_t n, const char *p)
-{
-	size_t		 k = strlen(p);
-	const char	*q, *last;
-
-	if (k == 0 || n < k)
-		return NULL;
-	/* memchr finds each candidate first byte (many bytes a step) */
-	last = s + (n - k);
-	for (q = s; q <= last && (q = memchr(q, p[0], (size_t)(last - q) +
-	    1)) != NULL; q++)
-		if (memcmp(q, p, k) == 0)
-			return q;
-	return NULL;
-}
 
 /* '  File "F", line N, in FUNC' */
 static bool
@@ -357,7 +341,7 @@ frame_line(const char *s, size_t n, struct plframe *fr)
 	if (p == 0 || !startsw(s + p, n - p, "File \""))
 		return false;
 	p += 6;
-	if ((e = memmem_s(s + p, n - p, "\", line ")) == NULL)
+	if ((e = mem_find(s + p, n - p, "\", line ")) == NULL)
 		return false;
 	q = (size_t)(e - s);
 	fr->file = xstrndup(s + p, q - p);
@@ -445,14 +429,14 @@ specific_type(const char *s, size_t tlen)
 static size_t
 argparse_line(const char *s, size_t n)
 {
-	const char	*e = memmem_s(s, n, ": error: ");
+	const char	*e = mem_find(s, n, ": error: ");
 	size_t		 k, i;
 
 	if (e == NULL)
 		return 0;
 	k = (size_t)(e - s);
-	if (k == 0 || k > 80 || (memmem_s(s, k, ".py") == NULL &&
-	    memmem_s(s, k, "sglang") == NULL))
+	if (k == 0 || k > 80 || (mem_find(s, k, ".py") == NULL &&
+	    mem_find(s, k, "sglang") == NULL))
 		return 0;
 	/* the program's name, nothing else (not an echo of one) */
 	for (i = 0; i < k; i++)
@@ -474,7 +458,7 @@ error_words(const char *s, size_t n)
 	size_t	i;
 
 	for (i = 0; w[i] != NULL; i++)
-		if (memmem_s(s, n, w[i]) != NULL)
+		if (mem_find(s, n, w[i]) != NULL)
 			return true;
 	return false;
 }
@@ -627,9 +611,9 @@ args_line(struct rdlog *r, const struct pline *l)
 	struct pyv	*v;
 	bool		 cut;
 
-	if ((a = memmem_s(s, n, "ServerArgs(")) == NULL)
+	if ((a = mem_find(s, n, "ServerArgs(")) == NULL)
 		return false;
-	if (a != s && memmem_s(s, (size_t)(a - s), "server_args") == NULL)
+	if (a != s && mem_find(s, (size_t)(a - s), "server_args") == NULL)
 		return false;
 	pos = 0;
 	r->log->a = grow_pow2(r->log->a, r->log->na, sizeof *r->log->a);
@@ -662,7 +646,7 @@ command_start(const char *s, size_t n)
 	size_t		 i;
 
 	for (i = 0; mods[i] != NULL && m == NULL; i++)
-		m = memmem_s(s, n, mods[i]);
+		m = mem_find(s, n, mods[i]);
 	if (m != NULL) {
 		/* back over " " and the interpreter's word */
 		p = m;
@@ -671,9 +655,9 @@ command_start(const char *s, size_t n)
 		while (p > s && p[-1] != ' ' && p[-1] != '`' && p[-1] != '"' &&
 		    p[-1] != '\'' && p[-1] != '(')
 			p--;
-		if (memmem_s(p, (size_t)(m - p), "python") == NULL)
+		if (mem_find(p, (size_t)(m - p), "python") == NULL)
 			return NULL;
-	} else if ((p = memmem_s(s, n, "sglang serve ")) != NULL) {
+	} else if ((p = mem_find(s, n, "sglang serve ")) != NULL) {
 		if (p > s && p[-1] != ' ' && p[-1] != '`')
 			return NULL;
 	} else
@@ -746,7 +730,7 @@ continues(struct rdlog *r, const struct pline *l)
 
 	if (f == NULL || l->prefixed || n == 0 || s[0] == ' ' ||
 	    r->open_lines >= 8 || exception_line(s, n, &tl, &mo) ||
-	    memmem_s(s, n, "Traceback (most recent call last)") != NULL ||
+	    mem_find(s, n, "Traceback (most recent call last)") != NULL ||
 	    startsw(s, n, "During handling") || startsw(s, n, "The above "))
 		return false;
 	m = f->more == NULL ? xstrndup(s, n) : xasprintf("%s %.*s", f->more,
@@ -765,7 +749,7 @@ read_line(struct rdlog *r, struct pline *l)
 	struct plframe	 fr = { 0 };
 	struct plfail	*f;
 
-	if (memmem_s(s, n, "Traceback (most recent call last)") != NULL) {
+	if (mem_find(s, n, "Traceback (most recent call last)") != NULL) {
 		tb_reset(r);
 		r->in_tb = true;
 		r->open = NULL;
@@ -973,9 +957,9 @@ pylog_sniff(const char *text, size_t len)
 		read_prefixes(&l);
 		s = l.s + l.off;
 		k = l.n - l.off;
-		if (memmem_s(s, k, "Traceback (most recent call last):") ||
-		    (memmem_s(s, k, "ServerArgs(") != NULL &&
-		    memmem_s(s, k, "server_args") != NULL) ||
+		if (mem_find(s, k, "Traceback (most recent call last):") ||
+		    (mem_find(s, k, "ServerArgs(") != NULL &&
+		    mem_find(s, k, "server_args") != NULL) ||
 		    argparse_line(s, k) > 0)
 			return true;
 		p = e != NULL ? (size_t)(e - text) + 1 : len;

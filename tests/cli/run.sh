@@ -1441,6 +1441,16 @@ $PDWIZ emit --format runbook -o - "$T/gpu.yaml" >"$T/out" 2>&1
 grep -q "^- prefill: meta-llama/Llama-3.1-8B-Instruct on H100-SXM-80GB, tp 1: weights" "$T/out" && grep -q "^- decode: " "$T/out" && ok || bad "runbook: no memory estimate: $(grep -n Memory "$T/out")"
 $PDWIZ emit --format runbook -o - share/examples/llama-1p1d-mooncake.yaml >"$T/out" 2>&1
 grep -q "Memory per GPU" "$T/out" && bad "runbook without an accelerator shows an estimate" || ok
+# A runbook read without its .md name (standard input, another name) is
+# still the Markdown it is: its heading and fenced shell blocks say so; a
+# script whose first line is a comment stays a script.
+$PDWIZ check share/examples/llama-1p1d-mooncake.yaml >"$T/want" 2>&1
+$PDWIZ emit --format runbook -o - share/examples/llama-1p1d-mooncake.yaml | $PDWIZ check - >"$T/got" 2>&1
+tail -1 "$T/got" | grep -q "in 3 commands" && [ "$(tail -1 "$T/got" | cut -d, -f1-2)" = "$(tail -1 "$T/want" | cut -d, -f1-2)" ] && ok ||
+    bad "runbook on standard input: $(tail -2 "$T/got") (the file: $(tail -1 "$T/want"))"
+printf '# my launch script\npython -m sglang.launch_server --model-path m --disaggregation-mode prefill\n' >"$T/c.sh"
+$PDWIZ check --format json "$T/c.sh" >"$T/out" 2>&1
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["summary"]["checked"] == 1 and len(d["commands"]) == 1, d["summary"]' "$T/out" && ok || bad "a commented script read as Markdown: $(head -c 300 "$T/out")"
 # A deployment without a prefill (missing.prefill): the cross-role checks
 # that compare it with the decode could not check, with that reason, not
 # a mismatch against a default prefill ("x or 1" of an unknown is unknown).
